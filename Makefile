@@ -1,0 +1,40 @@
+# `make run` and `make test` are all a fresh machine needs: each creates .venv if missing.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+# Re-install only when the project's metadata changes.
+RUN_STAMP := $(VENV)/.installed-run
+TEST_STAMP := $(VENV)/.installed-test
+PORT ?= 8501
+
+.PHONY: run test bench browser clean
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+
+$(RUN_STAMP): pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet -e .
+	touch $@
+
+$(TEST_STAMP): pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet -e '.[test]'
+	touch $@ $(RUN_STAMP)
+
+# Playwright's own browser download does not work here: the browser tests drive Debian's chromium.
+browser:
+	@command -v chromium >/dev/null 2>&1 || { \
+		echo "installing Debian's chromium for the browser tests"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
+
+run: $(RUN_STAMP)
+	$(VENV)/bin/streamlit run app.py --server.port $(PORT)
+
+test: $(TEST_STAMP) browser
+	$(PY) -m pytest -n 2 --dist loadgroup
+
+bench: $(RUN_STAMP)
+	@for f in bench/bench_*.py; do echo "== $$f"; $(PY) $$f || exit 1; done
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache

@@ -1,0 +1,46 @@
+"""Command-line interface: ``risk-analyzer`` or ``python -m analyzer``.
+
+Each subcommand lives in its own module under :mod:`analyzer.commands` and
+exposes ``register(subparsers)``. Errors a user can cause are reported as one
+line on standard error with exit code 2, never as a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from analyzer.errors import RiskAnalyzerError
+
+#: Modules of :mod:`analyzer.commands`, in the order their subcommands are listed.
+COMMANDS: tuple[str, ...] = ("board",)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="risk-analyzer",
+        description="Exact battle odds, rules engine and simulator for the board game Risk.",
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for name in COMMANDS:
+        importlib.import_module(f"analyzer.commands.{name}").register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except (RiskAnalyzerError, OSError) as exc:
+        print(f"{parser.prog} {args.command}: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"{parser.prog} {args.command}: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

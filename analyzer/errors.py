@@ -1,0 +1,27 @@
+"""Exceptions raised by the package.
+
+Every error a user can cause is a :class:`ValueError`, so callers that only
+care about "bad input" can catch that one class.
+"""
+
+from __future__ import annotations
+
+
+class RiskAnalyzerError(ValueError):
+    """Base class of the package's errors."""
+
+
+class BoardError(RiskAnalyzerError):
+    """A map file is malformed, or a territory or continent name is unknown."""
+
+
+class RulesError(RiskAnalyzerError):
+    """An option of :class:`analyzer.rules.Rules` has a value outside its range."""
+
+
+class IllegalActionError(RiskAnalyzerError):
+    """An action is not legal in the current state; the message names both."""
+
+
+class StateFormatError(RiskAnalyzerError):
+    """A serialized game state is malformed or of an unsupported version."""

@@ -1,0 +1,151 @@
+"""All rule options in one configuration object.
+
+The defaults are the classic rules of the guide in ``shared/seeds``. Every
+option that changes them is named below, with the classic choice first.
+
+=====================  =================================  ==============================================
+option                 classic default                    variants
+=====================  =================================  ==============================================
+``setup``              ``"claim"``: players claim one     ``"deal"``: the territory cards are dealt out
+                       territory at a time (3-6 players)  at random. Two players always deal three piles.
+``fortify``            ``"adjacent"``: one move to an     ``"connected"``: one move along a path of
+                       adjacent owned territory           owned territories
+``card_values``        ``"progressive"``: 4, 6, 8, 10,    ``"fixed"``: three infantry 4, three cavalry 6,
+                       12, 15, then +5, counter shared    three artillery 8, one of each 10 (a wild
+                       by all players                     stands in for the symbol that pays most)
+``territory_bonus``    2 armies on one traded card's      any other number; 0 turns it off
+                       owned territory, once a turn
+``missions``           off                                secret mission cards (:mod:`analyzer.missions`)
+``capitals``           off                                Capital Risk: each player picks a capital;
+                                                          whoever holds every capital wins
+``turn_limit``         none                               a number of rounds; the game then ends and the
+                                                          players are ranked by territories (then armies)
+``dice``               6 sides, 3 vs 2 dice, ties to      :class:`analyzer.dice.DiceRules`
+                       the defender
+=====================  =================================  ==============================================
+
+>>> Rules().set_value(6)
+20
+>>> [Rules().set_value(i) for i in range(8)]
+[4, 6, 8, 10, 12, 15, 20, 25]
+"""
+
+from __future__ import annotations
+
+import itertools
+
+from dataclasses import dataclass, field, fields, asdict
+from typing import Any, Literal
+
+from analyzer.dice import DiceRules
+from analyzer.errors import RulesError
+
+#: Starting armies per player, by number of players (the guide's table).
+STARTING_ARMIES: dict[int, int] = {2: 40, 3: 35, 4: 30, 5: 25, 6: 20}
+#: Armies of the neutral force in a two-player game.
+NEUTRAL_ARMIES = 40
+#: Values of the first six sets traded under progressive values; each later set is 5 more.
+PROGRESSIVE_SET_VALUES = (4, 6, 8, 10, 12, 15)
+#: Fixed set values by symbol (infantry, cavalry, artillery) and for one of each.
+FIXED_SET_VALUES = (4, 6, 8)
+FIXED_MIXED_SET_VALUE = 10
+#: A player who starts a turn with this many cards must trade.
+FORCED_TRADE_HAND = 5
+#: After an elimination, a player holding this many cards trades at once down to fewer than FORCED_TRADE_HAND.
+ELIMINATION_TRADE_HAND = 6
+
+_CHOICES: dict[str, tuple[str, ...]] = {
+    "setup": ("claim", "deal"),
+    "fortify": ("adjacent", "connected"),
+    "card_values": ("progressive", "fixed"),
+}
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The rule options of one game; the defaults are the classic rules."""
+
+    setup: Literal["claim", "deal"] = "claim"
+    fortify: Literal["adjacent", "connected"] = "adjacent"
+    card_values: Literal["progressive", "fixed"] = "progressive"
+    territory_bonus: int = 2
+    missions: bool = False
+    capitals: bool = False
+    turn_limit: int | None = None
+    dice: DiceRules = field(default_factory=DiceRules)
+
+    def __post_init__(self) -> None:
+        for name, allowed in _CHOICES.items():
+            value = getattr(self, name)
+            if value not in allowed:
+                raise RulesError(f"rules option {name}={value!r} is not one of {', '.join(allowed)}")
+        if not isinstance(self.territory_bonus, int) or self.territory_bonus < 0:
+            raise RulesError(f"territory_bonus must be a whole number >= 0, got {self.territory_bonus!r}")
+        if self.turn_limit is not None and (not isinstance(self.turn_limit, int) or self.turn_limit < 1):
+            raise RulesError(f"turn_limit must be a whole number >= 1 or None, got {self.turn_limit!r}")
+        if self.missions and self.capitals:
+            raise RulesError("missions and capitals are separate game modes; choose at most one")
+        if not isinstance(self.dice, DiceRules):
+            raise RulesError(f"dice must be a DiceRules, got {type(self.dice).__name__}")
+
+    def set_value(self, sets_traded: int, symbols: tuple[int, int, int] | None = None) -> int:
+        """Armies for a set when ``sets_traded`` sets have been traded before it.
+
+        ``symbols`` (the card symbols, 3 for a wild) matters only for fixed values.
+        """
+        if self.card_values == "progressive":
+            if sets_traded < len(PROGRESSIVE_SET_VALUES):
+                return PROGRESSIVE_SET_VALUES[sets_traded]
+            return PROGRESSIVE_SET_VALUES[-1] + 5 * (sets_traded - len(PROGRESSIVE_SET_VALUES) + 1)
+        if symbols is None:
+            raise RulesError("fixed card values need the symbols of the set")
+        return fixed_set_value(symbols)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain-JSON form of the options."""
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Rules:
+        """Inverse of :meth:`to_dict`; unknown keys are an error."""
+        known = {f.name for f in fields(cls)}
+        unknown = set(data) - known
+        if unknown:
+            raise RulesError(f"unknown rules option(s): {', '.join(sorted(unknown))}")
+        values = dict(data)
+        if isinstance(values.get("dice"), dict):
+            values["dice"] = DiceRules(**values["dice"])
+        return cls(**values)
+
+
+def fixed_set_value(symbols: tuple[int, int, int]) -> int:
+    """Fixed value of a set, reading each wild card (symbol 3) as the symbol that pays most.
+
+    >>> fixed_set_value((0, 0, 0)), fixed_set_value((2, 2, 3)), fixed_set_value((0, 1, 3))
+    (4, 8, 10)
+    """
+    plain = [s for s in symbols if s != 3]
+    best = 0
+    for reading in itertools.product(range(3), repeat=3 - len(plain)):
+        kinds = set(plain) | set(reading)
+        if len(kinds) == 1:
+            best = max(best, FIXED_SET_VALUES[kinds.pop()])
+        elif len(kinds) == 3:
+            best = max(best, FIXED_MIXED_SET_VALUE)
+    return best
+
+
+def starting_armies(n_players: int) -> int:
+    """Starting armies for each player (the guide's table)."""
+    if n_players not in STARTING_ARMIES:
+        raise RulesError(f"the game is for 2 to 6 players, got {n_players!r}")
+    return STARTING_ARMIES[n_players]
+
+
+def reinforcement_from_territories(n_territories: int) -> int:
+    """Armies for holding ``n_territories``: territories // 3, at least 3.
+
+    >>> reinforcement_from_territories(11), reinforcement_from_territories(14)
+    (3, 4)
+    """
+    return max(3, n_territories // 3)

@@ -1,0 +1,243 @@
+"""Matplotlib drawing of the board, shared by the app and the notebooks.
+
+>>> import matplotlib
+>>> matplotlib.use("Agg")
+>>> fig = draw_board()          # the classic map, no game state
+>>> len(fig.axes[0].texts)      # one name per territory
+42
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from matplotlib import colors as mcolors
+from matplotlib.axes import Axes
+from matplotlib.collections import LineCollection, PolyCollection
+from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
+from matplotlib.patches import Patch
+
+from analyzer.board import Board, classic_board
+from analyzer.errors import BoardError
+
+if TYPE_CHECKING:
+    from analyzer.state import GameState
+
+#: Colours of players 0..5, in the spirit of the box's armies.
+PLAYER_COLORS: tuple[str, ...] = ("#d62728", "#1f5fbf", "#2ca02c", "#e6b400", "#8e44ad", "#303030")
+#: The neutral force of a two-player game.
+NEUTRAL_COLOR = "#9e9e9e"
+#: Fill of territories nobody owns yet (or of every territory when no owners are given).
+UNOWNED_COLOR = "#ffffff"
+#: Pale continent backgrounds, in the classic order (N. America, S. America, Europe, Africa, Asia, Australia).
+CONTINENT_COLORS: tuple[str, ...] = ("#f7e08b", "#f4a582", "#9ec5ea", "#d8b98c", "#a8d8a0", "#cdb4e0")
+HIGHLIGHT_COLOR = "#ff00c8"
+LAND_COLOR = "#4d4d4d"
+SEA_COLOR = "#2b6cb0"
+
+#: Marker area (points^2) of a territory; big enough for a three-digit army count.
+_NODE_SIZE = 330.0
+#: Width (points) of the pale band that joins the territories of one continent.
+_CONTINENT_BAND = 26.0
+#: Names longer than this are split over two lines so neighbours' labels do not collide.
+_WRAP_AT = 11
+
+
+def draw_board(
+    board: Board | None = None,
+    owner: Sequence[int] | np.ndarray | None = None,
+    armies: Sequence[int] | np.ndarray | None = None,
+    *,
+    ax: Axes | None = None,
+    player_colors: Sequence[str] | None = None,
+    player_names: Sequence[str] | None = None,
+    highlight: Iterable[int | str] | None = None,
+    title: str | None = None,
+    neutral: int | None = None,
+) -> Figure:
+    """Draw ``board`` (the classic map by default), optionally with a game position.
+
+    ``owner[t]`` is the player id holding territory ``t`` (negative: nobody yet)
+    and ``armies[t]`` its army count; either may be omitted to draw just the map.
+    ``neutral`` is the id of the neutral force, always drawn grey. ``highlight``
+    names territories (by name or id) to ring. Returns the figure holding ``ax``
+    (a new one when ``ax`` is None).
+    """
+    board = classic_board() if board is None else board
+    n = len(board.territories)
+    owner_ids = _per_territory("owner", owner, n)
+    army_counts = _per_territory("armies", armies, n)
+    colors = tuple(PLAYER_COLORS if player_colors is None else player_colors)
+    players = _players(owner_ids, neutral)
+    for pid in players:
+        if pid != neutral and pid >= len(colors):
+            raise BoardError(f"player id {pid} has no colour: player_colors has only {len(colors)}")
+
+    if ax is None:
+        fig = Figure(figsize=_figsize(board.coords), layout="constrained")
+        ax = fig.add_subplot()
+    else:
+        # `.figure` of a Figure is itself and of a SubFigure its root: the figure to return either way.
+        fig = ax.figure.figure
+    xlim, ylim = _limits(board.coords)
+    ax.set_xlim(*xlim)
+    ax.set_ylim(*ylim)
+    ax.set_aspect("equal")
+    ax.set_axis_off()
+    if title is not None:
+        ax.set_title(title)
+
+    _draw_continents(ax, board)
+    _draw_borders(ax, board, xlim)
+    fills = _fills(owner_ids, colors, neutral, n)
+    _draw_territories(ax, board, fills, army_counts)
+    if highlight is not None:
+        ids = [board.index(t) for t in highlight]
+        ax.scatter(*board.coords[ids].T, s=_NODE_SIZE * 2.2, facecolors="none",
+                   edgecolors=HIGHLIGHT_COLOR, linewidths=2.5, zorder=4, gid="highlight")
+
+    continent_legend = ax.legend(
+        handles=[Patch(facecolor=CONTINENT_COLORS[i % len(CONTINENT_COLORS)], edgecolor="none",
+                       label=f"{c.name} (+{c.bonus})") for i, c in enumerate(board.continents)],
+        title="Continents", loc="upper left", bbox_to_anchor=(0.0, 0.0), ncols=3, fontsize=8, frameon=False,
+    )
+    if owner_ids is not None:
+        # A second legend replaces the first unless the first is kept as an artist.
+        ax.add_artist(continent_legend)
+        ax.legend(
+            handles=[_player_handle(pid, owner_ids, army_counts, colors, player_names, neutral) for pid in players],
+            title="Players", loc="upper right", bbox_to_anchor=(1.0, 0.0), ncols=2, fontsize=8, frameon=False,
+        )
+    return fig
+
+
+def draw_state(state: GameState, **kwargs: Any) -> Figure:
+    """:func:`draw_board` of a game state; ``kwargs`` are passed on (``ax``, ``highlight``, ...)."""
+    # The neutral force of a two-player game has the first id after the players'.
+    return draw_board(state.board, state.owner, state.armies, neutral=state.n_players, **kwargs)
+
+
+def player_name(pid: int, neutral: int | None = None) -> str:
+    """Default display name of player ``pid`` ("Player 1" for id 0); ``neutral`` is the neutral force's id."""
+    return "Neutral" if pid == neutral else f"Player {pid + 1}"
+
+
+def _per_territory(what: str, values: Sequence[int] | np.ndarray | None, n: int) -> np.ndarray | None:
+    if values is None:
+        return None
+    array = np.asarray(values)
+    if array.ndim != 1 or len(array) != n:
+        raise BoardError(f"{what} has {len(array) if array.ndim == 1 else array.shape} entries "
+                         f"but the board has {n} territories")
+    if not np.issubdtype(array.dtype, np.integer):
+        raise BoardError(f"{what} must hold whole numbers, got dtype {array.dtype}")
+    return array.astype(np.int64)
+
+
+def _players(owner: np.ndarray | None, neutral: int | None) -> list[int]:
+    """Player ids for the legend: every id up to the highest owner, the neutral force last."""
+    if owner is None or not (owner >= 0).any():
+        return []
+    owned = set(owner[owner >= 0].tolist())
+    ids = [pid for pid in range(max(owned) + 1) if pid != neutral]
+    return ids + [neutral] if neutral in owned else ids
+
+
+def _fills(owner: np.ndarray | None, colors: Sequence[str], neutral: int | None, n: int) -> list[str]:
+    if owner is None:
+        return [UNOWNED_COLOR] * n
+    return [UNOWNED_COLOR if pid < 0 else NEUTRAL_COLOR if pid == neutral else colors[pid] for pid in owner.tolist()]
+
+
+def _player_handle(pid: int, owner: np.ndarray, armies: np.ndarray | None, colors: Sequence[str],
+                   names: Sequence[str] | None, neutral: int | None) -> Line2D:
+    name = names[pid] if names is not None and pid < len(names) else player_name(pid, neutral)
+    held = owner == pid
+    label = f"{name}: {int(held.sum())} territories"
+    if armies is not None:
+        label += f", {int(armies[held].sum())} armies"
+    return Line2D([], [], marker="o", linestyle="none", markersize=10,
+                  markerfacecolor=NEUTRAL_COLOR if pid == neutral else colors[pid],
+                  markeredgecolor="black", label=label)
+
+
+def _limits(coords: np.ndarray) -> tuple[tuple[float, float], tuple[float, float]]:
+    lo, hi = coords.min(axis=0), coords.max(axis=0)
+    pad = 0.06 * float((hi - lo).max())
+    return (float(lo[0] - pad), float(hi[0] + pad)), (float(lo[1] - pad), float(hi[1] + pad))
+
+
+def _figsize(coords: np.ndarray) -> tuple[float, float]:
+    (x0, x1), (y0, y1) = _limits(coords)
+    width = 14.0
+    # Room under the map for the two legends.
+    return width, width * (y1 - y0) / (x1 - x0) + 1.0
+
+
+def _draw_continents(ax: Axes, board: Board) -> None:
+    """Each continent as a pale region: bands along its inner borders, filled where three of them close a triangle.
+
+    Following the border graph keeps the region on the continent's own territories, where a
+    convex hull of an irregular continent can spill over its neighbours.
+    """
+    for i, continent in enumerate(board.continents):
+        color = CONTINENT_COLORS[i % len(CONTINENT_COLORS)]
+        members = set(continent.territories)
+        inner = {(b.a, b.b) for b in board.borders if b.a in members and b.b in members}
+        triangles = [board.coords[[a, b, c]] for (a, b) in inner for c in members
+                     if b < c and (a, c) in inner and (b, c) in inner]
+        gid = f"continent:{continent.name}"
+        ax.add_collection(PolyCollection(triangles, facecolors=color, edgecolors=color,
+                                         linewidths=_CONTINENT_BAND, joinstyle="round", zorder=0, gid=gid))
+        ax.add_collection(LineCollection([board.coords[list(e)] for e in inner], colors=color,
+                                         linewidths=_CONTINENT_BAND, capstyle="round", zorder=0, gid=gid))
+        ax.scatter(*board.coords[sorted(members)].T, s=_NODE_SIZE * 5, color=color, linewidths=0,
+                   zorder=0, gid=gid)
+
+
+def _draw_borders(ax: Axes, board: Board, xlim: tuple[float, float]) -> None:
+    land = [board.coords[[b.a, b.b]] for b in board.borders if not b.sea]
+    ax.add_collection(LineCollection(land, colors=LAND_COLOR, linewidths=1.0, zorder=1, gid="land"))
+    # A route longer than half the map goes round the back of the globe (Alaska-Kamchatka):
+    # draw it as two stubs leaving the map towards each other's shifted image.
+    period = xlim[1] - xlim[0]
+    for border in (b for b in board.borders if b.sea):
+        a, b = board.coords[border.a], board.coords[border.b]
+        gid = f"sea:{board.territories[border.a]}-{board.territories[border.b]}"
+        if abs(a[0] - b[0]) <= period / 2:
+            segments = [(a, b)]
+        else:
+            west, east = (a, b) if a[0] < b[0] else (b, a)
+            segments = [(west, east - (period, 0.0)), (east, west + (period, 0.0))]
+        for start, end in segments:
+            ax.add_line(Line2D([start[0], end[0]], [start[1], end[1]], color=SEA_COLOR, linewidth=1.3,
+                               linestyle="--", zorder=1, gid=gid))
+
+
+def _draw_territories(ax: Axes, board: Board, fills: list[str], armies: np.ndarray | None) -> None:
+    ax.scatter(*board.coords.T, s=_NODE_SIZE, c=fills, edgecolors="black",
+               linewidths=0.8, zorder=3, gid="territories")
+    for t, (x, y) in enumerate(board.coords):
+        ax.annotate(_wrap(board.territories[t]), (x, y), xytext=(0, -11), textcoords="offset points",
+                    ha="center", va="top", fontsize=6, zorder=5, gid="name")
+        if armies is not None:
+            ax.text(x, y, str(armies[t]), ha="center", va="center", fontsize=8, fontweight="bold",
+                    color=_ink(fills[t]), zorder=5, gid="armies")
+
+
+def _wrap(name: str) -> str:
+    if len(name) <= _WRAP_AT or " " not in name:
+        return name
+    # Split at the space nearest the middle.
+    spaces = [i for i, ch in enumerate(name) if ch == " "]
+    cut = min(spaces, key=lambda i: abs(i - len(name) / 2))
+    return name[:cut] + "\n" + name[cut + 1:]
+
+
+def _ink(fill: str) -> str:
+    """Black or white text, whichever reads better on ``fill``."""
+    r, g, b = mcolors.to_rgb(fill)
+    return "black" if 0.299 * r + 0.587 * g + 0.114 * b > 0.55 else "white"

@@ -172,7 +172,7 @@ def _limits(coords: np.ndarray) -> tuple[tuple[float, float], tuple[float, float
 
 def _figsize(coords: np.ndarray) -> tuple[float, float]:
     (x0, x1), (y0, y1) = _limits(coords)
-    width = 14.0
+    width = 10.0
     # Room under the map for the two legends.
     return width, width * (y1 - y0) / (x1 - x0) + 1.0
 

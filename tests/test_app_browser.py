@@ -1,0 +1,104 @@
+"""The app in a real browser: a new setup, then a save and a load round trip."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+import pytest
+from playwright.sync_api import Locator, Page, expect
+
+from analyzer.plot import player_name
+from analyzer.state import GameState
+
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
+
+#: Reruns draw the map server-side; allow for a busy machine.
+TIMEOUT_MS = 30_000
+N_TERRITORIES = 42
+OWNER_COLUMN = 2
+
+
+def territory_grid(page: Page) -> Locator:
+    # The grid with a row per territory, counting its header row.
+    return page.get_by_test_id("stDataFrame").filter(has=page.locator(f'[aria-rowcount="{N_TERRITORIES + 1}"]'))
+
+
+#: st.dataframe draws on a canvas; its accessible twin holds the cells in view as glide-cell-<col>-<row>.
+#: Scrolls the grid to ``top`` and returns [row, text] of ``column``'s cells once the grid has caught up.
+_CELLS_AFTER_SCROLL = """async (grid, [column, top]) => {
+    const cells = () => Array.from(grid.querySelectorAll(`[data-testid^="glide-cell-${column}-"]`),
+                                   cell => [Number(cell.dataset.testid.split("-").pop()), cell.innerText]);
+    const scroller = grid.querySelector(".dvn-scroller");
+    const before = JSON.stringify(cells());
+    const from = scroller.scrollTop;
+    scroller.scrollTop = top;
+    // The rows in view are re-rendered a few frames after a scroll, if it moved at all.
+    for (let waited = 0; scroller.scrollTop !== from && JSON.stringify(cells()) === before && waited < 2000; waited += 20) {
+        await new Promise(done => setTimeout(done, 20));
+    }
+    return cells();
+}"""
+
+
+def read_column(grid: Locator, column: int) -> list[str]:
+    """All cells of ``column``: only the rows in view exist, so scroll through the grid."""
+    cells: dict[int, str] = {}
+    top = 0
+    while len(cells) < N_TERRITORIES and top < 60 * N_TERRITORIES:
+        # One script per step, so the cells cannot be re-rendered between finding and reading them.
+        cells.update(grid.evaluate(_CELLS_AFTER_SCROLL, [column, top]))
+        top += 200
+    return [cells[row] for row in sorted(cells)]
+
+
+def wait_for_owners(page: Page, accept: Callable[[list[str]], bool]) -> list[str]:
+    """The owner column once it satisfies ``accept``: after a click the page shows the old game until the rerun lands."""
+    deadline = time.monotonic() + TIMEOUT_MS / 1000
+    owners: list[str] = []
+    while time.monotonic() < deadline:
+        grid = territory_grid(page)
+        if grid.count() == 1:
+            owners = read_column(grid, OWNER_COLUMN)
+            if len(owners) == N_TERRITORIES and accept(owners):
+                return owners
+        page.wait_for_timeout(250)
+    pytest.fail(f"the territory table never showed the expected owners; last seen: {owners}")
+
+
+def owners_of(state: GameState) -> list[str]:
+    return [player_name(int(p), state.n_players) for p in state.owner]
+
+
+def test_new_setup_then_save_and_load_round_trip(page: Page, app_url: str) -> None:
+    page.set_default_timeout(TIMEOUT_MS)
+    page.goto(app_url)
+    expect(page.get_by_role("heading", name="Risk Analyzer")).to_be_visible()
+    expect(page.get_by_test_id("stImage").locator("img")).to_be_visible()
+
+    page.get_by_role("button", name="New random setup").click()
+    expect(page.get_by_role("heading", name="Territories")).to_be_visible()
+    first = wait_for_owners(page, lambda owners: True)
+    assert set(first) == {"Player 1", "Player 2", "Player 3"}
+    map_image = page.get_by_test_id("stImage").locator("img")
+    expect(map_image).to_be_visible()
+    width, height = map_image.evaluate("img => [img.naturalWidth, img.naturalHeight]")
+    assert width > height > 300, "the map should be a wide picture"
+
+    with page.expect_download() as download_info:
+        page.get_by_role("button", name="Save game").click()
+    download = download_info.value
+    saved = download.path().read_text(encoding="utf-8")
+    assert owners_of(GameState.from_json(saved)) == first
+
+    # Another game first, so that loading visibly brings the saved one back.
+    page.get_by_label("Seed").fill("2")
+    page.get_by_label("Seed").press("Enter")
+    page.get_by_role("button", name="New random setup").click()
+    wait_for_owners(page, lambda owners: owners != first)
+
+    page.get_by_test_id("stFileUploaderDropzoneInput").set_input_files(
+        files=[{"name": "saved.json", "mimeType": "application/json", "buffer": saved.encode("utf-8")}]
+    )
+    wait_for_owners(page, lambda owners: owners == first)
+    expect(page.get_by_test_id("stAlertContentError")).to_have_count(0)

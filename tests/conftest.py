@@ -123,10 +123,10 @@ def page(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Page]:
     new_page = context.new_page()
     try:
         yield new_page
-    finally:
         report = request.node.stash.get(_CALL_REPORT, None)
         if report is not None and report.failed:
             ARTIFACTS.mkdir(exist_ok=True)
             name = re.sub(r"[^\w.-]+", "_", request.node.nodeid)
             new_page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+    finally:
         context.close()

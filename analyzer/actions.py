@@ -1,0 +1,128 @@
+"""The actions of a game, as small frozen dataclasses.
+
+Territories may be given by name or id; :meth:`analyzer.state.GameState.apply`
+turns names into ids, and the actions listed by ``legal_actions()`` use ids.
+Chance outcomes (:class:`Roll`, :class:`Draw`) are actions too, so that a game's
+history replays exactly without a random generator.
+"""
+
+from __future__ import annotations
+
+from dataclasses import astuple, dataclass, fields
+from typing import Any, ClassVar, Union
+
+from analyzer.errors import StateFormatError
+
+Territory = Union[int, str]
+
+
+@dataclass(frozen=True)
+class Claim:
+    """Setup: put one army on an unclaimed territory."""
+
+    territory: Territory
+
+
+@dataclass(frozen=True)
+class Place:
+    """Put ``armies`` armies on a territory (setup, reinforcements, the neutral's army in a 2-player setup)."""
+
+    territory: Territory
+    armies: int = 1
+
+
+@dataclass(frozen=True)
+class Trade:
+    """Trade three cards for armies; ``bonus`` is the owned territory shown on one of them that takes the extra armies."""
+
+    cards: tuple[int, int, int]
+    bonus: Territory | None = None
+
+
+@dataclass(frozen=True)
+class ChooseCapital:
+    """Capital Risk: name one of your territories as your capital."""
+
+    territory: Territory
+
+
+@dataclass(frozen=True)
+class Attack:
+    """Attack ``target`` from ``source``, rolling ``dice`` dice."""
+
+    source: Territory
+    target: Territory
+    dice: int
+
+
+@dataclass(frozen=True)
+class Defend:
+    """The defender's choice of dice for the pending attack."""
+
+    dice: int
+
+
+@dataclass(frozen=True)
+class EndAttack:
+    """Stop attacking and go on to fortify."""
+
+
+@dataclass(frozen=True)
+class MoveIn:
+    """After a capture, move ``armies`` armies into the captured territory."""
+
+    armies: int
+
+
+@dataclass(frozen=True)
+class Fortify:
+    """The turn's one fortifying move; it ends the turn."""
+
+    source: Territory
+    target: Territory
+    armies: int
+
+
+@dataclass(frozen=True)
+class EndTurn:
+    """End the turn without fortifying."""
+
+
+@dataclass(frozen=True)
+class Roll:
+    """Chance: the outcome of the pending roll, as the armies each side loses."""
+
+    attacker_losses: int
+    defender_losses: int
+
+
+@dataclass(frozen=True)
+class Draw:
+    """Chance: the card drawn at the end of a turn with a capture."""
+
+    card: int
+
+
+Action = Union[Claim, Place, Trade, ChooseCapital, Attack, Defend, EndAttack, MoveIn, Fortify, EndTurn, Roll, Draw]
+
+ACTION_TYPES: dict[str, type] = {
+    cls.__name__: cls
+    for cls in (Claim, Place, Trade, ChooseCapital, Attack, Defend, EndAttack, MoveIn, Fortify, EndTurn, Roll, Draw)
+}
+
+
+def action_to_json(action: Action) -> list[Any]:
+    """Compact JSON form: ``[type name, field, ...]``, e.g. ``["Attack", 3, 4, 3]``."""
+    return [type(action).__name__, *(list(v) if isinstance(v, tuple) else v for v in astuple(action))]
+
+
+def action_from_json(data: Any) -> Action:
+    """Inverse of :func:`action_to_json`."""
+    if not isinstance(data, list) or not data or data[0] not in ACTION_TYPES:
+        raise StateFormatError(f"not an action: {data!r}; expected [type, fields...] with a type in {sorted(ACTION_TYPES)}")
+    cls = ACTION_TYPES[data[0]]
+    names = [f.name for f in fields(cls)]
+    if len(data) - 1 != len(names):
+        raise StateFormatError(f"action {data!r} has {len(data) - 1} fields; {data[0]} takes {names}")
+    values = [tuple(v) if isinstance(v, list) else v for v in data[1:]]
+    return cls(*values)

@@ -25,3 +25,7 @@ class IllegalActionError(RiskAnalyzerError):
 
 class StateFormatError(RiskAnalyzerError):
     """A serialized game state is malformed or of an unsupported version."""
+
+
+class BattleInputError(RiskAnalyzerError):
+    """A battle, chain or odds table was asked for with armies, dice or options out of range."""

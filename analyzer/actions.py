@@ -103,11 +103,27 @@ class Draw:
     card: int
 
 
-Action = Union[Claim, Place, Trade, ChooseCapital, Attack, Defend, EndAttack, MoveIn, Fortify, EndTurn, Roll, Draw]
+@dataclass(frozen=True)
+class Battle:
+    """A whole battle in one step: the armies left on both territories when it stopped.
+
+    The simulator's fast path draws this from the battle solver's exact
+    distribution instead of rolling die by die; both sides are taken to have
+    rolled the most dice. If ``defender_left`` is 0 the target is captured,
+    and the capturing roll used ``min(3, attacker_left - 1)`` dice.
+    """
+
+    source: Territory
+    target: Territory
+    attacker_left: int
+    defender_left: int
+
+
+Action = Union[Claim, Place, Trade, ChooseCapital, Attack, Defend, EndAttack, MoveIn, Fortify, EndTurn, Roll, Draw, Battle]
 
 ACTION_TYPES: dict[str, type] = {
     cls.__name__: cls
-    for cls in (Claim, Place, Trade, ChooseCapital, Attack, Defend, EndAttack, MoveIn, Fortify, EndTurn, Roll, Draw)
+    for cls in (Claim, Place, Trade, ChooseCapital, Attack, Defend, EndAttack, MoveIn, Fortify, EndTurn, Roll, Draw, Battle)
 }
 
 

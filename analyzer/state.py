@@ -40,6 +40,7 @@ from analyzer import missions as missions_mod
 from analyzer.actions import (
     Action,
     Attack,
+    Battle,
     ChooseCapital,
     Claim,
     Defend,
@@ -250,6 +251,99 @@ class GameState:
         while state.phase in (Phase.SETUP_CLAIM, Phase.SETUP_PLACE, Phase.CHOOSE_CAPITAL):
             actions = state.legal_actions()
             state.apply_unchecked(actions[int(rng.integers(len(actions)))])
+        return state
+
+    @classmethod
+    def from_position(
+        cls,
+        owner: Any,
+        armies: Any,
+        *,
+        n_players: int | None = None,
+        player: int = 0,
+        hands: dict[int, list[int]] | None = None,
+        sets_traded: int = 0,
+        rules: Rules | None = None,
+        board: Board | None = None,
+    ) -> GameState:
+        """A game at the start of ``player``'s turn, from a position entered mid-game.
+
+        ``owner`` and ``armies`` give each territory's owner and armies (in a
+        2-player game the neutral force is player 2). ``n_players`` defaults to
+        the highest owner + 1, which is wrong for a 2-player game with
+        neutrals, so give it there. Players who own nothing count as
+        eliminated. Cards not in ``hands`` are in the deck.
+
+        Player 0 below holds all but Eastern Australia: 41 // 3 = 13 armies,
+        plus every continent but Australia, 5 + 2 + 5 + 3 + 7 = 22.
+
+        >>> state = GameState.from_position([0] * 41 + [1], [3] * 42)
+        >>> state.n_players, state.pending
+        (2, 35)
+        """
+        board = board if board is not None else classic_board()
+        n = board.n_territories
+        owner_arr = np.asarray(owner)
+        armies_arr = np.asarray(armies)
+        if owner_arr.shape != (n,) or armies_arr.shape != (n,):
+            raise IllegalActionError(
+                f"a position needs an owner and armies for each of the {n} territories, "
+                f"got {owner_arr.size} owners and {armies_arr.size} army counts"
+            )
+        if not np.issubdtype(owner_arr.dtype, np.integer) or not np.issubdtype(armies_arr.dtype, np.integer):
+            raise IllegalActionError("owners and armies must be whole numbers")
+        if n_players is None:
+            n_players = max(2, int(owner_arr.max()) + 1)
+        starting_armies(n_players)
+        forces = n_players + (1 if n_players == 2 else 0)
+        bad = np.flatnonzero((owner_arr < 0) | (owner_arr >= forces))
+        if len(bad):
+            t = int(bad[0])
+            raise IllegalActionError(
+                f"{board.territories[t]} has owner {int(owner_arr[t])}; expected a player from 0 to {forces - 1}"
+            )
+        bad = np.flatnonzero(armies_arr < 1)
+        if len(bad):
+            t = int(bad[0])
+            raise IllegalActionError(f"{board.territories[t]} has {int(armies_arr[t])} armies; every territory holds at least 1")
+        if not 0 <= player < n_players or not np.any(owner_arr == player):
+            raise IllegalActionError(f"player {player} to move must be a seat from 0 to {n_players - 1} that owns a territory")
+        if not isinstance(sets_traded, int) or sets_traded < 0:
+            raise IllegalActionError(f"sets traded must be a whole number >= 0, got {sets_traded!r}")
+        rules = rules if rules is not None else Rules()
+        if rules.missions or rules.capitals:
+            raise IllegalActionError("a position entered mid-game cannot carry missions or capitals yet")
+        # Built as a dealt game whose deal the position then overwrites.
+        plain = Rules.from_dict({**rules.to_dict(), "setup": "deal", "missions": False, "capitals": False})
+        state = cls(n_players, plain, board, first_player=player, deal=_even_deal(n, forces))
+        state.rules = rules
+        state.owner[:] = owner_arr
+        state.armies[:] = armies_arr
+        state.pool[:] = 0
+        for p in range(n_players):
+            state.alive[p] = bool(np.any(owner_arr == p))
+        for p, cards in (hands or {}).items():
+            if not 0 <= int(p) < n_players:
+                raise IllegalActionError(f"hand given for player {p}; expected a player from 0 to {n_players - 1}")
+            for c in cards:
+                if not 0 <= int(c) < board.n_cards:
+                    raise IllegalActionError(f"card {c} does not exist; cards are numbered 0 to {board.n_cards - 1}")
+                if state.card_loc[int(c)] != DECK:
+                    raise IllegalActionError(f"card {c} is in more than one hand")
+                state.card_loc[int(c)] = int(p)
+        state.sets_traded = sets_traded
+        state.initial = {
+            "n_players": n_players,
+            "position": {
+                "owner": owner_arr.tolist(),
+                "armies": armies_arr.tolist(),
+                "player": player,
+                "hands": {str(p): [int(c) for c in cards] for p, cards in (hands or {}).items()},
+                "sets_traded": sets_traded,
+            },
+        }
+        state.history = []
+        state._begin_turn(player, True)
         return state
 
     def copy(self) -> GameState:
@@ -503,6 +597,8 @@ class GameState:
                 return Place(index(action.territory), action.armies)
             if isinstance(action, Attack):
                 return Attack(index(action.source), index(action.target), action.dice)
+            if isinstance(action, Battle):
+                return Battle(index(action.source), index(action.target), action.attacker_left, action.defender_left)
             if isinstance(action, Fortify):
                 return Fortify(index(action.source), index(action.target), action.armies)
             if isinstance(action, Trade):
@@ -579,6 +675,19 @@ class GameState:
             if not 1 <= action.dice <= most:
                 return f"dice must be from 1 to {most} with {int(armies[s])} armies on {self._name(s)}, got {action.dice}"
             return None
+        if isinstance(action, Battle):
+            s, t = action.source, action.target
+            reason = self._illegal_reason(Attack(s, t, 1))
+            if reason is not None:
+                return reason
+            if not 1 <= action.attacker_left <= int(armies[s]) or not 0 <= action.defender_left <= int(armies[t]):
+                return (
+                    f"a battle of {int(armies[s])} against {int(armies[t])} cannot leave "
+                    f"{action.attacker_left} and {action.defender_left}"
+                )
+            if action.defender_left == 0 and action.attacker_left < 2:
+                return "a capture leaves the attacker at least 2 armies (one moves in, one stays)"
+            return None
         if isinstance(action, Defend):
             most = self.max_defence_dice()
             return None if 1 <= action.dice <= most else f"defence dice must be from 1 to {most}, got {action.dice}"
@@ -622,6 +731,8 @@ class GameState:
             self._attack(action)  # type: ignore[arg-type]
         elif kind is Roll:
             self._roll(action)  # type: ignore[arg-type]
+        elif kind is Battle:
+            self._battle(action)  # type: ignore[arg-type]
         elif kind is Defend:
             assert self.attack is not None
             s, t, a_dice, _ = self.attack
@@ -754,6 +865,16 @@ class GameState:
         if self.armies[t] > 0:
             self.phase = Phase.ATTACK
             return
+        self._capture(s, t, a_dice)
+
+    def _battle(self, action: Battle) -> None:
+        s, t = action.source, action.target
+        self.armies[s] = action.attacker_left
+        self.armies[t] = action.defender_left
+        if action.defender_left == 0:
+            self._capture(s, t, self.rules.dice.attacker_dice(action.attacker_left))
+
+    def _capture(self, s: int, t: int, a_dice: int) -> None:
         victim = int(self.owner[t])
         self.owner[t] = self.player
         self.captured = True
@@ -937,6 +1058,21 @@ class GameState:
     @classmethod
     def replay(cls, initial: dict[str, Any], history: list[Action], rules: Rules | None = None, board: Board | None = None) -> GameState:
         """Rebuild a game from its starting configuration and event log, checking every action."""
+        if "position" in initial:
+            pos = initial["position"]
+            state = cls.from_position(
+                pos["owner"],
+                pos["armies"],
+                n_players=initial["n_players"],
+                player=pos["player"],
+                hands={int(p): cards for p, cards in pos["hands"].items()},
+                sets_traded=pos["sets_traded"],
+                rules=rules,
+                board=board,
+            )
+            for action in history:
+                state.apply(action)
+            return state
         state = cls(
             initial["n_players"],
             rules,
@@ -971,6 +1107,11 @@ def _roll_cdf(attacker_dice: int, defender_dice: int, dice: DiceRules) -> tuple[
     return outcomes, cdf
 
 
+def _even_deal(n_territories: int, forces: int) -> list[int]:
+    """A placeholder deal that passes the constructor's checks; the caller overwrites it."""
+    return [t % forces for t in range(n_territories)]
+
+
 _SYMBOL_NAMES = ("infantry", "cavalry", "artillery", "wild")
 
 _PHASE_ACTIONS: dict[Phase, tuple[type, ...]] = {
@@ -978,7 +1119,7 @@ _PHASE_ACTIONS: dict[Phase, tuple[type, ...]] = {
     Phase.SETUP_PLACE: (Place,),
     Phase.CHOOSE_CAPITAL: (ChooseCapital,),
     Phase.REINFORCE: (Trade, Place),
-    Phase.ATTACK: (Attack, EndAttack),
+    Phase.ATTACK: (Attack, EndAttack, Battle),
     Phase.DEFEND: (Defend,),
     Phase.ROLL: (Roll,),
     Phase.MOVE_IN: (MoveIn,),

@@ -159,7 +159,8 @@ class BattleOptions:
 CLASSIC = BattleOptions()
 
 
-def _options(options: object) -> BattleOptions:
+def check_options(options: object) -> BattleOptions:
+    """``options`` itself, if it is a :class:`BattleOptions`."""
     if not isinstance(options, BattleOptions):
         raise BattleInputError(f"options must be a BattleOptions, got {type(options).__name__}")
     return options
@@ -608,7 +609,7 @@ def _result(attackers: int, defenders: int, stop_at: int, options: BattleOptions
 def _check(attackers: object, defenders: object, stop_at: object, options: object) -> tuple[int, int, int, BattleOptions]:
     a = whole_number(attackers, "attackers", 2)
     d = whole_number(defenders, "defenders", 1)
-    return a, d, check_stop_at(stop_at, a), _options(options)
+    return a, d, check_stop_at(stop_at, a), check_options(options)
 
 
 def battle(attackers: int, defenders: int, *, stop_at: int = 1, options: BattleOptions = CLASSIC) -> BattleResult:
@@ -823,7 +824,7 @@ def armies_needed(defenders: int, p: float, *, stop_at: int = 1, options: Battle
     d = whole_number(defenders, "defenders", 1)
     target = check_probability(p)
     stop = whole_number(stop_at, "stop_at", 1)
-    opts = _options(options)
+    opts = check_options(options)
     plain = BattleOptions(opts.dice, opts.attacker_dice, opts.defender_dice, opts.stop_mode)
 
     def values(a_max: int) -> np.ndarray:

@@ -168,10 +168,11 @@ def test_fast_path_matches_the_plain_sweep_on_large_battles(options: BattleOptio
         assert fast.probability.sum() == pytest.approx(1.0, abs=1e-14)
 
 
-def simulate(attackers: int, defenders: int, stop_at: int, options: BattleOptions, n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """Battles rolled one roll at a time from the engine's per-roll distributions."""
-    rng = np.random.default_rng(seed)
-    a = np.full(n, attackers)
+def simulate(
+    attackers: int | np.ndarray, defenders: int, stop_at: int, options: BattleOptions, n: int, rng: np.random.Generator
+) -> tuple[np.ndarray, np.ndarray]:
+    """``n`` battles rolled one roll at a time from the engine's per-roll distributions; armies left on each side."""
+    a = np.broadcast_to(attackers, n).copy()
     d = np.full(n, defenders)
     # cumulative probabilities over attacker losses for every (attacker dice, defender dice)
     cum = {}
@@ -189,7 +190,7 @@ def simulate(attackers: int, defenders: int, stop_at: int, options: BattleOption
         u = rng.random(n)
         for na, nd in {(int(x), int(y)) for x, y in zip(n_att[live], n_def[live])}:
             sel = live & (n_att == na) & (n_def == nd)
-            a_loss = np.searchsorted(cum[na, nd], u[sel], side="right")
+            a_loss = np.minimum(np.searchsorted(cum[na, nd], u[sel], side="right"), min(na, nd))
             a[sel] -= a_loss
             d[sel] -= min(na, nd) - a_loss
 
@@ -205,7 +206,8 @@ def simulate(attackers: int, defenders: int, stop_at: int, options: BattleOption
 )
 def test_agrees_with_monte_carlo_of_the_engines_dice(attackers: int, defenders: int, stop_at: int, options: BattleOptions) -> None:
     n = 40_000
-    sim_a, sim_d = simulate(attackers, defenders, stop_at, options, n, seed=attackers * 100 + defenders)
+    rng = np.random.default_rng(attackers * 100 + defenders)
+    sim_a, sim_d = simulate(attackers, defenders, stop_at, options, n, rng)
     r = battle(attackers, defenders, stop_at=stop_at, options=options)
     for a, d, p in zip(r.attacker_left, r.defender_left, r.probability):
         observed = np.mean((sim_a == a) & (sim_d == d))

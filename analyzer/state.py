@@ -1047,8 +1047,11 @@ class GameState:
         if np.any(self.owner < -1) or np.any(self.owner >= forces):
             raise StateFormatError(f"saved game has an owner outside -1..{forces - 1}")
         if self.phase.value >= Phase.REINFORCE.value and self.phase != Phase.GAME_OVER:
-            if np.any(self.owner < 0) or np.any(self.armies < 1):
-                bad = [self._name(int(t)) for t in np.flatnonzero((self.owner < 0) | (self.armies < 1))]
+            empty = self.armies < 1
+            if self.phase == Phase.MOVE_IN and self.move is not None:
+                empty[self.move[1]] = False  # the captured territory waits for the move-in
+            if np.any(self.owner < 0) or np.any(empty):
+                bad = [self._name(int(t)) for t in np.flatnonzero((self.owner < 0) | empty)]
                 raise StateFormatError(f"saved game in play has territories without an owner or army: {bad[:5]}")
         if np.any(self.card_loc < DISCARD) or np.any(self.card_loc >= self.n_players):
             raise StateFormatError("saved game has a card in an unknown place")

@@ -29,3 +29,11 @@ class StateFormatError(RiskAnalyzerError):
 
 class BattleInputError(RiskAnalyzerError):
     """A battle, chain or odds table was asked for with armies, dice or options out of range."""
+
+
+class BotError(RiskAnalyzerError):
+    """A bot name is unknown, a bot parameter is out of range, or a bot chose an illegal move."""
+
+
+class SimulationError(RiskAnalyzerError):
+    """A simulation was asked for with bad options, or its checkpoint belongs to a different run."""

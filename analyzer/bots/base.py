@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Protocol, runtime_checkable
+from dataclasses import dataclass
+from typing import Protocol, Union, runtime_checkable
 
 import numpy as np
 
@@ -10,12 +11,35 @@ from analyzer.actions import Action
 from analyzer.state import GameState
 
 
+@dataclass(frozen=True)
+class BattleOrder:
+    """A whole battle a bot asks for in the attack phase: attack ``target`` from
+    ``source`` until it falls or ``source`` holds ``stop_at`` armies or fewer.
+
+    The stop rule is the battle solver's (:func:`analyzer.battle.battle`), so
+    the simulator can resolve the order either in one draw from the solver's
+    exact distribution or roll by roll, with the same outcome distribution.
+    ``stop_at`` must be below the armies on ``source``.
+    """
+
+    source: int
+    target: int
+    stop_at: int = 1
+
+
+#: What :meth:`Bot.choose` returns: an engine action, or in the attack phase a :class:`BattleOrder`.
+Decision = Union[Action, BattleOrder]
+
+
 @runtime_checkable
 class Bot(Protocol):
     """Anything with a ``choose`` method is a bot.
 
     ``choose`` is called when ``state.current_player`` is one of the bot's
-    seats, and returns a legal action for it. All randomness comes from ``rng``.
+    seats, and returns a legal action for it, or in the attack phase a
+    :class:`BattleOrder` for a whole battle. All randomness comes from ``rng``.
+    Bots are shared by every game a worker plays, so they keep no per-game
+    state, and they must be picklable to run on other processes.
 
     >>> import numpy as np
     >>> from analyzer.actions import EndTurn
@@ -26,4 +50,4 @@ class Bot(Protocol):
     True
     """
 
-    def choose(self, state: GameState, rng: np.random.Generator) -> Action: ...
+    def choose(self, state: GameState, rng: np.random.Generator) -> Decision: ...

@@ -1,0 +1,405 @@
+"""A parameterised family of heuristic bots, and the strong default one.
+
+Every decision is a few numpy operations on the state's arrays plus data
+computed once per board (:func:`board_data`) and once per battle stop rule
+(:func:`win_table`), so a bot's move costs microseconds, not a search.
+
+The knobs (all fields of :class:`HeuristicBot`):
+
+* continent priorities: ``continent_focus`` scales how much a target's
+  continent matters, by ``continent_weights`` (default: bonus per territory
+  to hold and border to defend) and by how much of it the bot already holds;
+  completing a continent, breaking an enemy's and eliminating a weak player
+  (whose cards it takes) add to a target's value;
+* attacks only above a win probability taken from the exact battle solver
+  (``attack_threshold``; ``card_threshold`` for the turn's first capture,
+  which earns a card), fought on until the target falls or the source holds
+  ``stop_at`` armies;
+* reinforcement: ``"attack"`` stacks the source of the best attack, ``"ratio"``
+  stacks the borders by their ratio of enemy armies to own;
+* fortifying: ``"border"`` moves the biggest interior stack toward the front;
+* cards: ``"first"`` trades at the first chance, ``"forced"`` holds until
+  forced at 5 cards, ``"value"`` holds until a set is worth ``card_value``.
+
+>>> import numpy as np
+>>> from analyzer.state import GameState
+>>> rng = np.random.default_rng(3)
+>>> state = GameState.random_start(4, rng)
+>>> bot = HeuristicBot()
+>>> type(bot.choose(state, rng)).__name__ in ("Place", "Trade")
+True
+"""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Literal
+
+import numpy as np
+
+from analyzer.actions import (
+    Action,
+    ChooseCapital,
+    Claim,
+    Defend,
+    EndAttack,
+    EndTurn,
+    Fortify,
+    MoveIn,
+    Place,
+    Trade,
+)
+from analyzer.battle import BattleOptions, win_grid
+from analyzer.board import Board
+from analyzer.bots.base import BattleOrder, Decision
+from analyzer.dice import DiceRules
+from analyzer.errors import BotError
+from analyzer.rules import FORCED_TRADE_HAND
+from analyzer.state import GameState, Phase
+
+#: Armies up to which :func:`win_table` holds exact win probabilities; bigger battles are scaled down to it.
+WIN_TABLE_ARMIES = 256
+
+
+@dataclass(frozen=True)
+class BoardData:
+    """Per-board arrays the bots index in their hot loops."""
+
+    src: np.ndarray  # directed borders: every (source, target) pair both ways
+    dst: np.ndarray
+    continent_of: np.ndarray
+    continent_size: np.ndarray
+    continent_bonus: np.ndarray
+    auto_weights: np.ndarray
+    by_continent: np.ndarray  # territory ids sorted by continent, for reduceat
+    continent_starts: np.ndarray
+    adjacency: np.ndarray  # float, so that a matrix product sums neighbours
+
+
+@lru_cache(maxsize=8)
+def board_data(board: Board) -> BoardData:
+    """The arrays of :class:`BoardData` for ``board`` (computed once per board)."""
+    adjacency = np.asarray(board.adjacency)
+    src, dst = np.nonzero(adjacency)
+    continent_of = np.asarray(board.continent_of, dtype=np.int64)
+    n_cont = len(board.continents)
+    size = np.bincount(continent_of, minlength=n_cont).astype(float)
+    bonus = np.asarray(board.continent_bonus, dtype=float)
+    # A border territory of a continent is one with a neighbour outside it: what its holder must defend.
+    outside = continent_of[src] != continent_of[dst]
+    borders = np.bincount(continent_of[np.unique(src[outside])], minlength=n_cont).astype(float)
+    auto = bonus / (size + borders)
+    order = np.argsort(continent_of, kind="stable")
+    starts = np.flatnonzero(np.r_[True, np.diff(continent_of[order]) != 0])
+    return BoardData(
+        src=src.astype(np.int64),
+        dst=dst.astype(np.int64),
+        continent_of=continent_of,
+        continent_size=size,
+        continent_bonus=bonus,
+        auto_weights=auto / auto.max(),
+        by_continent=order,
+        continent_starts=starts,
+        adjacency=adjacency.astype(float),
+    )
+
+
+@lru_cache(maxsize=16)
+def win_table(stop_at: int, dice: DiceRules) -> np.ndarray:
+    """``[a, d]``: P(the attacker conquers) with ``a`` armies on its territory against ``d``, up to
+    :data:`WIN_TABLE_ARMIES`, from the exact solver.
+
+    >>> from analyzer.battle import battle
+    >>> round(float(win_table(1, DiceRules())[10, 5]), 4) == round(battle(10, 5).p_win, 4)
+    True
+    """
+    value, _, _ = win_grid(WIN_TABLE_ARMIES, stop_at, BattleOptions(dice=dice))
+    value.setflags(write=False)
+    return value
+
+
+def win_probability(attackers: np.ndarray, defenders: np.ndarray, stop_at: int, dice: DiceRules) -> np.ndarray:
+    """P(win) for arrays of battles; battles beyond the table are scaled down to it, keeping their ratio."""
+    table = win_table(stop_at, dice)
+    a = np.asarray(attackers, dtype=np.int64)
+    d = np.asarray(defenders, dtype=np.int64)
+    biggest = np.maximum(a, d)
+    if biggest.size and biggest.max() > WIN_TABLE_ARMIES:
+        # Odds depend mostly on the ratio; a decision does not need the exact tail.
+        scale = np.minimum(1.0, WIN_TABLE_ARMIES / np.maximum(biggest, 1))
+        a = np.maximum((a * scale).astype(np.int64), np.minimum(a, 2))
+        d = np.maximum((d * scale).astype(np.int64), 1)
+    return table[a, d]
+
+
+Reinforce = Literal["attack", "ratio"]
+FortifyPolicy = Literal["border", "none"]
+CardPolicy = Literal["first", "forced", "value"]
+
+
+@dataclass(frozen=True)
+class HeuristicBot:
+    """A rule-of-thumb player; see the module docstring for what each knob does.
+
+    The defaults are the strong default bot (:data:`DEFAULT_BOT`).
+    """
+
+    attack_threshold: float = 0.6
+    card_threshold: float = 0.45
+    stop_at: int = 1
+    continent_focus: float = 1.0
+    continent_weights: tuple[float, ...] | None = None
+    reinforce: Reinforce = "attack"
+    fortify: FortifyPolicy = "border"
+    cards: CardPolicy = "value"
+    card_value: int = 10
+    eliminate: float = 3.0
+    keep_ratio: float = 0.0
+
+    def __post_init__(self) -> None:
+        for name in ("attack_threshold", "card_threshold"):
+            value = getattr(self, name)
+            if not isinstance(value, (int, float)) or not 0.0 <= value <= 1.0:
+                raise BotError(f"{name} must be a probability from 0 to 1, got {value!r}")
+        if not isinstance(self.stop_at, int) or self.stop_at < 1:
+            raise BotError(f"stop_at must be a whole number >= 1, got {self.stop_at!r}")
+        for name, allowed in (
+            ("reinforce", ("attack", "ratio")),
+            ("fortify", ("border", "none")),
+            ("cards", ("first", "forced", "value")),
+        ):
+            if getattr(self, name) not in allowed:
+                raise BotError(f"{name}={getattr(self, name)!r} is not one of {', '.join(allowed)}")
+        for name in ("continent_focus", "eliminate", "keep_ratio"):
+            value = getattr(self, name)
+            if not isinstance(value, (int, float)) or value < 0:
+                raise BotError(f"{name} must be a number >= 0, got {value!r}")
+        if not isinstance(self.card_value, int) or self.card_value < 0:
+            raise BotError(f"card_value must be a whole number >= 0, got {self.card_value!r}")
+
+    # ------------------------------------------------------------------ dispatch
+    def choose(self, state: GameState, rng: np.random.Generator) -> Decision:
+        phase = state.phase
+        if phase == Phase.ATTACK:
+            return self._attack(state)
+        if phase == Phase.REINFORCE:
+            return self._reinforce(state)
+        if phase == Phase.MOVE_IN:
+            return self._move_in(state)
+        if phase == Phase.FORTIFY:
+            return self._fortify(state)
+        if phase == Phase.DEFEND:
+            return Defend(state.max_defence_dice())
+        if phase == Phase.SETUP_CLAIM:
+            return self._claim(state, rng)
+        if phase == Phase.SETUP_PLACE:
+            return self._setup_place(state, rng)
+        if phase == Phase.CHOOSE_CAPITAL:
+            return self._capital(state)
+        raise BotError(f"{type(self).__name__} was asked to move in phase {phase.name}, which has no decision")
+
+    # ------------------------------------------------------------------ evaluation
+    def _weights(self, data: BoardData) -> np.ndarray:
+        if self.continent_weights is None:
+            return data.auto_weights
+        if len(self.continent_weights) != len(data.continent_size):
+            raise BotError(
+                f"continent_weights has {len(self.continent_weights)} entries; the board has "
+                f"{len(data.continent_size)} continents"
+            )
+        return np.asarray(self.continent_weights, dtype=float)
+
+    def target_values(self, state: GameState, player: int) -> np.ndarray:
+        """``[t]``: how much taking territory ``t`` is worth to ``player`` (1 for a plain territory)."""
+        data = board_data(state.board)
+        owner = state.owner
+        own = owner == player
+        cont = data.continent_of
+        held = np.bincount(cont[own], minlength=len(data.continent_size))
+        progress = held / data.continent_size
+        per_continent = self.continent_focus * self._weights(data) * (0.5 + progress) * data.continent_bonus
+        # Taking the last missing territory completes the continent: its bonus every turn from now on.
+        per_continent += np.where(data.continent_size - held == 1, data.continent_bonus, 0.0) * self.continent_focus
+        ordered = owner[data.by_continent]
+        lo = np.minimum.reduceat(ordered, data.continent_starts)
+        hi = np.maximum.reduceat(ordered, data.continent_starts)
+        enemy_holder = (lo == hi) & (lo != player)
+        value = 1.0 + per_continent[cont]
+        value += np.where(enemy_holder[cont], data.continent_bonus[cont], 0.0) * self.continent_focus
+        if self.eliminate > 0:
+            counts = np.bincount(owner.astype(np.int64), minlength=len(state.pool))
+            weak = (counts <= 2).astype(float)
+            if state.neutral is not None:
+                weak[state.neutral] = 0.0
+            cards = np.bincount(state.card_loc[state.card_loc >= 0].astype(np.int64), minlength=len(state.pool))
+            value += self.eliminate * weak[owner] * (1.0 + cards[owner] / 3.0)
+        if state.neutral is not None:
+            # Neutral armies never attack back; the opponent is who must be beaten.
+            value = np.where(owner == state.neutral, 0.7 * value, value)
+        return value
+
+    @staticmethod
+    def threat(state: GameState, player: int) -> np.ndarray:
+        """``[t]``: enemy armies next to each territory."""
+        data = board_data(state.board)
+        enemy = np.where(state.owner != player, state.armies, 0).astype(float)
+        return data.adjacency @ enemy
+
+    # ------------------------------------------------------------------ attack
+    def _attack(self, state: GameState) -> Decision:
+        p = state.player
+        data = board_data(state.board)
+        owner, armies = state.owner, state.armies
+        src, dst = data.src, data.dst
+        a = armies[src]
+        ok = (owner[src] == p) & (owner[dst] != p) & (a > self.stop_at) & (a >= 2)
+        if not ok.any():
+            return EndAttack()
+        s, t = src[ok], dst[ok]
+        p_win = win_probability(armies[s], armies[t], self.stop_at, state.rules.dice)
+        threshold = self.attack_threshold if state.captured else min(self.attack_threshold, self.card_threshold)
+        good = p_win >= threshold
+        if not good.any():
+            return EndAttack()
+        score = np.where(good, self.target_values(state, p)[t] * p_win, -1.0)
+        best = int(np.argmax(score))
+        return BattleOrder(int(s[best]), int(t[best]), self.stop_at)
+
+    # ------------------------------------------------------------------ reinforce
+    def _reinforce(self, state: GameState) -> Action:
+        p = state.player
+        trade = self._trade(state)
+        if trade is not None:
+            return trade
+        pending = int(state.pending)
+        data = board_data(state.board)
+        owner, armies = state.owner, state.armies
+        if self.reinforce == "attack":
+            src, dst = data.src, data.dst
+            edge = (owner[src] == p) & (owner[dst] != p)
+            s, t = src[edge], dst[edge]
+            p_win = win_probability(armies[s] + pending, armies[t], self.stop_at, state.rules.dice)
+            score = self.target_values(state, p)[t] * p_win
+            return Place(int(s[int(np.argmax(score))]), pending)
+        own = owner == p
+        threat = self.threat(state, p)
+        ratio = np.where(own & (threat > 0), threat / np.maximum(armies, 1), 0.0)
+        total = ratio.sum()
+        if total == 0:
+            return Place(int(np.flatnonzero(own)[np.argmax(armies[own])]), pending)
+        best = int(np.argmax(ratio))
+        return Place(best, max(1, min(pending, math.ceil(pending * ratio[best] / total))))
+
+    def _trade(self, state: GameState) -> Trade | None:
+        trades = state.legal_trades()
+        if not trades:
+            return None
+        p = state.player
+        forced = int(np.count_nonzero(state.card_loc == p)) >= FORCED_TRADE_HAND
+        symbols = state.board.card_symbols
+
+        def value(trade: Trade) -> int:
+            return state.rules.set_value(state.sets_traded, tuple(int(symbols[c]) for c in trade.cards))  # type: ignore[arg-type]
+
+        best = max(trades, key=lambda tr: (value(tr), tr.bonus is not None, -sum(symbols[c] == 3 for c in tr.cards)))
+        if forced or self.cards == "first":
+            return best
+        if self.cards == "value" and value(best) >= self.card_value:
+            return best
+        return None
+
+    # ------------------------------------------------------------------ after a capture
+    def _move_in(self, state: GameState) -> Action:
+        lo, hi = state.move_range()
+        assert state.move is not None
+        source = state.move[0]
+        threat = self.threat(state, state.player)
+        keep = min(hi - lo, int(threat[source] * self.keep_ratio))
+        return MoveIn(hi - keep)
+
+    # ------------------------------------------------------------------ fortify
+    def _fortify(self, state: GameState) -> Action:
+        if self.fortify == "none":
+            return EndTurn()
+        p = state.player
+        owner, armies = state.owner, state.armies
+        own = owner == p
+        threat = self.threat(state, p)
+        front = own & (threat > 0)
+        interior = np.flatnonzero(own & ~front & (armies >= 2))
+        if interior.size == 0 or not front.any():
+            return EndTurn()
+        source = int(interior[np.argmax(armies[interior])])
+        if state.rules.fortify == "connected":
+            targets = [t for t in state.fortify_targets(source) if front[t]]
+            if not targets:
+                return EndTurn()
+            target = max(targets, key=lambda t: threat[t] / armies[t])
+        else:
+            distance = _distance_to_front(state.board, own, front)
+            steps = [t for t in state.board.neighbors[source] if own[t]]
+            target = min(steps, key=lambda t: distance[t])
+            if distance[target] >= distance[source]:
+                return EndTurn()
+        return Fortify(source, int(target), int(armies[source]) - 1)
+
+    # ------------------------------------------------------------------ setup
+    def _claim(self, state: GameState, rng: np.random.Generator) -> Action:
+        data = board_data(state.board)
+        owner, p = state.owner, state.player
+        cont = data.continent_of
+        mine = np.bincount(cont[owner == p], minlength=len(data.continent_size)) / data.continent_size
+        theirs = np.bincount(cont[owner >= 0], minlength=len(data.continent_size)) / data.continent_size - mine
+        score = self._weights(data) + mine - 0.5 * theirs
+        # A little noise so that equal openings are not always resolved the same way.
+        score = score[cont] + 0.01 * rng.random(len(owner))
+        return Claim(int(np.argmax(np.where(owner == -1, score, -np.inf))))
+
+    def _setup_place(self, state: GameState, rng: np.random.Generator) -> Action:
+        options = state.legal_actions()
+        force = int(state.owner[options[0].territory])  # type: ignore[union-attr]
+        p = state.player
+        threat = self.threat(state, force)
+        if force != p:
+            # The neutral's army in a 2-player setup: where it blocks the opponent most.
+            opponent = 1 - p
+            opp_near = board_data(state.board).adjacency @ (state.owner == opponent).astype(float)
+            return Place(max((int(a.territory) for a in options), key=lambda t: (opp_near[t], rng.random())))  # type: ignore[union-attr]
+        values = self.target_values(state, p)
+        data = board_data(state.board)
+        src, dst = data.src, data.dst
+        edge = (state.owner[src] == p) & (state.owner[dst] != p)
+        if not edge.any():
+            return options[int(rng.integers(len(options)))]
+        s = src[edge]
+        score = values[dst[edge]] + 0.1 * threat[s] / state.armies[s]
+        return Place(int(s[int(np.argmax(score))]))
+
+    def _capital(self, state: GameState) -> Action:
+        p = state.player
+        own = state.owner == p
+        threat = self.threat(state, p)
+        score = np.where(own, state.armies - threat, -np.inf)
+        return ChooseCapital(int(np.argmax(score)))
+
+
+def _distance_to_front(board: Board, own: np.ndarray, front: np.ndarray) -> np.ndarray:
+    """Steps through one's own territories from each to the nearest front-line one."""
+    distance = np.full(len(own), 1 << 20, dtype=np.int64)
+    queue = deque(int(t) for t in np.flatnonzero(front))
+    for t in queue:
+        distance[t] = 0
+    while queue:
+        u = queue.popleft()
+        for v in board.neighbors[u]:
+            if own[v] and distance[v] > distance[u] + 1:
+                distance[v] = distance[u] + 1
+                queue.append(v)
+    return distance
+
+
+#: The strong default bot.
+DEFAULT_BOT = HeuristicBot()

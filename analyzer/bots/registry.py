@@ -1,0 +1,53 @@
+"""Bots by name, for the command line and for run parameters.
+
+>>> make_bot("random")
+RandomBot(stop_attack=0.2, trade=0.5, fortify=0.5, stack=0.5, advance=0.5)
+>>> make_bot("greedy").cards
+'first'
+>>> make_bot("analyzer.bots:RandomBot")  # any importable class or object, as module:name
+RandomBot(stop_attack=0.2, trade=0.5, fortify=0.5, stack=0.5, advance=0.5)
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+
+from analyzer.bots.base import Bot
+from analyzer.bots.heuristic import DEFAULT_BOT, HeuristicBot
+from analyzer.bots.random_bot import RandomBot
+from analyzer.errors import BotError
+
+#: The built-in bots. ``default`` and ``heuristic`` are the strong default bot;
+#: ``greedy`` and ``cautious`` are simpler members of the heuristic family.
+BOTS: dict[str, Callable[[], Bot]] = {
+    "random": RandomBot,
+    "default": lambda: DEFAULT_BOT,
+    "heuristic": lambda: DEFAULT_BOT,
+    # No continent plan: attacks any even fight, trades at once, stacks the borders by threat, never fortifies.
+    "greedy": lambda: HeuristicBot(
+        attack_threshold=0.5, card_threshold=0.5, continent_focus=0.0, eliminate=0.0,
+        reinforce="ratio", fortify="none", cards="first",
+    ),
+    # Attacks only near-certain fights and holds its cards until forced.
+    "cautious": lambda: HeuristicBot(attack_threshold=0.8, card_threshold=0.8, reinforce="ratio", cards="forced"),
+}
+
+
+def make_bot(name: str) -> Bot:
+    """The bot called ``name``: a key of :data:`BOTS`, or ``module:attribute`` naming a bot class
+    (built with no arguments) or a bot object, so that a user's own bot plugs in by name."""
+    key = name.strip()
+    if key in BOTS:
+        return BOTS[key]()
+    if ":" in key:
+        module_name, _, attr = key.partition(":")
+        try:
+            obj = getattr(importlib.import_module(module_name), attr)
+        except (ImportError, AttributeError) as exc:
+            raise BotError(f"bot {name!r}: cannot import {attr!r} from module {module_name!r} ({exc})") from None
+        bot = obj() if isinstance(obj, type) else obj
+        if not isinstance(bot, Bot):
+            raise BotError(f"bot {name!r} is not a bot: it has no choose(state, rng) method")
+        return bot
+    raise BotError(f"unknown bot {name!r}: expected one of {', '.join(BOTS)} or module:ClassName")

@@ -1,0 +1,140 @@
+"""P(win) and expected-loss tables for every battle up to a size, with CSV export and a heatmap.
+
+Rows are the armies on the attacking territory (as on the board, from 2), and
+columns the defenders (from 1). One backward pass over every state fills all
+three tables at once.
+
+>>> t = odds_tables(10)
+>>> t.p_win.loc[10, 5].round(4), t.expected_attacker_losses.loc[10, 5].round(3)
+(np.float64(0.8729), np.float64(3.927))
+>>> t.p_win.shape
+(9, 10)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal
+
+import numpy as np
+import pandas as pd
+
+from analyzer.battle import (
+    CLASSIC,
+    BattleOptions,
+    battle,
+    blitz_win_probability,
+    check_options,
+    whole_number,
+    win_grid,
+)
+from analyzer.errors import BattleInputError
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+
+TableName = Literal["p_win", "expected_attacker_losses", "expected_defender_losses"]
+TABLES: tuple[TableName, ...] = ("p_win", "expected_attacker_losses", "expected_defender_losses")
+_LABELS = {
+    "p_win": "P(attacker conquers)",
+    "expected_attacker_losses": "expected attacker losses",
+    "expected_defender_losses": "expected defender losses",
+}
+
+
+@dataclass(frozen=True)
+class OddsTables:
+    """Three tables indexed by ``attackers`` (rows) and ``defenders`` (columns).
+
+    Rows at or below ``stop_at`` are NaN: from there the attacker may not attack.
+    """
+
+    p_win: pd.DataFrame
+    expected_attacker_losses: pd.DataFrame
+    expected_defender_losses: pd.DataFrame
+    stop_at: int
+    options: BattleOptions
+
+    def table(self, which: str) -> pd.DataFrame:
+        """One of the tables by name: ``p_win``, ``expected_attacker_losses`` or ``expected_defender_losses``."""
+        if which not in TABLES:
+            raise BattleInputError(f"no table {which!r}; choose one of {', '.join(TABLES)}")
+        return getattr(self, which)
+
+    def long(self) -> pd.DataFrame:
+        """All three tables in one long frame: one row per ``(attackers, defenders)``.
+
+        >>> odds_tables(3).long().iloc[0].round(4).tolist()
+        [2.0, 1.0, 0.4167, 0.5833, 0.4167]
+        """
+        stacked = {name: self.table(name).stack(future_stack=True) for name in TABLES}
+        return pd.DataFrame(stacked).reset_index()
+
+    def to_csv(self, path: str | Path, which: str = "p_win") -> None:
+        """Write one table as a grid (attackers down, defenders across), or ``which="all"`` in long form."""
+        frame = self.long() if which == "all" else self.table(which)
+        frame.to_csv(path, index=which != "all", float_format="%.10g")
+
+    def heatmap(self, which: str = "p_win", ax: Axes | None = None) -> Axes:
+        """Draw a table as a heatmap (with the 50% line for ``p_win``) on ``ax``, or on a new figure."""
+        data = self.table(which)
+        if ax is None:
+            from matplotlib.figure import Figure
+
+            ax = Figure(figsize=(7, 6), layout="constrained").add_subplot()
+        rows, cols = data.index, data.columns
+        extent = (cols[0] - 0.5, cols[-1] + 0.5, rows[0] - 0.5, rows[-1] + 0.5)
+        is_p = which == "p_win"
+        image = ax.imshow(
+            data.to_numpy(dtype=float),
+            origin="lower",
+            aspect="auto",
+            extent=extent,
+            cmap="RdYlGn" if is_p else "viridis",
+            vmin=0.0 if is_p else None,
+            vmax=1.0 if is_p else None,
+            interpolation="nearest",
+        )
+        ax.figure.colorbar(image, ax=ax, label=_LABELS[which])
+        if is_p and len(rows) > 1 and len(cols) > 1:
+            ax.contour(cols, rows, data.to_numpy(dtype=float), levels=[0.5], colors="black", linewidths=0.8)
+        ax.set_xlabel("defenders")
+        ax.set_ylabel("attackers (armies on the territory)")
+        ax.set_title(_LABELS[which])
+        return ax
+
+
+def odds_tables(max_armies: int, *, stop_at: int = 1, options: BattleOptions = CLASSIC) -> OddsTables:
+    """Tables for every battle with up to ``max_armies`` attackers and defenders.
+
+    Under Balanced Blitz the P(win) table still comes from one pass (the
+    reshaped chance depends on the exact one only), but each expected loss
+    needs its own reshaped battle, so those take much longer for large tables.
+    """
+    n = whole_number(max_armies, "max_armies", 2)
+    s = whole_number(stop_at, "stop_at", 1)
+    opts = check_options(options)
+    true_random = BattleOptions(opts.dice, opts.attacker_dice, opts.defender_dice, opts.stop_mode)
+    value, mean_a, mean_d = win_grid(n, s, true_random)
+    a = np.arange(n + 1)[:, None]
+    d = np.arange(n + 1)[None, :]
+    p_win = value
+    lost_a = a - mean_a
+    lost_d = d - mean_d
+    if opts.balanced_blitz:
+        p_win = np.asarray(blitz_win_probability(value))
+        for attackers in range(s + 1, n + 1):
+            for defenders in range(1, n + 1):
+                r = battle(attackers, defenders, stop_at=s, options=opts)
+                lost_a[attackers, defenders] = r.expected_attacker_losses
+                lost_d[attackers, defenders] = r.expected_defender_losses
+    rows = pd.Index(range(2, n + 1), name="attackers")
+    cols = pd.Index(range(1, n + 1), name="defenders")
+
+    def frame(grid: np.ndarray) -> pd.DataFrame:
+        out = pd.DataFrame(grid[2:, 1:], index=rows, columns=cols)
+        out.loc[out.index <= s] = np.nan
+        return out
+
+    return OddsTables(frame(p_win), frame(lost_a), frame(lost_d), s, opts)

@@ -122,7 +122,7 @@ class BattleOptions:
         for name, most in (("attacker_dice", self.dice.attacker_max), ("defender_dice", self.dice.defender_max)):
             value = getattr(self, name)
             if value is not None and (
-                isinstance(value, bool) or not isinstance(value, numbers.Integral) or not 1 <= value <= most
+                isinstance(value, bool) or not isinstance(value, numbers.Integral) or not 1 <= int(value) <= most
             ):
                 raise BattleInputError(f"{name} must be None or a whole number from 1 to {most}, got {value!r}")
         if self.stop_mode not in ("overshoot", "cap"):
@@ -150,6 +150,13 @@ class BattleOptions:
             return 0
         n = min(self.attacker_cap, armies - 1)
         return min(n, armies - stop_at) if self.stop_mode == "cap" else n
+
+    def attacker_rolls_array(self, armies: np.ndarray, stop_at: int) -> np.ndarray:
+        """:meth:`attacker_rolls` for every entry of ``armies`` at once."""
+        n = np.minimum(self.attacker_cap, armies - 1)
+        if self.stop_mode == "cap":
+            n = np.minimum(n, armies - stop_at)
+        return np.where(armies > stop_at, n, 0)
 
     def defender_rolls(self, armies: int) -> int:
         """Dice rolled by a territory holding ``armies`` defenders."""
@@ -181,7 +188,7 @@ def _attacker_dice(a: int, am: int, s: int, cap: bool) -> int:
 
 
 @njit(cache=True)
-def _sweep(low, high, a_bot, a_lo, top, d_top, d_lo, table, am, dm, s, cap):  # pragma: no cover - compiled
+def _sweep(low, high, a_bot, a_lo, top, d_top, d_lo, table, am, dm, s, cap):
     """Pass probability from every transient state to the states its roll reaches.
 
     States are visited by attacker armies descending, then defenders descending:
@@ -218,21 +225,21 @@ def _sweep(low, high, a_bot, a_lo, top, d_top, d_lo, table, am, dm, s, cap):  # 
 
 
 @njit(cache=True)
-def _two_sum(a, b):  # pragma: no cover - compiled
+def _two_sum(a, b):
     s = a + b
     bb = s - a
     return s, (a - (s - bb)) + (b - bb)
 
 
 @njit(cache=True)
-def _split(a):  # pragma: no cover - compiled
+def _split(a):
     t = 134217729.0 * a
     hi = t - (t - a)
     return hi, a - hi
 
 
 @njit(cache=True)
-def _dd_add(ah, al, bh, bl):  # pragma: no cover - compiled
+def _dd_add(ah, al, bh, bl):
     s, e = _two_sum(ah, bh)
     e += al + bl
     hi = s + e
@@ -240,7 +247,7 @@ def _dd_add(ah, al, bh, bl):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def _dd_mul(ah, al, bh, bl):  # pragma: no cover - compiled
+def _dd_mul(ah, al, bh, bl):
     p = ah * bh
     a1, a2 = _split(ah)
     b1, b2 = _split(bh)
@@ -251,7 +258,7 @@ def _dd_mul(ah, al, bh, bl):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def _dd_div(ah, al, bh, bl):  # pragma: no cover - compiled
+def _dd_div(ah, al, bh, bl):
     q1 = ah / bh
     ph, pl = _dd_mul(bh, bl, q1, 0.0)
     rh, rl = _dd_add(ah, al, -ph, -pl)
@@ -261,7 +268,7 @@ def _dd_div(ah, al, bh, bl):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def _rescale(wh, wl, k):  # pragma: no cover - compiled
+def _rescale(wh, wl, k):
     """Divide the window by a power of two (exactly) so its largest entry is in [0.5, 1); return the exponent."""
     biggest = 0.0
     for s in range(k):
@@ -276,7 +283,7 @@ def _rescale(wh, wl, k):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def _window_start(wh, wl, ph, pl, n, top, k):  # pragma: no cover - compiled
+def _window_start(wh, wl, ph, pl, n, top, k):
     """Set ``w[s] = [x^(top-s)] P(x)^n`` for ``s < k`` (with ``k*n <= top < k*n + k``), as ``w * 2^E``; return ``E``.
 
     Near the top of its support a power is best built downward from
@@ -310,7 +317,7 @@ def _window_start(wh, wl, ph, pl, n, top, k):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def _window_advance(wh, wl, ph, pl, n, top, k, eh, el):  # pragma: no cover - compiled
+def _window_advance(wh, wl, ph, pl, n, top, k, eh, el):
     """Turn the window of ``P^n`` into that of ``P^(n+1)``; return the exponent taken out by rescaling.
 
     ``P^(n+1) = P * P^n`` needs ``k`` coefficients below the window; the identity
@@ -340,7 +347,7 @@ def _window_advance(wh, wl, ph, pl, n, top, k, eh, el):  # pragma: no cover - co
 
 
 @njit(cache=True)
-def _put(low, high, a_bot, a_lo, a, d, p):  # pragma: no cover - compiled
+def _put(low, high, a_bot, a_lo, a, d, p):
     if a >= a_lo:
         high[a - a_lo, d] += p
     else:
@@ -348,7 +355,7 @@ def _put(low, high, a_bot, a_lo, a, d, p):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def _region_exits(A, D, a_lo, d_lo, qh, ql, low, high, a_bot):  # pragma: no cover - compiled
+def _region_exits(A, D, a_lo, d_lo, qh, ql, low, high, a_bot):
     """Deposit, in ``low``/``high``, where a battle from ``(A, D)`` first leaves the full-dice region.
 
     In the region (``a >= a_lo``, ``d >= d_lo``) every roll has the loss
@@ -396,7 +403,7 @@ def _region_exits(A, D, a_lo, d_lo, qh, ql, low, high, a_bot):  # pragma: no cov
 
 
 @njit(cache=True)
-def _backward(a_max, d_max, win_reward, table, am, dm, s, cap, value, mean_a, mean_d, means):  # pragma: no cover
+def _backward(a_max, d_max, win_reward, table, am, dm, s, cap, value, mean_a, mean_d, means):
     """Expected terminal values from every state with ``a <= a_max``, ``d <= d_max``.
 
     ``value[a, d]`` is the expected ``win_reward[a']`` over conquests (``a'``
@@ -533,18 +540,22 @@ class BattleResult:
 
     @property
     def expected_attacker_losses(self) -> float:
+        """Expected armies the attacker loses."""
         return self.attackers - float(self.probability @ self.attacker_left)
 
     @property
     def expected_defender_losses(self) -> float:
+        """Expected armies the defender loses."""
         return self.defenders - float(self.probability @ self.defender_left)
 
     @property
     def std_attacker_losses(self) -> float:
+        """Standard deviation of the attacker's losses."""
         return _std(self.attacker_left, self.probability)
 
     @property
     def std_defender_losses(self) -> float:
+        """Standard deviation of the defender's losses."""
         return _std(self.defender_left, self.probability)
 
     def attacker_distribution(self) -> np.ndarray:
@@ -797,7 +808,7 @@ MAX_SEARCH_ARMIES = 1_000_000
 
 def check_probability(p: object) -> float:
     """``p`` as a float, if it is a probability strictly between 0 and 1."""
-    if isinstance(p, bool) or not isinstance(p, numbers.Real) or not 0 < p < 1:
+    if isinstance(p, bool) or not isinstance(p, numbers.Real) or not 0 < float(p) < 1:
         raise BattleInputError(f"the target probability must be a number between 0 and 1 (exclusive), got {p!r}")
     return float(p)
 

@@ -43,25 +43,16 @@ from analyzer.battle import (
 from analyzer.errors import BattleInputError
 
 
-def winning_dice(won_with: np.ndarray, stop_at: int, options: BattleOptions) -> np.ndarray:
-    """Dice rolled in the winning roll by a stack that conquered with ``won_with`` armies left.
+def moved_in(won_with: np.ndarray, garrison: int, stop_at: int, options: BattleOptions) -> np.ndarray:
+    """Armies moved into a conquered territory: all but ``garrison``, but never fewer than the dice rolled.
 
     A winning roll costs the attacker nothing (the defender rolls no more dice
     than it has armies, and lost them all), so the stack rolled from ``won_with``.
-    """
-    dice = np.minimum(options.attacker_cap, won_with - 1)
-    if options.stop_mode == "cap":
-        dice = np.minimum(dice, won_with - stop_at)
-    return dice.clip(0)
-
-
-def moved_in(won_with: np.ndarray, garrison: int, stop_at: int, options: BattleOptions) -> np.ndarray:
-    """Armies moved into a conquered territory: all but ``garrison``, but never fewer than the dice rolled.
 
     >>> moved_in(np.array([2, 3, 4, 9]), 3, 1, BattleOptions()).tolist()
     [1, 2, 3, 6]
     """
-    return np.maximum(won_with - garrison, winning_dice(won_with, stop_at, options))
+    return np.maximum(won_with - garrison, options.attacker_rolls_array(won_with, stop_at))
 
 
 def stage_forward(start: np.ndarray, defenders: int, stop_at: int, options: BattleOptions) -> Absorbed:
@@ -181,7 +172,7 @@ def chain(
     s = check_stop_at(stop_at, a0)
     opts = check_options(options)
 
-    start = np.zeros(a0 + 1)
+    start: np.ndarray = np.zeros(a0 + 1)
     start[a0] = 1.0
     p_conquer = np.zeros(len(ds))
     parts: list[tuple[np.ndarray, ...]] = []
@@ -387,7 +378,7 @@ def conquest(
         else:
             rest = kids_values(v, j + 1, a_max)
             m = armies[None, :]
-            allowed = (m >= winning_dice(armies, s, opts)[:, None]) & (m <= armies[:, None] - 1) & can_win[:, None]
+            allowed = (m >= opts.attacker_rolls_array(armies, s)[:, None]) & (m <= armies[:, None] - 1) & can_win[:, None]
             split = np.where(allowed, beyond[m] * rest[np.clip(armies[:, None] - m, 0, a_max)], 0.0)
             worth = split.max(axis=1)
         return start_values(a_max, defenders[c], worth, s, opts)

@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import doctest
 from fractions import Fraction
+from types import ModuleType
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import analyzer.battle
+import analyzer.battle_tables
+import analyzer.chains
+import analyzer.commands.odds
 from analyzer.battle import (
     EXACT_LIMIT,
     BattleOptions,
@@ -469,3 +475,10 @@ def test_bad_inverse_and_exact_requests() -> None:
         battle_exact(5, 2, options=BattleOptions(balanced_blitz=True))
     with pytest.raises(BattleInputError, match="g must be a whole number >= 0"):
         battle(5, 2).p_defender_at_most(-1)
+
+
+@pytest.mark.parametrize(
+    "module", [analyzer.battle, analyzer.chains, analyzer.battle_tables, analyzer.commands.odds], ids=lambda m: m.__name__
+)
+def test_docstring_examples(module: ModuleType) -> None:
+    assert doctest.testmod(module).failed == 0

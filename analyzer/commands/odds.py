@@ -182,7 +182,10 @@ def run_table(args: argparse.Namespace) -> int:
     what = "all three tables" if args.table == "all" else args.table
     print(f"wrote {what} for 2..{args.max_armies} attackers against 1..{args.max_armies} defenders to {args.out}")
     if args.plot:
-        ax = tables.heatmap("p_win" if args.table == "all" else args.table)
-        ax.figure.savefig(args.plot, dpi=120)
+        from matplotlib.figure import Figure
+
+        figure = Figure(figsize=(7, 6), layout="constrained")
+        tables.heatmap("p_win" if args.table == "all" else args.table, ax=figure.add_subplot())
+        figure.savefig(args.plot, dpi=120)
         print(f"saved the heatmap to {args.plot}")
     return 0

@@ -318,17 +318,15 @@ def conquest(
         raise BattleInputError(f"a territory cannot be both staging and a target: {', '.join(both)}")
     s = whole_number(stop_at, "stop_at", 1)
     opts = check_options(options)
+    known = set(stage_armies) | set(defenders)
     if isinstance(garrison, Mapping):
-        unknown = sorted(set(map(str, garrison)) - set(stage_armies) - set(defenders))
+        unknown = sorted(set(map(str, garrison)) - known)
         if unknown:
             raise BattleInputError(f"garrison names territories that are neither staging nor targets: {', '.join(unknown)}")
-        keep = {str(n): whole_number(g, f"garrison of {n!r}", 1) for n, g in garrison.items()}
-        keep_of = lambda name: keep.get(name, 1)  # noqa: E731
+        keep = {name: 1 for name in known} | {str(n): whole_number(g, f"garrison of {n!r}", 1) for n, g in garrison.items()}
     else:
-        g = whole_number(garrison, "garrison", 1)
-        keep_of = lambda name: g  # noqa: E731
+        keep = dict.fromkeys(known, whole_number(garrison, "garrison", 1))
 
-    known = set(stage_armies) | set(defenders)
     neighbours: dict[str, list[str]] = {name: [] for name in known}
     for pair in borders:
         a, b = (str(x) for x in pair)
@@ -374,7 +372,7 @@ def conquest(
         can_win = armies > s
         worth = np.zeros(a_max + 1)
         if j == len(kids) - 1:
-            worth[can_win] = beyond[moved_in(armies[can_win], keep_of(v), s, opts)]
+            worth[can_win] = beyond[moved_in(armies[can_win], keep[v], s, opts)]
         else:
             rest = kids_values(v, j + 1, a_max)
             m = armies[None, :]

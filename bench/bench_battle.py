@@ -139,7 +139,7 @@ def main() -> None:
     print("solver: battle(), odds_tables() (three tables as DataFrames), chain(); medians of repeated warm calls.")
     print("compiled plain: the solver's own sweep over every state of the battle.")
     print(f"the tables' backward pass alone (three arrays, before the DataFrames): {fmt(grid_only).strip()}")
-    print("reference DP: the same plain programme in Python, run once in this process.")
+    print("reference DP: the same plain programme in pure Python, timed in this process.")
 
     # The figures are only worth reading if the answers agree.
     ref_grid = np.array(reference_table(60))

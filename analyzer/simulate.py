@@ -1,0 +1,695 @@
+"""Monte Carlo full games between bots: reproducible, parallel, checkpointed.
+
+:func:`simulate` plays ``n_games`` games with one bot per seat and returns a
+:class:`SimulationResult`: plain pandas DataFrames, one row per game, seat,
+elimination, trade, starting territory and (optionally) player-turn.
+
+Game ``i`` draws every random number (setup, dice, cards, bots' choices)
+from ``np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(i,)))``,
+the ``i``-th child of ``SeedSequence(seed).spawn(n_games)``, so the results
+are the same whatever the number of workers or the backend, and rows are
+ordered by game.
+
+Battles: a bot's :class:`~analyzer.bots.BattleOrder` is by default resolved in
+one draw from the exact solver's outcome distribution (cached per battle);
+``sample_battles=False`` rolls it die by die instead (asking the defender's bot
+for its dice), with the same stop rule.
+
+A game that reaches ``max_rounds`` rounds ends with no winner and
+``capped=True`` (the engine's ``turn_limit`` rule does the ending).
+
+>>> result = simulate(2, ["default", "random"], n_games=4, seed=1, progress=False)
+>>> result.games.columns.tolist()
+['game', 'winner', 'capped', 'turns', 'rounds', 'first_player']
+>>> len(result.games), len(result.seats)
+(4, 8)
+
+Tables
+------
+``games``
+    ``game``, ``winner`` (seat, <NA> if capped), ``capped``, ``turns``
+    (player-turns played), ``rounds``, ``first_player``.
+``seats``
+    one row per game and seat: ``game``, ``seat``, ``bot``, ``rank`` (1 is
+    the winner, then by territories, armies, later elimination),
+    ``start_territories``, ``start_armies`` (when the first turn begins),
+    ``final_territories``, ``final_armies``, ``eliminated_turn`` and
+    ``eliminated_by`` (<NA> if not eliminated).
+``eliminations``
+    ``game``, ``player``, ``by``, ``turn``.
+``trades``
+    ``game``, ``player``, ``turn``, ``value`` (armies).
+``starts``
+    each territory's ``owner`` and ``armies`` when the first turn begins
+    (owner 2 is the neutral force in 2-player games).
+``turns`` (with ``record_turns``)
+    after each player-turn ``turn`` (and once more at the end of the game),
+    each ``seat``'s ``territories``, ``armies`` and ``continents`` held.
+"""
+
+from __future__ import annotations
+
+import bisect
+import dataclasses
+import json
+import math
+import multiprocessing
+import os
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from scipy.stats import binomtest
+from tqdm.auto import tqdm
+
+from analyzer.actions import Attack, Battle, Defend
+from analyzer.battle import BattleOptions, battle
+from analyzer.board import Board
+from analyzer.bots.base import BattleOrder, Bot
+from analyzer.bots.heuristic import board_data
+from analyzer.bots.registry import make_bot
+from analyzer.dice import DiceRules
+from analyzer.errors import BotError, SimulationError
+from analyzer.rules import Rules
+from analyzer.state import GameState, Phase
+
+#: Default round cap: far beyond any game between the built-in bots, so only a stalemate reaches it.
+MAX_ROUNDS = 1000
+#: Games per task and checkpoint file.
+BATCH_SIZE = 100
+TABLES = ("games", "seats", "eliminations", "trades", "starts", "turns")
+_SETUP_PHASES = (Phase.SETUP_CLAIM, Phase.SETUP_PLACE, Phase.CHOOSE_CAPITAL)
+
+
+# ---------------------------------------------------------------------------------- battles
+@lru_cache(maxsize=1 << 16)
+def battle_sampler(attackers: int, defenders: int, stop_at: int, dice: DiceRules) -> tuple[list[float], list[tuple[int, int]]]:
+    """Cumulative probabilities and ``(attacker_left, defender_left)`` outcomes of one battle, for
+    sampling by inverse CDF.
+
+    >>> cdf, outcomes = battle_sampler(2, 1, 1, DiceRules())
+    >>> outcomes, [round(c, 4) for c in cdf]
+    ([(2, 0), (1, 1)], [0.4167, 1.0])
+    """
+    r = battle(attackers, defenders, stop_at=stop_at, options=BattleOptions(dice=dice))
+    cdf = np.cumsum(r.probability).tolist()
+    cdf[-1] = 1.0  # so that a draw never runs past the last outcome through rounding
+    return cdf, [(int(a), int(d)) for a, d in zip(r.attacker_left, r.defender_left)]
+
+
+def sample_battle(attackers: int, defenders: int, stop_at: int, dice: DiceRules, rng: np.random.Generator) -> tuple[int, int]:
+    """One draw of ``(attacker_left, defender_left)`` from the solver's exact distribution."""
+    cdf, outcomes = battle_sampler(attackers, defenders, stop_at, dice)
+    return outcomes[bisect.bisect_right(cdf, rng.random())]
+
+
+def roll_battle(state: GameState, order: BattleOrder, bots: Sequence[Bot], rng: np.random.Generator, check: bool = False) -> None:
+    """Fight ``order`` die by die: the solver's stop rule, and the defender's bot choosing its dice."""
+    s, t, stop_at = order.source, order.target, order.stop_at
+    options = BattleOptions(dice=state.rules.dice)
+    p = state.player
+    apply = state.apply if check else state.apply_unchecked
+    while state.owner[t] != p and state.armies[s] > stop_at:
+        apply(Attack(s, t, options.attacker_rolls(int(state.armies[s]), stop_at)))
+        if state.phase == Phase.DEFEND:
+            defence = bots[state.current_player].choose(state, rng)
+            if not isinstance(defence, Defend):
+                raise BotError(f"bot of seat {state.current_player} answered a defence with {defence!r}")
+            apply(defence)
+        state.apply_chance(rng)
+
+
+def _check_order(state: GameState, order: BattleOrder) -> None:
+    s, t = order.source, order.target
+    n = state.board.n_territories
+    if not (0 <= s < n and 0 <= t < n):
+        raise BotError(f"battle order {order} names a territory outside 0..{n - 1}")
+    if state.owner[s] != state.player or state.owner[t] == state.player or not state.board.adjacency[s, t]:
+        raise BotError(f"illegal battle order {order} for player {state.player}: attack a bordering enemy from your own territory")
+    if not 1 <= order.stop_at < state.armies[s]:
+        raise BotError(f"battle order {order}: stop_at must be from 1 to {int(state.armies[s]) - 1} (the armies on the source less one)")
+
+
+# ---------------------------------------------------------------------------------- one game
+def play(
+    state: GameState,
+    bots: Sequence[Bot],
+    rng: np.random.Generator,
+    *,
+    sample_battles: bool = True,
+    check: bool = False,
+    on_turn: Callable[[GameState, int], None] | None = None,
+    on_setup_done: Callable[[GameState], None] | None = None,
+) -> GameState:
+    """Play ``state`` to its end with ``bots[seat]`` deciding for each seat; returns ``state``.
+
+    ``check`` applies every action through the engine's legality check (for
+    untrusted bots and tests). ``on_setup_done`` is called once when the first
+    turn begins (at once if ``state`` is past its setup); ``on_turn(state,
+    turn)`` after every player-turn, with the number of the turn that ended.
+    """
+    apply = state.apply if check else state.apply_unchecked
+    dice = state.rules.dice
+    if on_setup_done is not None and state.phase not in _SETUP_PHASES:
+        on_setup_done(state)
+        on_setup_done = None
+    turn = state.turn
+    while state.phase != Phase.GAME_OVER:
+        if state.phase == Phase.ROLL or state.phase == Phase.DRAW:
+            state.apply_chance(rng)
+        else:
+            decision = bots[state.current_player].choose(state, rng)
+            if type(decision) is BattleOrder:
+                _check_order(state, decision)
+                if sample_battles:
+                    s, t = decision.source, decision.target
+                    a_left, d_left = sample_battle(int(state.armies[s]), int(state.armies[t]), decision.stop_at, dice, rng)
+                    apply(Battle(s, t, a_left, d_left))
+                else:
+                    roll_battle(state, decision, bots, rng, check)
+            else:
+                apply(decision)  # type: ignore[arg-type]
+        if state.turn != turn:
+            if on_setup_done is not None:
+                on_setup_done(state)
+                on_setup_done = None
+            elif on_turn is not None:
+                on_turn(state, turn)
+            turn = state.turn
+    if on_turn is not None:
+        on_turn(state, state.turn)
+    return state
+
+
+# ---------------------------------------------------------------------------------- a run
+@dataclass(frozen=True)
+class RunSpec:
+    """Everything that determines a run's results (and nothing that does not, like the workers)."""
+
+    n_players: int
+    bots: tuple[Bot, ...]
+    bot_names: tuple[str, ...]
+    n_games: int
+    seed: int
+    rules: Rules = field(default_factory=Rules)
+    board: Board | None = None
+    max_rounds: int = MAX_ROUNDS
+    sample_battles: bool = True
+    record_turns: bool = False
+    check: bool = False
+    batch_size: int = BATCH_SIZE
+    start: str | None = None  # a saved mid-game state (JSON) every game starts from, for position evaluation
+
+    @property
+    def n_batches(self) -> int:
+        return math.ceil(self.n_games / self.batch_size)
+
+    def batch_games(self, batch: int) -> range:
+        return range(batch * self.batch_size, min(self.n_games, (batch + 1) * self.batch_size))
+
+    def params(self) -> dict[str, Any]:
+        """Plain-JSON form, recorded in a checkpoint so that a rerun can tell whether it is the same run."""
+        return {
+            "n_players": self.n_players,
+            "bots": [repr(b) for b in self.bots],
+            "bot_names": list(self.bot_names),
+            "n_games": self.n_games,
+            "seed": self.seed,
+            "rules": self.rules.to_dict(),
+            "board": None if self.board is None else self.board.to_dict(),
+            "max_rounds": self.max_rounds,
+            "sample_battles": self.sample_battles,
+            "record_turns": self.record_turns,
+            "check": self.check,
+            "batch_size": self.batch_size,
+            "start": self.start,
+        }
+
+
+def game_rng(seed: int, game: int) -> np.random.Generator:
+    """The generator of game ``game``: child ``game`` of ``SeedSequence(seed)``.
+
+    >>> a = game_rng(5, 3).random()
+    >>> b = np.random.default_rng(np.random.SeedSequence(5).spawn(4)[3]).random()
+    >>> a == b
+    True
+    """
+    return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(game,)))
+
+
+class _Recorder:
+    """Collects one batch's rows as plain column lists (cheaper than a DataFrame per game)."""
+
+    def __init__(self, spec: RunSpec) -> None:
+        self.spec = spec
+        self.rows: dict[str, dict[str, list[Any]]] = {name: {} for name in TABLES}
+        self.start: GameState | None = None  # spec.start parsed once per batch
+
+    def add(self, table: str, **values: Any) -> None:
+        cols = self.rows[table]
+        for key, value in values.items():
+            cols.setdefault(key, []).append(value)
+
+    def extend(self, table: str, **values: Iterable[Any]) -> None:
+        cols = self.rows[table]
+        for key, value in values.items():
+            cols.setdefault(key, []).extend(value)
+
+    def game(self, game: int, rng: np.random.Generator) -> None:
+        spec = self.spec
+        if spec.start is None:
+            rules = dataclasses.replace(spec.rules, turn_limit=_cap(spec.rules.turn_limit, spec.max_rounds))
+            state = GameState.new(spec.n_players, rng, rules, spec.board)
+        else:
+            if self.start is None:
+                self.start = GameState.from_json(spec.start, spec.board)
+            state = self.start.copy()
+            state.rules = dataclasses.replace(
+                state.rules, turn_limit=_cap(state.rules.turn_limit, state.round + spec.max_rounds)
+            )
+        n = spec.n_players
+        n_terr = state.board.n_territories
+        start: dict[str, np.ndarray] = {}
+
+        def setup_done(s: GameState) -> None:
+            start["owner"] = s.owner.copy()
+            start["armies"] = s.armies.copy()
+
+        data = board_data(state.board)
+
+        def turn_done(s: GameState, turn: int) -> None:
+            owner = s.owner.astype(np.int64)
+            forces = len(s.pool)
+            ordered = owner[data.by_continent]
+            lo = np.minimum.reduceat(ordered, data.continent_starts)
+            hi = np.maximum.reduceat(ordered, data.continent_starts)
+            held = np.bincount(lo[lo == hi], minlength=forces)[:n]
+            self.extend(
+                "turns",
+                game=[game] * n,
+                turn=[turn] * n,
+                seat=range(n),
+                territories=np.bincount(owner, minlength=forces)[:n].tolist(),
+                armies=np.bincount(owner, weights=s.armies, minlength=forces)[:n].astype(np.int64).tolist(),
+                continents=held.tolist(),
+            )
+
+        play(
+            state,
+            spec.bots,
+            rng,
+            sample_battles=spec.sample_battles,
+            check=spec.check,
+            on_turn=turn_done if spec.record_turns else None,
+            on_setup_done=setup_done,
+        )
+        self.add(
+            "games",
+            game=game,
+            winner=state.winner,
+            capped=state.winner is None,
+            turns=state.turn,
+            rounds=state.round,
+            first_player=state.first_player,
+        )
+        ranks = {p: i + 1 for i, p in enumerate(state.ranking())}
+        elim = {e.player: e for e in state.eliminations}
+        owner = state.owner
+        for p in range(n):
+            mine0 = start["owner"] == p
+            mine = owner == p
+            e = elim.get(p)
+            self.add(
+                "seats",
+                game=game,
+                seat=p,
+                bot=spec.bot_names[p],
+                rank=ranks[p],
+                start_territories=int(mine0.sum()),
+                start_armies=int(start["armies"][mine0].sum()),
+                final_territories=int(mine.sum()),
+                final_armies=int(state.armies[mine].sum()),
+                eliminated_turn=None if e is None else e.turn,
+                eliminated_by=None if e is None else e.by,
+            )
+        for e in state.eliminations:
+            self.add("eliminations", game=game, player=e.player, by=e.by, turn=e.turn)
+        for tr in state.trades:
+            self.add("trades", game=game, player=tr.player, turn=tr.turn, value=tr.value)
+        self.extend(
+            "starts",
+            game=[game] * n_terr,
+            territory=range(n_terr),
+            owner=start["owner"].tolist(),
+            armies=start["armies"].tolist(),
+        )
+
+    def frames(self) -> dict[str, pd.DataFrame]:
+        return {name: _frame(name, self.rows[name]) for name in TABLES}
+
+
+def _cap(limit: int | None, cap: int) -> int:
+    return cap if limit is None else min(limit, cap)
+
+
+#: Column types of each table, so that empty tables and every batch agree.
+SCHEMA: dict[str, dict[str, str]] = {
+    "games": {"game": "int64", "winner": "Int8", "capped": "bool", "turns": "int32", "rounds": "int32", "first_player": "int8"},
+    "seats": {
+        "game": "int64", "seat": "int8", "bot": "string", "rank": "int8",
+        "start_territories": "int16", "start_armies": "int32", "final_territories": "int16", "final_armies": "int32",
+        "eliminated_turn": "Int32", "eliminated_by": "Int8",
+    },
+    "eliminations": {"game": "int64", "player": "int8", "by": "int8", "turn": "int32"},
+    "trades": {"game": "int64", "player": "int8", "turn": "int32", "value": "int32"},
+    "starts": {"game": "int64", "territory": "int16", "owner": "int8", "armies": "int32"},
+    "turns": {"game": "int64", "turn": "int32", "seat": "int8", "territories": "int16", "armies": "int32", "continents": "int8"},
+}
+
+
+def _frame(name: str, cols: dict[str, list[Any]]) -> pd.DataFrame:
+    schema = SCHEMA[name]
+    return pd.DataFrame({c: pd.array(cols.get(c, []), dtype=t) for c, t in schema.items()})
+
+
+def run_batch(spec: RunSpec, batch: int) -> dict[str, pd.DataFrame]:
+    """Play the games of one batch; the unit of work of every backend and of the checkpoint."""
+    recorder = _Recorder(spec)
+    for game in spec.batch_games(batch):
+        recorder.game(game, game_rng(spec.seed, game))
+    return recorder.frames()
+
+
+# ---------------------------------------------------------------------------------- checkpoints
+class Checkpoint:
+    """A directory of finished batches: ``run.json`` (the run's parameters) and, per batch,
+    ``batch-NNNNNN.TABLE.parquet`` files made visible by a ``batch-NNNNNN.done`` marker.
+
+    A rerun with the same parameters loads the finished batches and plays only
+    the others; a rerun with different ones is refused (:class:`SimulationError`)
+    rather than mixing two runs' games.
+    """
+
+    def __init__(self, directory: str | Path, spec: RunSpec) -> None:
+        self.dir = Path(directory)
+        self.dir.mkdir(parents=True, exist_ok=True)
+        params = spec.params()
+        meta = self.dir / "run.json"
+        if meta.exists():
+            recorded = json.loads(meta.read_text())
+            if recorded != params:
+                changed = sorted(k for k in params.keys() | recorded.keys() if params.get(k) != recorded.get(k))
+                raise SimulationError(
+                    f"checkpoint {self.dir} belongs to a run with different {', '.join(changed)}; "
+                    "rerun with the same options to resume, or delete it (or choose another --out) to start afresh"
+                )
+        else:
+            _atomic_write(meta, json.dumps(params, indent=1).encode())
+
+    def _path(self, batch: int, suffix: str) -> Path:
+        return self.dir / f"batch-{batch:06d}.{suffix}"
+
+    def finished(self) -> set[int]:
+        return {int(p.name.split(".")[0].split("-")[1]) for p in self.dir.glob("batch-*.done")}
+
+    def save(self, batch: int, frames: dict[str, pd.DataFrame]) -> None:
+        for name, frame in frames.items():
+            tmp = self._path(batch, f"{name}.parquet.tmp")
+            frame.to_parquet(tmp, index=False)
+            os.replace(tmp, self._path(batch, f"{name}.parquet"))
+        _atomic_write(self._path(batch, "done"), b"")
+
+    def load(self, batch: int) -> dict[str, pd.DataFrame]:
+        return {name: pd.read_parquet(self._path(batch, f"{name}.parquet")) for name in TABLES}
+
+    def remove(self) -> None:
+        for p in self.dir.iterdir():
+            p.unlink()
+        self.dir.rmdir()
+
+
+def _atomic_write(path: Path, data: bytes) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_bytes(data)
+    os.replace(tmp, path)
+
+
+# ---------------------------------------------------------------------------------- backends
+def _serial(spec: RunSpec, batches: list[int]) -> Iterator[tuple[int, dict[str, pd.DataFrame]]]:
+    for b in batches:
+        yield b, run_batch(spec, b)
+
+
+def _processes(spec: RunSpec, batches: list[int], workers: int) -> Iterator[tuple[int, dict[str, pd.DataFrame]]]:
+    # fork: a spawned child would re-run `python -m analyzer`'s main module; fall back where there is no fork.
+    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+    with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context(method)) as pool:
+        futures = {pool.submit(run_batch, spec, b): b for b in batches}
+        try:
+            for future in as_completed(futures):
+                yield futures[future], future.result()
+        finally:
+            for future in futures:
+                future.cancel()
+
+
+def _dask(spec: RunSpec, batches: list[int], workers: int, scheduler: str | None) -> Iterator[tuple[int, dict[str, pd.DataFrame]]]:
+    from distributed import Client, LocalCluster, as_completed as dask_completed
+
+    cluster = None
+    if scheduler is None:
+        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None)
+        client = Client(cluster)
+    else:
+        client = Client(scheduler)
+    try:
+        spec_future = client.scatter(spec, broadcast=True)
+        futures = {client.submit(run_batch, spec_future, b, pure=False): b for b in batches}
+        for future in dask_completed(list(futures)):
+            yield futures[future], future.result()
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+# ---------------------------------------------------------------------------------- results
+@dataclass
+class SimulationResult:
+    """The tables of a run (see the module docstring), its parameters and how long it took."""
+
+    games: pd.DataFrame
+    seats: pd.DataFrame
+    eliminations: pd.DataFrame
+    trades: pd.DataFrame
+    starts: pd.DataFrame
+    turns: pd.DataFrame
+    params: dict[str, Any] = field(default_factory=dict)
+    seconds: float = float("nan")
+    games_played: int = 0  # games played by this call, excluding those resumed from a checkpoint
+    turns_played: int = 0  # their player-turns
+
+    def tables(self) -> dict[str, pd.DataFrame]:
+        return {name: getattr(self, name) for name in TABLES}
+
+    @property
+    def games_per_second(self) -> float:
+        return self.games_played / self.seconds if self.seconds > 0 else float("nan")
+
+    def win_rates(self, by: str = "seat", confidence: float = 0.95) -> pd.DataFrame:
+        """Win rate per ``"seat"`` or per ``"bot"`` with Wilson intervals.
+
+        Per bot, each seat it plays in each game is one trial; its seats in one
+        game cannot both win, so the interval is if anything a little wide.
+        """
+        if by not in ("seat", "bot"):
+            raise SimulationError(f"win rates are by 'seat' or 'bot', got {by!r}")
+        seats = self.seats.assign(won=self.seats["rank"].eq(1) & self.seats["game"].map(~self.games.set_index("game")["capped"]))
+        grouped = seats.groupby(by, sort=True).agg(wins=("won", "sum"), games=("won", "count"), bot=("bot", "first"))
+        rows = []
+        for key, row in grouped.iterrows():
+            wins, n = int(row["wins"]), int(row["games"])
+            ci = binomtest(wins, n).proportion_ci(confidence_level=confidence, method="wilson")
+            rows.append({by: key, "games": n, "wins": wins, "win_rate": wins / n, "ci_low": ci.low, "ci_high": ci.high})
+            if by == "seat":
+                rows[-1]["bot"] = row["bot"]
+        return pd.DataFrame(rows)
+
+    def summary(self) -> dict[str, Any]:
+        """Plain-JSON summary: win rates per seat and per bot, capped games, turns and speed."""
+        turns = self.games["turns"]
+        return {
+            "games": len(self.games),
+            "capped": int(self.games["capped"].sum()),
+            "by_seat": self.win_rates("seat").to_dict("records"),
+            "by_bot": self.win_rates("bot").to_dict("records"),
+            "mean_turns": float(turns.mean()) if len(turns) else float("nan"),
+            "median_turns": float(turns.median()) if len(turns) else float("nan"),
+            "seconds": self.seconds,
+            "games_played": self.games_played,
+            "games_per_second": self.games_per_second,
+            "player_turns_per_second": self.turns_played / self.seconds if self.seconds > 0 else float("nan"),
+        }
+
+    def save(self, path: str | Path, fmt: str = "parquet") -> list[Path]:
+        """Write the tables: ``games`` to ``path``, the others beside it as ``STEM.TABLE.EXT``.
+
+        ``fmt`` is ``"parquet"`` (the default) or ``"csv"``. Returns the paths written.
+        """
+        if fmt not in ("parquet", "csv"):
+            raise SimulationError(f"output format must be parquet or csv, got {fmt!r}")
+        path = Path(path)
+        written = []
+        for name, frame in self.tables().items():
+            target = path if name == "games" else table_path(path, name)
+            tmp = target.with_name(target.name + ".tmp")
+            if fmt == "parquet":
+                frame.to_parquet(tmp, index=False)
+            else:
+                frame.to_csv(tmp, index=False)
+            os.replace(tmp, target)
+            written.append(target)
+        return written
+
+    @classmethod
+    def load(cls, path: str | Path) -> SimulationResult:
+        """Read back what :meth:`save` wrote in Parquet."""
+        path = Path(path)
+        frames = {name: pd.read_parquet(path if name == "games" else table_path(path, name)) for name in TABLES}
+        return cls(**frames)
+
+
+def table_path(path: Path, table: str) -> Path:
+    """Where :meth:`SimulationResult.save` puts ``table`` next to ``path``: ``results.parquet`` →
+    ``results.seats.parquet``."""
+    return path.with_name(f"{path.stem}.{table}{path.suffix}")
+
+
+def _concat(parts: list[dict[str, pd.DataFrame]], name: str) -> pd.DataFrame:
+    frames = [p[name] for p in parts if len(p[name])]
+    if not frames:
+        return _frame(name, {})
+    return pd.concat(frames, ignore_index=True)
+
+
+def resolve_bots(bots: Sequence[Bot | str], n_players: int) -> tuple[tuple[Bot, ...], tuple[str, ...]]:
+    """Bot objects and names for each seat, from names (see :func:`analyzer.bots.make_bot`) or objects."""
+    if isinstance(bots, str):
+        bots = [b for b in bots.split(",")]
+    if len(bots) != n_players:
+        raise SimulationError(f"{n_players} players need {n_players} bots, one per seat; got {len(bots)}: {list(bots)!r}")
+    objects, names = [], []
+    for b in bots:
+        if isinstance(b, str):
+            objects.append(make_bot(b))
+            names.append(b.strip())
+        else:
+            if not isinstance(b, Bot):
+                raise BotError(f"{b!r} is not a bot: it has no choose(state, rng) method")
+            objects.append(b)
+            names.append(type(b).__name__)
+    return tuple(objects), tuple(names)
+
+
+def _check_count(value: object, name: str, minimum: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < minimum:
+        raise SimulationError(f"{name} must be a whole number >= {minimum}, got {value!r}")
+    return int(value)
+
+
+def simulate(
+    n_players: int,
+    bots: Sequence[Bot | str] | str,
+    n_games: int,
+    seed: int = 0,
+    *,
+    rules: Rules | None = None,
+    board: Board | None = None,
+    max_rounds: int = MAX_ROUNDS,
+    sample_battles: bool = True,
+    record_turns: bool = False,
+    check: bool = False,
+    workers: int = 1,
+    dask: bool = False,
+    scheduler: str | None = None,
+    checkpoint: str | Path | None = None,
+    batch_size: int = BATCH_SIZE,
+    progress: bool = True,
+    start: GameState | None = None,
+) -> SimulationResult:
+    """Play ``n_games`` games and return their tables (see the module docstring).
+
+    ``bots`` gives each seat's bot, as objects or names (``"random"``,
+    ``"default"``, ... or ``module:Class``). ``workers`` local processes play
+    batches of ``batch_size`` games (1: in this process); ``dask`` starts a
+    Dask LocalCluster of that many workers instead, and ``scheduler`` uses an
+    existing Dask scheduler at that address. With ``checkpoint`` (a
+    directory), finished batches are written there as they finish and a rerun
+    resumes (see :class:`Checkpoint`). ``start`` plays every game on from a
+    copy of that position instead of from a new game.
+    """
+    n_players = _check_count(n_players, "players", 2)
+    if start is not None:
+        n_players = start.n_players
+    elif n_players > 6:
+        raise SimulationError(f"the game is for 2 to 6 players, got {n_players}")
+    n_games = _check_count(n_games, "games", 1)
+    seed = _check_count(seed, "seed", 0)
+    workers = _check_count(workers, "workers", 1)
+    batch_size = _check_count(batch_size, "batch size", 1)
+    max_rounds = _check_count(max_rounds, "max rounds", 1)
+    bot_objects, names = resolve_bots(bots, n_players)
+    spec = RunSpec(
+        n_players=n_players,
+        bots=bot_objects,
+        bot_names=names,
+        n_games=n_games,
+        seed=seed,
+        rules=rules if rules is not None else Rules(),
+        board=board,
+        max_rounds=max_rounds,
+        sample_battles=sample_battles,
+        record_turns=record_turns,
+        check=check,
+        batch_size=batch_size,
+        start=None if start is None else start.to_json(history=False),
+    )
+    store = Checkpoint(checkpoint, spec) if checkpoint is not None else None
+    parts: dict[int, dict[str, pd.DataFrame]] = {}
+    if store is not None:
+        for b in sorted(store.finished()):
+            parts[b] = store.load(b)
+    todo = [b for b in range(spec.n_batches) if b not in parts]
+    resumed = sum(len(spec.batch_games(b)) for b in parts)
+
+    if dask or scheduler is not None:
+        results = _dask(spec, todo, workers, scheduler)
+    elif workers > 1 and len(todo) > 1:
+        results = _processes(spec, todo, workers)
+    else:
+        results = _serial(spec, todo)
+
+    turns_played = 0
+    started = time.perf_counter()
+    with tqdm(total=n_games, initial=resumed, unit="game", disable=not progress, smoothing=0.1) as bar:
+        for b, frames in results:
+            if store is not None:
+                store.save(b, frames)
+            parts[b] = frames
+            turns_played += int(frames["games"]["turns"].sum())
+            bar.update(len(spec.batch_games(b)))
+    seconds = time.perf_counter() - started
+    ordered = [parts[b] for b in range(spec.n_batches)]
+    return SimulationResult(
+        **{name: _concat(ordered, name) for name in TABLES},
+        params=spec.params(),
+        seconds=seconds,
+        games_played=n_games - resumed,
+        turns_played=turns_played,
+    )

@@ -1,0 +1,299 @@
+"""The simulator: reproducibility across workers and backends, invariants of simulated games,
+sampled battles against rolled dice, the turn cap, checkpoints and resuming, the CLI, and
+position evaluation."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy.stats import chi2_contingency, chisquare, fisher_exact
+
+from analyzer.actions import Place
+from analyzer.battle import battle
+from analyzer.board import classic_board
+from analyzer.bots import BattleOrder, make_bot
+from analyzer.cli import main
+from analyzer.errors import SimulationError
+from analyzer.evaluate import evaluate
+from analyzer.rules import STARTING_ARMIES, NEUTRAL_ARMIES, Rules
+from analyzer.simulate import (
+    TABLES,
+    SimulationResult,
+    game_rng,
+    roll_battle,
+    sample_battle,
+    simulate,
+    table_path,
+)
+from analyzer.state import GameState, Phase
+
+ROOT = Path(__file__).resolve().parent.parent
+BOARD = classic_board()
+T = BOARD.index
+
+
+def assert_same(a: SimulationResult, b: SimulationResult) -> None:
+    for name in TABLES:
+        pd.testing.assert_frame_equal(a.tables()[name], b.tables()[name], obj=name)
+
+
+# ---------------------------------------------------------------------------------- reproducibility
+RUN = dict(n_players=3, bots="default,greedy,random", n_games=24, seed=5, batch_size=5, record_turns=True, progress=False)
+
+
+@pytest.fixture(scope="module")
+def serial() -> SimulationResult:
+    return simulate(**RUN)
+
+
+def test_same_results_for_any_worker_count_and_batch_size(serial):
+    assert_same(serial, simulate(**RUN, workers=2))
+    assert_same(serial, simulate(**{**RUN, "batch_size": 24}))
+
+
+def test_dask_local_cluster_gives_the_serial_results(serial):
+    assert_same(serial, simulate(**RUN, workers=2, dask=True))
+
+
+def test_each_game_has_its_own_seed_sequence_child(serial):
+    # Game i does not depend on how many games the run has: the first 10 of 24 are a run of 10.
+    short = simulate(**{**RUN, "n_games": 10})
+    pd.testing.assert_frame_equal(short.games, serial.games.iloc[:10])
+    other = simulate(**{**RUN, "seed": 6})
+    assert not other.games.equals(serial.games)
+    # And the generator of game i is SeedSequence(seed).spawn(n)[i]'s.
+    children = np.random.SeedSequence(5).spawn(24)
+    assert game_rng(5, 17).integers(1 << 62) == np.random.default_rng(children[17]).integers(1 << 62)
+
+
+# ---------------------------------------------------------------------------------- invariants
+@pytest.mark.parametrize(("n_players", "bots"), [(2, "default,random"), (4, "default,greedy,cautious,random"), (6, "default")])
+def test_invariants_of_simulated_games(n_players, bots):
+    bots_list = bots.split(",") if "," in bots else [bots] * n_players
+    r = simulate(n_players, bots_list, n_games=6, seed=n_players, check=True, record_turns=True, progress=False)
+    games, seats = r.games.set_index("game"), r.seats
+    n_terr = BOARD.n_territories
+    assert games.index.tolist() == list(range(6))
+    for g, game in games.iterrows():
+        s = seats[seats.game == g].set_index("seat")
+        assert sorted(s["rank"]) == list(range(1, n_players + 1))
+        e = r.eliminations[r.eliminations.game == g]
+        if not game.capped:
+            # The winner is ranked first and is the one player never eliminated.
+            assert s.loc[game.winner, "rank"] == 1
+            assert sorted(e.player) == sorted(set(range(n_players)) - {game.winner})
+            assert s["eliminated_turn"].isna().sum() == 1
+        assert (e.player != e.by).all() and e.turn.is_monotonic_increasing and (e.turn <= game.turns).all()
+        assert s.loc[s["eliminated_turn"].notna(), "final_territories"].eq(0).all()
+        # Set values follow the classic progressive sequence, in the order traded.
+        values = r.trades[r.trades.game == g].value.tolist()
+        assert values == [Rules().set_value(i) for i in range(len(values))][: len(values)]
+        assert values[:6] == [4, 6, 8, 10, 12, 15][: len(values)]
+        # At the start every territory has an owner and the armies are the rules' starting armies.
+        st = r.starts[r.starts.game == g]
+        assert len(st) == n_terr and st.armies.min() >= 1
+        expected_armies = STARTING_ARMIES[n_players] * n_players + (NEUTRAL_ARMIES if n_players == 2 else 0)
+        assert st.armies.sum() == expected_armies
+        assert st.owner.nunique() == n_players + (n_players == 2)
+        assert s.start_territories.sum() + (st.owner == 2).sum() * (n_players == 2) == n_terr
+        t = r.turns[r.turns.game == g]
+        assert t.turn.max() == game.turns
+        assert (t.groupby("turn").territories.sum() <= n_terr).all()
+        assert ((t.territories == 0) == (t.armies == 0)).all()
+
+
+def test_capped_games_have_no_winner():
+    r = simulate(4, "random,random,random,random", n_games=5, seed=1, max_rounds=3, progress=False)
+    assert r.games.capped.all() and r.games.winner.isna().all()
+    assert (r.games.rounds == 3).all() and (r.games.turns == 12).all()
+    assert r.win_rates("seat").wins.sum() == 0
+    summary = r.summary()
+    assert summary["capped"] == 5
+
+
+# ---------------------------------------------------------------------------------- battles
+def _battle_position(a: int, d: int) -> GameState:
+    owner = [0] * BOARD.n_territories
+    owner[T("Quebec")] = 1
+    state = GameState.from_position(owner, [1] * BOARD.n_territories, n_players=2)
+    state.apply(Place(T("Alaska"), state.pending))
+    state.armies[T("Ontario")] = a
+    state.armies[T("Quebec")] = d
+    assert state.phase == Phase.ATTACK
+    return state
+
+
+@pytest.mark.parametrize(("a", "d", "stop_at"), [(8, 5, 1), (12, 6, 4), (4, 3, 1)])
+def test_sampled_battles_and_rolled_dice_agree(a, d, stop_at):
+    n = 3000
+    rng = np.random.default_rng(a * 100 + d)
+    start = _battle_position(a, d)
+    bots = [make_bot("default")] * 2
+    order = BattleOrder(T("Ontario"), T("Quebec"), stop_at)
+    rolled, sampled = [], []
+    for _ in range(n):
+        state = start.copy()
+        roll_battle(state, order, bots, rng)
+        captured = state.owner[order.target] == 0
+        # After a capture the engine may already have moved armies in: what the source held is the sum.
+        source = int(state.armies[order.source]) + (int(state.armies[order.target]) if captured else 0)
+        rolled.append((source, 0 if captured else int(state.armies[order.target])))
+        sampled.append(sample_battle(a, d, stop_at, start.rules.dice, rng))
+    exact = battle(a, d, stop_at=stop_at)
+    outcomes = list(zip(exact.attacker_left.tolist(), exact.defender_left.tolist()))
+    counts_rolled = np.array([rolled.count(o) for o in outcomes])
+    counts_sampled = np.array([sampled.count(o) for o in outcomes])
+    assert counts_rolled.sum() == n and counts_sampled.sum() == n
+    keep = exact.probability * n >= 5  # chi-square needs expected counts of at least ~5
+    expected = exact.probability[keep] / exact.probability[keep].sum()
+    for counts in (counts_rolled, counts_sampled):
+        observed = counts[keep]
+        assert chisquare(observed, expected * observed.sum()).pvalue > 1e-3
+    table = np.vstack([counts_rolled[keep], counts_sampled[keep]])
+    assert chi2_contingency(table).pvalue > 1e-3
+
+
+def test_whole_games_agree_with_sampled_and_rolled_battles():
+    kw = dict(n_players=2, bots="default,cautious", n_games=150, seed=21, progress=False)
+    sampled = simulate(**kw).games
+    rolled = simulate(**kw, sample_battles=False).games
+    table = [[int((g.winner == 0).sum()), int((g.winner != 0).sum())] for g in (sampled, rolled)]
+    assert fisher_exact(table).pvalue > 1e-3
+    # The games differ draw by draw, so this is a comparison of two samples, not of equal games.
+    assert not sampled.equals(rolled)
+
+
+def test_bad_battle_orders_are_refused():
+    class Reckless:
+        def choose(self, state, rng):
+            if state.phase == Phase.ATTACK:
+                return BattleOrder(T("Ontario"), T("Quebec"), 50)
+            return make_bot("default").choose(state, rng)
+
+    from analyzer.errors import BotError
+    from analyzer.simulate import play
+
+    state = _battle_position(5, 3)
+    with pytest.raises(BotError, match="stop_at"):
+        play(state, [Reckless(), Reckless()], np.random.default_rng(0))
+
+
+# ---------------------------------------------------------------------------------- checkpoints
+def test_rerun_resumes_from_the_checkpoint_and_refuses_other_parameters(tmp_path):
+    ckpt = tmp_path / "run.checkpoint"
+    full = simulate(**RUN, checkpoint=ckpt)
+    assert full.games_played == 24
+    # Forget two of the five batches, as if the run had been interrupted before they finished.
+    for b in (1, 3):
+        (ckpt / f"batch-{b:06d}.done").unlink()
+    resumed = simulate(**RUN, checkpoint=ckpt)
+    assert resumed.games_played == 10
+    assert_same(full, resumed)
+    with pytest.raises(SimulationError, match="different seed"):
+        simulate(**{**RUN, "seed": 6}, checkpoint=ckpt)
+
+
+def _cli(*args: str, **kw) -> subprocess.Popen:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.Popen([sys.executable, "-m", "analyzer", "simulate", *args], cwd=ROOT, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kw)
+
+
+def test_an_interrupted_cli_run_loses_no_finished_game(tmp_path):
+    out = tmp_path / "results.parquet"
+    args = ["--players", "4", "--bots", "default", "--games", "40", "--seed", "4", "--batch-size", "2",
+            "--roll-dice", "--out", str(out), "--quiet", "--json"]
+    proc = _cli(*args)
+    ckpt = Path(f"{out}.checkpoint")
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and len(list(ckpt.glob("*.done"))) < 3 and proc.poll() is None:
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    proc.communicate(timeout=60)
+    finished = {p.name for p in ckpt.glob("*.done")}
+    assert finished, "the run should have checkpointed some batches before the interrupt"
+    if proc.returncode == 0:  # pragma: no cover - the whole run beat the interrupt on a fast machine
+        pytest.skip("the run finished before it could be interrupted")
+    assert not out.exists()
+    rerun = _cli(*args)
+    stdout, stderr = rerun.communicate(timeout=300)
+    assert rerun.returncode == 0, stderr
+    summary = json.loads(stdout)
+    assert summary["resumed_games"] >= 2 * len(finished)
+    assert summary["games"] == 40 and not ckpt.exists()
+    reference = simulate(4, ["default"] * 4, 40, 4, sample_battles=False, progress=False)
+    assert_same(reference, SimulationResult.load(out))
+
+
+# ---------------------------------------------------------------------------------- saving, CLI
+def test_save_and_load_round_trip(tmp_path, serial):
+    written = serial.save(tmp_path / "r.parquet")
+    assert [p.name for p in written] == ["r.parquet"] + [f"r.{t}.parquet" for t in TABLES[1:]]
+    assert_same(serial, SimulationResult.load(tmp_path / "r.parquet"))
+    serial.save(tmp_path / "r.csv", "csv")
+    assert pd.read_csv(table_path(tmp_path / "r.csv", "seats")).shape == serial.seats.shape
+
+
+def test_cli_summary(capsys, tmp_path):
+    code = main(["simulate", "--players", "2", "--bots", "default,random", "--games", "20", "--seed", "1",
+                 "--quiet", "--out", str(tmp_path / "x.parquet")])
+    assert code == 0
+    text = capsys.readouterr().out
+    assert "win rate by seat" in text and "win rate by bot" in text and "games/s" in text and "median" in text
+    assert (tmp_path / "x.parquet").exists() and not (tmp_path / "x.parquet.checkpoint").exists()
+    assert main(["simulate", "--players", "2", "--bots", "default", "--games", "10", "--quiet", "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["games"] == 10 and {r["bot"] for r in summary["by_bot"]} == {"default"}
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--players", "2", "--bots", "default,nope"], "unknown bot 'nope'"),
+        (["--players", "3", "--bots", "default,random"], "3 players need 3 bots"),
+        (["--players", "9"], "--players must be from 2 to 6"),
+        (["--games", "0"], "games must be a whole number >= 1"),
+        (["--workers", "0"], "workers must be a whole number >= 1"),
+        (["--rules", "{bad"], "--rules is not valid JSON"),
+        (["--rules", '{"fortify": "anywhere"}'], "fortify='anywhere'"),
+    ],
+)
+def test_cli_errors_are_one_line(capsys, args, message):
+    assert main(["simulate", "--quiet", *args]) == 2
+    err = capsys.readouterr().err.strip()
+    assert message in err and "\n" not in err and err.startswith("risk-analyzer simulate: error:")
+
+
+# ---------------------------------------------------------------------------------- position evaluation
+def test_evaluation_of_a_lopsided_position_and_its_reproducibility():
+    # Player 0 holds everything but Eastern Australia, with 10 armies a territory, against one army.
+    owner = [0] * BOARD.n_territories
+    owner[T("Eastern Australia")] = 1
+    armies = [10] * BOARD.n_territories
+    armies[T("Eastern Australia")] = 1
+    state = GameState.from_json(GameState.from_position(owner, armies, n_players=3, player=1).to_json())
+    ev = evaluate(state, "default", rollouts=30, seed=2, progress=False)
+    row = ev.table.set_index("player")
+    assert row.loc[0, "wins"] == 30 and row.loc[0, "ci_low"] > 0.85
+    assert ev.table["p_win"].sum() + ev.capped / ev.rollouts == pytest.approx(1.0)
+    again = evaluate(state, "default", rollouts=30, seed=2, workers=2, batch_size=10, progress=False)
+    pd.testing.assert_frame_equal(ev.table, again.table)
+
+
+@pytest.mark.parametrize(
+    "module", ["analyzer.simulate", "analyzer.evaluate", "analyzer.bots.base", "analyzer.bots.heuristic", "analyzer.bots.registry"]
+)
+def test_docstring_examples(module):
+    import doctest
+    import importlib
+
+    assert doctest.testmod(importlib.import_module(module)).failed == 0

@@ -24,6 +24,7 @@ from analyzer.board import Board, classic_board
 from analyzer.errors import BoardError
 
 if TYPE_CHECKING:
+    from analyzer.battle import BattleResult
     from analyzer.state import GameState
 
 #: Colours of players 0..5, in the spirit of the box's armies.
@@ -118,6 +119,47 @@ def draw_state(state: GameState, **kwargs: Any) -> Figure:
     """:func:`draw_board` of a game state; ``kwargs`` are passed on (``ax``, ``highlight``, ...)."""
     # The neutral force of a two-player game has the first id after the players'.
     return draw_board(state.board, state.owner, state.armies, neutral=state.n_players, **kwargs)
+
+
+def plot_survivors(result: BattleResult, *, axes: Sequence[Axes] | None = None) -> Figure:
+    """Bar charts of how one battle can end: armies left on each side.
+
+    Left, the armies left on the attacking territory (green where the
+    attacker conquered, red where it was stopped); right, the defenders left
+    (the bar at 0 is P(win)). ``axes`` is a pair to draw on, or None for a new
+    figure. Returns the figure.
+
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> from analyzer.battle import battle
+    >>> fig = plot_survivors(battle(5, 3))
+    >>> round(float(fig.axes[1].patches[0].get_height()), 4)   # P(no defender left)
+    0.6416
+    """
+    if axes is None:
+        fig = Figure(figsize=(9, 3.2), layout="constrained")
+        attacker_ax, defender_ax = fig.subplots(1, 2)
+    else:
+        attacker_ax, defender_ax = axes
+        fig = attacker_ax.figure.figure
+    won = result.defender_left == 0
+    # The same number of armies can be left after a conquest or after a stop: stack the two.
+    conquered = np.bincount(result.attacker_left[won], weights=result.probability[won], minlength=result.attackers + 1)
+    stopped = np.bincount(result.attacker_left[~won], weights=result.probability[~won], minlength=result.attackers + 1)
+    left = np.arange(result.attackers + 1)
+    attacker_ax.bar(left, stopped, color="#d62728", label="stopped", gid="stopped")
+    attacker_ax.bar(left, conquered, bottom=stopped, color="#2ca02c", label="conquered", gid="conquered")
+    attacker_ax.set_xlabel("armies left on the attacking territory")
+    attacker_ax.set_ylabel("probability")
+    attacker_ax.legend(fontsize=8, frameon=False)
+    defenders = result.defender_distribution()
+    defender_ax.bar(np.arange(len(defenders)), defenders, color="#1f5fbf", gid="defenders")
+    defender_ax.set_xlabel("defenders left (0: conquered)")
+    for ax in (attacker_ax, defender_ax):
+        ax.xaxis.get_major_locator().set_params(integer=True)
+        ax.set_ylim(0, None)
+    attacker_ax.set_title(f"{result.attackers} attacking {result.defenders}: P(win) = {result.p_win:.1%}", fontsize=10)
+    return fig
 
 
 def player_name(pid: int, neutral: int | None = None) -> str:

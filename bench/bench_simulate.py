@@ -1,0 +1,83 @@
+"""Simulator throughput and the default bot's strength. Prints figures; asserts nothing.
+
+* player-turns/s on one core: 4-player classic games (cards on) with the
+  default bot in every seat, battles sampled from the exact solver (the
+  simulator's default) and rolled die by die;
+* games/s for 2 to 6 players;
+* the scaling from 1 local worker process to 2;
+* the default bot's win rates against the random bot (2 players) and against
+  the simpler bots (4 players), with 95% Wilson intervals.
+
+``--quick`` runs a tenth of the games.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+
+from analyzer.simulate import simulate
+
+SCALE = 0.1 if "--quick" in sys.argv else 1.0
+
+
+def games(n: int) -> int:
+    return max(10, int(n * SCALE))
+
+
+def run(n_players: int, bots: list[str], n_games: int, seed: int, **kw: object):
+    return simulate(n_players, bots, n_games, seed, progress=False, **kw)
+
+
+def turns_per_second() -> None:
+    print("4 players, classic rules with cards, default bot in every seat, one core")
+    for label, sample in (("battles sampled from the solver", True), ("battles rolled die by die", False)):
+        r = run(4, ["default"] * 4, games(400), 1, sample_battles=sample)
+        print(
+            f"  {label:<32} {r.turns_played / r.seconds:>9,.0f} player-turns/s  "
+            f"{r.games_per_second:>7.1f} games/s  ({len(r.games)} games, {r.games['turns'].mean():.1f} turns each)"
+        )
+
+
+def games_per_second() -> None:
+    print("\ngames/s by number of players, default bot in every seat, one core")
+    for n in range(2, 7):
+        r = run(n, ["default"] * n, games(300), 2)
+        print(f"  {n} players  {r.games_per_second:>7.1f} games/s  {r.turns_played / r.seconds:>8,.0f} player-turns/s")
+
+
+def scaling() -> None:
+    print(f"\nscaling, 4 players, default bots ({os.cpu_count()} cores on this machine)")
+    base = None
+    for workers in (1, 2):
+        r = run(4, ["default"] * 4, games(1200), 3, workers=workers, batch_size=50)
+        speed = r.games_per_second
+        base = base or speed
+        print(f"  {workers} worker(s)  {speed:>7.1f} games/s  speed-up {speed / base:.2f}x")
+
+
+def strength() -> None:
+    print("\nwin rates with 95% Wilson intervals")
+    for n_players, bots, n_games in (
+        (2, ["default", "random"], games(2000)),
+        (4, ["default", "greedy", "cautious", "random"], games(2000)),
+        (4, ["default", "greedy", "default", "greedy"], games(2000)),
+        (4, ["default", "cautious", "default", "cautious"], games(2000)),
+    ):
+        r = run(n_players, bots, n_games, 4, workers=os.cpu_count() or 1)
+        print(f"  {','.join(bots)}: {n_games} games, {int(r.games['capped'].sum())} capped")
+        for row in r.win_rates("bot").itertuples():
+            print(f"    {row.bot:<9} {row.win_rate:6.1%}  [{row.ci_low:6.1%}, {row.ci_high:6.1%}]  {row.wins}/{row.games} seat-games")
+
+
+def main() -> None:
+    run(4, ["default"] * 4, 5, 0)  # warm the solver's caches and compiled kernels
+    turns_per_second()
+    games_per_second()
+    scaling()
+    strength()
+
+
+if __name__ == "__main__":
+    main()

@@ -22,18 +22,23 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Mapping, Sequence
+import time
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from scipy.stats import binomtest
+
 from analyzer.battle import BattleResult, battle
 from analyzer.board import Board, NameOrId, classic_board
+from analyzer.bots.base import Bot
 from analyzer.cards import find_sets
 from analyzer.chains import ChainResult, chain, conquest
-from analyzer.errors import IllegalActionError
+from analyzer.errors import IllegalActionError, SimulationError
+from analyzer.evaluate import evaluate
 from analyzer.rules import FORCED_TRADE_HAND, Rules, reinforcement_from_territories
 from analyzer.state import GameState
 
@@ -463,3 +468,71 @@ def attack_suggestions(
                "attacker_losses_std", "defender_losses", "completes", "breaks", "expected_gain"]
     frame = pd.DataFrame(rows, columns=columns)
     return frame.sort_values(["expected_gain", "p_win"], ascending=False, ignore_index=True)
+
+
+# ---------------------------------------------------------------------------------- chances to win
+@dataclass(frozen=True)
+class WinChances:
+    """Each player's chance to win from a position, estimated by rollouts within a time budget.
+
+    ``table`` has one row per player: ``player``, ``wins``, ``p_win`` and the
+    Wilson interval ``ci_low``, ``ci_high`` at ``confidence``. ``capped``
+    rollouts hit the round cap with no winner and count as a loss for all.
+    ``seconds`` is the time the rollouts took.
+    """
+
+    table: pd.DataFrame
+    rollouts: int
+    capped: int
+    confidence: float
+    seconds: float
+
+
+def win_chances(
+    state: GameState,
+    bots: Sequence[Bot | str] | str = "default",
+    *,
+    budget: float = 10.0,
+    batch: int = 20,
+    max_rollouts: int = 2000,
+    seed: int = 0,
+    confidence: float = 0.95,
+    on_progress: Callable[[int, float], None] | None = None,
+) -> WinChances:
+    """:func:`analyzer.evaluate.evaluate` in batches of ``batch`` rollouts until ``budget`` seconds are spent.
+
+    A new batch starts only while time is left (the first always runs), and
+    never past ``max_rollouts``. Batch ``k`` is ``evaluate(..., seed=s_k)`` with
+    ``s_k`` drawn from ``SeedSequence(seed, spawn_key=(k,))``, so the same
+    ``seed`` and number of batches give the same estimate.
+    ``on_progress(rollouts_done, fraction_of_budget_used)`` is called after
+    each batch, for a progress bar.
+
+    >>> import numpy as np
+    >>> state = GameState.random_start(3, np.random.default_rng(2))
+    >>> chances = win_chances(state, budget=0, batch=4, seed=1)    # no time: one batch
+    >>> chances.rollouts, int(chances.table["wins"].sum()) + chances.capped
+    (4, 4)
+    """
+    if batch < 1 or max_rollouts < 1:
+        raise SimulationError(f"batch and max_rollouts must be at least 1, got {batch} and {max_rollouts}")
+    if not 0 < confidence < 1:
+        raise SimulationError(f"confidence must be between 0 and 1, got {confidence!r}")
+    started = time.perf_counter()
+    wins = np.zeros(state.n_players, dtype=np.int64)
+    done = capped = k = 0
+    while done == 0 or (time.perf_counter() - started < budget and done < max_rollouts):
+        n = min(batch, max_rollouts - done)
+        batch_seed = int(np.random.SeedSequence(seed, spawn_key=(k,)).generate_state(1)[0])
+        result = evaluate(state, bots, rollouts=n, seed=batch_seed, progress=False)
+        wins += result.table["wins"].to_numpy()
+        capped += result.capped
+        done += n
+        k += 1
+        if on_progress is not None:
+            on_progress(done, min(1.0, (time.perf_counter() - started) / budget) if budget > 0 else 1.0)
+    rows = []
+    for p in range(state.n_players):
+        ci = binomtest(int(wins[p]), done).proportion_ci(confidence_level=confidence, method="wilson")
+        rows.append({"player": p, "wins": int(wins[p]), "p_win": wins[p] / done, "ci_low": ci.low, "ci_high": ci.high})
+    return WinChances(pd.DataFrame(rows), done, capped, confidence, time.perf_counter() - started)

@@ -24,6 +24,7 @@ from analyzer.analysis import (
     continent_table,
     edit_position,
     reinforcement_forecast,
+    win_chances,
 )
 from analyzer.battle import battle, battle_exact
 from analyzer.board import classic_board
@@ -324,3 +325,30 @@ def test_plot_survivors_draws_the_solvers_distributions() -> None:
     assert stopped == pytest.approx([0, 7 / 12, 0])
     assert conquered == pytest.approx([0, 0, 5 / 12])
     assert [b.get_height() for b in defender_ax.patches] == pytest.approx([5 / 12, 7 / 12])
+
+
+# ---------------------------------------------------------------------------------- chances to win
+def test_a_won_position_is_won_in_every_rollout() -> None:
+    # Player 0 holds 41 territories with 5 armies each against one lone army.
+    state = GameState.from_position([0] * 41 + [1], [5] * 41 + [1], n_players=3)
+    chances = win_chances(state, budget=0, batch=3, seed=4)
+    assert chances.rollouts == 3 and chances.capped == 0
+    assert chances.table["wins"].tolist() == [3, 0, 0]
+    low, high = chances.table.loc[0, ["ci_low", "ci_high"]]
+    assert low < 1 <= high + 1e-12
+
+
+def test_rollouts_stop_at_the_cap_and_report_progress() -> None:
+    state = GameState.random_start(3, np.random.default_rng(2))
+    seen: list[int] = []
+    chances = win_chances(state, budget=1e9, batch=4, max_rollouts=6, seed=1,
+                          on_progress=lambda done, used: seen.append(done))
+    assert chances.rollouts == 6 and seen == [4, 6]
+    assert int(chances.table["wins"].sum()) + chances.capped == 6
+
+
+def test_rollouts_are_reproducible_from_the_seed() -> None:
+    state = GameState.random_start(3, np.random.default_rng(2))
+    first = win_chances(state, budget=0, batch=5, seed=9).table
+    again = win_chances(state, budget=0, batch=5, seed=9).table
+    assert first.equals(again)

@@ -39,6 +39,7 @@ from functools import lru_cache
 from typing import Literal
 
 import numpy as np
+from numba import njit
 
 from analyzer.actions import (
     Action,
@@ -122,17 +123,117 @@ def win_table(stop_at: int, dice: DiceRules) -> np.ndarray:
 
 
 def win_probability(attackers: np.ndarray, defenders: np.ndarray, stop_at: int, dice: DiceRules) -> np.ndarray:
-    """P(win) for arrays of battles; battles beyond the table are scaled down to it, keeping their ratio."""
-    table = win_table(stop_at, dice)
+    """P(win) for arrays of battles; battles beyond the table are scaled down to it, keeping their ratio.
+
+    >>> from analyzer.battle import battle
+    >>> p = win_probability(np.array([10, 400]), np.array([5, 200]), 1, DiceRules())
+    >>> bool(abs(p[0] - battle(10, 5).p_win) < 1e-12), bool(p[1] > 0.99)
+    (True, True)
+    """
     a = np.asarray(attackers, dtype=np.int64)
     d = np.asarray(defenders, dtype=np.int64)
-    biggest = np.maximum(a, d)
-    if biggest.size and biggest.max() > WIN_TABLE_ARMIES:
+    return _p_win_many(win_table(stop_at, dice), a, d)
+
+
+@njit(cache=True)
+def _p_win(table: np.ndarray, a: int, d: int) -> float:  # pragma: no cover - compiled
+    top = table.shape[0] - 1
+    m = max(a, d)
+    if m > top:
         # Odds depend mostly on the ratio; a decision does not need the exact tail.
-        scale = np.minimum(1.0, WIN_TABLE_ARMIES / np.maximum(biggest, 1))
-        a = np.maximum((a * scale).astype(np.int64), np.minimum(a, 2))
-        d = np.maximum((d * scale).astype(np.int64), 1)
+        scale = top / m
+        a = max(int(a * scale), min(a, 2))
+        d = max(int(d * scale), 1)
     return table[a, d]
+
+
+@njit(cache=True)
+def _p_win_many(table: np.ndarray, a: np.ndarray, d: np.ndarray) -> np.ndarray:  # pragma: no cover - compiled
+    out = np.empty(a.shape[0])
+    for i in range(a.shape[0]):
+        out[i] = _p_win(table, a[i], d[i])
+    return out
+
+
+@njit(cache=True)
+def _target_values(
+    owner, card_loc, player, neutral, n_forces, cont_of, size, bonus, weights, focus, eliminate
+):  # pragma: no cover - compiled
+    """See :meth:`HeuristicBot.target_values`; ``neutral`` is -1 without a neutral force."""
+    n = owner.shape[0]
+    n_cont = size.shape[0]
+    held = np.zeros(n_cont)
+    holder = np.full(n_cont, -2)  # -2: no territory seen yet, -1: more than one owner
+    counts = np.zeros(n_forces)
+    for t in range(n):
+        o = owner[t]
+        c = cont_of[t]
+        if o == player:
+            held[c] += 1
+        if holder[c] == -2:
+            holder[c] = o
+        elif holder[c] != o:
+            holder[c] = -1
+        counts[o] += 1
+    cards = np.zeros(n_forces)
+    for i in range(card_loc.shape[0]):
+        if card_loc[i] >= 0:
+            cards[card_loc[i]] += 1
+    per = np.empty(n_cont)
+    for c in range(n_cont):
+        per[c] = focus * weights[c] * (0.5 + held[c] / size[c]) * bonus[c]
+        if size[c] - held[c] == 1:
+            # Taking the last missing territory completes the continent: its bonus every turn from now on.
+            per[c] += focus * bonus[c]
+    values = np.empty(n)
+    for t in range(n):
+        c = cont_of[t]
+        o = owner[t]
+        v = 1.0 + per[c]
+        if holder[c] >= 0 and holder[c] != player:
+            v += focus * bonus[c]
+        if eliminate > 0 and o != neutral and counts[o] <= 2:
+            v += eliminate * (1.0 + cards[o] / 3.0)
+        if o == neutral:
+            # Neutral armies never attack back; the opponent is who must be beaten.
+            v *= 0.7
+        values[t] = v
+    return values
+
+
+@njit(cache=True)
+def _best_edge(owner, armies, player, src, dst, values, table, stop_at, threshold, extra):  # pragma: no cover
+    """The border (source, target) with the best value x P(win), the source holding ``extra`` more
+    armies, among those with P(win) >= ``threshold``; (-1, -1) if none."""
+    best = -1.0
+    bs = -1
+    bt = -1
+    for e in range(src.shape[0]):
+        s = src[e]
+        t = dst[e]
+        if owner[s] != player or owner[t] == player:
+            continue
+        a = armies[s] + extra
+        if a <= stop_at or a < 2:
+            continue
+        p = _p_win(table, a, armies[t])
+        if p < threshold:
+            continue
+        score = values[t] * p
+        if score > best:
+            best = score
+            bs = s
+            bt = t
+    return bs, bt
+
+
+@njit(cache=True)
+def _threat(owner, armies, player, src, dst):  # pragma: no cover - compiled
+    out = np.zeros(owner.shape[0])
+    for e in range(src.shape[0]):
+        if owner[dst[e]] != player:
+            out[src[e]] += armies[dst[e]]
+    return out
 
 
 Reinforce = Literal["attack", "ratio"]
@@ -215,58 +316,36 @@ class HeuristicBot:
     def target_values(self, state: GameState, player: int) -> np.ndarray:
         """``[t]``: how much taking territory ``t`` is worth to ``player`` (1 for a plain territory)."""
         data = board_data(state.board)
-        owner = state.owner
-        own = owner == player
-        cont = data.continent_of
-        held = np.bincount(cont[own], minlength=len(data.continent_size))
-        progress = held / data.continent_size
-        per_continent = self.continent_focus * self._weights(data) * (0.5 + progress) * data.continent_bonus
-        # Taking the last missing territory completes the continent: its bonus every turn from now on.
-        per_continent += np.where(data.continent_size - held == 1, data.continent_bonus, 0.0) * self.continent_focus
-        ordered = owner[data.by_continent]
-        lo = np.minimum.reduceat(ordered, data.continent_starts)
-        hi = np.maximum.reduceat(ordered, data.continent_starts)
-        enemy_holder = (lo == hi) & (lo != player)
-        value = 1.0 + per_continent[cont]
-        value += np.where(enemy_holder[cont], data.continent_bonus[cont], 0.0) * self.continent_focus
-        if self.eliminate > 0:
-            counts = np.bincount(owner.astype(np.int64), minlength=len(state.pool))
-            weak = (counts <= 2).astype(float)
-            if state.neutral is not None:
-                weak[state.neutral] = 0.0
-            cards = np.bincount(state.card_loc[state.card_loc >= 0].astype(np.int64), minlength=len(state.pool))
-            value += self.eliminate * weak[owner] * (1.0 + cards[owner] / 3.0)
-        if state.neutral is not None:
-            # Neutral armies never attack back; the opponent is who must be beaten.
-            value = np.where(owner == state.neutral, 0.7 * value, value)
-        return value
+        return _target_values(
+            state.owner,
+            state.card_loc,
+            player,
+            -1 if state.neutral is None else state.neutral,
+            len(state.pool),
+            data.continent_of,
+            data.continent_size,
+            data.continent_bonus,
+            self._weights(data),
+            float(self.continent_focus),
+            float(self.eliminate),
+        )
 
     @staticmethod
     def threat(state: GameState, player: int) -> np.ndarray:
         """``[t]``: enemy armies next to each territory."""
         data = board_data(state.board)
-        enemy = np.where(state.owner != player, state.armies, 0).astype(float)
-        return data.adjacency @ enemy
+        return _threat(state.owner, state.armies, player, data.src, data.dst)
 
     # ------------------------------------------------------------------ attack
     def _attack(self, state: GameState) -> Decision:
         p = state.player
         data = board_data(state.board)
-        owner, armies = state.owner, state.armies
-        src, dst = data.src, data.dst
-        a = armies[src]
-        ok = (owner[src] == p) & (owner[dst] != p) & (a > self.stop_at) & (a >= 2)
-        if not ok.any():
-            return EndAttack()
-        s, t = src[ok], dst[ok]
-        p_win = win_probability(armies[s], armies[t], self.stop_at, state.rules.dice)
         threshold = self.attack_threshold if state.captured else min(self.attack_threshold, self.card_threshold)
-        good = p_win >= threshold
-        if not good.any():
-            return EndAttack()
-        score = np.where(good, self.target_values(state, p)[t] * p_win, -1.0)
-        best = int(np.argmax(score))
-        return BattleOrder(int(s[best]), int(t[best]), self.stop_at)
+        s, t = _best_edge(
+            state.owner, state.armies, p, data.src, data.dst, self.target_values(state, p),
+            win_table(self.stop_at, state.rules.dice), self.stop_at, threshold, 0,
+        )
+        return EndAttack() if s < 0 else BattleOrder(int(s), int(t), self.stop_at)
 
     # ------------------------------------------------------------------ reinforce
     def _reinforce(self, state: GameState) -> Action:
@@ -278,12 +357,11 @@ class HeuristicBot:
         data = board_data(state.board)
         owner, armies = state.owner, state.armies
         if self.reinforce == "attack":
-            src, dst = data.src, data.dst
-            edge = (owner[src] == p) & (owner[dst] != p)
-            s, t = src[edge], dst[edge]
-            p_win = win_probability(armies[s] + pending, armies[t], self.stop_at, state.rules.dice)
-            score = self.target_values(state, p)[t] * p_win
-            return Place(int(s[int(np.argmax(score))]), pending)
+            s, _ = _best_edge(
+                owner, armies, p, data.src, data.dst, self.target_values(state, p),
+                win_table(self.stop_at, state.rules.dice), self.stop_at, -1.0, pending,
+            )
+            return Place(int(s), pending)
         own = owner == p
         threat = self.threat(state, p)
         ratio = np.where(own & (threat > 0), threat / np.maximum(armies, 1), 0.0)
@@ -294,11 +372,14 @@ class HeuristicBot:
         return Place(best, max(1, min(pending, math.ceil(pending * ratio[best] / total))))
 
     def _trade(self, state: GameState) -> Trade | None:
+        p = state.player
+        held = int(np.count_nonzero(state.card_loc == p))
+        if held < 3:  # no set possible; skips listing the trades on most turns
+            return None
         trades = state.legal_trades()
         if not trades:
             return None
-        p = state.player
-        forced = int(np.count_nonzero(state.card_loc == p)) >= FORCED_TRADE_HAND
+        forced = held >= FORCED_TRADE_HAND
         symbols = state.board.card_symbols
 
         def value(trade: Trade) -> int:

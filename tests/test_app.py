@@ -26,7 +26,7 @@ def start() -> AppTest:
 def new_setup(at: AppTest, n_players: int, seed: int) -> AppTest:
     at.slider(key="n_players").set_value(n_players)
     at.number_input(key="seed").set_value(seed)
-    at.button[0].click().run()
+    at.button(key="new_random").click().run()
     assert not at.exception
     return at
 

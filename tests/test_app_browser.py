@@ -16,7 +16,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 #: Reruns draw the map server-side; allow for a busy machine.
 TIMEOUT_MS = 30_000
 N_TERRITORIES = 42
-OWNER_COLUMN = 2
+OWNER_COLUMN = 1
 
 
 def territory_grid(page: Page) -> Locator:

@@ -80,8 +80,6 @@ def evaluate(
     """
     if not 0 < confidence < 1:
         raise SimulationError(f"confidence must be between 0 and 1, got {confidence!r}")
-    if isinstance(bots, str) and "," not in bots:
-        bots = [bots] * state.n_players
     result = simulate(
         state.n_players,
         bots,

@@ -15,8 +15,10 @@ one draw from the exact solver's outcome distribution (cached per battle);
 ``sample_battles=False`` rolls it die by die instead (asking the defender's bot
 for its dice), with the same stop rule.
 
-A game that reaches ``max_rounds`` rounds ends with no winner and
-``capped=True`` (the engine's ``turn_limit`` rule does the ending).
+A game that reaches ``max_rounds`` rounds (or the rules' own ``turn_limit``,
+if lower) ends with no winner: ``winner`` is <NA> and ``capped`` is True.
+The engine's ``turn_limit`` rule does the ending, so the final ranking is
+still by territories, then armies.
 
 >>> result = simulate(2, ["default", "random"], n_games=4, seed=1, progress=False)
 >>> result.games.columns.tolist()
@@ -217,7 +219,7 @@ class RunSpec:
         """Plain-JSON form, recorded in a checkpoint so that a rerun can tell whether it is the same run."""
         return {
             "n_players": self.n_players,
-            "bots": [repr(b) for b in self.bots],
+            "bots": [_bot_id(b) for b in self.bots],
             "bot_names": list(self.bot_names),
             "n_games": self.n_games,
             "seed": self.seed,
@@ -230,6 +232,13 @@ class RunSpec:
             "batch_size": self.batch_size,
             "start": self.start,
         }
+
+
+def _bot_id(bot: Bot) -> str:
+    """A dataclass bot's repr names its parameters; other objects' reprs hold a memory address."""
+    if dataclasses.is_dataclass(bot):
+        return repr(bot)
+    return f"{type(bot).__module__}.{type(bot).__qualname__}"
 
 
 def game_rng(seed: int, game: int) -> np.random.Generator:
@@ -579,9 +588,12 @@ def _concat(parts: list[dict[str, pd.DataFrame]], name: str) -> pd.DataFrame:
 
 
 def resolve_bots(bots: Sequence[Bot | str], n_players: int) -> tuple[tuple[Bot, ...], tuple[str, ...]]:
-    """Bot objects and names for each seat, from names (see :func:`analyzer.bots.make_bot`) or objects."""
+    """Bot objects and names for each seat, from names (see :func:`analyzer.bots.make_bot`) or objects.
+
+    A string is a comma-separated list, or one name for every seat.
+    """
     if isinstance(bots, str):
-        bots = [b for b in bots.split(",")]
+        bots = bots.split(",") if "," in bots else [bots] * n_players
     if len(bots) != n_players:
         raise SimulationError(f"{n_players} players need {n_players} bots, one per seat; got {len(bots)}: {list(bots)!r}")
     objects, names = [], []
@@ -626,7 +638,7 @@ def simulate(
     """Play ``n_games`` games and return their tables (see the module docstring).
 
     ``bots`` gives each seat's bot, as objects or names (``"random"``,
-    ``"default"``, ... or ``module:Class``). ``workers`` local processes play
+    ``"default"``, ... or ``module:Class``), or one name for every seat. ``workers`` local processes play
     batches of ``batch_size`` games (1: in this process); ``dask`` starts a
     Dask LocalCluster of that many workers instead, and ``scheduler`` uses an
     existing Dask scheduler at that address. With ``checkpoint`` (a

@@ -60,8 +60,13 @@ def test_same_results_for_any_worker_count_and_batch_size(serial):
     assert_same(serial, simulate(**{**RUN, "batch_size": 24}))
 
 
-def test_dask_local_cluster_gives_the_serial_results(serial):
+def test_dask_gives_the_serial_results(serial):
     assert_same(serial, simulate(**RUN, workers=2, dask=True))
+    # And on a scheduler given by address, as --scheduler does.
+    from distributed import LocalCluster
+
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        assert_same(serial, simulate(**RUN, scheduler=cluster.scheduler_address))
 
 
 def test_each_game_has_its_own_seed_sequence_child(serial):
@@ -232,6 +237,22 @@ def test_an_interrupted_cli_run_loses_no_finished_game(tmp_path):
     assert summary["games"] == 40 and not ckpt.exists()
     reference = simulate(4, ["default"] * 4, 40, 4, sample_battles=False, progress=False)
     assert_same(reference, SimulationResult.load(out))
+
+
+def test_win_rate_intervals_are_wilson_and_capped_games_count_for_nobody():
+    # 100 games: seat 0 wins 50, seat 1 wins 40, 10 are capped (seat 0 ranked first in those).
+    games = pd.DataFrame({"game": range(100), "winner": pd.array([0] * 50 + [1] * 40 + [None] * 10, dtype="Int8"),
+                          "capped": [False] * 90 + [True] * 10})
+    rank0 = [1] * 50 + [2] * 40 + [1] * 10
+    seats = pd.DataFrame({"game": list(range(100)) * 2, "seat": [0] * 100 + [1] * 100, "bot": ["a"] * 100 + ["b"] * 100,
+                          "rank": rank0 + [3 - r for r in rank0]})
+    empty = pd.DataFrame()
+    r = SimulationResult(games, seats, empty, empty, empty, empty)
+    rates = r.win_rates("seat").set_index("seat")
+    assert rates.loc[0, "wins"] == 50 and rates.loc[1, "wins"] == 40
+    # The Wilson 95% interval of 50/100 is 0.5 -+ 0.09617.
+    assert rates.loc[0, "ci_low"] == pytest.approx(0.40383, abs=1e-5)
+    assert rates.loc[0, "ci_high"] == pytest.approx(0.59617, abs=1e-5)
 
 
 # ---------------------------------------------------------------------------------- saving, CLI

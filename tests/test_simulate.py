@@ -116,6 +116,17 @@ def test_invariants_of_simulated_games(n_players, bots):
         assert ((t.territories == 0) == (t.armies == 0)).all()
 
 
+@pytest.mark.parametrize(
+    "rules",
+    [Rules(fortify="connected"), Rules(card_values="fixed"), Rules(setup="deal"), Rules(capitals=True),
+     Rules(missions=True), Rules(territory_bonus=0)],
+    ids=["connected", "fixed-cards", "deal", "capitals", "missions", "no-bonus"],
+)
+def test_the_bots_play_legal_games_under_every_rule_variant(rules):
+    r = simulate(3, "default,greedy,random", n_games=2, seed=3, rules=rules, check=True, progress=False)
+    assert r.games.winner.notna().all() and r.params["rules"] == rules.to_dict()
+
+
 def test_capped_games_have_no_winner():
     r = simulate(4, "random,random,random,random", n_games=5, seed=1, max_rounds=3, progress=False)
     assert r.games.capped.all() and r.games.winner.isna().all()

@@ -441,7 +441,7 @@ class HeuristicBot:
 
     def _setup_place(self, state: GameState, rng: np.random.Generator) -> Action:
         options = state.legal_actions()
-        force = int(state.owner[options[0].territory])  # type: ignore[union-attr]
+        force = int(state.owner[options[0].territory])  # type: ignore[union-attr,index]
         p = state.player
         threat = self.threat(state, force)
         if force != p:

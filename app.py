@@ -81,10 +81,16 @@ def main() -> None:
     st.caption(f"Turn {game.turn} · {game.phase.name.replace('_', ' ').lower()} · {names[game.player]} to play")
     tabs = st.tabs(TABS, key=TAB, on_change="rerun")
     views = (board_view, players_view, odds_view, continents_view, reinforcements_view, suggestions_view, tables_view)
+    in_setup = bool(np.any(game.owner < 0))
     for tab, view in zip(tabs, views):
         # Tabs track their state, so `open` is False for every tab but the one in view.
-        if tab.open:
-            with tab, shown_errors():
+        if not tab.open:
+            continue
+        with tab, shown_errors():
+            if in_setup and view not in (board_view, players_view, tables_view):
+                st.info("This game is still in its setup: this tab needs an owner for every territory. "
+                        "Enter them on the Board tab, or start a new game.")
+            else:
                 view(game, names)
 
 
@@ -288,10 +294,10 @@ def territory_editor(game: GameState, names: list[str]) -> None:
             "Armies": st.column_config.NumberColumn("Armies", step=1, format="%d"),
         },
     )
+    changed = [t for t in range(len(table)) if edited.at[t, "Owner"] != table.at[t, "Owner"]]
     owner_changes = {board.territories[t]: names.index(edited.at[t, "Owner"])
-                     for t in range(len(table)) if edited.at[t, "Owner"] != table.at[t, "Owner"]
-                     and edited.at[t, "Owner"] in names}
-    unknown = [board.territories[t] for t in range(len(table)) if edited.at[t, "Owner"] not in names]
+                     for t in changed if edited.at[t, "Owner"] in names}
+    unknown = [board.territories[t] for t in changed if edited.at[t, "Owner"] not in names]
     army_changes = {board.territories[t]: edited.at[t, "Armies"] for t in range(len(table))
                     if pd.isna(edited.at[t, "Armies"]) or edited.at[t, "Armies"] != table.at[t, "Armies"]}
     if not (owner_changes or army_changes or unknown):

@@ -403,7 +403,9 @@ def reinforcement_forecast(state: GameState) -> pd.DataFrame:
             "set_value": value,
             "with_set": from_territories + from_continents + value,
         })
-    return pd.DataFrame(rows)
+    columns = ["player", "territories", "from_territories", "continents", "from_continents", "base", "cards",
+               "has_set", "must_trade", "set_value", "with_set"]
+    return pd.DataFrame(rows, columns=columns)
 
 
 # ---------------------------------------------------------------------------------- suggestions

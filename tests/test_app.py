@@ -9,8 +9,18 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from analyzer.analysis import attack_suggestions
+from analyzer.battle import armies_needed, battle
+from analyzer.battle_tables import odds_tables
+from analyzer.board import classic_board
+from analyzer.chains import chain
 from analyzer.plot import player_name
 from analyzer.state import GameState
+
+BOARD = classic_board()
+N = BOARD.n_territories
+T = BOARD.index
+TABS = ["Board", "Players & cards", "Attack odds", "Continents", "Reinforcements", "Suggestions", "Tables"]
 
 APP = str(Path(__file__).resolve().parent.parent / "app.py")
 #: The first run imports matplotlib and draws a map; the default 3 s is tight on a busy machine.
@@ -120,3 +130,310 @@ def test_the_error_goes_once_a_new_game_is_set_up() -> None:
     new_setup(at, n_players=4, seed=3)
     assert not at.error
     assert len(territory_table(at)) == 42
+
+
+# ---------------------------------------------------------------------------------- helpers for a known position
+def position(changes: dict[str, tuple[int, int]], *, n_players: int = 3, **kwargs: object) -> GameState:
+    """Player 3 (id 2) holds everything with 1 army, except the territories in ``changes``: name -> (owner, armies)."""
+    owner, armies = [2] * N, [1] * N
+    for name, (o, a) in changes.items():
+        owner[T(name)], armies[T(name)] = o, a
+    return GameState.from_position(owner, armies, n_players=n_players, **kwargs)
+
+
+#: Player 1 (id 0) to move: Australia but Eastern Australia, a 2-army stack in New Guinea, Alaska with 6.
+KNOWN = position({"Indonesia": (0, 1), "New Guinea": (0, 2), "Western Australia": (0, 1), "Eastern Australia": (1, 1),
+                  "Alaska": (0, 6), "Kamchatka": (1, 3), "Northwest Territory": (1, 2)})
+
+
+def load(at: AppTest, state: GameState, name: str = "game.json") -> AppTest:
+    at.file_uploader(key="upload").set_value((name, state.to_json().encode(), "application/json")).run()
+    assert not at.exception and not at.error
+    return at
+
+
+def open_tab(at: AppTest, label: str) -> AppTest:
+    at.session_state["tab"] = label
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def table_with(at: AppTest, column: str) -> pd.DataFrame:
+    (table,) = [df.value for df in at.dataframe if column in df.value.columns]
+    return table
+
+
+def editor_key(at: AppTest) -> str:
+    return f"editor-{at.session_state['game_id']}"
+
+
+# ---------------------------------------------------------------------------------- tabs
+def test_a_game_has_the_companions_tabs() -> None:
+    at = new_setup(start(), n_players=3, seed=4)
+    assert [t.label for t in at.tabs] == TABS
+
+
+def test_every_tab_renders_for_a_random_game() -> None:
+    at = new_setup(start(), n_players=4, seed=6)
+    for label in TABS:
+        open_tab(at, label)
+        assert not at.error, (label, [e.value for e in at.error])
+
+
+def test_a_game_still_in_its_setup_shows_a_notice_not_a_traceback() -> None:
+    at = load(start(), GameState.new(3, np.random.default_rng(1)))
+    for label in TABS:
+        open_tab(at, label)
+        assert not at.error
+    assert "still in its setup" in open_tab(at, "Suggestions").info[0].value
+
+
+# ---------------------------------------------------------------------------------- entering the game
+def test_quick_edit_sets_owner_and_armies_of_the_picked_territories() -> None:
+    at = load(start(), KNOWN)
+    at.multiselect(key="pick").set_value(["Alaska", "Peru"]).run()
+    at.selectbox(key="edit_owner").set_value("Player 2")
+    at.number_input(key="edit_armies").set_value(9)
+    at.button(key="apply_quick_edit").click().run()
+    assert not at.error
+    game = at.session_state["game"]
+    assert [int(game.owner[T(t)]) for t in ("Alaska", "Peru")] == [1, 1]
+    assert [int(game.armies[T(t)]) for t in ("Alaska", "Peru")] == [9, 9]
+    table = territory_table(at).set_index("Territory")
+    assert table.loc["Alaska", "Owner"] == "Player 2" and table.loc["Peru", "Armies"] == 9
+
+
+def test_an_unknown_territory_is_named_and_the_game_kept() -> None:
+    at = load(start(), KNOWN)
+    game = at.session_state["game"]
+    at.multiselect(key="pick").set_value(["Alaskaa"]).run()
+    at.number_input(key="edit_armies").set_value(4)
+    at.button(key="apply_quick_edit").click().run()
+    assert not at.exception
+    (error,) = at.error
+    assert "unknown territory 'Alaskaa'" in error.value and "did you mean 'Alaska'" in error.value
+    assert at.session_state["game"] is game
+    # What the user typed stays, to be corrected.
+    assert at.multiselect(key="pick").value == ["Alaskaa"]
+    assert at.number_input(key="edit_armies").value == 4
+
+
+def test_negative_armies_are_refused_and_the_entry_kept() -> None:
+    at = load(start(), KNOWN)
+    game = at.session_state["game"]
+    at.multiselect(key="pick").set_value(["Peru"]).run()
+    at.number_input(key="edit_armies").set_value(-3)
+    at.button(key="apply_quick_edit").click().run()
+    (error,) = at.error
+    assert error.value == "Peru has -3 armies; every territory holds at least 1"
+    assert at.session_state["game"] is game
+    assert at.number_input(key="edit_armies").value == -3
+    # Correcting the value applies it, and the message goes.
+    at.number_input(key="edit_armies").set_value(3)
+    at.button(key="apply_quick_edit").click().run()
+    assert not at.error
+    assert int(at.session_state["game"].armies[T("Peru")]) == 3
+
+
+def test_the_territory_table_applies_a_cell_edit() -> None:
+    at = load(start(), KNOWN)
+    at.session_state[editor_key(at)] = {
+        "edited_rows": {T("Peru"): {"Armies": 7, "Owner": "Player 1"}}, "added_rows": [], "deleted_rows": [],
+    }
+    at.run()
+    assert not at.exception and not at.error
+    game = at.session_state["game"]
+    assert (int(game.owner[T("Peru")]), int(game.armies[T("Peru")])) == (0, 7)
+    assert territory_table(at).set_index("Territory").loc["Peru", "Armies"] == 7
+
+
+def test_a_bad_cell_in_the_territory_table_is_refused_and_left_in_place() -> None:
+    at = load(start(), KNOWN)
+    game = at.session_state["game"]
+    key = editor_key(at)
+    edits = {"edited_rows": {T("Peru"): {"Armies": -1}}, "added_rows": [], "deleted_rows": []}
+    at.session_state[key] = edits
+    at.run()
+    assert not at.exception
+    (error,) = at.error
+    assert "Peru has -1 armies" in error.value
+    assert at.session_state["game"] is game
+    # The editor keeps the user's entry (same key, same edit state) until it is corrected.
+    assert editor_key(at) == key
+    assert at.session_state[key]["edited_rows"] == {T("Peru"): {"Armies": -1}}
+    assert int(game.armies[T("Peru")]) == 1
+
+
+def test_player_names_reach_the_tables() -> None:
+    at = load(start(), KNOWN)
+    at.text_input(key="name0").set_value("Alice").run()
+    table = territory_table(at).set_index("Territory")
+    assert table.loc["Alaska", "Owner"] == "Alice"
+    assert table.loc["Kamchatka", "Owner"] == "Player 2"
+
+
+def test_cards_sets_traded_and_player_to_move() -> None:
+    at = load(start(), KNOWN)
+    open_tab(at, "Players & cards")
+    gid = at.session_state["game_id"]
+    at.multiselect(key=f"hand0-{gid}").set_value([0, 1, 2])
+    at.multiselect(key=f"hand1-{gid}").set_value([42])
+    at.number_input(key=f"sets_traded-{gid}").set_value(4)
+    at.selectbox(key=f"to_move-{gid}").set_value(1)
+    at.button(key="apply_players").click().run()
+    assert not at.error
+    game = at.session_state["game"]
+    assert (game.hand(0), game.hand(1), game.sets_traded, game.player) == ([0, 1, 2], [42], 4, 1)
+    # The fifth set is worth 12 under the classic progressive values.
+    assert game.next_set_value() == 12
+
+
+def test_a_card_in_two_hands_is_refused() -> None:
+    at = load(start(), KNOWN)
+    game = at.session_state["game"]
+    open_tab(at, "Players & cards")
+    gid = at.session_state["game_id"]
+    at.multiselect(key=f"hand0-{gid}").set_value([5])
+    at.multiselect(key=f"hand1-{gid}").set_value([5])
+    at.button(key="apply_players").click().run()
+    (error,) = at.error
+    assert error.value == "card 5 is in more than one hand"
+    assert at.session_state["game"] is game
+    assert at.multiselect(key=f"hand1-{gid}").value == [5]
+
+
+# ---------------------------------------------------------------------------------- attack odds
+def metric(at: AppTest, label: str) -> str:
+    (value,) = [m.value for m in at.metric if m.label == label]
+    return value
+
+
+def test_attack_odds_match_the_solver_and_the_known_5_in_12() -> None:
+    at = open_tab(load(start(), KNOWN), "Attack odds")
+    at.selectbox(key="attack_from").set_value(T("New Guinea")).run()
+    at.selectbox(key="attack_to").set_value(T("Eastern Australia")).run()
+    assert metric(at, "P(win)") == "41.67%"
+    at.selectbox(key="attack_from").set_value(T("Alaska")).run()
+    at.selectbox(key="attack_to").set_value(T("Kamchatka")).run()
+    r = battle(6, 3)
+    assert metric(at, "P(win)") == f"{r.p_win:.2%}"
+    assert metric(at, "Attacker's expected losses") == f"{r.expected_attacker_losses:.2f}"
+    assert metric(at, "Defender's expected losses") == f"{r.expected_defender_losses:.2f}"
+    assert len(at.get("image")) == 1  # the survivors' chart
+
+
+def test_only_legal_pairs_are_offered() -> None:
+    at = open_tab(load(start(), KNOWN), "Attack odds")
+    sources = set(at.selectbox(key="attack_from").options)
+    # Stacks of 2 or more with an enemy neighbour; the 1-army territories of every player cannot attack.
+    assert {BOARD.territories[T(name)] for name in ("Alaska", "New Guinea", "Kamchatka", "Northwest Territory")} <= {
+        s.split(" (")[0] for s in sources}
+    assert not any(s.startswith(("Indonesia", "Peru")) for s in sources)
+    at.selectbox(key="attack_from").set_value(T("Alaska")).run()
+    targets = {t.split(" (")[0] for t in at.selectbox(key="attack_to").options}
+    assert targets == {"Kamchatka", "Northwest Territory", "Alberta"}
+
+
+def test_stop_at_armies_needed_and_a_chain() -> None:
+    at = open_tab(load(start(), KNOWN), "Attack odds")
+    at.selectbox(key="attack_from").set_value(T("Alaska")).run()
+    at.selectbox(key="attack_to").set_value(T("Kamchatka")).run()
+    at.number_input(key="stop_at").set_value(3).run()
+    assert metric(at, "P(win)") == f"{battle(6, 3, stop_at=3).p_win:.2%}"
+    at.slider(key="target_p").set_value(0.9).run()
+    assert f"you need **{armies_needed(3, 0.9, stop_at=3)}** armies" in " ".join(m.value for m in at.markdown)
+    at.number_input(key="stop_at").set_value(1).run()
+    at.multiselect(key="chain_path").set_value([T("Yakutsk")]).run()
+    assert not at.error
+    steps = table_with(at, "P(taken, with all before it)")
+    assert steps["Territory"].tolist() == ["Kamchatka", "Yakutsk"]
+    assert steps["P(taken, with all before it)"].tolist() == pytest.approx(chain(6, [3, 1]).p_conquer.tolist())
+
+
+def test_a_chain_that_skips_a_border_shows_why() -> None:
+    at = open_tab(load(start(), KNOWN), "Attack odds")
+    at.selectbox(key="attack_from").set_value(T("Alaska")).run()
+    at.selectbox(key="attack_to").set_value(T("Kamchatka")).run()
+    at.multiselect(key="chain_path").set_value([T("Peru")]).run()
+    (error,) = at.error
+    assert "Kamchatka does not border Peru" in error.value
+    assert at.session_state["game"].to_json() == KNOWN.to_json()
+
+
+# ---------------------------------------------------------------------------------- continents, reinforcements
+def test_continents_tab_shows_completion_odds() -> None:
+    at = open_tab(load(start(), KNOWN), "Continents")
+    table = table_with(at, "p_complete").set_index("continent")
+    assert list(table.index) == [c.name for c in BOARD.continents]
+    assert table.loc["Australia", "missing"] == "Eastern Australia"
+    # Only New Guinea's 2 armies can attack it: one die against one, 5/12.
+    assert table.loc["Australia", "p_complete"] == pytest.approx(5 / 12)
+    assert table.loc["Australia", "value_per_turn"] == 2
+    assert table.loc["Australia", "borders"] == "Indonesia (1)"
+
+
+def test_reinforcements_match_the_engine() -> None:
+    state = GameState.random_start(5, np.random.default_rng(12))
+    at = open_tab(load(start(), state), "Reinforcements")
+    table = table_with(at, "base")
+    assert table["base"].tolist() == [state.reinforcements(p) for p in range(5)]
+    assert table["name"].tolist() == [player_name(p) for p in range(5)]
+
+
+# ---------------------------------------------------------------------------------- suggestions and rollouts
+def test_suggestions_rank_the_player_to_moves_attacks() -> None:
+    at = open_tab(load(start(), KNOWN), "Suggestions")
+    table = table_with(at, "expected_gain")
+    expected = attack_suggestions(KNOWN)
+    assert list(zip(table["source"], table["target"])) == list(zip(expected["source"], expected["target"]))
+    assert (table.iloc[0]["target"], table.iloc[0]["completes"]) == ("Eastern Australia", "Australia")
+    at.radio(key="suggest_rank").set_value("P(win)").run()
+    ranked = table_with(at, "expected_gain")
+    assert list(ranked["p_win"]) == sorted(ranked["p_win"], reverse=True)
+
+
+def test_rollouts_run_on_the_button_and_are_kept() -> None:
+    # Player 1 holds 41 territories with 5 armies against a lone army: every rollout is theirs.
+    won = GameState.from_position([0] * 41 + [1], [5] * 41 + [1], n_players=3)
+    at = open_tab(load(start(), won), "Suggestions")
+    assert "chances" not in at.session_state
+    at.slider(key="rollout_budget").set_value(1)
+    at.button(key="rollout_run").click().run()
+    assert not at.exception
+    _, chances = at.session_state["chances"]
+    assert chances.rollouts >= 1
+    table = table_with(at, "ci_low")
+    assert table["wins"].tolist() == [chances.rollouts, 0, 0]
+    # A rerun shows the same estimate without playing again.
+    at.run()
+    assert at.session_state["chances"][1] is chances
+    assert not at.warning
+
+
+def test_rollouts_for_an_earlier_position_are_flagged() -> None:
+    won = GameState.from_position([0] * 41 + [1], [5] * 41 + [1], n_players=3)
+    at = open_tab(load(start(), won), "Suggestions")
+    at.slider(key="rollout_budget").set_value(1)
+    at.button(key="rollout_run").click().run()
+    open_tab(at, "Board")
+    at.multiselect(key="pick").set_value(["Peru"]).run()
+    at.number_input(key="edit_armies").set_value(2)
+    at.button(key="apply_quick_edit").click().run()
+    open_tab(at, "Suggestions")
+    assert "earlier position" in at.warning[0].value
+
+
+# ---------------------------------------------------------------------------------- tables
+def test_tables_tab_shows_the_heatmap_and_the_table() -> None:
+    at = new_setup(start(), n_players=3, seed=2)
+    open_tab(at, "Tables")
+    at.slider(key="table_max").set_value(8).run()
+    (table,) = [df.value for df in at.dataframe]
+    assert table.shape == (7, 8)
+    assert table.loc[2, 1] == pytest.approx(5 / 12)
+    assert table.loc[4, 3] == pytest.approx(0.470, abs=5e-4)  # 3 rolling against 3, Osborne's table
+    assert len(at.get("image")) == 1
+    at.selectbox(key="table_which").set_value("expected_attacker_losses").run()
+    (table,) = [df.value for df in at.dataframe]
+    pd.testing.assert_frame_equal(table, odds_tables(8).expected_attacker_losses, check_names=False, check_freq=False)

@@ -33,7 +33,6 @@ True
 from __future__ import annotations
 
 import math
-from collections import deque
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
@@ -420,7 +419,7 @@ class HeuristicBot:
                 return EndTurn()
             target = max(targets, key=lambda t: threat[t] / armies[t])
         else:
-            distance = _distance_to_front(state.board, own, front)
+            distance = _distance_to_front(state.board.neighbor_table, own, front)
             steps = [t for t in state.board.neighbors[source] if own[t]]
             target = min(steps, key=lambda t: distance[t])
             if distance[target] >= distance[source]:
@@ -467,18 +466,29 @@ class HeuristicBot:
         return ChooseCapital(int(np.argmax(score)))
 
 
-def _distance_to_front(board: Board, own: np.ndarray, front: np.ndarray) -> np.ndarray:
+@njit(cache=True)
+def _distance_to_front(neighbor_table, own, front):  # pragma: no cover - compiled
     """Steps through one's own territories from each to the nearest front-line one."""
-    distance = np.full(len(own), 1 << 20, dtype=np.int64)
-    queue = deque(int(t) for t in np.flatnonzero(front))
-    for t in queue:
-        distance[t] = 0
-    while queue:
-        u = queue.popleft()
-        for v in board.neighbors[u]:
+    n = own.shape[0]
+    distance = np.full(n, 1 << 20, dtype=np.int64)
+    queue = np.empty(n, dtype=np.int64)
+    tail = 0
+    for t in range(n):
+        if front[t]:
+            distance[t] = 0
+            queue[tail] = t
+            tail += 1
+    head = 0
+    while head < tail:
+        u = queue[head]
+        head += 1
+        for v in neighbor_table[u]:
+            if v < 0:
+                break
             if own[v] and distance[v] > distance[u] + 1:
                 distance[v] = distance[u] + 1
-                queue.append(v)
+                queue[tail] = v
+                tail += 1
     return distance
 
 

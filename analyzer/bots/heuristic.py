@@ -227,6 +227,16 @@ def _best_edge(owner, armies, player, src, dst, values, table, stop_at, threshol
 
 
 @njit(cache=True)
+def _best_target_edge(
+    owner, armies, card_loc, player, neutral, n_forces, cont_of, size, bonus, weights, focus, eliminate,
+    src, dst, table, stop_at, threshold, extra,
+):  # pragma: no cover - compiled
+    """:func:`_best_edge` by :func:`_target_values`, in one call from Python."""
+    values = _target_values(owner, card_loc, player, neutral, n_forces, cont_of, size, bonus, weights, focus, eliminate)
+    return _best_edge(owner, armies, player, src, dst, values, table, stop_at, threshold, extra)
+
+
+@njit(cache=True)
 def _threat(owner, armies, player, src, dst):  # pragma: no cover - compiled
     out = np.zeros(owner.shape[0])
     for e in range(src.shape[0]):
@@ -336,15 +346,23 @@ class HeuristicBot:
         return _threat(state.owner, state.armies, player, data.src, data.dst)
 
     # ------------------------------------------------------------------ attack
-    def _attack(self, state: GameState) -> Decision:
-        p = state.player
+    def _best_edge(self, state: GameState, threshold: float, extra: int) -> tuple[int, int]:
+        """The (source, target) of the best attack with P(win) >= ``threshold`` if the source had ``extra``
+        more armies, scored by target value x P(win); (-1, -1) if there is none."""
         data = board_data(state.board)
-        threshold = self.attack_threshold if state.captured else min(self.attack_threshold, self.card_threshold)
-        s, t = _best_edge(
-            state.owner, state.armies, p, data.src, data.dst, self.target_values(state, p),
-            win_table(self.stop_at, state.rules.dice), self.stop_at, threshold, 0,
+        s, t = _best_target_edge(
+            state.owner, state.armies, state.card_loc, state.player,
+            -1 if state.neutral is None else state.neutral, len(state.pool),
+            data.continent_of, data.continent_size, data.continent_bonus, self._weights(data),
+            float(self.continent_focus), float(self.eliminate),
+            data.src, data.dst, win_table(self.stop_at, state.rules.dice), self.stop_at, threshold, extra,
         )
-        return EndAttack() if s < 0 else BattleOrder(int(s), int(t), self.stop_at)
+        return int(s), int(t)
+
+    def _attack(self, state: GameState) -> Decision:
+        threshold = self.attack_threshold if state.captured else min(self.attack_threshold, self.card_threshold)
+        s, t = self._best_edge(state, threshold, 0)
+        return EndAttack() if s < 0 else BattleOrder(s, t, self.stop_at)
 
     # ------------------------------------------------------------------ reinforce
     def _reinforce(self, state: GameState) -> Action:
@@ -353,14 +371,9 @@ class HeuristicBot:
         if trade is not None:
             return trade
         pending = int(state.pending)
-        data = board_data(state.board)
-        owner, armies = state.owner, state.armies
         if self.reinforce == "attack":
-            s, _ = _best_edge(
-                owner, armies, p, data.src, data.dst, self.target_values(state, p),
-                win_table(self.stop_at, state.rules.dice), self.stop_at, -1.0, pending,
-            )
-            return Place(int(s), pending)
+            return Place(self._best_edge(state, -1.0, pending)[0], pending)
+        owner, armies = state.owner, state.armies
         own = owner == p
         threat = self.threat(state, p)
         ratio = np.where(own & (threat > 0), threat / np.maximum(armies, 1), 0.0)
@@ -439,21 +452,22 @@ class HeuristicBot:
         return Claim(int(np.argmax(np.where(owner == -1, score, -np.inf))))
 
     def _setup_place(self, state: GameState, rng: np.random.Generator) -> Action:
-        options = state.legal_actions()
-        force = int(state.owner[options[0].territory])  # type: ignore[union-attr,index]
         p = state.player
-        threat = self.threat(state, force)
-        if force != p:
-            # The neutral's army in a 2-player setup: where it blocks the opponent most.
-            opponent = 1 - p
-            opp_near = board_data(state.board).adjacency @ (state.owner == opponent).astype(float)
-            return Place(max((int(a.territory) for a in options), key=lambda t: (opp_near[t], rng.random())))  # type: ignore[union-attr]
+        owner = state.owner
+        if state.neutral is not None:
+            options = state.legal_actions()
+            if owner[options[0].territory] != p:  # type: ignore[union-attr,index]
+                # The neutral's army in a 2-player setup: where it blocks the opponent most.
+                opp_near = board_data(state.board).adjacency @ (owner == 1 - p).astype(float)
+                return Place(max((int(a.territory) for a in options), key=lambda t: (opp_near[t], rng.random())))  # type: ignore[union-attr]
+        threat = self.threat(state, p)
         values = self.target_values(state, p)
         data = board_data(state.board)
         src, dst = data.src, data.dst
-        edge = (state.owner[src] == p) & (state.owner[dst] != p)
+        edge = (owner[src] == p) & (owner[dst] != p)
         if not edge.any():
-            return options[int(rng.integers(len(options)))]
+            mine = np.flatnonzero(owner == p)
+            return Place(int(mine[int(rng.integers(len(mine)))]))
         s = src[edge]
         score = values[dst[edge]] + 0.1 * threat[s] / state.armies[s]
         return Place(int(s[int(np.argmax(score))]))

@@ -37,3 +37,7 @@ class BotError(RiskAnalyzerError):
 
 class SimulationError(RiskAnalyzerError):
     """A simulation was asked for with bad options, or its checkpoint belongs to a different run."""
+
+
+class StudyError(RiskAnalyzerError):
+    """A strategy study was asked for with bad parameters, or given a table it cannot read."""

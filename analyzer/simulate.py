@@ -53,6 +53,7 @@ from __future__ import annotations
 
 import bisect
 import dataclasses
+import gc
 import json
 import math
 import multiprocessing
@@ -390,8 +391,16 @@ def _frame(name: str, cols: dict[str, list[Any]]) -> pd.DataFrame:
 def run_batch(spec: RunSpec, batch: int) -> dict[str, pd.DataFrame]:
     """Play the games of one batch; the unit of work of every backend and of the checkpoint."""
     recorder = _Recorder(spec)
-    for game in spec.batch_games(batch):
-        recorder.game(game, game_rng(spec.seed, game))
+    # A game allocates an action object per move and makes no reference cycles; the cyclic
+    # collector's passes over the growing histories cost about a tenth of the run.
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        for game in spec.batch_games(batch):
+            recorder.game(game, game_rng(spec.seed, game))
+    finally:
+        if was_enabled:
+            gc.enable()
     return recorder.frames()
 
 

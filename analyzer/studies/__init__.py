@@ -1,0 +1,73 @@
+"""Strategy studies: openings, card-set timing and continent value.
+
+Each study runs on the simulator (:func:`analyzer.simulate.simulate`, so it
+scales from one process to local workers or a Dask cluster with the same
+``workers`` / ``dask`` / ``scheduler`` options) or on the exact solver, and
+returns a tidy pandas DataFrame in which every win rate carries a confidence
+interval. The notebooks in ``notebooks/`` are a guided tour of them.
+
+Openings (:mod:`analyzer.studies.openings`)
+    :func:`play_openings`, :func:`seat_features`, :func:`seat_order_win_rates`,
+    :func:`concentration_win_rates`, :func:`first_claim_win_rates`,
+    :func:`fit_draft_model`, :func:`evaluate_draft`, :func:`recommend_pick`,
+    :func:`calibration`, :class:`ModelDraftBot`.
+Card-set timing (:mod:`analyzer.studies.cards`)
+    :func:`card_timing`, :func:`card_policy`, :class:`ContinentCardBot`.
+Continent value (:mod:`analyzer.studies.continents`)
+    :func:`continent_facts`, :func:`conquest_costs`, :func:`play_continents`,
+    :func:`continent_holdings`, :func:`holding_value`.
+"""
+
+from analyzer.studies.cards import card_timing, policy_outcome
+from analyzer.studies.continents import (
+    ContinentRun,
+    conquest_costs,
+    continent_facts,
+    continent_holdings,
+    holding_value,
+    play_continents,
+)
+from analyzer.studies.openings import (
+    DraftModel,
+    ModelDraftBot,
+    OpeningRun,
+    calibration,
+    concentration_win_rates,
+    draft_picks,
+    evaluate_draft,
+    first_claim_win_rates,
+    fit_draft_model,
+    play_openings,
+    recommend_pick,
+    seat_features,
+    seat_order_win_rates,
+)
+from analyzer.studies.policies import CARD_POLICIES, ContinentCardBot, OpeningBot, card_policy
+
+__all__ = [
+    "CARD_POLICIES",
+    "ContinentCardBot",
+    "ContinentRun",
+    "DraftModel",
+    "ModelDraftBot",
+    "OpeningBot",
+    "OpeningRun",
+    "calibration",
+    "card_policy",
+    "card_timing",
+    "concentration_win_rates",
+    "conquest_costs",
+    "continent_facts",
+    "continent_holdings",
+    "draft_picks",
+    "evaluate_draft",
+    "first_claim_win_rates",
+    "fit_draft_model",
+    "holding_value",
+    "play_continents",
+    "play_openings",
+    "policy_outcome",
+    "recommend_pick",
+    "seat_features",
+    "seat_order_win_rates",
+]

@@ -1,0 +1,101 @@
+"""Card-set timing: when to trade a set, compared across 3 to 6 players.
+
+Each policy (:func:`~analyzer.studies.policies.card_policy`) is played by
+one seat against a field of default bots, whose own policy is to hold until
+a set is worth 10; only the card decisions differ. The first player is drawn
+at random in every game, so the policy's seat moves first as often as any
+other, and its fair share of wins is ``1 / players``. All policies at one
+player count play the same ``n_games`` game seeds (common random numbers):
+their setups are identical, which makes the comparison sharper.
+
+>>> table = card_timing([3], ["first", "forced"], n_games=20, seed=1)
+>>> table.columns.tolist()
+['n_players', 'policy', 'games', 'wins', 'win_rate', 'ci_low', 'ci_high', 'fair_share', 'capped', 'sets_per_game', 'mean_set_value', 'first_trade_turn']
+>>> table["policy"].tolist()
+['first', 'forced']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pandas as pd
+
+from analyzer.bots.base import Bot
+from analyzer.errors import StudyError
+from analyzer.simulate import BATCH_SIZE, SimulationResult, simulate
+from analyzer.studies.policies import CARD_POLICIES, card_policy
+from analyzer.studies.stats import check_confidence, check_count, wilson_interval
+
+#: Player counts of the study: the classic game's claiming draft needs at least 3.
+PLAYER_COUNTS = (3, 4, 5, 6)
+
+
+def card_timing(
+    player_counts: Sequence[int] = PLAYER_COUNTS,
+    policies: Sequence[str] = CARD_POLICIES,
+    n_games: int = 1000,
+    seed: int = 0,
+    *,
+    field: Bot | str = "default",
+    confidence: float = 0.95,
+    workers: int = 1,
+    dask: bool = False,
+    scheduler: str | None = None,
+    batch_size: int = BATCH_SIZE,
+    progress: bool = False,
+) -> pd.DataFrame:
+    """Win rate of each card policy in seat 0 against ``field`` bots in the other seats.
+
+    One row per player count and policy: ``n_players``, ``policy``,
+    ``games``, ``wins``, ``win_rate`` with its Wilson interval ``ci_low`` ..
+    ``ci_high``, ``fair_share`` (``1 / n_players``), ``capped`` (games with no
+    winner, lost by everyone), and for the policy's seat ``sets_per_game``,
+    ``mean_set_value`` (armies per set) and ``first_trade_turn`` (mean
+    player-turn of its first trade, over the games in which it traded; a round
+    is ``n_players`` turns while nobody is out). The options after
+    ``field`` are :func:`~analyzer.simulate.simulate`'s.
+    """
+    confidence = check_confidence(confidence)
+    n_games = check_count(n_games, "n_games", 1)
+    counts = [check_count(n, "players", 2) for n in player_counts]
+    if not counts or any(n > 6 for n in counts):
+        raise StudyError(f"player counts must be 2 to 6, at least one; got {list(player_counts)!r}")
+    if isinstance(policies, str) or not policies:
+        raise StudyError(f"policies must be a list of policy names, got {policies!r}")
+    bots = {name: card_policy(name) for name in policies}
+    rows = []
+    for n in counts:
+        for name, bot in bots.items():
+            result = simulate(
+                n, [bot] + [field] * (n - 1), n_games, seed, workers=workers, dask=dask,
+                scheduler=scheduler, batch_size=batch_size, progress=progress,
+            )
+            rows.append({"n_players": n, "policy": name, **policy_outcome(result, seat=0, confidence=confidence)})
+    return pd.DataFrame(rows)
+
+
+def policy_outcome(result: SimulationResult, seat: int = 0, confidence: float = 0.95) -> dict[str, float | int]:
+    """The win rate and card use of one seat of a run: the columns of :func:`card_timing` after ``policy``."""
+    confidence = check_confidence(confidence)
+    games = result.games
+    n_players = int(result.params.get("n_players", 0)) or int(result.seats["seat"].max()) + 1
+    if not 0 <= seat < n_players:
+        raise StudyError(f"seat must be from 0 to {n_players - 1}, got {seat!r}")
+    n = len(games)
+    wins = int((games["winner"] == seat).sum())
+    low, high = wilson_interval(wins, n, confidence)
+    trades = result.trades[result.trades["player"] == seat]
+    first_turns = trades.groupby("game")["turn"].min()
+    return {
+        "games": n,
+        "wins": wins,
+        "win_rate": wins / n,
+        "ci_low": low,
+        "ci_high": high,
+        "fair_share": 1.0 / n_players,
+        "capped": int(games["capped"].sum()),
+        "sets_per_game": len(trades) / n,
+        "mean_set_value": float(trades["value"].mean()) if len(trades) else float("nan"),
+        "first_trade_turn": float(first_turns.mean()) if len(first_turns) else float("nan"),
+    }

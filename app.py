@@ -225,7 +225,9 @@ def cached_tables(max_armies: int, stop_at: int) -> tuple[dict[str, pd.DataFrame
 
 @st.cache_data(max_entries=16, show_spinner=False)
 def cached_heatmap(max_armies: int, stop_at: int, which: str) -> bytes:
-    return figure_png(odds_tables(max_armies, stop_at=stop_at).heatmap(which).figure)
+    fig = Figure(figsize=(7, 6), layout="constrained")
+    odds_tables(max_armies, stop_at=stop_at).heatmap(which, ax=fig.add_subplot())
+    return figure_png(fig)
 
 
 # ---------------------------------------------------------------------------------- Board
@@ -503,8 +505,11 @@ def suggestions_view(game: GameState, names: list[str]) -> None:
     seed = seed_col.number_input("Rollout seed", min_value=0, value=0, step=1, key="rollout_seed")
     if st.button("Estimate by rollouts", key="rollout_run"):
         bar = st.progress(0.0, text="Playing the position out...")
-        chances = win_chances(game, bot, budget=float(budget), seed=int(seed),
-                              on_progress=lambda done, used: bar.progress(used, text=f"{done} rollouts"))
+
+        def progress(done: int, used: float) -> None:
+            bar.progress(used, text=f"{done} rollouts")
+
+        chances = win_chances(game, bot, budget=float(budget), seed=int(seed), on_progress=progress)
         bar.empty()
         st.session_state[CHANCES] = (position_json(game), chances)
     stored = st.session_state.get(CHANCES)

@@ -51,8 +51,8 @@ TERRITORY_VALUE = 1.0
 def edit_position(
     state: GameState,
     *,
-    owner: Mapping[NameOrId, Any] | None = None,
-    armies: Mapping[NameOrId, Any] | None = None,
+    owner: Mapping[str, Any] | Mapping[int, Any] | None = None,
+    armies: Mapping[str, Any] | Mapping[int, Any] | None = None,
     player: int | None = None,
     hands: Mapping[int, Sequence[int]] | None = None,
     sets_traded: int | None = None,
@@ -119,9 +119,13 @@ def _whole(value: Any, what: str) -> int:
     """``value`` as an int if it is a whole number (a data editor hands back floats, or NaN for a cleared cell)."""
     if value is None or (isinstance(value, float) and math.isnan(value)) or value is pd.NA:
         raise IllegalActionError(f"{what} is empty; enter a whole number")
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real) or float(value) != int(value):
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
         raise IllegalActionError(f"{what} must be a whole number, got {value!r}")
-    return int(value)
+    if isinstance(value, numbers.Integral):
+        return int(value)
+    if not float(value).is_integer():
+        raise IllegalActionError(f"{what} must be a whole number, got {value!r}")
+    return int(float(value))
 
 
 # ---------------------------------------------------------------------------------- attacks
@@ -381,13 +385,14 @@ def reinforcement_forecast(state: GameState) -> pd.DataFrame:
             continue
         held = state.continents_held(p)
         hand = state.hand(p)
-        sets = find_sets(hand, board.card_symbols)
+        symbols = [int(x) for x in board.card_symbols]
+        sets = find_sets(hand, symbols)
         if not sets:
             value = 0
         elif state.rules.card_values == "progressive":
             value = state.next_set_value()
         else:
-            value = max(state.rules.set_value(state.sets_traded, tuple(int(board.card_symbols[c]) for c in s)) for s in sets)
+            value = max(state.rules.set_value(state.sets_traded, (symbols[a], symbols[b], symbols[c])) for a, b, c in sets)
         from_territories = reinforcement_from_territories(owned)
         from_continents = sum(board.continents[c].bonus for c in held)
         rows.append({

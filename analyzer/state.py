@@ -174,6 +174,9 @@ class GameState:
         self.eliminations: list[Elimination] = []
         self.trades: list[SetTraded] = []
         self.history: list[Action] = []
+        #: Free-form labels a front end keeps with the game (player names, colours): saved
+        #: with it, never read by the rules.
+        self.labels: dict[str, Any] = {}
         self.initial: dict[str, Any] = {
             "n_players": n_players,
             "first_player": first_player,
@@ -356,6 +359,7 @@ class GameState:
         new.trades = list(self.trades)
         new.history = list(self.history)
         new.initial = dict(self.initial)
+        new.labels = json.loads(json.dumps(self.labels))
         return new
 
     # ------------------------------------------------------------------ queries
@@ -975,6 +979,7 @@ class GameState:
             "winner": self.winner,
             "eliminations": [[e.player, e.by, e.turn] for e in self.eliminations],
             "trades": [[r.player, r.turn, r.value] for r in self.trades],
+            "labels": self.labels,
         }
         if history:
             data["history"] = [action_to_json(a) for a in self.history]
@@ -1026,6 +1031,7 @@ class GameState:
             state.eliminations = [Elimination(*map(int, e)) for e in data["eliminations"]]
             state.trades = [SetTraded(*map(int, r)) for r in data["trades"]]
             state.history = [action_from_json(a) for a in data.get("history", [])]
+            state.labels = dict(data.get("labels", {}))
         except StateFormatError:
             raise
         except (KeyError, TypeError, ValueError, OverflowError) as exc:

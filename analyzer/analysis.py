@@ -20,8 +20,10 @@ Territories are given by name (any case) or id wherever a function takes one.
 
 from __future__ import annotations
 
+import copy
 import math
 import numbers
+import re
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -37,10 +39,16 @@ from analyzer.board import Board, NameOrId, classic_board
 from analyzer.bots.base import Bot
 from analyzer.cards import find_sets
 from analyzer.chains import ChainResult, chain, conquest
-from analyzer.errors import IllegalActionError, SimulationError
+from analyzer.errors import IllegalActionError, SimulationError, StateFormatError
 from analyzer.evaluate import evaluate
 from analyzer.rules import FORCED_TRADE_HAND, Rules, reinforcement_from_territories
 from analyzer.state import GameState
+
+#: Keys of :attr:`GameState.labels` under which :func:`with_player_labels` keeps the players' names and colours.
+NAMES_LABEL = "names"
+COLORS_LABEL = "colors"
+#: The one colour format every front end here reads (a colour picker's and matplotlib's alike).
+_HEX_COLOR = re.compile(r"#[0-9a-fA-F]{6}")
 
 #: What holding one more territory is worth, in armies, in :func:`attack_suggestions`'s expected gain:
 #: the army left on it, its share of the territories // 3 reinforcement, and the card a first conquest earns.
@@ -61,7 +69,7 @@ def edit_position(
 
     ``owner`` and ``armies`` map territories (name or id) to a new owner id or
     army count; ``hands`` replaces the hands of the players it names; anything
-    not given is kept. The result is built by
+    not given is kept, and so are ``state``'s labels. The result is built by
     :meth:`GameState.from_position`, so every value is checked there, and an
     error (a :class:`ValueError`) names the territory and the value; ``state``
     itself is never changed. The new game starts at the beginning of
@@ -88,7 +96,7 @@ def edit_position(
     new_hands = {p: state.hand(p) for p in range(state.n_players)}
     for p, cards in (hands or {}).items():
         new_hands[int(p)] = [int(c) for c in cards]
-    return GameState.from_position(
+    edited = GameState.from_position(
         new_owner,
         new_armies,
         n_players=state.n_players,
@@ -98,6 +106,9 @@ def edit_position(
         rules=state.rules,
         board=board,
     )
+    # from_position builds a game from scratch; the names and colours still belong to the same table.
+    edited.labels = copy.deepcopy(state.labels)
+    return edited
 
 
 def blank_position(n_players: int, *, rules: Rules | None = None, board: Board | None = None) -> GameState:
@@ -113,6 +124,49 @@ def blank_position(n_players: int, *, rules: Rules | None = None, board: Board |
     forces = n_players + (1 if n_players == 2 else 0)
     n = board.n_territories
     return GameState.from_position([t % forces for t in range(n)], [1] * n, n_players=n_players, rules=rules, board=board)
+
+
+def with_player_labels(state: GameState, names: Sequence[str], colors: Sequence[str]) -> GameState:
+    """A copy of ``state`` that keeps the players' ``names`` and ``colors`` in its labels, to be saved with it.
+
+    One name and one ``#rrggbb`` colour per seat (the neutral force has
+    neither); other labels are kept. :func:`player_labels` reads them back.
+
+    >>> state = GameState.from_position([0] * 41 + [1], [3] * 42, n_players=3)
+    >>> saved = GameState.from_json(with_player_labels(state, ["Ann", "Bo", "Cy"], ["#d62728"] * 3).to_json())
+    >>> player_labels(saved)[0]
+    ['Ann', 'Bo', 'Cy']
+    """
+    labelled = state.copy()
+    labelled.labels[NAMES_LABEL] = _checked_labels(NAMES_LABEL, list(names), state.n_players, IllegalActionError)
+    labelled.labels[COLORS_LABEL] = _checked_labels(COLORS_LABEL, list(colors), state.n_players, IllegalActionError)
+    return labelled
+
+
+def player_labels(state: GameState) -> tuple[list[str] | None, list[str] | None]:
+    """The players' names and colours kept in ``state``'s labels, a seat at a time; None for either one not kept.
+
+    The labels come from a file that may have been edited by hand, so they are
+    checked: a :class:`~analyzer.errors.StateFormatError` says which is malformed.
+    """
+    def kept(key: str) -> list[str] | None:
+        if key not in state.labels:
+            return None
+        return _checked_labels(key, state.labels[key], state.n_players, StateFormatError)
+
+    return kept(NAMES_LABEL), kept(COLORS_LABEL)
+
+
+def _checked_labels(key: str, values: Any, n_players: int, error: type[ValueError]) -> list[str]:
+    what = "player names" if key == NAMES_LABEL else "player colours"
+    if not isinstance(values, list) or len(values) != n_players:
+        raise error(f"the {what} must be a list of {n_players}, one per seat, got {values!r}")
+    for seat, value in enumerate(values, start=1):
+        if not isinstance(value, str):
+            raise error(f"the {what} must be text; seat {seat} has {value!r}")
+        if key == COLORS_LABEL and not _HEX_COLOR.fullmatch(value):
+            raise error(f"seat {seat}'s colour {value!r} is not a colour like #1f5fbf")
+    return list(values)
 
 
 def _whole(value: Any, what: str) -> int:

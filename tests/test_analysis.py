@@ -23,13 +23,15 @@ from analyzer.analysis import (
     continent_status,
     continent_table,
     edit_position,
+    player_labels,
     reinforcement_forecast,
     win_chances,
+    with_player_labels,
 )
 from analyzer.battle import battle, battle_exact
 from analyzer.board import classic_board
 from analyzer.chains import chain
-from analyzer.errors import BoardError, IllegalActionError
+from analyzer.errors import BoardError, IllegalActionError, StateFormatError
 from analyzer.plot import plot_survivors
 from analyzer.state import GameState, Phase
 
@@ -171,6 +173,53 @@ def test_bad_edits_name_the_value(kwargs: dict[str, object], error: type[Excepti
     state = GameState.random_start(3, np.random.default_rng(1))
     with pytest.raises(error, match=message):
         edit_position(state, **kwargs)  # type: ignore[arg-type]
+
+
+# ---------------------------------------------------------------------------------- player names and colours
+NAMES = ["Ann", "Bo", "Cy"]
+COLORS = ["#d62728", "#00aa00", "#1F5FBF"]
+
+
+def test_names_and_colours_are_saved_with_the_game_and_read_back() -> None:
+    state = GameState.random_start(3, np.random.default_rng(1))
+    state.labels["zoom"] = 2  # another front end's label
+    labelled = with_player_labels(state, NAMES, COLORS)
+    assert state.labels == {"zoom": 2}
+    loaded = GameState.from_json(labelled.to_json())
+    assert loaded.labels == {"zoom": 2, "names": NAMES, "colors": COLORS}
+    assert player_labels(loaded) == (NAMES, COLORS)
+    assert player_labels(state) == (None, None)
+
+
+def test_edits_keep_the_names_and_colours() -> None:
+    labelled = with_player_labels(GameState.random_start(3, np.random.default_rng(1)), NAMES, COLORS)
+    edited = edit_position(labelled, armies={"Alaska": 9}, sets_traded=1)
+    assert player_labels(edited) == (NAMES, COLORS)
+    edited.labels["names"][0] = "Dee"
+    assert player_labels(labelled)[0] == NAMES
+
+
+@pytest.mark.parametrize(
+    ("labels", "message"),
+    [
+        ({"names": ["Ann", "Bo"]}, r"the player names must be a list of 3, one per seat, got \['Ann', 'Bo'\]"),
+        ({"names": "Ann"}, "the player names must be a list of 3"),
+        ({"names": ["Ann", 7, "Cy"]}, "the player names must be text; seat 2 has 7"),
+        ({"colors": ["#d62728", "red", "#1f5fbf"]}, "seat 2's colour 'red' is not a colour like #1f5fbf"),
+    ],
+)
+def test_malformed_labels_in_a_file_are_named(labels: dict[str, object], message: str) -> None:
+    state = GameState.random_start(3, np.random.default_rng(1))
+    state.labels = labels
+    loaded = GameState.from_json(state.to_json())
+    with pytest.raises(StateFormatError, match=message):
+        player_labels(loaded)
+
+
+def test_labels_for_the_wrong_number_of_seats_are_refused() -> None:
+    state = GameState.random_start(3, np.random.default_rng(1))
+    with pytest.raises(IllegalActionError, match="the player colours must be a list of 3"):
+        with_player_labels(state, NAMES, COLORS[:2])
 
 
 def test_a_blank_position_deals_round_the_table() -> None:

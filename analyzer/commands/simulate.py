@@ -32,8 +32,9 @@ def register(subparsers: Any) -> None:
         "simulate",
         help="play many games between bots: win rates, game lengths, games/s",
         description="Play many full games between bots (Monte Carlo) and print each seat's and "
-        "each bot's win rate with 95%% intervals, game lengths and speed. The same --seed gives "
-        "the same games whatever --workers or backend.",
+        "each bot's win rate with 95% intervals, game lengths and speed. The same --seed gives "
+        "the same games whatever --workers or backend. With --out, finished batches are "
+        "checkpointed in OUT.checkpoint/ and rerunning the same command resumes there.",
     )
     parser.add_argument("--players", type=int, default=4, help="players per game, 2 to 6 (default 4)")
     parser.add_argument(

@@ -240,8 +240,9 @@ def concentration_win_rates(features: pd.DataFrame, confidence: float = 0.95, bi
 
     * ``"in <continent>"``: territories held in that continent (``value`` the count);
     * ``"full continents"``: continents held in full when the first turn begins;
-    * ``"adjacent pairs"`` and ``"largest continent share"``: in ``bins``
-      bands of about equal counts of seats (``value`` the band, e.g. ``"4-6"`` or ``"(42%, 50%]"``).
+    * ``"adjacent pairs"`` and ``"largest continent share"``: in up to ``bins``
+      bands of about equal counts of seats, cut for each player count
+      (``value`` the band, e.g. ``"4-6"`` or ``"(42%, 50%]"``).
 
     Columns: ``n_players``, ``feature``, ``value``, ``games``, ``wins``,
     ``win_rate``, ``ci_low``, ``ci_high``, ``fair_share``.
@@ -257,8 +258,10 @@ def concentration_win_rates(features: pd.DataFrame, confidence: float = 0.95, bi
         label = "in " + column[3:].replace("_", " ").title()
         blocks.append(_rates(features, column, label, features[column].astype(str), confidence))
     blocks.append(_rates(features, "full_continents", "full continents", features["full_continents"].astype(str), confidence))
-    blocks.append(_rates(features, "adjacent_pairs", "adjacent pairs", _bands(features["adjacent_pairs"], bins, integers=True), confidence))
-    blocks.append(_rates(features, "best_share", "largest continent share", _bands(features["best_share"], bins, integers=False), confidence))
+    # Bands are cut within each player count: three players hold twice the territories six do.
+    for column, label, integers in (("adjacent_pairs", "adjacent pairs", True), ("best_share", "largest continent share", False)):
+        bands = features.groupby("n_players")[column].transform(lambda v: _bands(v, bins, integers))
+        blocks.append(_rates(features, column, label, bands, confidence))
     return _with_fair_share(pd.concat(blocks, ignore_index=True))
 
 
@@ -273,7 +276,7 @@ def _bands(values: pd.Series, bins: int, integers: bool) -> pd.Series:
             labels.append(str(first) if first == int(hi) else f"{first}-{int(hi)}")
         else:
             labels.append(f"{'[' if i == 0 else '('}{lo:.0%}, {hi:.0%}]")
-    return pd.Series(pd.Categorical.from_codes(codes.astype(int), labels, ordered=True), index=values.index)
+    return pd.Series(np.asarray(labels)[codes.astype(int)], index=values.index)
 
 
 def _rates(features: pd.DataFrame, column: str, label: str, value: pd.Series, confidence: float) -> pd.DataFrame:

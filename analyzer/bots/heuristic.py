@@ -407,10 +407,11 @@ class HeuristicBot:
     # ------------------------------------------------------------------ after a capture
     def _move_in(self, state: GameState) -> Action:
         lo, hi = state.move_range()
+        if self.keep_ratio == 0:
+            return MoveIn(hi)
         assert state.move is not None
-        source = state.move[0]
         threat = self.threat(state, state.player)
-        keep = min(hi - lo, int(threat[source] * self.keep_ratio))
+        keep = min(hi - lo, int(threat[state.move[0]] * self.keep_ratio))
         return MoveIn(hi - keep)
 
     # ------------------------------------------------------------------ fortify

@@ -32,8 +32,10 @@ from analyzer.analysis import (
     chain_odds,
     continent_table,
     edit_position,
+    player_labels,
     reinforcement_forecast,
     win_chances,
+    with_player_labels,
 )
 from analyzer.battle import armies_needed, battle
 from analyzer.battle_tables import TABLES, odds_tables
@@ -141,13 +143,17 @@ def sidebar() -> None:
         if game is not None:
             with st.expander("Players: names and colours"):
                 for p in range(game.n_players):
+                    # Defaults go through session state rather than `value=`: loading a game writes its
+                    # names into these keys, and a widget takes one source of its value, not two.
+                    st.session_state.setdefault(f"name{p}", player_name(p))
+                    st.session_state.setdefault(f"color{p}", PLAYER_COLORS[p])
                     name_col, color_col = st.columns([4, 1])
-                    name_col.text_input(f"Name of seat {p + 1}", value=player_name(p), key=f"name{p}")
-                    color_col.color_picker("Colour", value=PLAYER_COLORS[p], key=f"color{p}")
+                    name_col.text_input(f"Name of seat {p + 1}", key=f"name{p}")
+                    color_col.color_picker("Colour", key=f"color{p}")
                 names = player_names(game)
                 if len(set(names)) < len(names):
                     st.warning("Two players have the same name; the tables will not tell them apart.")
-            st.download_button("Save game", data=game.to_json(), file_name="risk-game.json",
+            st.download_button("Save game", data=saved_game(game), file_name="risk-game.json",
                                mime="application/json")
         st.file_uploader("Load a saved game", type="json", key=UPLOAD, on_change=load_upload)
         if st.session_state.get(LOAD_ERROR):
@@ -163,18 +169,32 @@ def new_blank_game() -> None:
     set_game(blank_position(int(st.session_state[N_PLAYERS])))
 
 
+def saved_game(game: GameState) -> str:
+    """The file "Save game" offers: the game with the names and colours shown in the sidebar."""
+    seats = game.n_players
+    return with_player_labels(game, player_names(game)[:seats], player_colors(game)[:seats]).to_json()
+
+
 def load_upload() -> None:
     # A callback, not a check in the script body: the uploader keeps its file across reruns, and
-    # reloading it on each one would undo every later "New random setup".
+    # reloading it on each one would undo every later "New random setup". Running before the script
+    # is also what lets it set the name and colour widgets, which are not drawn yet.
     upload = st.session_state[UPLOAD]
     st.session_state[LOAD_ERROR] = None
     if upload is None:
         return
     try:
-        set_game(GameState.from_json(upload.getvalue().decode("utf-8")))
+        game = GameState.from_json(upload.getvalue().decode("utf-8"))
+        names, colors = player_labels(game)
     except ValueError as exc:
-        # Bad JSON, bad UTF-8 and a malformed state are all ValueErrors; the current game is kept.
+        # Bad JSON, bad UTF-8, a malformed state or labels are all ValueErrors; the current game is kept.
         st.session_state[LOAD_ERROR] = f"Could not load {upload.name}: {exc}"
+        return
+    set_game(game)
+    # The names belong to the game loaded: a file saved without them has the default ones.
+    for p in range(game.n_players):
+        st.session_state[f"name{p}"] = names[p] if names is not None else player_name(p)
+        st.session_state[f"color{p}"] = colors[p] if colors is not None else PLAYER_COLORS[p]
 
 
 def first_view() -> None:

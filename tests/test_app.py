@@ -7,6 +7,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from streamlit.runtime.media_file_manager import MediaFileManager
 from streamlit.testing.v1 import AppTest
 
 from analyzer.analysis import attack_suggestions
@@ -14,7 +15,7 @@ from analyzer.battle import armies_needed, battle
 from analyzer.battle_tables import odds_tables
 from analyzer.board import classic_board
 from analyzer.chains import chain
-from analyzer.plot import player_name
+from analyzer.plot import PLAYER_COLORS, player_name
 from analyzer.state import GameState
 
 BOARD = classic_board()
@@ -263,6 +264,81 @@ def test_a_bad_cell_in_the_territory_table_is_refused_and_left_in_place() -> Non
     assert editor_key(at) == key
     assert at.session_state[key]["edited_rows"] == {T("Peru"): {"Armies": -1}}
     assert int(game.armies[T("Peru")]) == 1
+
+
+@pytest.fixture
+def downloads(monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
+    """What the app's download buttons offer, by file name, as of the last run.
+
+    AppTest cannot click a download; the file's data goes to the media file manager, so it is read there.
+    """
+    offered: dict[str, str] = {}
+    add = MediaFileManager.add
+
+    def recording_add(self: MediaFileManager, path_or_data: bytes | str, mimetype: str, coordinates: str,
+                      file_name: str | None = None, is_for_static_download: bool = False) -> str:
+        if file_name is not None:
+            offered[file_name] = path_or_data.decode() if isinstance(path_or_data, bytes) else path_or_data
+        return add(self, path_or_data, mimetype, coordinates, file_name, is_for_static_download)
+
+    monkeypatch.setattr(MediaFileManager, "add", recording_add)
+    return offered
+
+
+def sidebar_labels(at: AppTest, seats: int) -> tuple[list[str], list[str]]:
+    return ([at.text_input(key=f"name{p}").value for p in range(seats)],
+            [at.color_picker(key=f"color{p}").value for p in range(seats)])
+
+
+def test_names_and_colours_are_saved_and_loaded_back(downloads: dict[str, str]) -> None:
+    at = load(start(), KNOWN)
+    at.text_input(key="name0").set_value("Alice")
+    at.color_picker(key="color1").set_value("#00aa00").run()
+    saved = downloads["risk-game.json"]
+    assert GameState.from_json(saved).labels == {
+        "names": ["Alice", "Player 2", "Player 3"], "colors": [PLAYER_COLORS[0], "#00aa00", PLAYER_COLORS[2]],
+    }
+
+    fresh = start()
+    fresh.file_uploader(key="upload").set_value(("risk-game.json", saved.encode(), "application/json")).run()
+    assert not fresh.exception and not fresh.error
+    assert sidebar_labels(fresh, 3) == (["Alice", "Player 2", "Player 3"],
+                                        [PLAYER_COLORS[0], "#00aa00", PLAYER_COLORS[2]])
+    table = territory_table(fresh).set_index("Territory")
+    assert (table.loc["Alaska", "Owner"], table.loc["Kamchatka", "Owner"]) == ("Alice", "Player 2")
+
+
+def test_a_loaded_game_brings_its_own_names_and_an_edit_keeps_them(downloads: dict[str, str]) -> None:
+    five = GameState.random_start(5, np.random.default_rng(3))
+    names = ["Ann", "Bo", "Cy", "Di", "Ed"]
+    colors = ["#111111", "#222222", "#333333", "#444444", "#555555"]
+    five.labels = {"names": names, "colors": colors}
+    # Three seats were named in the sidebar before; the loaded game has five, all named.
+    at = new_setup(start(), n_players=3, seed=1)
+    at.text_input(key="name0").set_value("Zed").run()
+    load(at, five)
+    assert sidebar_labels(at, 5) == (names, colors)
+    at.multiselect(key="pick").set_value(["Peru"]).run()
+    at.number_input(key="edit_armies").set_value(7)
+    at.button(key="apply_quick_edit").click().run()
+    assert at.session_state["game"].labels == {"names": names, "colors": colors}
+    assert GameState.from_json(downloads["risk-game.json"]).labels == {"names": names, "colors": colors}
+    # A game saved without names has the default ones.
+    load(at, KNOWN)
+    assert sidebar_labels(at, 3) == (["Player 1", "Player 2", "Player 3"], list(PLAYER_COLORS[:3]))
+
+
+def test_a_file_with_a_bad_colour_is_refused_and_the_names_kept() -> None:
+    bad = KNOWN.copy()
+    bad.labels = {"names": ["Ann", "Bo", "Cy"], "colors": ["#111111", "blue", "#333333"]}
+    at = new_setup(start(), n_players=3, seed=2)
+    game = at.session_state["game"]
+    at.text_input(key="name0").set_value("Alice").run()
+    at.file_uploader(key="upload").set_value(("bad.json", bad.to_json().encode(), "application/json")).run()
+    (error,) = at.error
+    assert error.value == "Could not load bad.json: seat 2's colour 'blue' is not a colour like #1f5fbf"
+    assert at.session_state["game"] is game
+    assert at.text_input(key="name0").value == "Alice"
 
 
 def test_player_names_reach_the_tables() -> None:

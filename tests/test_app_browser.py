@@ -89,23 +89,42 @@ def test_new_setup_then_save_and_load_round_trip(page: Page, app_url: str) -> No
     width, height = map_image.evaluate("img => [img.naturalWidth, img.naturalHeight]")
     assert width > height > 300, "the map should be a wide picture"
 
+    # The first seat renamed: the name is saved with the game and comes back with it.
+    rename(page, 1, "Alice")
+    renamed = ["Alice" if owner == "Player 1" else owner for owner in first]
+    wait_for_owners(page, lambda owners: owners == renamed)
+
     with page.expect_download() as download_info:
         page.get_by_role("button", name="Save game").click()
     download = download_info.value
     saved = download.path().read_text(encoding="utf-8")
-    assert owners_of(GameState.from_json(saved)) == first
+    state = GameState.from_json(saved)
+    assert owners_of(state) == first
+    assert state.labels["names"] == ["Alice", "Player 2", "Player 3"]
 
-    # Another game first, so that loading visibly brings the saved one back.
+    # Another game with another name first, so that loading visibly brings the saved ones back.
     page.get_by_label("Seed").fill("2")
     page.get_by_label("Seed").press("Enter")
     page.get_by_role("button", name="New random setup").click()
-    wait_for_owners(page, lambda owners: owners != first)
+    wait_for_owners(page, lambda owners: "Alice" in owners and owners != renamed)
+    rename(page, 1, "Bob")
+    wait_for_owners(page, lambda owners: "Bob" in owners)
 
     page.get_by_test_id("stFileUploaderDropzoneInput").set_input_files(
         files=[{"name": "saved.json", "mimeType": "application/json", "buffer": saved.encode("utf-8")}]
     )
-    wait_for_owners(page, lambda owners: owners == first)
+    wait_for_owners(page, lambda owners: owners == renamed)
+    expect(page.get_by_label("Name of seat 1")).to_have_value("Alice")
     expect(page.get_by_test_id("stAlertContentError")).to_have_count(0)
+
+
+def rename(page: Page, seat: int, name: str) -> None:
+    """Type a new name for ``seat`` (from 1) in the sidebar, opening the players' expander if it is closed."""
+    field = page.get_by_label(f"Name of seat {seat}")
+    if not field.is_visible():
+        page.get_by_text("Players: names and colours").click()
+    field.fill(name)
+    field.press("Enter")
 
 
 def choose(page: Page, label: str, option: str) -> None:

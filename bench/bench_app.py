@@ -10,17 +10,25 @@ drawing caches cold) and then for the interactions. Nothing is asserted:
 
 from __future__ import annotations
 
+import logging
 import statistics
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
+
 from streamlit.testing.v1 import AppTest
 
 from analyzer.bots.registry import make_bot
 from analyzer.simulate import play
 from analyzer.state import GameState
+
+# AppTest runs the script outside a server, and Streamlit warns about that on every run
+# (a filter, because Streamlit resets its loggers' levels whenever it reads its config).
+logging.getLogger("streamlit.runtime.scriptrunner_utils.script_run_context").addFilter(
+    lambda record: "missing ScriptRunContext" not in record.getMessage()
+)
 
 APP = str(Path(__file__).resolve().parent.parent / "app.py")
 REPEATS = 5

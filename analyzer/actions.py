@@ -2,6 +2,8 @@
 
 Territories may be given by name or id; :meth:`analyzer.state.GameState.apply`
 turns names into ids, and the actions listed by ``legal_actions()`` use ids.
+Code reading the territory of an action past that point (the engine, bots
+reading the history) narrows it to an id with :func:`as_id`.
 Chance outcomes (:class:`Roll`, :class:`Draw`) are actions too, so that a game's
 history replays exactly without a random generator.
 """
@@ -9,11 +11,25 @@ history replays exactly without a random generator.
 from __future__ import annotations
 
 from dataclasses import astuple, dataclass, fields
-from typing import Any, ClassVar, Union
+from typing import Any, ClassVar, Union, cast
 
 from analyzer.errors import StateFormatError
 
+#: A territory in an action: its id or, until :meth:`GameState.apply` normalises it, its name.
 Territory = Union[int, str]
+
+
+def as_id(territory: Territory) -> int:
+    """The territory of an action the engine has accepted, typed as the id it is by then.
+
+    :meth:`analyzer.state.GameState.apply` turns names into ids before checking
+    and applying an action, and the actions from ``legal_actions()`` and in a
+    game's history hold ids; past that point a territory is an id (an ``int``,
+    or a numpy integer, which indexes the same way). This only says so to the
+    type checker: it returns its argument unchanged and looks nothing up (for
+    that, use :meth:`analyzer.board.Board.index`).
+    """
+    return cast(int, territory)
 
 
 @dataclass(frozen=True)

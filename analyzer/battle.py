@@ -453,7 +453,8 @@ class Absorbed:
     stopped: np.ndarray
 
 
-def _kernel_args(options: BattleOptions, stop_at: int) -> tuple[Any, ...]:
+def _kernel_args(options: BattleOptions, stop_at: int) -> tuple[np.ndarray, int, int, int, bool]:
+    """The kernels' shared trailing arguments ``table, am, dm, s, cap``."""
     return (roll_table(options.dice), options.attacker_cap, options.defender_cap, stop_at, options.stop_mode == "cap")
 
 

@@ -12,6 +12,12 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
+from typing import Union, cast
+
+import numpy as np
+
+#: The symbol of each card id: a list, or the board's ``card_symbols`` array.
+CardSymbols = Union[Sequence[int], np.ndarray]
 
 WILD = 3
 
@@ -25,10 +31,15 @@ def is_valid_set(symbols: Sequence[int]) -> bool:
     return len(set(symbols)) in (1, 3)
 
 
-def find_sets(hand: Sequence[int], card_symbols: Sequence[int]) -> list[tuple[int, int, int]]:
+def find_sets(hand: Sequence[int], card_symbols: CardSymbols) -> list[tuple[int, int, int]]:
     """Every valid set (as sorted card-id triples) among the cards of ``hand``."""
     return [
         combo
         for combo in itertools.combinations(sorted(hand), 3)
         if is_valid_set([card_symbols[c] for c in combo])
     ]
+
+
+def set_symbols(cards: tuple[int, int, int], card_symbols: CardSymbols) -> tuple[int, int, int]:
+    """The symbols of a set's three cards, as plain ints (what :meth:`analyzer.rules.Rules.set_value` takes)."""
+    return cast("tuple[int, int, int]", tuple(int(card_symbols[c]) for c in cards))

@@ -64,14 +64,14 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
 from scipy.stats import binomtest
 from tqdm.auto import tqdm
 
-from analyzer.actions import Attack, Battle, Defend
+from analyzer.actions import Action, Attack, Battle, Defend
 from analyzer.battle import BattleOptions, battle
 from analyzer.board import Board
 from analyzer.bots.base import BattleOrder, Bot
@@ -177,7 +177,8 @@ def play(
                 else:
                     roll_battle(state, decision, bots, rng, check)
             else:
-                apply(decision)  # type: ignore[arg-type]
+                # Anything but a BattleOrder is meant as an Action; the engine rejects what is not one.
+                apply(cast(Action, decision))
         if state.turn != turn:
             if on_setup_done is not None:
                 on_setup_done(state)

@@ -32,7 +32,7 @@ from collections import deque
 from dataclasses import dataclass
 from functools import lru_cache
 from enum import IntEnum
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -54,9 +54,10 @@ from analyzer.actions import (
     Trade,
     action_from_json,
     action_to_json,
+    as_id,
 )
 from analyzer.board import Board, classic_board
-from analyzer.cards import WILD, find_sets, is_valid_set
+from analyzer.cards import WILD, find_sets, is_valid_set, set_symbols
 from analyzer.dice import DiceRules, roll_distribution
 from analyzer.errors import BoardError, IllegalActionError, StateFormatError
 from analyzer.rules import (
@@ -445,8 +446,8 @@ class GameState:
         if phase == Phase.REINFORCE:
             actions: list[Action] = list(self.legal_trades())
             if len(self.hand(p)) < FORCED_TRADE_HAND:
-                for t in np.flatnonzero(owner == p):
-                    actions.extend(Place(int(t), k) for k in range(1, self.pending + 1))
+                for own in np.flatnonzero(owner == p):
+                    actions.extend(Place(int(own), k) for k in range(1, self.pending + 1))
             return actions
         if phase == Phase.ATTACK:
             actions = []
@@ -499,10 +500,13 @@ class GameState:
         hand = self.hand(p)
         if self.resume_attack and len(hand) < FORCED_TRADE_HAND:
             return []
-        out = []
+        out: list[Trade] = []
         for cards in find_sets(hand, self.board.card_symbols):
             bonuses = self._bonus_territories(cards)
-            out.extend(Trade(cards, b) for b in bonuses) if bonuses else out.append(Trade(cards))
+            if bonuses:
+                out.extend(Trade(cards, b) for b in bonuses)
+            else:
+                out.append(Trade(cards))
         return out
 
     def _bonus_territories(self, cards: tuple[int, ...]) -> list[int]:
@@ -606,9 +610,10 @@ class GameState:
             if isinstance(action, Fortify):
                 return Fortify(index(action.source), index(action.target), action.armies)
             if isinstance(action, Trade):
-                cards = tuple(int(c) for c in action.cards)
+                # As many cards as were given: _illegal_reason tells the player a set is three.
+                cards = cast("tuple[int, int, int]", tuple(int(c) for c in action.cards))
                 bonus = None if action.bonus is None else index(action.bonus)
-                return Trade(cards, bonus)  # type: ignore[arg-type]
+                return Trade(cards, bonus)
         except BoardError as exc:
             raise IllegalActionError(f"illegal action {action!r} in phase {self.phase.name}: {exc}") from None
         except (TypeError, ValueError):
@@ -628,21 +633,25 @@ class GameState:
             value = getattr(action, name, 1)
             if not isinstance(value, (int, np.integer)) or isinstance(value, bool):
                 return f"{name} must be a whole number, got {value!r}"
+        # Past _normalize every territory is an id.
         if isinstance(action, Claim):
-            return None if owner[action.territory] == -1 else f"{self._name(action.territory)} is already claimed"
+            t = as_id(action.territory)
+            return None if owner[t] == -1 else f"{self._name(t)} is already claimed"
         if isinstance(action, ChooseCapital):
-            return None if owner[action.territory] == p else f"{self._name(action.territory)} is not yours"
+            t = as_id(action.territory)
+            return None if owner[t] == p else f"{self._name(t)} is not yours"
         if isinstance(action, Place):
+            t = as_id(action.territory)
             if phase == Phase.SETUP_PLACE:
                 force = self._setup_force()
-                if owner[action.territory] != force:
+                if owner[t] != force:
                     whose = "neutral" if force == self.neutral else "yours"
-                    return f"{self._name(action.territory)} is not {whose}"
+                    return f"{self._name(t)} is not {whose}"
                 return None if action.armies == 1 else "setup places one army at a time"
             if len(self.hand(p)) >= FORCED_TRADE_HAND:
                 return f"you hold {len(self.hand(p))} cards and must trade a set first"
-            if owner[action.territory] != p:
-                return f"{self._name(action.territory)} is not yours"
+            if owner[t] != p:
+                return f"{self._name(t)} is not yours"
             if not 1 <= action.armies <= self.pending:
                 return f"armies must be from 1 to the {self.pending} left to place, got {action.armies}"
             return None
@@ -666,7 +675,7 @@ class GameState:
                 return "no bonus territory may be chosen for this set"
             return None
         if isinstance(action, Attack):
-            s, t = action.source, action.target
+            s, t = as_id(action.source), as_id(action.target)
             if owner[s] != p:
                 return f"{self._name(s)} is not yours"
             if owner[t] == p:
@@ -680,7 +689,7 @@ class GameState:
                 return f"dice must be from 1 to {most} with {int(armies[s])} armies on {self._name(s)}, got {action.dice}"
             return None
         if isinstance(action, Battle):
-            s, t = action.source, action.target
+            s, t = as_id(action.source), as_id(action.target)
             reason = self._illegal_reason(Attack(s, t, 1))
             if reason is not None:
                 return reason
@@ -702,7 +711,7 @@ class GameState:
                 return None
             return f"move in from {lo} (the dice rolled) to {hi} (all but one) armies, got {action.armies}"
         if isinstance(action, Fortify):
-            s, t = action.source, action.target
+            s, t = as_id(action.source), as_id(action.target)
             if owner[s] != p or owner[t] != p:
                 return f"both {self._name(s)} and {self._name(t)} must be yours"
             if t not in self.fortify_targets(s):
@@ -728,39 +737,42 @@ class GameState:
     def apply_unchecked(self, action: Action) -> None:
         """Apply an action known to be legal (the simulator's fast path; ids only, no checks)."""
         self.history.append(action)
+        # Dispatch on the exact type (one type() call, then identity tests); the casts
+        # only tell the type checker what ``kind is X`` has established.
         kind = type(action)
         if kind is Place:
-            self._place(action)  # type: ignore[arg-type]
+            self._place(cast(Place, action))
         elif kind is Attack:
-            self._attack(action)  # type: ignore[arg-type]
+            self._attack(cast(Attack, action))
         elif kind is Roll:
-            self._roll(action)  # type: ignore[arg-type]
+            self._roll(cast(Roll, action))
         elif kind is Battle:
-            self._battle(action)  # type: ignore[arg-type]
+            self._battle(cast(Battle, action))
         elif kind is Defend:
             assert self.attack is not None
             s, t, a_dice, _ = self.attack
-            self.attack = (s, t, a_dice, action.dice)  # type: ignore[union-attr]
+            self.attack = (s, t, a_dice, cast(Defend, action).dice)
             self.phase = Phase.ROLL
         elif kind is MoveIn:
-            self._move_in(action.armies)  # type: ignore[union-attr]
+            self._move_in(cast(MoveIn, action).armies)
         elif kind is EndAttack:
             self.phase = Phase.FORTIFY
         elif kind is Fortify:
-            self.armies[action.source] -= action.armies  # type: ignore[union-attr]
-            self.armies[action.target] += action.armies  # type: ignore[union-attr]
+            fortify = cast(Fortify, action)
+            self.armies[as_id(fortify.source)] -= fortify.armies
+            self.armies[as_id(fortify.target)] += fortify.armies
             self._check_victory()
             if self.phase != Phase.GAME_OVER:
                 self._end_turn()
         elif kind is EndTurn:
             self._end_turn()
         elif kind is Trade:
-            self._trade(action)  # type: ignore[arg-type]
+            self._trade(cast(Trade, action))
         elif kind is Draw:
-            self.card_loc[action.card] = self.player  # type: ignore[union-attr]
+            self.card_loc[cast(Draw, action).card] = self.player
             self._next_turn()
         elif kind is Claim:
-            t = action.territory  # type: ignore[union-attr]
+            t = as_id(cast(Claim, action).territory)
             self.owner[t] = self.player
             self.armies[t] = 1
             self.pool[self.player] -= 1
@@ -768,7 +780,7 @@ class GameState:
                 self.phase = Phase.SETUP_PLACE
             self._next_setup_player()
         elif kind is ChooseCapital:
-            self.capitals[self.player] = action.territory  # type: ignore[union-attr]
+            self.capitals[self.player] = as_id(cast(ChooseCapital, action).territory)
             nxt = (self.player + 1) % self.n_players
             if nxt == self.first_player:
                 self._begin_turn(self.first_player, True)
@@ -779,7 +791,7 @@ class GameState:
 
     # ------------------------------------------------------------------ rule steps
     def _place(self, action: Place) -> None:
-        t, k = action.territory, action.armies
+        t, k = as_id(action.territory), action.armies
         self.armies[t] += k
         if self.phase == Phase.SETUP_PLACE:
             force = self._setup_force()
@@ -839,19 +851,18 @@ class GameState:
 
     def _trade(self, action: Trade) -> None:
         cards = action.cards
-        symbols = tuple(int(self.board.card_symbols[c]) for c in cards)
-        value = self.rules.set_value(self.sets_traded, symbols)  # type: ignore[arg-type]
+        value = self.rules.set_value(self.sets_traded, set_symbols(cards, self.board.card_symbols))
         for c in cards:
             self.card_loc[c] = DISCARD
         self.sets_traded += 1
         self.pending += value
         self.trades.append(SetTraded(self.player, self.turn, value))
         if action.bonus is not None:
-            self.armies[action.bonus] += self.rules.territory_bonus
+            self.armies[as_id(action.bonus)] += self.rules.territory_bonus
             self.bonus_used = True
 
     def _attack(self, action: Attack) -> None:
-        s, t, dice = action.source, action.target, action.dice
+        s, t, dice = as_id(action.source), as_id(action.target), action.dice
         self.attack = (s, t, dice, 0)
         most = self.max_defence_dice()
         if most == 1:
@@ -872,7 +883,7 @@ class GameState:
         self._capture(s, t, a_dice)
 
     def _battle(self, action: Battle) -> None:
-        s, t = action.source, action.target
+        s, t = as_id(action.source), as_id(action.target)
         self.armies[s] = action.attacker_left
         self.armies[t] = action.defender_left
         if action.defender_left == 0:

@@ -35,7 +35,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Literal
+from typing import Literal, cast
 
 import numpy as np
 from numba import njit
@@ -51,10 +51,12 @@ from analyzer.actions import (
     MoveIn,
     Place,
     Trade,
+    as_id,
 )
 from analyzer.battle import BattleOptions, win_grid
 from analyzer.board import Board
 from analyzer.bots.base import BattleOrder, Decision
+from analyzer.cards import set_symbols
 from analyzer.dice import DiceRules
 from analyzer.errors import BotError
 from analyzer.rules import FORCED_TRADE_HAND
@@ -395,7 +397,7 @@ class HeuristicBot:
         symbols = state.board.card_symbols
 
         def value(trade: Trade) -> int:
-            return state.rules.set_value(state.sets_traded, tuple(int(symbols[c]) for c in trade.cards))  # type: ignore[arg-type]
+            return state.rules.set_value(state.sets_traded, set_symbols(trade.cards, symbols))
 
         best = max(trades, key=lambda tr: (value(tr), tr.bonus is not None, -sum(symbols[c] == 3 for c in tr.cards)))
         if forced or self.cards == "first":
@@ -456,11 +458,12 @@ class HeuristicBot:
         p = state.player
         owner = state.owner
         if state.neutral is not None:
-            options = state.legal_actions()
-            if owner[options[0].territory] != p:  # type: ignore[union-attr,index]
+            # Every legal action of the setup's placing phase is a Place of one army, on an id.
+            options = cast("list[Place]", state.legal_actions())
+            if owner[as_id(options[0].territory)] != p:
                 # The neutral's army in a 2-player setup: where it blocks the opponent most.
                 opp_near = board_data(state.board).adjacency @ (owner == 1 - p).astype(float)
-                return Place(max((int(a.territory) for a in options), key=lambda t: (opp_near[t], rng.random())))  # type: ignore[union-attr]
+                return Place(max((int(a.territory) for a in options), key=lambda t: (opp_near[t], rng.random())))
         threat = self.threat(state, p)
         values = self.target_values(state, p)
         data = board_data(state.board)

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from analyzer.actions import Action, Attack, Defend, EndAttack, EndTurn, Fortify, MoveIn, Place, Roll
+from analyzer.actions import Action, Attack, Defend, EndAttack, EndTurn, Fortify, MoveIn, Place, Roll, as_id
 from analyzer.rules import FORCED_TRADE_HAND
 from analyzer.state import GameState, Phase
 
@@ -51,9 +51,11 @@ class RandomBot:
         if phase == Phase.ATTACK:
             armies, owner = state.armies, state.owner
             last = _last_attack(state)
-            if last is not None and owner[last.target] != p and armies[last.source] > max(1, armies[last.target]):
-                # A battle goes on roll after roll until it is won or the odds turn.
-                return Attack(last.source, last.target, state.rules.dice.attacker_dice(int(armies[last.source])))
+            if last is not None:
+                s, t = as_id(last.source), as_id(last.target)
+                if owner[t] != p and armies[s] > max(1, armies[t]):
+                    # A battle goes on roll after roll until it is won or the odds turn.
+                    return Attack(s, t, state.rules.dice.attacker_dice(int(armies[s])))
             if rng.random() < self.stop_attack:
                 return EndAttack()
             options = [
@@ -76,11 +78,11 @@ class RandomBot:
                 return EndTurn()
             sources = np.flatnonzero((state.owner == p) & (state.armies >= 2))
             rng.shuffle(sources)
-            for s in sources:
-                targets = state.fortify_targets(int(s))
+            for src in sources:
+                targets = state.fortify_targets(int(src))
                 if targets:
                     t = targets[int(rng.integers(len(targets)))]
-                    return Fortify(int(s), t, int(rng.integers(1, int(state.armies[s]))))
+                    return Fortify(int(src), t, int(rng.integers(1, int(state.armies[src]))))
             return EndTurn()
         actions = state.legal_actions()
         return actions[int(rng.integers(len(actions)))]

@@ -53,7 +53,7 @@ import analyzer.studies.openings
 import analyzer.studies.policies
 import analyzer.studies.replay
 import analyzer.studies.stats
-from analyzer.studies.stats import fit_logistic, rate_difference, rate_table
+from analyzer.studies.stats import fit_logistic, paired_difference, rate_difference, rate_table
 
 BOARD = classic_board()
 T = BOARD.index
@@ -97,6 +97,18 @@ def test_rate_difference_resamples_games_and_adjusts_within_strata():
     adjusted = rate_difference(game, won, held, strata=big.astype(int), confidence=0.99, rng=np.random.default_rng(3))
     assert raw.ci_low > 0.15
     assert covers(adjusted.ci_low, adjusted.ci_high, 0.0)
+
+
+def test_paired_difference_covers_the_truth_of_correlated_pairs():
+    # Pairs share most of their luck: b copies a, then flips to a win 10% of the time; truth -0.1 * P(a lost).
+    rng = np.random.default_rng(9)
+    a = rng.random(5000) < 0.4
+    b = a | (rng.random(5000) < 0.1)
+    d = paired_difference(a, b, confidence=0.99)
+    assert covers(d.ci_low, d.ci_high, -0.1 * 0.6)
+    assert d.ci_high - d.ci_low < 0.03  # far narrower than two independent 5000-trial rates would give
+    with pytest.raises(StudyError, match="two equal-length series"):
+        paired_difference(a, b[:10])
 
 
 def test_logistic_fit_intervals_cover_the_true_coefficients():
@@ -337,16 +349,21 @@ def test_the_continent_card_bot_trades_when_the_set_completes_a_continent():
 
 # ---------------------------------------------------------------------------------- card timing
 def test_card_timing_table_and_a_policy_identical_to_the_field():
-    table = card_timing([3], ["value:10", "first"], n_games=240, seed=2)
+    table = card_timing([3], ["first"], n_games=240, seed=2)
     assert table.columns.tolist() == [
-        "n_players", "policy", *RATE_COLUMNS, "fair_share", "capped", "sets_per_game", "mean_set_value", "first_trade_turn",
+        "n_players", "policy", *RATE_COLUMNS, "fair_share", "vs_baseline", "vs_baseline_low", "vs_baseline_high",
+        "capped", "sets_per_game", "mean_set_value", "first_trade_turn",
     ]
     assert table["policy"].tolist() == ["value:10", "first"] and (table["games"] == 240).all()
     same = table.iloc[0]
     # The default bot against two copies of itself, seats randomised: a third of the wins.
     assert same["capped"] == 0 and covers(same["ci_low"], same["ci_high"], 1 / 3)
-    # Trading at the first chance trades earlier and cheaper sets than holding out for 10.
+    # The baseline against itself on the same seeds plays the very same games.
+    assert (same["vs_baseline"], same["vs_baseline_low"], same["vs_baseline_high"]) == (0, 0, 0)
     first = table.iloc[1]
+    assert first["vs_baseline"] == pytest.approx(first["win_rate"] - same["win_rate"])
+    assert first["vs_baseline_low"] < first["vs_baseline"] < first["vs_baseline_high"]
+    # Trading at the first chance trades earlier and cheaper sets than holding out for 10.
     assert first["first_trade_turn"] < same["first_trade_turn"] and first["mean_set_value"] < same["mean_set_value"]
 
 
@@ -370,6 +387,8 @@ def test_card_timing_rejects_bad_parameters():
         card_timing([3], "first", n_games=1)
     with pytest.raises(StudyError, match="unknown card policy 'hoard'"):
         card_timing([3], ["hoard"], n_games=1)
+    with pytest.raises(StudyError, match="unknown card policy 'value:ten'"):
+        card_timing([3], ["first"], n_games=1, baseline="value:ten")
     assert set(CARD_POLICIES) >= {"first", "forced", "continent"}
 
 

@@ -4,31 +4,41 @@ Each policy (:func:`~analyzer.studies.policies.card_policy`) is played by
 one seat against a field of default bots, whose own policy is to hold until
 a set is worth 10; only the card decisions differ. The first player is drawn
 at random in every game, so the policy's seat moves first as often as any
-other, and its fair share of wins is ``1 / players``. All policies at one
-player count play the same ``n_games`` game seeds (common random numbers):
-their setups are identical, which makes the comparison sharper.
+other, and its fair share of wins is ``1 / players``.
+
+All policies at one player count play the same ``n_games`` game seeds
+(common random numbers): their drafts and first turns are identical, and
+only diverge once a card decision differs. So their win rates share the luck
+of those seeds, and the fair comparison is with the baseline policy played on
+the same seeds (by default the field's own, ``value:10``): ``vs_baseline``
+is the per-game paired difference, with its interval.
 
 >>> table = card_timing([3], ["first", "forced"], n_games=20, seed=1)
->>> table.columns.tolist()
-['n_players', 'policy', 'games', 'wins', 'win_rate', 'ci_low', 'ci_high', 'fair_share', 'capped', 'sets_per_game', 'mean_set_value', 'first_trade_turn']
+>>> table.columns.tolist()[:8]
+['n_players', 'policy', 'games', 'wins', 'win_rate', 'ci_low', 'ci_high', 'fair_share']
+>>> table.columns.tolist()[8:]
+['vs_baseline', 'vs_baseline_low', 'vs_baseline_high', 'capped', 'sets_per_game', 'mean_set_value', 'first_trade_turn']
 >>> table["policy"].tolist()
-['first', 'forced']
+['value:10', 'first', 'forced']
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
 import pandas as pd
 
 from analyzer.bots.base import Bot
 from analyzer.errors import StudyError
 from analyzer.simulate import BATCH_SIZE, SimulationResult, simulate
 from analyzer.studies.policies import CARD_POLICIES, card_policy
-from analyzer.studies.stats import check_confidence, check_count, wilson_interval
+from analyzer.studies.stats import check_confidence, check_count, paired_difference, wilson_interval
 
 #: Player counts of the study: the classic game's claiming draft needs at least 3.
 PLAYER_COUNTS = (3, 4, 5, 6)
+#: The default bot's own card policy: what every other policy is compared with.
+BASELINE = "value:10"
 
 
 def card_timing(
@@ -38,6 +48,7 @@ def card_timing(
     seed: int = 0,
     *,
     field: Bot | str = "default",
+    baseline: str | None = BASELINE,
     confidence: float = 0.95,
     workers: int = 1,
     dask: bool = False,
@@ -47,9 +58,12 @@ def card_timing(
 ) -> pd.DataFrame:
     """Win rate of each card policy in seat 0 against ``field`` bots in the other seats.
 
-    One row per player count and policy: ``n_players``, ``policy``,
-    ``games``, ``wins``, ``win_rate`` with its Wilson interval ``ci_low`` ..
-    ``ci_high``, ``fair_share`` (``1 / n_players``), ``capped`` (games with no
+    One row per player count and policy (``baseline`` first, added if
+    missing): ``n_players``, ``policy``, ``games``, ``wins``, ``win_rate``
+    with its Wilson interval ``ci_low`` .. ``ci_high``, ``fair_share`` (``1 /
+    n_players``), ``vs_baseline`` (win rate minus the baseline's on the same
+    seeds; NaN without a baseline) with a paired t interval
+    ``vs_baseline_low`` .. ``vs_baseline_high``, ``capped`` (games with no
     winner, lost by everyone), and for the policy's seat ``sets_per_game``,
     ``mean_set_value`` (armies per set) and ``first_trade_turn`` (mean
     player-turn of its first trade, over the games in which it traded; a round
@@ -63,15 +77,30 @@ def card_timing(
         raise StudyError(f"player counts must be 2 to 6, at least one; got {list(player_counts)!r}")
     if isinstance(policies, str) or not policies:
         raise StudyError(f"policies must be a list of policy names, got {policies!r}")
-    bots = {name: card_policy(name) for name in policies}
+    names = list(dict.fromkeys(([baseline] if baseline is not None else []) + list(policies)))
+    bots = {name: card_policy(name) for name in names}
     rows = []
     for n in counts:
+        won: dict[str, np.ndarray] = {}
         for name, bot in bots.items():
             result = simulate(
                 n, [bot] + [field] * (n - 1), n_games, seed, workers=workers, dask=dask,
                 scheduler=scheduler, batch_size=batch_size, progress=progress,
             )
-            rows.append({"n_players": n, "policy": name, **policy_outcome(result, seat=0, confidence=confidence)})
+            won[name] = result.games.sort_values("game")["winner"].eq(0).fillna(False).to_numpy(dtype=bool)
+            outcome = policy_outcome(result, seat=0, confidence=confidence)
+            versus = paired_difference(won[name], won[baseline], confidence) if baseline is not None else None
+            rows.append(
+                {
+                    "n_players": n,
+                    "policy": name,
+                    **{k: outcome.pop(k) for k in ("games", "wins", "win_rate", "ci_low", "ci_high", "fair_share")},
+                    "vs_baseline": versus.estimate if versus else float("nan"),
+                    "vs_baseline_low": versus.ci_low if versus else float("nan"),
+                    "vs_baseline_high": versus.ci_high if versus else float("nan"),
+                    **outcome,
+                }
+            )
     return pd.DataFrame(rows)
 
 

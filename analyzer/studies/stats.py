@@ -1,5 +1,5 @@
-"""The statistics every study shares: win rates with intervals, differences between groups, and a
-logistic regression.
+"""The statistics every study shares: win rates with intervals, differences between groups or paired
+runs, and a logistic regression.
 
 Win rates carry Wilson score intervals (:func:`scipy.stats.binomtest`).
 A difference between two groups of seats, say those that hold a continent and
@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 from scipy.optimize import minimize
 from scipy.special import expit
-from scipy.stats import DegenerateDataWarning, binomtest, bootstrap, norm
+from scipy.stats import DegenerateDataWarning, binomtest, bootstrap, norm, ttest_1samp
 
 from analyzer.errors import StudyError
 
@@ -172,6 +172,27 @@ def rate_difference(
             rng=rng if rng is not None else np.random.default_rng(0),
         )
     return Difference(estimate, float(result.confidence_interval.low), float(result.confidence_interval.high))
+
+
+def paired_difference(a: np.ndarray, b: np.ndarray, confidence: float = 0.95) -> Difference:
+    """Mean of ``a - b`` over paired trials (say, two policies on the same game seeds) with a t
+    interval (:func:`scipy.stats.ttest_1samp`); pairing removes what each pair shares.
+
+    >>> d = paired_difference(np.array([1, 0, 1, 1]), np.array([1, 0, 0, 1]))
+    >>> d.estimate
+    0.25
+    >>> paired_difference(np.array([1, 0]), np.array([1, 0]))
+    Difference(estimate=0.0, ci_low=0.0, ci_high=0.0)
+    """
+    confidence = check_confidence(confidence)
+    if np.ndim(a) != 1 or np.shape(a) != np.shape(b) or len(a) < 2:
+        raise StudyError(f"a paired difference needs two equal-length series of at least 2 trials, got {np.shape(a)} and {np.shape(b)}")
+    diff = np.asarray(a, dtype=float) - np.asarray(b, dtype=float)
+    estimate = float(diff.mean())
+    if np.all(diff == diff[0]):
+        return Difference(estimate, estimate, estimate)
+    ci = ttest_1samp(diff, 0.0).confidence_interval(confidence_level=confidence)
+    return Difference(estimate, float(ci.low), float(ci.high))
 
 
 @dataclass(frozen=True)

@@ -50,6 +50,7 @@ from analyzer.studies.openings import draft_arrays
 import analyzer.studies.cards
 import analyzer.studies.continents
 import analyzer.studies.openings
+import analyzer.studies.plots
 import analyzer.studies.policies
 import analyzer.studies.replay
 import analyzer.studies.stats
@@ -492,7 +493,7 @@ def test_holding_value_covers_no_effect_in_a_synthetic_case():
 
 @pytest.mark.parametrize(
     "module",
-    [analyzer.studies.cards, analyzer.studies.continents, analyzer.studies.openings,
+    [analyzer.studies.cards, analyzer.studies.continents, analyzer.studies.openings, analyzer.studies.plots,
      analyzer.studies.policies, analyzer.studies.replay, analyzer.studies.stats],
 )
 def test_docstring_examples(module):

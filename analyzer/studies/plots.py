@@ -1,4 +1,5 @@
-"""Matplotlib figures of the studies' tables: win rates with interval whiskers, and heatmaps.
+"""Matplotlib figures of the studies' tables (win rates with interval whiskers, and heatmaps), and
+tables of rates with their intervals for reading.
 
 >>> import pandas as pd
 >>> table = pd.DataFrame({"order": [1, 2], "win_rate": [0.3, 0.2], "ci_low": [0.25, 0.15],
@@ -115,3 +116,32 @@ def heatmap(
     if title:
         ax.set_title(title)
     return ax
+
+
+def interval_pivot(
+    table: pd.DataFrame,
+    index: str,
+    columns: str,
+    *,
+    rate: str = "win_rate",
+    low: str = "ci_low",
+    high: str = "ci_high",
+    signed: bool = False,
+) -> pd.DataFrame:
+    """``rate`` with its interval as text, in percent (points), pivoted to ``index`` by ``columns``.
+
+    >>> table = pd.DataFrame({"order": [1, 2], "n": [3, 3], "win_rate": [0.384, 0.295],
+    ...                       "ci_low": [0.363, 0.276], "ci_high": [0.405, 0.316]})
+    >>> interval_pivot(table, "order", "n").loc[1, 3]
+    '38.4 (36.3-40.5)'
+    """
+    needed = [c for c in (index, columns, rate, low, high) if c not in table.columns]
+    if needed:
+        raise StudyError(f"the table has no column(s) {', '.join(needed)}")
+    number = "{:+.1f}" if signed else "{:.1f}"
+    text = [
+        f"{number.format(100 * r)} ({number.format(100 * lo)} to {number.format(100 * hi)})" if signed
+        else f"{number.format(100 * r)} ({number.format(100 * lo)}-{number.format(100 * hi)})"
+        for r, lo, hi in zip(table[rate], table[low], table[high])
+    ]
+    return table.assign(_text=text).pivot(index=index, columns=columns, values="_text").rename_axis(columns=columns)

@@ -16,6 +16,11 @@ Card-set timing (:mod:`analyzer.studies.cards`)
 Continent value (:mod:`analyzer.studies.continents`)
     :func:`continent_facts`, :func:`conquest_costs`, :func:`play_continents`,
     :func:`continent_holdings`, :func:`holding_value`.
+
+:mod:`analyzer.studies.plots` draws the tables (win rates with interval
+whiskers, heatmaps); :mod:`analyzer.studies.stats` holds the statistics they
+share. ``python -m analyzer.studies --games N`` reruns the notebooks at a
+chosen size.
 """
 
 from analyzer.studies.cards import card_timing, policy_outcome

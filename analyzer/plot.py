@@ -9,7 +9,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -24,6 +24,8 @@ from analyzer.board import Board, classic_board
 from analyzer.errors import BoardError
 
 if TYPE_CHECKING:
+    import altair as alt
+
     from analyzer.battle import BattleResult
     from analyzer.state import GameState
 
@@ -38,6 +40,11 @@ CONTINENT_COLORS: tuple[str, ...] = ("#f7e08b", "#f4a582", "#9ec5ea", "#d8b98c",
 HIGHLIGHT_COLOR = "#ff00c8"
 LAND_COLOR = "#4d4d4d"
 SEA_COLOR = "#2b6cb0"
+
+#: Name of :func:`board_chart`'s click selection, which :func:`chart_picks` reads the territories from.
+PICK_SELECTION = "territory_pick"
+#: Owner shown for a territory nobody holds yet.
+UNOWNED = "nobody yet"
 
 #: Marker area (points^2) of a territory; big enough for a three-digit army count.
 _NODE_SIZE = 330.0
@@ -162,6 +169,121 @@ def plot_survivors(result: BattleResult, *, axes: Sequence[Axes] | None = None) 
     return fig
 
 
+def board_chart(
+    state: GameState,
+    player_names: Sequence[str] | None = None,
+    player_colors: Sequence[str] | None = None,
+    picked: Iterable[int | str] = (),
+    *,
+    width: int = 600,
+) -> alt.LayerChart:
+    """The position as an Altair chart whose territories can be clicked: the app's map.
+
+    The same picture as :func:`draw_state` (territories coloured by owner with
+    their armies, land borders solid and sea routes dashed, continents as pale
+    halos), drawn by the browser, so that a click selects a territory through
+    the point selection :data:`PICK_SELECTION` (see :func:`chart_picks`).
+    ``player_names`` and ``player_colors`` are per force as in
+    :func:`draw_board`, the neutral force's included; ``picked`` territories
+    (names or ids) are ringed.
+
+    >>> from analyzer.state import GameState
+    >>> chart = board_chart(GameState.from_position([0] * 41 + [1], [3] * 42, n_players=3), picked=["Peru"])
+    >>> [param.name for param in chart.params]
+    ['territory_pick']
+    """
+    # Altair is only needed for this chart: importing it with the module would slow every plain drawing.
+    import altair as alt
+    import pandas as pd
+
+    board = state.board
+    neutral = state.n_players
+    forces = neutral + (1 if state.neutral is not None else 0)
+    names = [player_name(pid, neutral) for pid in range(forces)] if player_names is None else list(player_names)
+    colors = (list(PLAYER_COLORS[:neutral]) + [NEUTRAL_COLOR] * (forces - neutral) if player_colors is None
+              else list(player_colors))
+    if len(names) < forces or len(colors) < forces:
+        raise BoardError(f"the game has {forces} forces but {len(names)} names and {len(colors)} colours were given")
+    fills = _fills(state.owner.astype(np.int64), colors, neutral, board.n_territories)
+    ringed = {board.index(t) for t in picked}
+    territories = pd.DataFrame({
+        "territory": board.territories,
+        "label": [_wrap(name) for name in board.territories],
+        "continent": [board.continents[int(c)].name for c in board.continent_of],
+        "x": board.coords[:, 0],
+        "y": board.coords[:, 1],
+        "owner": [names[int(pid)] if pid >= 0 else UNOWNED for pid in state.owner],
+        "armies": state.armies.astype(int),
+        "ink": [_ink(fill) for fill in fills],
+        "picked": [t in ringed for t in range(board.n_territories)],
+    })
+    xlim, ylim = _limits(board.coords)
+    height = round(width * (ylim[1] - ylim[0]) / (xlim[1] - xlim[0]))
+    x = alt.X("x:Q", scale=alt.Scale(domain=list(xlim), nice=False, zero=False), axis=None)
+    y = alt.Y("y:Q", scale=alt.Scale(domain=list(ylim), nice=False, zero=False), axis=None)
+    tooltip = [alt.Tooltip("territory:N", title="Territory"), alt.Tooltip("continent:N", title="Continent"),
+               alt.Tooltip("owner:N", title="Owner"), alt.Tooltip("armies:Q", title="Armies")]
+    base = alt.Chart(territories).encode(x=x, y=y, tooltip=tooltip)
+
+    # A name shared by two players is drawn in the first one's colour: the sidebar warns of it.
+    owners = dict.fromkeys(names[int(pid)] if pid >= 0 else UNOWNED for pid in sorted(set(state.owner.tolist())))
+    owner_colors = [colors[names.index(o)] if o != UNOWNED else UNOWNED_COLOR for o in owners]
+    pick = alt.selection_point(name=PICK_SELECTION, fields=["territory"], on="click")
+    continents = base.mark_circle(size=_NODE_SIZE * 5, opacity=0.8).encode(color=alt.Color(
+        "continent:N", scale=alt.Scale(domain=[c.name for c in board.continents], range=list(CONTINENT_COLORS)),
+        legend=alt.Legend(title="Continents", orient="bottom"),
+    ))
+    markers = base.mark_circle(size=_NODE_SIZE, opacity=1.0, stroke="black", strokeWidth=0.8,
+                               cursor="pointer").encode(
+        color=alt.Color("owner:N", scale=alt.Scale(domain=list(owners), range=owner_colors),
+                        legend=alt.Legend(title="Players", orient="top")),
+        # The accessible name of each marker, so a screen reader (or a browser test) can find a territory.
+        description=alt.Description("territory:N"),
+    ).add_params(pick)
+    rings = base.transform_filter("datum.picked").mark_point(
+        shape="circle", filled=False, size=_NODE_SIZE * 2.2, color=HIGHLIGHT_COLOR, strokeWidth=2.5, opacity=1.0)
+    armies = base.mark_text(fontSize=11, fontWeight="bold", cursor="pointer").encode(
+        text="armies:Q", color=alt.Color("ink:N", scale=None))
+    labels = base.mark_text(fontSize=8, dy=10, baseline="top", lineBreak="\n", color="#333333").encode(
+        text="label:N")
+
+    period = xlim[1] - xlim[0]
+    segments = [(a, b, border.sea) for border in board.borders
+                for a, b in _route(board.coords[border.a], board.coords[border.b], border.sea, period)]
+    routes = pd.DataFrame([(a[0], a[1], b[0], b[1], sea) for a, b, sea in segments],
+                          columns=["x", "y", "x2", "y2", "sea"])
+    lines = alt.Chart(routes).encode(x=x, y=y, x2="x2:Q", y2="y2:Q")
+    land = lines.transform_filter("!datum.sea").mark_rule(color=LAND_COLOR, strokeWidth=1)
+    sea = lines.transform_filter("datum.sea").mark_rule(color=SEA_COLOR, strokeWidth=1.3, strokeDash=[5, 4])
+
+    return (
+        alt.layer(continents, land, sea, markers, rings, armies, labels)
+        # Two colour legends: continents and players each keep their own scale.
+        .resolve_scale(color="independent")
+        .properties(width=width, height=height, usermeta={"embedOptions": {"renderer": "svg"}})
+        .configure_view(stroke=None)
+    )
+
+
+def chart_picks(selection: Mapping[str, Any], board: Board | None = None) -> list[str]:
+    """The territories of ``board`` clicked in a :func:`board_chart`, from the selection state of its chart event.
+
+    ``selection`` maps selection names to their state, as Streamlit reports a
+    chart's ``on_select`` event; a point selection's state is a list of the
+    selected points' fields. Anything else (an empty selection, a click on a
+    border line) gives no territory.
+
+    >>> chart_picks({PICK_SELECTION: [{"territory": "Peru"}, {"territory": None}]})
+    ['Peru']
+    """
+    board = classic_board() if board is None else board
+    points = selection.get(PICK_SELECTION)
+    if not isinstance(points, list):
+        return []
+    names = [point.get("territory") for point in points if isinstance(point, Mapping)]
+    return [name for name in names if isinstance(name, str) and name in board.territories]
+
+
 def player_name(pid: int, neutral: int | None = None) -> str:
     """Default display name of player ``pid`` ("Player 1" for id 0); ``neutral`` is the neutral force's id."""
     return "Neutral" if pid == neutral else f"Player {pid + 1}"
@@ -268,6 +390,15 @@ def _draw_territories(ax: Axes, board: Board, fills: list[str], armies: np.ndarr
         if armies is not None:
             ax.text(x, y, str(armies[t]), ha="center", va="center", fontsize=8, fontweight="bold",
                     color=_ink(fills[t]), zorder=5, gid="armies")
+
+
+def _route(a: np.ndarray, b: np.ndarray, sea: bool, period: float) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The segments drawn for the border a-b: one, or for a sea route round the back of the globe
+    (Alaska-Kamchatka) two stubs leaving the map towards each other's shifted image, as in :func:`draw_board`."""
+    if not sea or abs(a[0] - b[0]) <= period / 2:
+        return [(a, b)]
+    west, east = (a, b) if a[0] < b[0] else (b, a)
+    return [(west, east - (period, 0.0)), (east, west + (period, 0.0))]
 
 
 def _wrap(name: str) -> str:

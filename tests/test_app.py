@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -15,7 +16,18 @@ from analyzer.battle import armies_needed, battle
 from analyzer.battle_tables import odds_tables
 from analyzer.board import classic_board
 from analyzer.chains import chain
-from analyzer.plot import PLAYER_COLORS, player_name
+from analyzer.errors import BoardError
+from analyzer.plot import (
+    HIGHLIGHT_COLOR,
+    NEUTRAL_COLOR,
+    PICK_SELECTION,
+    PLAYER_COLORS,
+    UNOWNED,
+    UNOWNED_COLOR,
+    board_chart,
+    chart_picks,
+    player_name,
+)
 from analyzer.state import GameState
 
 BOARD = classic_board()
@@ -235,6 +247,88 @@ def test_negative_armies_are_refused_and_the_entry_kept() -> None:
     at.button(key="apply_quick_edit").click().run()
     assert not at.error
     assert int(at.session_state["game"].armies[T("Peru")]) == 3
+
+
+# ---------------------------------------------------------------------------------- the map
+# The chart builder lives in analyzer/plot.py; it is tested here, with the app that is to show it.
+def layer_rows(spec: dict[str, Any], layer: dict[str, Any]) -> pd.DataFrame:
+    return pd.DataFrame(spec["datasets"][layer["data"]["name"]])
+
+
+def layers_of(spec: dict[str, Any], mark: str) -> list[dict[str, Any]]:
+    return [layer for layer in spec["layer"] if layer["mark"]["type"] == mark]
+
+
+def test_the_map_chart_has_a_clickable_point_per_territory() -> None:
+    names, colors = ["Ann", "Bo", "Cy"], ["#111111", "#222222", "#333333"]
+    spec = board_chart(KNOWN, names, colors, ["Peru", "alaska"]).to_dict()
+    # The continents' halos, then the territories, both circles.
+    halos, markers = layers_of(spec, "circle")
+    territories = layer_rows(spec, markers)
+    assert len(territories) == 42
+    assert territories["territory"].tolist() == list(BOARD.territories)
+    assert territories[["x", "y"]].to_numpy().tolist() == BOARD.coords.tolist()
+    assert territories["armies"].tolist() == KNOWN.armies.tolist()
+    assert territories["owner"].tolist() == [names[int(p)] for p in KNOWN.owner]
+    assert territories.loc[territories["picked"], "territory"].tolist() == ["Alaska", "Peru"]
+
+    encoding = markers["encoding"]
+    assert (encoding["x"]["field"], encoding["y"]["field"]) == ("x", "y")
+    assert encoding["color"]["field"] == "owner"
+    assert encoding["color"]["scale"] == {"domain": names, "range": colors}
+    assert encoding["description"]["field"] == "territory"
+    assert halos["encoding"]["color"]["field"] == "continent"
+    (param,) = spec["params"]
+    assert param["name"] == PICK_SELECTION
+    assert param["select"] == {"type": "point", "fields": ["territory"], "on": "click"}
+
+    (ring,) = layers_of(spec, "point")
+    assert ring["mark"]["color"] == HIGHLIGHT_COLOR and ring["transform"] == [{"filter": "datum.picked"}]
+    army_text, name_text = layers_of(spec, "text")
+    assert (army_text["encoding"]["text"]["field"], name_text["encoding"]["text"]["field"]) == ("armies", "label")
+
+
+def test_the_map_draws_land_borders_solid_and_sea_routes_dashed() -> None:
+    spec = board_chart(KNOWN).to_dict()
+    land, sea = layers_of(spec, "rule")
+    assert land["transform"] == [{"filter": "!datum.sea"}] and "strokeDash" not in land["mark"]
+    assert sea["transform"] == [{"filter": "datum.sea"}] and sea["mark"]["strokeDash"] == [5, 4]
+    routes = layer_rows(spec, land)
+    assert (~routes["sea"]).sum() == sum(not b.sea for b in BOARD.borders)
+    # Alaska-Kamchatka goes round the back of the globe: two stubs off the map's edges, as on the drawn map.
+    assert routes["sea"].sum() == sum(b.sea for b in BOARD.borders) + 1
+    alaska = routes[(routes["x"] == BOARD.coords[T("Alaska"), 0]) & (routes["y"] == BOARD.coords[T("Alaska"), 1])]
+    assert (alaska["x2"] < 0).any()
+
+
+def test_the_map_of_a_two_player_game_and_of_a_setup() -> None:
+    two = GameState.random_start(2, np.random.default_rng(5))
+    markers = layers_of(board_chart(two).to_dict(), "circle")[1]
+    assert markers["encoding"]["color"]["scale"] == {
+        "domain": ["Player 1", "Player 2", "Neutral"], "range": [*PLAYER_COLORS[:2], NEUTRAL_COLOR]}
+    setup = GameState.new(3, np.random.default_rng(1))
+    spec = board_chart(setup).to_dict()
+    markers = layers_of(spec, "circle")[1]
+    assert set(layer_rows(spec, markers)["owner"]) == {UNOWNED}
+    assert markers["encoding"]["color"]["scale"] == {"domain": [UNOWNED], "range": [UNOWNED_COLOR]}
+    with pytest.raises(BoardError, match="the game has 3 forces but 2 names and 3 colours were given"):
+        board_chart(GameState.random_start(2, np.random.default_rng(5)), ["Ann", "Bo"], ["#111111"] * 3)
+
+
+@pytest.mark.parametrize(
+    ("selection", "territories"),
+    [
+        ({PICK_SELECTION: [{"territory": "Peru"}]}, ["Peru"]),
+        ({PICK_SELECTION: [{"territory": "Peru"}, {"territory": "Alaska"}]}, ["Peru", "Alaska"]),
+        # Nothing selected, as Streamlit reports it; a click on a border line; a name not on the board.
+        ({PICK_SELECTION: {}}, []),
+        ({PICK_SELECTION: [{"territory": None}]}, []),
+        ({PICK_SELECTION: [{"territory": "Atlantis"}, "Peru"]}, []),
+        ({"another_selection": [{"territory": "Peru"}]}, []),
+    ],
+)
+def test_the_territories_clicked_on_the_map(selection: dict[str, Any], territories: list[str]) -> None:
+    assert chart_picks(selection) == territories
 
 
 def test_the_territory_table_applies_a_cell_edit() -> None:

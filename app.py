@@ -14,9 +14,12 @@ solver results are cached by position, so an interaction costs one tab.
 
 from __future__ import annotations
 
+import hashlib
 import io
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from functools import partial
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -42,7 +45,16 @@ from analyzer.battle_tables import TABLES, odds_tables
 from analyzer.board import SYMBOLS, Board, classic_board
 from analyzer.bots.registry import BOTS
 from analyzer.chains import chain_armies_needed
-from analyzer.plot import NEUTRAL_COLOR, PLAYER_COLORS, draw_board, draw_state, player_name, plot_survivors
+from analyzer.plot import (
+    NEUTRAL_COLOR,
+    PICK_SELECTION,
+    PLAYER_COLORS,
+    board_chart,
+    chart_picks,
+    draw_board,
+    player_name,
+    plot_survivors,
+)
 from analyzer.state import GameState
 
 #: Session-state keys.
@@ -56,6 +68,7 @@ N_PLAYERS = "n_players"
 SEED = "seed"
 TAB = "tab"
 PICK = "pick"
+MAP = "map"
 EDIT_OWNER = "edit_owner"
 EDIT_ARMIES = "edit_armies"
 ATTACK_FROM = "attack_from"
@@ -67,7 +80,7 @@ TARGET_P = "target_p"
 CHANCES = "chances"
 
 TABS = ("Board", "Players & cards", "Attack odds", "Continents", "Reinforcements", "Suggestions", "Tables")
-#: A map at the app's width; PNG bytes are cached, so the figure is drawn once per position.
+#: Resolution of the matplotlib pictures (the bare map, the survivors' chart, the heatmaps) at the app's width.
 MAP_DPI = 110
 
 
@@ -200,7 +213,7 @@ def load_upload() -> None:
 def first_view() -> None:
     st.info("Choose the number of players and a seed, then press **New random setup**, "
             "or start a **New blank game** to type a real one in, or load a saved game.")
-    st.image(map_png(None, (), (), ()))
+    st.image(bare_map_png())
     st.subheader("Continents")
     st.dataframe(continents_overview(classic_board()), hide_index=True)
 
@@ -211,14 +224,16 @@ def position_json(game: GameState) -> str:
     return game.to_json(history=False)
 
 
+@st.cache_data(max_entries=1, show_spinner=False)
+def bare_map_png() -> bytes:
+    return figure_png(draw_board(title="Classic map"))
+
+
 @st.cache_data(max_entries=64, show_spinner=False)
-def map_png(game_json: str | None, names: tuple[str, ...], colors: tuple[str, ...], highlight: tuple[str, ...]) -> bytes:
-    if game_json is None:
-        fig = draw_board(title="Classic map")
-    else:
-        fig = draw_state(GameState.from_json(game_json), player_names=names, player_colors=colors,
-                         highlight=highlight or None)
-    return figure_png(fig)
+def map_spec(game_json: str, names: tuple[str, ...], colors: tuple[str, ...], picked: tuple[str, ...]) -> dict[str, Any]:
+    # The Vega-Lite spec is cached rather than the Altair chart: st.altair_chart would convert the chart
+    # again on every rerun, which costs more than all the rest of the Board tab.
+    return board_chart(GameState.from_json(game_json), names, colors, picked).to_dict()
 
 
 def figure_png(fig: Figure) -> bytes:
@@ -256,7 +271,7 @@ def board_view(game: GameState, names: list[str]) -> None:
     map_col, edit_col = st.columns([3, 2])
     with edit_col:
         picked = st.multiselect(
-            "Pick territories (type to search): ringed on the map, edited here",
+            "Pick territories (type to search, or click them on the map): ringed on the map, edited here",
             board.territories, key=PICK, accept_new_options=True,
         )
         quick_edit(game, names, picked)
@@ -264,9 +279,30 @@ def board_view(game: GameState, names: list[str]) -> None:
         territory_editor(game, names)
     with map_col:
         known = [t for t in picked if t in board.territories]
-        st.image(map_png(position_json(game), tuple(names), tuple(player_colors(game)), tuple(known)))
+        key = map_key(picked)
+        st.vega_lite_chart(spec=map_spec(position_json(game), tuple(names), tuple(player_colors(game)), tuple(known)),
+                           key=key, on_select=partial(pick_on_map, key), selection_mode=PICK_SELECTION)
         st.subheader("Continents")
         st.dataframe(continents_overview(board, game, names), hide_index=True)
+
+
+def map_key(picked: Sequence[str]) -> str:
+    """The map's key: another one, and so a chart with nothing selected, whenever the picked list changes.
+
+    The chart reports a click only when its selection changes, so a territory dropped from the
+    list must not still count as selected there, or clicking it again would do nothing.
+    """
+    return f"{MAP}-{hashlib.blake2s(chr(0).join(picked).encode(), digest_size=8).hexdigest()}"
+
+
+def pick_on_map(key: str) -> None:
+    """Add the territory clicked on the map to the picked ones.
+
+    A callback: it runs before the script, while the picker (drawn before the map) can still be set.
+    """
+    clicked = chart_picks(st.session_state[key]["selection"], st.session_state[GAME].board)
+    picked = list(st.session_state.get(PICK) or [])
+    st.session_state[PICK] = picked + [t for t in clicked if t not in picked]
 
 
 def quick_edit(game: GameState, names: list[str], picked: Sequence[str]) -> None:

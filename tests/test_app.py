@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 import pytest
+from streamlit.dataframe_util import convert_arrow_bytes_to_pandas_df
 from streamlit.runtime.media_file_manager import MediaFileManager
 from streamlit.testing.v1 import AppTest
 
@@ -250,7 +252,7 @@ def test_negative_armies_are_refused_and_the_entry_kept() -> None:
 
 
 # ---------------------------------------------------------------------------------- the map
-# The chart builder lives in analyzer/plot.py; it is tested here, with the app that is to show it.
+# The chart builder lives in analyzer/plot.py; it is tested here, with the app that shows it.
 def layer_rows(spec: dict[str, Any], layer: dict[str, Any]) -> pd.DataFrame:
     return pd.DataFrame(spec["datasets"][layer["data"]["name"]])
 
@@ -331,6 +333,61 @@ def test_the_territories_clicked_on_the_map(selection: dict[str, Any], territori
     assert chart_picks(selection) == territories
 
 
+def click_on_map(at: AppTest, *territories: str | None) -> AppTest:
+    """Send the map's selection event the way the browser does after a click on ``territories``.
+
+    AppTest has no chart element to click, so the event goes in as the browser sends it: a JSON
+    string under the chart's widget id, next to the other widgets' states (through AppTest's own
+    private run, which ``run()`` calls with those states).
+    """
+    (chart,) = at.get("vega_lite_chart")
+    states = at._tree.get_widget_states()
+    event = states.widgets.add()
+    event.id = chart.proto.id
+    event.string_value = json.dumps({"selection": {PICK_SELECTION: [{"territory": t} for t in territories]}})
+    at._run(states)
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def map_territories(at: AppTest) -> pd.DataFrame:
+    """The territories as the app's map draws them."""
+    (chart,) = at.get("vega_lite_chart")
+    frames = [convert_arrow_bytes_to_pandas_df(dataset.data.data) for dataset in chart.proto.datasets]
+    (territories,) = [frame for frame in frames if "territory" in frame.columns]
+    return territories.set_index("territory")
+
+
+def test_clicking_territories_on_the_map_picks_them_for_the_quick_edit() -> None:
+    at = load(start(), KNOWN)
+    at.text_input(key="name0").set_value("Alice").run()
+    assert map_territories(at).loc["Alaska", "owner"] == "Alice"
+    click_on_map(at, "Peru")
+    assert at.multiselect(key="pick").value == ["Peru"]
+    click_on_map(at, "Alaska")
+    # A click on a border line selects no territory, and a territory already picked is not added twice.
+    click_on_map(at, None)
+    click_on_map(at, "Peru")
+    assert at.multiselect(key="pick").value == ["Peru", "Alaska"]
+    drawn = map_territories(at)
+    assert drawn.index[drawn["picked"]].tolist() == ["Alaska", "Peru"]
+
+    at.selectbox(key="edit_owner").set_value("Player 2")
+    at.number_input(key="edit_armies").set_value(8)
+    at.button(key="apply_quick_edit").click().run()
+    assert not at.error
+    game = at.session_state["game"]
+    assert [(int(game.owner[T(t)]), int(game.armies[T(t)])) for t in ("Peru", "Alaska")] == [(1, 8), (1, 8)]
+    assert map_territories(at).loc["Peru", ["owner", "armies"]].tolist() == ["Player 2", 8]
+
+
+def test_a_click_on_the_map_keeps_a_misspelt_entry_for_correction() -> None:
+    at = load(start(), KNOWN)
+    at.multiselect(key="pick").set_value(["Alaskaa"]).run()
+    click_on_map(at, "Peru")
+    assert at.multiselect(key="pick").value == ["Alaskaa", "Peru"]
+
+
 def test_the_territory_table_applies_a_cell_edit() -> None:
     at = load(start(), KNOWN)
     at.session_state[editor_key(at)] = {
@@ -379,7 +436,7 @@ def downloads(monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
     return offered
 
 
-def sidebar_labels(at: AppTest, seats: int) -> tuple[list[str], list[str]]:
+def sidebar_labels(at: AppTest, seats: int) -> tuple[list[str | None], list[str]]:
     return ([at.text_input(key=f"name{p}").value for p in range(seats)],
             [at.color_picker(key=f"color{p}").value for p in range(seats)])
 

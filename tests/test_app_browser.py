@@ -1,4 +1,5 @@
-"""The app in a real browser: setup, save and load, an attack's odds against the solver, a refused entry."""
+"""The app in a real browser: setup, save and load, territories picked on the map, an attack's odds against the
+solver, a refused entry."""
 
 from __future__ import annotations
 
@@ -10,16 +11,19 @@ from playwright.sync_api import Locator, Page, expect
 
 from analyzer.analysis import attack_sources, attack_targets
 from analyzer.battle import battle
+from analyzer.board import classic_board
 from analyzer.plot import player_name
 from analyzer.state import GameState
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
-#: Reruns draw the map server-side and the first one compiles the solver; allow for a busy machine.
+#: The first rerun compiles the solver and the map is drawn by the browser; allow for a busy machine.
 TIMEOUT_MS = 30_000
 expect.set_options(timeout=TIMEOUT_MS)
-N_TERRITORIES = 42
+BOARD = classic_board()
+N_TERRITORIES = BOARD.n_territories
 OWNER_COLUMN = 1
+ARMIES_COLUMN = 2
 
 
 def territory_grid(page: Page) -> Locator:
@@ -56,18 +60,23 @@ def read_column(grid: Locator, column: int) -> list[str]:
     return [cells[row] for row in sorted(cells)]
 
 
-def wait_for_owners(page: Page, accept: Callable[[list[str]], bool]) -> list[str]:
-    """The owner column once it satisfies ``accept``: after a click the page shows the old game until the rerun lands."""
+def wait_for_column(page: Page, column: int, accept: Callable[[list[str]], bool]) -> list[str]:
+    """``column`` of the territory table once it satisfies ``accept``: after a click the page shows the old game
+    until the rerun lands."""
     deadline = time.monotonic() + TIMEOUT_MS / 1000
-    owners: list[str] = []
+    cells: list[str] = []
     while time.monotonic() < deadline:
         grid = territory_grid(page)
         if grid.count() == 1:
-            owners = read_column(grid, OWNER_COLUMN)
-            if len(owners) == N_TERRITORIES and accept(owners):
-                return owners
+            cells = read_column(grid, column)
+            if len(cells) == N_TERRITORIES and accept(cells):
+                return cells
         page.wait_for_timeout(250)
-    pytest.fail(f"the territory table never showed the expected owners; last seen: {owners}")
+    pytest.fail(f"column {column} of the territory table never showed the expected values; last seen: {cells}")
+
+
+def wait_for_owners(page: Page, accept: Callable[[list[str]], bool]) -> list[str]:
+    return wait_for_column(page, OWNER_COLUMN, accept)
 
 
 def owners_of(state: GameState) -> list[str]:
@@ -84,10 +93,10 @@ def test_new_setup_then_save_and_load_round_trip(page: Page, app_url: str) -> No
     expect(page.get_by_role("heading", name="Territories")).to_be_visible()
     first = wait_for_owners(page, lambda owners: True)
     assert set(first) == {"Player 1", "Player 2", "Player 3"}
-    map_image = page.get_by_test_id("stImage").locator("img")
-    expect(map_image).to_be_visible()
-    width, height = map_image.evaluate("img => [img.naturalWidth, img.naturalHeight]")
-    assert width > height > 300, "the map should be a wide picture"
+    for territory in BOARD.territories:
+        expect(map_marker(page, territory)).to_have_count(1)
+    box = page.get_by_test_id("stVegaLiteChart").locator("svg").first.bounding_box()
+    assert box is not None and box["width"] > box["height"] > 300, "the map should be a wide picture"
 
     # The first seat renamed: the name is saved with the game and comes back with it.
     rename(page, 1, "Alice")
@@ -125,6 +134,74 @@ def rename(page: Page, seat: int, name: str) -> None:
         page.get_by_text("Players: names and colours").click()
     field.fill(name)
     field.press("Enter")
+
+
+PICKER = "Pick territories (type to search, or click them on the map): ringed on the map, edited here"
+
+
+def map_marker(page: Page, territory: str) -> Locator:
+    # Each territory's marker has the territory's name as its accessible name.
+    return page.get_by_test_id("stVegaLiteChart").locator(f'[aria-roledescription="circle"][aria-label="{territory}"]')
+
+
+#: True once the app is idle with one map on the page that rings exactly the territories given. All at once:
+#: when the picked list changes the map is a new chart, drawn for a moment next to the old one.
+_MAP_RINGS = """ringed => {
+    const charts = document.querySelectorAll("[data-testid=stVegaLiteChart]");
+    if (charts.length !== 1 || document.querySelector("[data-testid=stStatusWidget]") !== null) return false;
+    const rings = Array.from(charts[0].querySelectorAll("[aria-roledescription=point]"), ring => ring.ariaLabel);
+    return rings.length === ringed.length && ringed.every(t => rings.some(label => label.includes(`Territory: ${t};`)));
+}"""
+
+
+def expect_map(page: Page, ringed: list[str]) -> None:
+    """Wait until the map rings exactly ``ringed``: the picked list came back from the server drawn."""
+    page.wait_for_function(_MAP_RINGS, arg=ringed)
+
+
+def click_on_map(page: Page, territory: str) -> None:
+    """Click the middle of ``territory``'s marker, where the pointer lands in the browser.
+
+    Not ``Locator.click``: the army count is drawn over the marker and takes the click, which Playwright's
+    check refuses; the count belongs to the same territory, as a user's click on it does.
+    """
+    marker = map_marker(page, territory)
+    marker.scroll_into_view_if_needed()
+    box = marker.bounding_box()
+    assert box is not None
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+
+
+def test_territories_clicked_on_the_map_are_picked_and_edited(page: Page, app_url: str) -> None:
+    page.set_default_timeout(TIMEOUT_MS)
+    page.goto(app_url)
+    page.get_by_role("button", name="New random setup").click()
+    expect(page.get_by_role("heading", name="Territories")).to_be_visible()
+    picker = page.get_by_test_id("stMultiSelect").filter(has=page.get_by_label(PICKER))
+
+    expect_map(page, [])
+    click_on_map(page, "Peru")
+    expect_map(page, ["Peru"])
+    expect(picker).to_contain_text("Peru")
+    click_on_map(page, "Alaska")
+    expect_map(page, ["Peru", "Alaska"])
+    expect(picker).to_contain_text("Alaska")
+    expect(picker).to_contain_text("Peru")
+
+    # Dropped from the list, a territory is picked again by the next click on it, even the last one clicked.
+    picker.get_by_role("button", name="Clear all").click()
+    expect_map(page, [])
+    expect(picker).not_to_contain_text("Alaska")
+    click_on_map(page, "Alaska")
+    expect_map(page, ["Alaska"])
+    expect(picker).to_contain_text("Alaska")
+    expect(picker).not_to_contain_text("Peru")
+
+    page.get_by_label("Armies on each").fill("7")
+    page.get_by_label("Armies on each").press("Enter")
+    page.get_by_role("button", name="Apply to the picked territories").click()
+    wait_for_column(page, ARMIES_COLUMN, lambda armies: armies[BOARD.index("Alaska")] == "7")
+    expect(page.get_by_test_id("stAlertContentError")).to_have_count(0)
 
 
 def choose(page: Page, label: str, option: str) -> None:
@@ -175,7 +252,7 @@ def test_an_unknown_territory_shows_a_message_and_keeps_the_game(page: Page, app
     expect(page.get_by_role("heading", name="Territories")).to_be_visible()
     before = wait_for_owners(page, lambda owners: True)
 
-    picker = page.get_by_label("Pick territories (type to search): ringed on the map, edited here")
+    picker = page.get_by_label(PICKER)
     picker.click()
     picker.fill("Atlantis")
     picker.press("Enter")

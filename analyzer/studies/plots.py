@@ -98,11 +98,11 @@ def heatmap(
     ``fmt``; with ``center``, a diverging scale symmetric about it."""
     values = grid.to_numpy(dtype=float)
     ax = _axes(ax, (1.2 + 0.9 * grid.shape[1], 1.0 + 0.45 * grid.shape[0]))
-    limits = {}
+    spread, vmin, vmax = 0.0, None, None
     if center is not None:
         spread = float(np.nanmax(np.abs(values - center))) or 1.0
-        limits = {"vmin": center - spread, "vmax": center + spread}
-    image = ax.imshow(values, cmap=cmap, aspect="auto", interpolation="nearest", **limits)
+        vmin, vmax = center - spread, center + spread
+    image = ax.imshow(values, cmap=cmap, aspect="auto", interpolation="nearest", vmin=vmin, vmax=vmax)
     ax.figure.colorbar(image, ax=ax, label=label)
     ax.set_xticks(range(grid.shape[1]), [str(c) for c in grid.columns])
     ax.set_yticks(range(grid.shape[0]), [str(r) for r in grid.index])
@@ -111,7 +111,7 @@ def heatmap(
     middle = np.nanmean(values) if center is None else center
     for (r, c), v in np.ndenumerate(values):
         if np.isfinite(v):
-            dark = (v < middle) if center is None else abs(v - center) > 0.6 * (limits["vmax"] - center)
+            dark = (v < middle) if center is None else abs(v - center) > 0.6 * spread
             ax.text(c, r, fmt.format(v), ha="center", va="center", fontsize="small", color="white" if dark else "black")
     if title:
         ax.set_title(title)

@@ -104,7 +104,8 @@ def draw_board(
     _draw_territories(ax, board, fills, army_counts)
     if highlight is not None:
         ids = [board.index(t) for t in highlight]
-        ax.scatter(*board.coords[ids].T, s=_NODE_SIZE * 2.2, facecolors="none",
+        xs, ys = board.coords[ids].T
+        ax.scatter(xs, ys, s=_NODE_SIZE * 2.2, facecolors="none",
                    edgecolors=HIGHLIGHT_COLOR, linewidths=2.5, zorder=4, gid="highlight")
 
     continent_legend = ax.legend(
@@ -307,7 +308,7 @@ def _players(owner: np.ndarray | None, neutral: int | None) -> list[int]:
         return []
     owned = set(owner[owner >= 0].tolist())
     ids = [pid for pid in range(max(owned) + 1) if pid != neutral]
-    return ids + [neutral] if neutral in owned else ids
+    return ids + [neutral] if neutral is not None and neutral in owned else ids
 
 
 def _fills(owner: np.ndarray | None, colors: Sequence[str], neutral: int | None, n: int) -> list[str]:
@@ -358,7 +359,8 @@ def _draw_continents(ax: Axes, board: Board) -> None:
                                          linewidths=_CONTINENT_BAND, joinstyle="round", zorder=0, gid=gid))
         ax.add_collection(LineCollection([board.coords[list(e)] for e in inner], colors=color,
                                          linewidths=_CONTINENT_BAND, capstyle="round", zorder=0, gid=gid))
-        ax.scatter(*board.coords[sorted(members)].T, s=_NODE_SIZE * 5, color=color, linewidths=0,
+        xs, ys = board.coords[sorted(members)].T
+        ax.scatter(xs, ys, s=_NODE_SIZE * 5, color=color, linewidths=0,
                    zorder=0, gid=gid)
 
 
@@ -382,7 +384,8 @@ def _draw_borders(ax: Axes, board: Board, xlim: tuple[float, float]) -> None:
 
 
 def _draw_territories(ax: Axes, board: Board, fills: list[str], armies: np.ndarray | None) -> None:
-    ax.scatter(*board.coords.T, s=_NODE_SIZE, c=fills, edgecolors="black",
+    xs, ys = board.coords.T
+    ax.scatter(xs, ys, s=_NODE_SIZE, c=fills, edgecolors="black",
                linewidths=0.8, zorder=3, gid="territories")
     for t, (x, y) in enumerate(board.coords):
         ax.annotate(_wrap(board.territories[t]), (x, y), xytext=(0, -11), textcoords="offset points",

@@ -318,9 +318,7 @@ class GameState:
         if rules.missions or rules.capitals:
             raise IllegalActionError("a position entered mid-game cannot carry missions or capitals yet")
         # Built as a dealt game whose deal the position then overwrites.
-        plain = Rules.from_dict({**rules.to_dict(), "setup": "deal", "missions": False, "capitals": False})
-        state = cls(n_players, plain, board, first_player=player, deal=_even_deal(n, forces))
-        state.rules = rules
+        state = cls(n_players, rules, board, first_player=player, deal=_even_deal(n, forces))
         state.owner[:] = owner_arr
         state.armies[:] = armies_arr
         state.pool[:] = 0

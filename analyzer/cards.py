@@ -16,10 +16,10 @@ from typing import Union, cast
 
 import numpy as np
 
+from analyzer.board import WILD
+
 #: The symbol of each card id: a list, or the board's ``card_symbols`` array.
 CardSymbols = Union[Sequence[int], np.ndarray]
-
-WILD = 3
 
 
 def is_valid_set(symbols: Sequence[int]) -> bool:

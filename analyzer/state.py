@@ -56,8 +56,8 @@ from analyzer.actions import (
     action_to_json,
     as_id,
 )
-from analyzer.board import Board, classic_board
-from analyzer.cards import WILD, find_sets, is_valid_set, set_symbols
+from analyzer.board import SYMBOLS, Board, classic_board
+from analyzer.cards import find_sets, is_valid_set, set_symbols
 from analyzer.dice import DiceRules, roll_distribution
 from analyzer.errors import BoardError, IllegalActionError, StateFormatError
 from analyzer.rules import (
@@ -662,7 +662,7 @@ class GameState:
             if missing:
                 return f"card(s) {missing} are not in your hand {sorted(hand)}"
             if not is_valid_set([int(self.board.card_symbols[c]) for c in cards]):
-                symbols = [_SYMBOL_NAMES[int(self.board.card_symbols[c])] for c in cards]
+                symbols = [SYMBOLS[int(self.board.card_symbols[c])] for c in cards]
                 return f"cards {list(cards)} ({', '.join(symbols)}) are not a set: need three of a kind, one of each, or two plus a wild"
             if self.resume_attack and len(hand) < FORCED_TRADE_HAND:
                 return "after an elimination you trade only until you hold fewer than 5 cards"
@@ -1129,8 +1129,6 @@ def _even_deal(n_territories: int, forces: int) -> list[int]:
     """A placeholder deal that passes the constructor's checks; the caller overwrites it."""
     return [t % forces for t in range(n_territories)]
 
-
-_SYMBOL_NAMES = ("infantry", "cavalry", "artillery", "wild")
 
 _PHASE_ACTIONS: dict[Phase, tuple[type, ...]] = {
     Phase.SETUP_CLAIM: (Claim,),

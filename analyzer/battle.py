@@ -223,6 +223,48 @@ def _sweep(low, high, a_bot, a_lo, top, d_top, d_lo, table, am, dm, s, cap):
                     low[a2 - a_bot, d2] += m * q
 
 
+@njit(cache=_CACHE)
+def outcome_arrays(attackers, defenders, table, am, dm, stop_at, cap):
+    """One battle's outcomes by the plain sweep (:func:`battle_plain`), for drawing from in compiled code:
+    ``(attacker_left, defender_left, probability)`` in :class:`BattleResult`'s order."""
+    low = np.zeros((attackers + 1, defenders + 1))
+    low[attackers, defenders] = 1.0
+    _sweep(low, np.zeros((0, 1)), 0, attackers + 1, attackers, defenders, 1, table, am, dm, stop_at, cap)
+    k = 0
+    for a in range(attackers + 1):
+        if low[a, 0] > 0.0:
+            k += 1
+    top = min(stop_at, attackers)
+    for d in range(1, defenders + 1):
+        for a in range(top + 1):
+            if low[a, d] > 0.0:
+                k += 1
+    a_left = np.empty(k, dtype=np.int64)
+    d_left = np.empty(k, dtype=np.int64)
+    prob = np.empty(k)
+    i = 0
+    for a in range(attackers, -1, -1):
+        if low[a, 0] > 0.0:
+            a_left[i], d_left[i], prob[i] = a, 0, low[a, 0]
+            i += 1
+    for d in range(1, defenders + 1):
+        for a in range(top, -1, -1):
+            if low[a, d] > 0.0:
+                a_left[i], d_left[i], prob[i] = a, d, low[a, d]
+                i += 1
+    return a_left, d_left, prob
+
+
+@njit(cache=_CACHE)
+def outcome_cdf(attackers, defenders, table, am, dm, stop_at, cap):
+    """:func:`outcome_arrays` with cumulative probabilities, the last exactly 1, for drawing an
+    outcome by inverse CDF (the simulator's one draw per battle)."""
+    a_left, d_left, prob = outcome_arrays(attackers, defenders, table, am, dm, stop_at, cap)
+    cdf = np.cumsum(prob)
+    cdf[-1] = 1.0
+    return a_left, d_left, cdf
+
+
 # Double-double arithmetic (a value is hi + lo, about 32 significant digits) for the
 # region's recurrences: they run for thousands of steps without the exact mass
 # conservation of a plain sweep, so plain float64 would drift by ~1e-13 at 1000 armies.
@@ -453,7 +495,7 @@ class Absorbed:
     stopped: np.ndarray
 
 
-def _kernel_args(options: BattleOptions, stop_at: int) -> tuple[np.ndarray, int, int, int, bool]:
+def kernel_args(options: BattleOptions, stop_at: int) -> tuple[np.ndarray, int, int, int, bool]:
     """The kernels' shared trailing arguments ``table, am, dm, s, cap``."""
     return (roll_table(options.dice), options.attacker_cap, options.defender_cap, stop_at, options.stop_mode == "cap")
 
@@ -469,7 +511,7 @@ def absorb(start: np.ndarray, defenders: int, stop_at: int, options: BattleOptio
     low = np.zeros((top + 1, defenders + 1))
     low[:, defenders] = start
     # a_lo above every row: all rows are stored in full.
-    _sweep(low, np.zeros((0, 1)), 0, top + 1, top, defenders, 1, *_kernel_args(options, stop_at))
+    _sweep(low, np.zeros((0, 1)), 0, top + 1, top, defenders, 1, *kernel_args(options, stop_at))
     cut = min(stop_at, top) + 1
     stopped = np.zeros((stop_at + 1, defenders + 1))
     stopped[:cut, 1:] = low[:cut, 1:]
@@ -501,7 +543,7 @@ def _solve(attackers: int, defenders: int, stop_at: int, options: BattleOptions,
     high = np.zeros((attackers - a_lo + 1, dm))
     qh, ql = _double_double(am, dm, options.dice)
     _region_exits(attackers, defenders, a_lo, dm, qh, ql, low, high, a_bot)
-    _sweep(low, high, a_bot, a_lo, attackers, defenders, dm, *_kernel_args(options, stop_at))
+    _sweep(low, high, a_bot, a_lo, attackers, defenders, dm, *kernel_args(options, stop_at))
     won = np.zeros(attackers + 1)
     won[a_bot:a_lo] = low[:, 0]
     won[a_lo:] = high[:, 0]
@@ -795,7 +837,7 @@ def start_values(
         return out
     value = np.zeros((a_max + 1, defenders + 1))
     dummy = np.zeros((1, 1))
-    _backward(a_max, defenders, reward, *_kernel_args(options, stop_at), value, dummy, dummy, False)
+    _backward(a_max, defenders, reward, *kernel_args(options, stop_at), value, dummy, dummy, False)
     return value[:, defenders]
 
 
@@ -803,7 +845,7 @@ def win_grid(max_armies: int, stop_at: int, options: BattleOptions) -> tuple[np.
     """P(win) and expected armies left on each side from every ``(a, d)`` with ``a, d <= max_armies`` (true random)."""
     n = max_armies
     value, mean_a, mean_d = (np.zeros((n + 1, n + 1)) for _ in range(3))
-    _backward(n, n, np.ones(n + 1), *_kernel_args(options, stop_at), value, mean_a, mean_d, True)
+    _backward(n, n, np.ones(n + 1), *kernel_args(options, stop_at), value, mean_a, mean_d, True)
     return value, mean_a, mean_d
 
 

@@ -28,14 +28,15 @@ from __future__ import annotations
 import bisect
 import itertools
 import json
-from collections import deque
 from dataclasses import dataclass
 from functools import lru_cache
 from enum import IntEnum
+from collections.abc import Callable
 from typing import Any, cast
 
 import numpy as np
 
+from analyzer import engine
 from analyzer import missions as missions_mod
 from analyzer.actions import (
     Action,
@@ -60,14 +61,7 @@ from analyzer.board import SYMBOLS, Board, classic_board
 from analyzer.cards import find_sets, is_valid_set, set_symbols
 from analyzer.dice import DiceRules, roll_distribution
 from analyzer.errors import BoardError, IllegalActionError, StateFormatError
-from analyzer.rules import (
-    ELIMINATION_TRADE_HAND,
-    FORCED_TRADE_HAND,
-    NEUTRAL_ARMIES,
-    Rules,
-    reinforcement_from_territories,
-    starting_armies,
-)
+from analyzer.rules import FORCED_TRADE_HAND, NEUTRAL_ARMIES, Rules, starting_armies
 
 FORMAT = "risk-analyzer/state"
 FORMAT_VERSION = 1
@@ -78,8 +72,8 @@ CHANCE = -1
 TERMINAL = -2
 
 #: Card locations other than a player's hand.
-DECK = -1
-DISCARD = -2
+DECK = engine.DECK
+DISCARD = engine.DISCARD
 
 
 class Phase(IntEnum):
@@ -96,6 +90,10 @@ class Phase(IntEnum):
     FORTIFY = 8
     DRAW = 9
     GAME_OVER = 10
+
+
+#: Phases by value, for a fast lookup from the state vector.
+_PHASES = tuple(Phase)
 
 
 @dataclass(frozen=True)
@@ -116,8 +114,116 @@ class SetTraded:
     value: int
 
 
+class _Int:
+    """A whole-number field of the game, stored in the state vector (see :mod:`analyzer.engine`)."""
+
+    def __init__(self, index: int) -> None:
+        self.index = index
+
+    def __get__(self, state: GameState, owner: type | None = None) -> int:
+        return int(state.S[self.index])
+
+    def __set__(self, state: GameState, value: int) -> None:
+        state.S[self.index] = value
+
+
+class _Flag(_Int):
+    """A yes/no field of the game, stored in the state vector."""
+
+    def __get__(self, state: GameState, owner: type | None = None) -> bool:
+        return bool(state.S[self.index])
+
+
+class _Pair:
+    """A 4-tuple field stored in the state vector from ``index``; None while its first entry is -1."""
+
+    def __init__(self, index: int) -> None:
+        self.index = index
+
+    def __get__(self, state: GameState, owner: type | None = None) -> tuple[int, int, int, int] | None:
+        S, i = state.S, self.index
+        if S[i] < 0:
+            return None
+        return int(S[i]), int(S[i + 1]), int(S[i + 2]), int(S[i + 3])
+
+    def __set__(self, state: GameState, value: tuple[int, int, int, int] | None) -> None:
+        state.S[self.index : self.index + 4] = (-1, 0, 0, 0) if value is None else value
+
+
 class GameState:
-    """One game in progress. Build with :meth:`new` or :meth:`random_start`."""
+    """One game in progress. Build with :meth:`new` or :meth:`random_start`.
+
+    Everything that changes lives in one ``int64`` state vector ``S`` (layout in
+    :mod:`analyzer.engine`, whose compiled steps apply the rules); the arrays
+    ``owner``, ``armies``, ``card_loc``, ``pool``, ``alive``, ``eliminated_by``,
+    ``capitals`` and ``missions`` are views into it that write through, and the
+    scalar fields below read and write it.
+    """
+
+    player = _Int(engine.PLAYER)
+    first_player = _Int(engine.FIRST_PLAYER)
+    turn = _Int(engine.TURN)
+    round = _Int(engine.ROUND)
+    pending = _Int(engine.PENDING)
+    sets_traded = _Int(engine.SETS_TRADED)
+    setup_step = _Int(engine.SETUP_STEP)
+    n_players = _Int(engine.N_PLAYERS)
+    captured = _Flag(engine.CAPTURED)
+    bonus_used = _Flag(engine.BONUS_USED)
+    resume_attack = _Flag(engine.RESUME_ATTACK)
+    elimination_trade = _Flag(engine.ELIMINATION_TRADE)
+    #: The pending attack: source, target, attack dice, defence dice (0 until chosen).
+    attack = _Pair(engine.ATTACK_S)
+    #: The pending capture's move-in: source, target, fewest, most armies.
+    move = _Pair(engine.MOVE_S)
+
+    S: np.ndarray
+    owner: np.ndarray
+    armies: np.ndarray
+    card_loc: np.ndarray
+    pool: np.ndarray
+    alive: np.ndarray
+    eliminated_by: np.ndarray
+    capitals: np.ndarray
+    missions: np.ndarray
+
+    def _bind(self, S: np.ndarray) -> None:
+        """Adopt state vector ``S`` and point the array fields at it."""
+        self.S = S
+        for name in engine.FIELDS:
+            setattr(self, name, engine.view(S, name))
+
+    @property
+    def phase(self) -> Phase:
+        return _PHASES[self.S[engine.PHASE]]
+
+    @phase.setter
+    def phase(self, value: Phase) -> None:
+        self.S[engine.PHASE] = int(value)
+
+    @property
+    def winner(self) -> int | None:
+        w = int(self.S[engine.WINNER])
+        return None if w < 0 else w
+
+    @winner.setter
+    def winner(self, value: int | None) -> None:
+        self.S[engine.WINNER] = -1 if value is None else value
+
+    @property
+    def neutral(self) -> int | None:
+        """The neutral force's player id in a 2-player game, else None."""
+        return 2 if self.S[engine.N_PLAYERS] == 2 else None
+
+    @property
+    def rules(self) -> Rules:
+        return self._rules
+
+    @rules.setter
+    def rules(self, rules: Rules) -> None:
+        self._rules = rules
+        self._C = engine.config(self.board, rules)
+        self.S[engine.TURN_LIMIT] = -1 if rules.turn_limit is None else rules.turn_limit
 
     # ------------------------------------------------------------------ creation
     def __init__(
@@ -138,40 +244,16 @@ class GameState:
         ``missions`` gives each player's mission card with ``rules.missions``.
         """
         self.board = board if board is not None else classic_board()
-        self.rules = rules if rules is not None else Rules()
         starting = starting_armies(n_players)
-        self.n_players = n_players
-        n, n_cards = self.board.n_territories, self.board.n_cards
-        #: The neutral force's player id in a 2-player game, else None.
-        self.neutral: int | None = 2 if n_players == 2 else None
-        n_forces = n_players + (1 if self.neutral is not None else 0)
         if not 0 <= first_player < n_players:
             raise IllegalActionError(f"first player {first_player} is not a seat of this {n_players}-player game")
-        self.owner = np.full(n, -1, dtype=np.int8)
-        self.armies = np.zeros(n, dtype=np.int32)
-        self.card_loc = np.full(n_cards, DECK, dtype=np.int8)
-        self.pool = np.full(n_forces, starting, dtype=np.int32)
+        self._bind(engine.new_state(self.board.n_territories, self.board.n_cards, n_players))
+        self.rules = rules if rules is not None else Rules()
+        self.pool[:] = starting
         if self.neutral is not None:
             self.pool[self.neutral] = NEUTRAL_ARMIES
-        self.alive = np.ones(n_players, dtype=bool)
-        self.eliminated_by = np.full(n_players, -1, dtype=np.int8)
-        self.capitals = np.full(n_players, -1, dtype=np.int16)
-        self.missions = np.full(n_players, -1, dtype=np.int16)
         self.first_player = first_player
         self.player = first_player
-        self.phase = Phase.SETUP_CLAIM
-        self.turn = 0
-        self.round = 0
-        self.pending = 0
-        self.captured = False
-        self.bonus_used = False
-        self.sets_traded = 0
-        self.resume_attack = False
-        self.setup_step = 0
-        self.attack: tuple[int, int, int, int] | None = None  # source, target, attack dice, defence dice
-        self.move: tuple[int, int, int, int] | None = None  # source, target, fewest, most
-        self.elimination_trade = False
-        self.winner: int | None = None
         self.eliminations: list[Elimination] = []
         self.trades: list[SetTraded] = []
         self.history: list[Action] = []
@@ -209,7 +291,7 @@ class GameState:
             raise IllegalActionError(f"a deal must share the territories out evenly, got counts {counts.tolist()}")
         self.owner[:] = deal
         self.armies[:] = 1
-        self.pool -= counts.astype(np.int32)
+        self.pool -= counts
         self.player = self.first_player
         self.phase = Phase.SETUP_PLACE
         self.setup_step = 0
@@ -352,8 +434,7 @@ class GameState:
         """An independent copy (the board and rules are shared: they are constant)."""
         new = object.__new__(GameState)
         new.__dict__.update(self.__dict__)
-        for name in ("owner", "armies", "card_loc", "pool", "alive", "eliminated_by", "capitals", "missions"):
-            setattr(new, name, getattr(self, name).copy())
+        new._bind(self.S.copy())
         new.eliminations = list(self.eliminations)
         new.trades = list(self.trades)
         new.history = list(self.history)
@@ -383,10 +464,11 @@ class GameState:
         return self.player
 
     def is_terminal(self) -> bool:
-        return self.phase == Phase.GAME_OVER
+        return bool(self.S[engine.PHASE] == engine.GAME_OVER)
 
     def is_chance(self) -> bool:
-        return self.phase in (Phase.ROLL, Phase.DRAW)
+        phase = self.S[engine.PHASE]
+        return bool(phase == engine.ROLL or phase == engine.DRAW)
 
     def hand(self, player: int) -> list[int]:
         """The cards a player holds, as card ids."""
@@ -405,9 +487,7 @@ class GameState:
 
         ``max(3, territories // 3)`` plus the bonus of each continent held in full.
         """
-        n_owned = int(np.count_nonzero(self.owner == player))
-        bonus = sum(self.board.continents[c].bonus for c in self.continents_held(player))
-        return reinforcement_from_territories(n_owned) + bonus
+        return int(engine.reinforcements(self.S, self._C, player))
 
     def next_set_value(self) -> int:
         """Armies the next set traded is worth under progressive values (the classic rule)."""
@@ -521,25 +601,11 @@ class GameState:
 
     def fortify_targets(self, source: int) -> list[int]:
         """Where armies on ``source`` may fortify to under the rules' fortify option."""
-        p = self.player
-        if self.rules.fortify == "adjacent":
-            return [t for t in self.board.neighbors[source] if self.owner[t] == p]
-        seen = {source}
-        queue = deque([source])
-        while queue:
-            u = queue.popleft()
-            for v in self.board.neighbors[u]:
-                if v not in seen and self.owner[v] == p:
-                    seen.add(v)
-                    queue.append(v)
-        seen.discard(source)
-        return sorted(seen)
+        return [int(t) for t in np.flatnonzero(engine.fortify_reach(self.S, self._C, source))]
 
     def _setup_force(self) -> int:
         """Whose armies go down on the current setup placement (the neutral's on a 2-player go's third army)."""
-        if self.neutral is not None and self.setup_step == 2:
-            return self.neutral
-        return self.player
+        return int(engine.setup_force(self.S))
 
     # ------------------------------------------------------------------ chance
     def chance_outcomes(self) -> list[tuple[Action, float]]:
@@ -554,11 +620,8 @@ class GameState:
         return []
 
     def _draw_pile(self) -> np.ndarray:
-        deck = np.flatnonzero(self.card_loc == DECK)
-        if len(deck) == 0:
-            # The discards are shuffled into a new deck; a uniform draw from them is the same thing.
-            deck = np.flatnonzero(self.card_loc == DISCARD)
-        return deck
+        # Once the deck is empty the discards are shuffled into a new one; a uniform draw from them is the same thing.
+        return engine.draw_pile(self.S)
 
     def apply_chance(self, rng: np.random.Generator) -> Action:
         """Sample the pending chance event from ``rng``, apply it and return the outcome."""
@@ -733,224 +796,26 @@ class GameState:
         return self.board.territories[t]
 
     def apply_unchecked(self, action: Action) -> None:
-        """Apply an action known to be legal (the simulator's fast path; ids only, no checks)."""
+        """Apply an action known to be legal (ids only, no checks).
+
+        The rule steps are :mod:`analyzer.engine`'s compiled functions; this
+        records the history, the trades and the eliminations around them.
+        """
         self.history.append(action)
-        # Dispatch on the exact type (one type() call, then identity tests); the casts
-        # only tell the type checker what ``kind is X`` has established.
         kind = type(action)
-        if kind is Place:
-            self._place(cast(Place, action))
-        elif kind is Attack:
-            self._attack(cast(Attack, action))
-        elif kind is Roll:
-            self._roll(cast(Roll, action))
-        elif kind is Battle:
-            self._battle(cast(Battle, action))
-        elif kind is Defend:
-            assert self.attack is not None
-            s, t, a_dice, _ = self.attack
-            self.attack = (s, t, a_dice, cast(Defend, action).dice)
-            self.phase = Phase.ROLL
-        elif kind is MoveIn:
-            self._move_in(cast(MoveIn, action).armies)
-        elif kind is EndAttack:
-            self.phase = Phase.FORTIFY
-        elif kind is Fortify:
-            fortify = cast(Fortify, action)
-            self.armies[as_id(fortify.source)] -= fortify.armies
-            self.armies[as_id(fortify.target)] += fortify.armies
-            self._check_victory()
-            if self.phase != Phase.GAME_OVER:
-                self._end_turn()
-        elif kind is EndTurn:
-            self._end_turn()
-        elif kind is Trade:
-            self._trade(cast(Trade, action))
-        elif kind is Draw:
-            self.card_loc[cast(Draw, action).card] = self.player
-            self._next_turn()
-        elif kind is Claim:
-            t = as_id(cast(Claim, action).territory)
-            self.owner[t] = self.player
-            self.armies[t] = 1
-            self.pool[self.player] -= 1
-            if np.all(self.owner >= 0):
-                self.phase = Phase.SETUP_PLACE
-            self._next_setup_player()
-        elif kind is ChooseCapital:
-            self.capitals[self.player] = as_id(cast(ChooseCapital, action).territory)
-            nxt = (self.player + 1) % self.n_players
-            if nxt == self.first_player:
-                self._begin_turn(self.first_player, True)
-            else:
-                self.player = nxt
-        else:
+        encode = _ENCODE.get(kind)
+        if encode is None:
             raise IllegalActionError(f"unknown action {action!r}")
-
-    # ------------------------------------------------------------------ rule steps
-    def _place(self, action: Place) -> None:
-        t, k = as_id(action.territory), action.armies
-        self.armies[t] += k
-        if self.phase == Phase.SETUP_PLACE:
-            force = self._setup_force()
-            self.pool[force] -= 1
-            if self.neutral is not None:
-                # A 2-player go: two of your own armies, then one neutral.
-                self.setup_step += 1
-                if self.setup_step == 1 and self.pool[self.player] == 0:
-                    self.setup_step = 2
-                if self.setup_step == 2 and self.pool[self.neutral] == 0:
-                    self.setup_step = 3
-                if self.setup_step < 3:
-                    return
-                self.setup_step = 0
-            self._next_setup_player()
-            return
-        self.pending -= k
-        if self.pending == 0:
-            self.resume_attack = False
-            self.phase = Phase.ATTACK
-        if self.rules.missions:
-            self._check_victory()
-
-    def _next_setup_player(self) -> None:
-        """Pass the setup to the next seat with armies left to place, or start the game."""
-        if self.phase == Phase.SETUP_CLAIM:
-            self.player = (self.player + 1) % self.n_players
-            return
-        for step in range(1, self.n_players + 1):
-            p = (self.player + step) % self.n_players
-            if self.pool[p] > 0:
-                self.player = p
-                return
-        if self.neutral is not None and self.pool[self.neutral] > 0:
-            # Only neutral armies remain: the players keep taking turns placing them.
-            self.player = (self.player + 1) % self.n_players
-            self.setup_step = 2
-            return
-        if self.rules.capitals:
-            self.phase = Phase.CHOOSE_CAPITAL
-            self.player = self.first_player
-        else:
-            self._begin_turn(self.first_player, True)
+        player, turn = self.player, self.turn
+        result = int(engine.step(self.S, self._C, *encode(action)))
+        if result >= 0:
+            if kind is Trade:
+                self.trades.append(SetTraded(player, turn, result))
+            else:
+                self.eliminations.append(Elimination(result, player, turn))
 
     def _begin_turn(self, player: int, new_round: bool) -> None:
-        if new_round:
-            if self.rules.turn_limit is not None and self.round >= self.rules.turn_limit:
-                self.phase = Phase.GAME_OVER
-                return
-            self.round += 1
-        self.player = player
-        self.turn += 1
-        self.phase = Phase.REINFORCE
-        self.pending = self.reinforcements(player)
-        self.captured = False
-        self.bonus_used = False
-
-    def _trade(self, action: Trade) -> None:
-        cards = action.cards
-        value = self.rules.set_value(self.sets_traded, set_symbols(cards, self.board.card_symbols))
-        for c in cards:
-            self.card_loc[c] = DISCARD
-        self.sets_traded += 1
-        self.pending += value
-        self.trades.append(SetTraded(self.player, self.turn, value))
-        if action.bonus is not None:
-            self.armies[as_id(action.bonus)] += self.rules.territory_bonus
-            self.bonus_used = True
-
-    def _attack(self, action: Attack) -> None:
-        s, t, dice = as_id(action.source), as_id(action.target), action.dice
-        self.attack = (s, t, dice, 0)
-        most = self.max_defence_dice()
-        if most == 1:
-            self.attack = (s, t, dice, 1)
-            self.phase = Phase.ROLL
-        else:
-            self.phase = Phase.DEFEND
-
-    def _roll(self, action: Roll) -> None:
-        assert self.attack is not None
-        s, t, a_dice, _ = self.attack
-        self.armies[s] -= action.attacker_losses
-        self.armies[t] -= action.defender_losses
-        self.attack = None
-        if self.armies[t] > 0:
-            self.phase = Phase.ATTACK
-            return
-        self._capture(s, t, a_dice)
-
-    def _battle(self, action: Battle) -> None:
-        s, t = as_id(action.source), as_id(action.target)
-        self.armies[s] = action.attacker_left
-        self.armies[t] = action.defender_left
-        if action.defender_left == 0:
-            self._capture(s, t, self.rules.dice.attacker_dice(action.attacker_left))
-
-    def _capture(self, s: int, t: int, a_dice: int) -> None:
-        victim = int(self.owner[t])
-        self.owner[t] = self.player
-        self.captured = True
-        if victim != self.neutral and not np.any(self.owner == victim):
-            self._eliminate(victim)
-        most = int(self.armies[s]) - 1
-        self.move = (s, t, a_dice, most)
-        if a_dice == most:
-            self._move_in(most)
-        else:
-            self.phase = Phase.MOVE_IN
-
-    def _eliminate(self, victim: int) -> None:
-        self.alive[victim] = False
-        self.eliminated_by[victim] = self.player
-        self.eliminations.append(Elimination(victim, self.player, self.turn))
-        self.card_loc[self.card_loc == victim] = self.player
-        if len(self.hand(self.player)) >= ELIMINATION_TRADE_HAND:
-            self.elimination_trade = True
-
-    def _move_in(self, k: int) -> None:
-        assert self.move is not None
-        s, t = self.move[0], self.move[1]
-        self.armies[s] -= k
-        self.armies[t] += k
-        self.move = None
-        self.phase = Phase.ATTACK
-        self._check_victory()
-        if self.phase == Phase.GAME_OVER:
-            return
-        if self.elimination_trade:
-            self.elimination_trade = False
-            self.resume_attack = True
-            self.phase = Phase.REINFORCE
-            self.pending = 0
-
-    def _check_victory(self) -> None:
-        p = self.player
-        won = int(np.count_nonzero(self.alive)) == 1
-        if not won and self.rules.missions:
-            won = missions_mod.is_complete(
-                int(self.missions[p]), p, self.board, self.owner, self.armies, self.n_players, self.eliminated_by
-            )
-        if not won and self.rules.capitals and np.all(self.capitals >= 0):
-            won = bool(np.all(self.owner[self.capitals] == p))
-        if won:
-            self.winner = p
-            self.phase = Phase.GAME_OVER
-
-    def _end_turn(self) -> None:
-        if self.captured and len(self._draw_pile()) > 0:
-            self.phase = Phase.DRAW
-        else:
-            self._next_turn()
-
-    def _next_turn(self) -> None:
-        for step in range(1, self.n_players + 1):
-            p = (self.player + step) % self.n_players
-            if self.alive[p]:
-                # A round ends when play passes the first player's seat again.
-                seat = (p - self.first_player) % self.n_players
-                self._begin_turn(p, seat <= (self.player - self.first_player) % self.n_players)
-                return
+        engine.begin_turn(self.S, self._C, player, new_round)
 
     # ------------------------------------------------------------------ serialization
     def to_dict(self, history: bool = True) -> dict[str, Any]:
@@ -970,7 +835,7 @@ class GameState:
             "armies": self.armies.tolist(),
             "card_loc": self.card_loc.tolist(),
             "pool": self.pool.tolist(),
-            "alive": self.alive.tolist(),
+            "alive": [bool(a) for a in self.alive],
             "eliminated_by": self.eliminated_by.tolist(),
             "capitals": self.capitals.tolist(),
             "missions": self.missions.tolist(),
@@ -1009,10 +874,10 @@ class GameState:
                 board = classic_board() if data["map"] == "classic" else Board.from_dict(data["map"], "saved game")
             state = object.__new__(cls)
             state.board = board
+            n_players = int(data["n_players"])
+            starting_armies(n_players)
+            state._bind(engine.new_state(board.n_territories, board.n_cards, n_players))
             state.rules = Rules.from_dict(data["rules"])
-            state.n_players = int(data["n_players"])
-            starting_armies(state.n_players)
-            state.neutral = 2 if state.n_players == 2 else None
             state.initial = dict(data["initial"])
             state.phase = Phase[data["phase"]]
             for name in ("player", "first_player", "turn", "round", "pending", "sets_traded", "setup_step"):
@@ -1033,9 +898,12 @@ class GameState:
                 arr = np.asarray(data[name], dtype=dtype)
                 if arr.shape != (length,):
                     raise StateFormatError(f"saved game field {name!r} has {arr.size} entries, expected {length}")
-                setattr(state, name, arr)
-            state.attack = tuple(data["attack"]) if data["attack"] is not None else None
-            state.move = tuple(data["move"]) if data["move"] is not None else None
+                getattr(state, name)[:] = arr
+            for name in ("attack", "move"):
+                value = data[name]
+                if value is not None and len(value) != 4:
+                    raise StateFormatError(f"saved game field {name!r} has {len(value)} entries, expected 4")
+                setattr(state, name, None if value is None else tuple(int(v) for v in value))
             state.winner = data["winner"]
             state.eliminations = [Elimination(*map(int, e)) for e in data["eliminations"]]
             state.trades = [SetTraded(*map(int, r)) for r in data["trades"]]
@@ -1142,4 +1010,31 @@ _PHASE_ACTIONS: dict[Phase, tuple[type, ...]] = {
     Phase.FORTIFY: (Fortify, EndTurn),
     Phase.DRAW: (Draw,),
     Phase.GAME_OVER: (),
+}
+
+
+def _place(a: Any) -> tuple[int, int, int, int, int]:
+    return engine.PLACE, int(a.territory), int(a.armies), 0, 0
+
+
+def _trade(a: Any) -> tuple[int, int, int, int, int]:
+    c0, c1, c2 = a.cards
+    return engine.TRADE, int(c0), int(c1), int(c2), -1 if a.bonus is None else int(a.bonus)
+
+
+#: Each action type's code and arguments for :func:`analyzer.engine.step`.
+_ENCODE: dict[type, Callable[[Any], tuple[int, int, int, int, int]]] = {
+    Place: _place,
+    Battle: lambda a: (engine.BATTLE, int(a.source), int(a.target), int(a.attacker_left), int(a.defender_left)),
+    Attack: lambda a: (engine.ATTACK_ACTION, int(a.source), int(a.target), int(a.dice), 0),
+    Roll: lambda a: (engine.ROLL_ACTION, int(a.attacker_losses), int(a.defender_losses), 0, 0),
+    Defend: lambda a: (engine.DEFEND_ACTION, int(a.dice), 0, 0, 0),
+    MoveIn: lambda a: (engine.MOVE_IN_ACTION, int(a.armies), 0, 0, 0),
+    EndAttack: lambda a: (engine.END_ATTACK, 0, 0, 0, 0),
+    Fortify: lambda a: (engine.FORTIFY_ACTION, int(a.source), int(a.target), int(a.armies), 0),
+    EndTurn: lambda a: (engine.END_TURN, 0, 0, 0, 0),
+    Trade: _trade,
+    Draw: lambda a: (engine.DRAW_ACTION, int(a.card), 0, 0, 0),
+    Claim: lambda a: (engine.CLAIM, int(a.territory), 0, 0, 0),
+    ChooseCapital: lambda a: (engine.CAPITAL, int(a.territory), 0, 0, 0),
 }

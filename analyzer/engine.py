@@ -1,0 +1,674 @@
+"""The rule steps of the game, compiled, over one flat state vector.
+
+Every change the rules make to a game (the start of a turn, a trade, a
+battle's result, a capture and its move-in, an elimination and the cards it
+hands over, fortifying, drawing a card, the end of a turn, victory) is one
+function here. :class:`analyzer.state.GameState` (the checked path, for
+people) and :mod:`analyzer.playout` (whole games in compiled code, for the
+simulator) both call these functions, so the rules have one source.
+
+The state of a game is one ``int64`` vector ``S``: a header of scalars at the
+indices named below, then the arrays ``owner``, ``armies``, ``card_loc``,
+``pool``, ``alive`` (0/1), ``eliminated_by``, ``capitals`` and ``missions``
+(:func:`layout`). A copy of a game is a copy of ``S``. The constant data of a
+board and rules is a tuple of ``int64`` arrays (:func:`config`). Values the
+rules tabulate (set values, territory reinforcements) are computed into it by
+:mod:`analyzer.rules`, so the compiled code holds no rule numbers of its own.
+
+>>> from analyzer.board import classic_board
+>>> from analyzer.rules import Rules
+>>> S, C = new_state(42, 44, 4), config(classic_board(), Rules())
+>>> owner, armies = view(S, "owner"), view(S, "armies")
+>>> owner[:] = [0] * 11 + [1] * 31; armies[:] = 1
+>>> begin_turn(S, C, 0, True)
+>>> int(S[PENDING]), int(S[TURN]), int(S[ROUND])  # 11 territories: 3 armies
+(3, 1, 1)
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+from numba import njit
+
+from analyzer import missions as missions_mod
+from analyzer.board import Board
+from analyzer.rules import ELIMINATION_TRADE_HAND, Rules, fixed_set_value, reinforcement_from_territories
+
+# ---------------------------------------------------------------------------------- the state vector
+# Header indices. ATTACK_*: the pending attack (ATTACK_S < 0: none); MOVE_*: the pending capture's
+# move-in (MOVE_S < 0: none), fewest and most armies; WINNER and TURN_LIMIT: -1 for none.
+PHASE, PLAYER, TURN, ROUND, PENDING, CAPTURED, BONUS_USED, SETS_TRADED = range(8)
+RESUME_ATTACK, ELIMINATION_TRADE, SETUP_STEP, WINNER = range(8, 12)
+ATTACK_S, ATTACK_T, ATTACK_DICE, DEFENCE_DICE, MOVE_S, MOVE_T, MOVE_LO, MOVE_HI = range(12, 20)
+FIRST_PLAYER, N_PLAYERS, NEUTRAL, N_FORCES, TURN_LIMIT, N_TERRITORIES, N_CARDS = range(20, 27)
+HEADER = 32
+
+# Phases (the values of analyzer.state.Phase).
+SETUP_CLAIM, SETUP_PLACE, CHOOSE_CAPITAL, REINFORCE, ATTACK, DEFEND, ROLL, MOVE_IN, FORTIFY, DRAW, GAME_OVER = range(11)
+
+# Card locations other than a player's hand.
+DECK = -1
+DISCARD = -2
+
+# Action codes of step(): the arguments a, b, c, d of each.
+CLAIM = 0  # territory
+PLACE = 1  # territory, armies
+CAPITAL = 2  # territory
+TRADE = 3  # card, card, card, bonus territory or -1
+ATTACK_ACTION = 4  # source, target, dice
+DEFEND_ACTION = 5  # dice
+ROLL_ACTION = 6  # attacker losses, defender losses
+BATTLE = 7  # source, target, attacker left, defender left
+MOVE_IN_ACTION = 8  # armies
+END_ATTACK = 9
+FORTIFY_ACTION = 10  # source, target, armies
+END_TURN = 11
+DRAW_ACTION = 12  # card
+
+FIELDS = ("owner", "armies", "card_loc", "pool", "alive", "eliminated_by", "capitals", "missions")
+
+
+def layout(n_territories: int, n_cards: int, n_players: int) -> dict[str, tuple[int, int]]:
+    """``{array name: (start, length)}`` of the arrays in a state vector."""
+    forces = n_players + (1 if n_players == 2 else 0)
+    lengths = (n_territories, n_territories, n_cards, forces, n_players, n_players, n_players, n_players)
+    out: dict[str, tuple[int, int]] = {}
+    start = HEADER
+    for name, length in zip(FIELDS, lengths):
+        out[name] = (start, length)
+        start += length
+    return out
+
+
+def new_state(n_territories: int, n_cards: int, n_players: int) -> np.ndarray:
+    """A state vector before any setup: no owners, cards in the deck, no winner."""
+    spans = layout(n_territories, n_cards, n_players)
+    end = sum(spans["missions"])
+    S = np.zeros(end, dtype=np.int64)
+    S[N_PLAYERS] = n_players
+    S[NEUTRAL] = 2 if n_players == 2 else -1
+    S[N_FORCES] = spans["pool"][1]
+    S[N_TERRITORIES] = n_territories
+    S[N_CARDS] = n_cards
+    S[[WINNER, TURN_LIMIT, ATTACK_S, MOVE_S]] = -1
+    for name, value in (("owner", -1), ("card_loc", DECK), ("alive", 1), ("eliminated_by", -1), ("capitals", -1), ("missions", -1)):
+        start, length = spans[name]
+        S[start : start + length] = value
+    return S
+
+
+def view(S: np.ndarray, name: str) -> np.ndarray:
+    """The array ``name`` of state vector ``S``, as a view that writes through."""
+    start, length = layout(int(S[N_TERRITORIES]), int(S[N_CARDS]), int(S[N_PLAYERS]))[name]
+    return S[start : start + length]
+
+
+@njit(cache=True, inline="always")
+def _owner(S):  # pragma: no cover - compiled
+    return S[HEADER : HEADER + S[N_TERRITORIES]]
+
+
+@njit(cache=True, inline="always")
+def _armies(S):  # pragma: no cover - compiled
+    n = S[N_TERRITORIES]
+    return S[HEADER + n : HEADER + 2 * n]
+
+
+@njit(cache=True, inline="always")
+def _cards(S):  # pragma: no cover - compiled
+    start = HEADER + 2 * S[N_TERRITORIES]
+    return S[start : start + S[N_CARDS]]
+
+
+@njit(cache=True, inline="always")
+def _pool(S):  # pragma: no cover - compiled
+    start = HEADER + 2 * S[N_TERRITORIES] + S[N_CARDS]
+    return S[start : start + S[N_FORCES]]
+
+
+@njit(cache=True, inline="always")
+def _players_array(S, k):  # pragma: no cover - compiled
+    """The k-th per-player array: 0 alive, 1 eliminated_by, 2 capitals, 3 missions."""
+    start = HEADER + 2 * S[N_TERRITORIES] + S[N_CARDS] + S[N_FORCES] + k * S[N_PLAYERS]
+    return S[start : start + S[N_PLAYERS]]
+
+
+# ---------------------------------------------------------------------------------- constant data
+# The constant data C is one int64 vector (one array, so that compiled calls pass one reference):
+# the rules' numbers at R_*, the start of each part at O_*, then the parts.
+R_CONNECTED, R_FIXED_VALUES, R_TERRITORY_BONUS, R_MISSIONS, R_CAPITALS, R_ATTACKER_MAX, R_DEFENDER_MAX = range(7)
+R_CONTINENTS, R_WIDTH, R_EDGES = range(7, 10)  # continents, neighbour-table width, directed borders
+O_NEIGHBORS, O_CONTINENT_OF, O_CONTINENT_BONUS, O_SYMBOLS, O_CARD_TERRITORY, O_SET_VALUES = range(10, 16)
+O_FIXED_VALUES, O_TERRITORY_ARMIES, O_MISSIONS, O_SRC, O_DST = range(16, 21)
+C_HEADER = 24
+# Columns of the mission table.
+M_KIND, M_EXTRA, M_TERRITORIES, M_MIN_ARMIES, M_TARGET, M_CONTINENTS = range(6)
+M_COLUMNS = 6
+KIND_CONTINENTS, KIND_TERRITORIES, KIND_DESTROY = range(3)
+#: Sets tabulated under progressive values; far beyond any game (the 100th set is worth 480).
+SET_VALUE_TABLE = 1000
+
+
+@lru_cache(maxsize=64)
+def config(board: Board, rules: Rules) -> np.ndarray:
+    """The constant vector the compiled steps read for ``board`` under ``rules`` (cached; read-only)."""
+    n = board.n_territories
+    progressive = Rules(card_values="progressive")
+    # Fixed values indexed by the three symbols (3 is a wild) as 16 * a + 4 * b + c.
+    fixed = [fixed_set_value((code // 16, code // 4 % 4, code % 4)) for code in range(64)]
+    src, dst = np.nonzero(np.asarray(board.adjacency))
+    parts: list[np.ndarray] = [
+        np.asarray(part, dtype=np.int64)
+        for part in (
+            board.neighbor_table.ravel(),
+            board.continent_of,
+            board.continent_bonus,
+            board.card_symbols,
+            board.card_territory,
+            [progressive.set_value(k) for k in range(SET_VALUE_TABLE)],
+            fixed,
+            [reinforcement_from_territories(k) for k in range(n + 1)],
+            mission_table(board).ravel() if rules.missions else [],
+            src,
+            dst,
+        )
+    ]
+    header = [
+        int(rules.fortify == "connected"),
+        int(rules.card_values == "fixed"),
+        rules.territory_bonus,
+        int(rules.missions),
+        int(rules.capitals),
+        rules.dice.attacker_max,
+        rules.dice.defender_max,
+        len(board.continents),
+        board.neighbor_table.shape[1],
+        len(src),
+    ]
+    lengths = [len(part) for part in parts]
+    offsets = [C_HEADER + sum(lengths[:i]) for i in range(len(parts))]
+    C = np.zeros(C_HEADER + sum(lengths), dtype=np.int64)
+    C[: len(header)] = header
+    C[O_NEIGHBORS : O_NEIGHBORS + len(parts)] = offsets
+    for start, values in zip(offsets, parts):
+        C[start : start + len(values)] = values
+    C.setflags(write=False)
+    return C
+
+
+def part(C: np.ndarray, offset: int, length: int) -> np.ndarray:
+    """``length`` entries of the part of ``C`` that starts at ``C[offset]`` (an ``O_*`` index)."""
+    return C[C[offset] : C[offset] + length]
+
+
+def mission_table(board: Board) -> np.ndarray:
+    """The classic mission cards as rows of integers (columns ``M_*``); continents as a bit mask."""
+    kinds = {"continents": KIND_CONTINENTS, "territories": KIND_TERRITORIES, "destroy": KIND_DESTROY}
+    rows = []
+    for m in missions_mod.MISSIONS:
+        mask = 0
+        for name in m.continents:
+            mask |= 1 << board.continent_index(name)
+        rows.append([kinds[m.kind], m.extra_continents, m.territories, m.min_armies, m.target, mask])
+    return np.array(rows, dtype=np.int64)
+
+
+# ---------------------------------------------------------------------------------- queries
+@njit(cache=True, inline="always")
+def neighbor(C, u, j):  # pragma: no cover - compiled
+    """The ``j``-th neighbour of ``u``; -1 past the last."""
+    return C[C[O_NEIGHBORS] + u * C[R_WIDTH] + j]
+
+
+@njit(cache=True, inline="always")
+def _count(values, x):  # pragma: no cover - compiled
+    k = 0
+    for i in range(values.shape[0]):
+        if values[i] == x:
+            k += 1
+    return k
+
+
+@njit(cache=True, inline="always")
+def hand_size(S, p):  # pragma: no cover - compiled
+    return _count(_cards(S), p)
+
+
+@njit(cache=True)
+def held_continents(S, C, p):  # pragma: no cover - compiled
+    """``[c]``: whether player ``p`` holds continent ``c`` in full."""
+    owner = _owner(S)
+    held = np.ones(C[R_CONTINENTS], dtype=np.bool_)
+    at = C[O_CONTINENT_OF]
+    for t in range(owner.shape[0]):
+        if owner[t] != p:
+            held[C[at + t]] = False
+    return held
+
+
+@njit(cache=True)
+def reinforcements(S, C, p):  # pragma: no cover - compiled
+    """Armies player ``p`` gets at the start of a turn from territories and continents."""
+    owner = _owner(S)
+    n = 0
+    for t in range(owner.shape[0]):
+        if owner[t] == p:
+            n += 1
+    held = held_continents(S, C, p)
+    total = C[C[O_TERRITORY_ARMIES] + n]
+    for c in range(held.shape[0]):
+        if held[c]:
+            total += C[C[O_CONTINENT_BONUS] + c]
+    return total
+
+
+@njit(cache=True)
+def set_value(S, C, c0, c1, c2):  # pragma: no cover - compiled
+    """Armies the set of cards ``c0, c1, c2`` is worth if traded now."""
+    if C[R_FIXED_VALUES]:
+        at = C[O_SYMBOLS]
+        return C[C[O_FIXED_VALUES] + 16 * C[at + c0] + 4 * C[at + c1] + C[at + c2]]
+    return C[C[O_SET_VALUES] + min(S[SETS_TRADED], SET_VALUE_TABLE - 1)]
+
+
+@njit(cache=True)
+def is_set(C, c0, c1, c2):  # pragma: no cover - compiled
+    """Three of a kind, one of each, or any two plus a wild."""
+    at = C[O_SYMBOLS]
+    a, b, c = C[at + c0], C[at + c1], C[at + c2]
+    if a == 3 or b == 3 or c == 3:
+        return True
+    return (a == b and b == c) or (a != b and b != c and a != c)
+
+
+@njit(cache=True)
+def draw_pile(S):  # pragma: no cover - compiled
+    """The cards a draw comes from: the deck, or once it is empty the discards (shuffled into a new deck)."""
+    cards = _cards(S)
+    pile = np.flatnonzero(cards == DECK)
+    if pile.shape[0] == 0:
+        pile = np.flatnonzero(cards == DISCARD)
+    return pile
+
+
+@njit(cache=True)
+def fortify_reach(S, C, source):  # pragma: no cover - compiled
+    """``[t]``: whether armies on ``source`` may fortify to ``t`` under the fortify option."""
+    owner = _owner(S)
+    p = owner[source]
+    width = C[R_WIDTH]
+    n = owner.shape[0]
+    reach = np.zeros(n, dtype=np.bool_)
+    if not C[R_CONNECTED]:
+        for j in range(width):
+            v = neighbor(C, source, j)
+            if v < 0:
+                break
+            if owner[v] == p:
+                reach[v] = True
+        return reach
+    queue = np.empty(n, dtype=np.int64)
+    queue[0] = source
+    reach[source] = True
+    head, tail = 0, 1
+    while head < tail:
+        u = queue[head]
+        head += 1
+        for j in range(width):
+            v = neighbor(C, u, j)
+            if v < 0:
+                break
+            if not reach[v] and owner[v] == p:
+                reach[v] = True
+                queue[tail] = v
+                tail += 1
+    reach[source] = False
+    return reach
+
+
+@njit(cache=True, inline="always")
+def attacker_dice(C, armies):  # pragma: no cover - compiled
+    """Most dice a territory holding ``armies`` may attack with (one army stays behind)."""
+    return max(0, min(C[R_ATTACKER_MAX], armies - 1))
+
+
+@njit(cache=True, inline="always")
+def defender_dice(C, armies):  # pragma: no cover - compiled
+    return max(0, min(C[R_DEFENDER_MAX], armies))
+
+
+@njit(cache=True)
+def mission_complete(S, C, mission, p):  # pragma: no cover - compiled
+    """Whether player ``p`` has fulfilled mission card ``mission`` (a destroy mission whose target is
+    ``p`` itself, not in the game, or knocked out by someone else reads as "occupy 24 territories")."""
+    row = C[O_MISSIONS] + M_COLUMNS * mission
+    elim = _players_array(S, 1)
+    if C[row + M_KIND] == KIND_DESTROY:
+        target = C[row + M_TARGET]
+        if target == p or target >= S[N_PLAYERS] or (elim[target] != -1 and elim[target] != p):
+            row = C[O_MISSIONS] + M_COLUMNS * 6
+        else:
+            return elim[target] == p
+    owner = _owner(S)
+    if C[row + M_KIND] == KIND_TERRITORIES:
+        armies = _armies(S)
+        k = 0
+        for t in range(owner.shape[0]):
+            if owner[t] == p and armies[t] >= C[row + M_MIN_ARMIES]:
+                k += 1
+        return k >= C[row + M_TERRITORIES]
+    held = held_continents(S, C, p)
+    others = 0
+    for c in range(held.shape[0]):
+        named = (C[row + M_CONTINENTS] >> c) & 1
+        if named and not held[c]:
+            return False
+        if held[c] and not named:
+            others += 1
+    return others >= C[row + M_EXTRA]
+
+
+# ---------------------------------------------------------------------------------- rule steps
+@njit(cache=True)
+def begin_turn(S, C, player, new_round):  # pragma: no cover - compiled
+    """Start ``player``'s turn: the round count, the turn limit and the reinforcements."""
+    if new_round:
+        if S[TURN_LIMIT] >= 0 and S[ROUND] >= S[TURN_LIMIT]:
+            S[PHASE] = GAME_OVER
+            return
+        S[ROUND] += 1
+    S[PLAYER] = player
+    S[TURN] += 1
+    S[PHASE] = REINFORCE
+    S[PENDING] = reinforcements(S, C, player)
+    S[CAPTURED] = 0
+    S[BONUS_USED] = 0
+
+
+@njit(cache=True)
+def next_turn(S, C):  # pragma: no cover - compiled
+    """Pass the turn to the next seat still in the game."""
+    n = S[N_PLAYERS]
+    alive = _players_array(S, 0)
+    cur = S[PLAYER]
+    first = S[FIRST_PLAYER]
+    for step in range(1, n + 1):
+        p = (cur + step) % n
+        if alive[p]:
+            # A round ends when play passes the first player's seat again.
+            begin_turn(S, C, p, (p - first) % n <= (cur - first) % n)
+            return
+
+
+@njit(cache=True, inline="always")
+def setup_force(S):  # pragma: no cover - compiled
+    """Whose army goes down on the current setup placement (the neutral's on a 2-player go's third army)."""
+    if S[NEUTRAL] >= 0 and S[SETUP_STEP] == 2:
+        return S[NEUTRAL]
+    return S[PLAYER]
+
+
+@njit(cache=True)
+def next_setup_player(S, C):  # pragma: no cover - compiled
+    """Pass the setup to the next seat with armies left to place, or start the game."""
+    n = S[N_PLAYERS]
+    if S[PHASE] == SETUP_CLAIM:
+        S[PLAYER] = (S[PLAYER] + 1) % n
+        return
+    pool = _pool(S)
+    for step in range(1, n + 1):
+        p = (S[PLAYER] + step) % n
+        if pool[p] > 0:
+            S[PLAYER] = p
+            return
+    if S[NEUTRAL] >= 0 and pool[S[NEUTRAL]] > 0:
+        # Only neutral armies remain: the players keep taking turns placing them.
+        S[PLAYER] = (S[PLAYER] + 1) % n
+        S[SETUP_STEP] = 2
+        return
+    if C[R_CAPITALS]:
+        S[PHASE] = CHOOSE_CAPITAL
+        S[PLAYER] = S[FIRST_PLAYER]
+    else:
+        begin_turn(S, C, S[FIRST_PLAYER], True)
+
+
+@njit(cache=True)
+def claim(S, C, t):  # pragma: no cover - compiled
+    owner, armies, pool = _owner(S), _armies(S), _pool(S)
+    owner[t] = S[PLAYER]
+    armies[t] = 1
+    pool[S[PLAYER]] -= 1
+    if np.min(owner) >= 0:
+        S[PHASE] = SETUP_PLACE
+    next_setup_player(S, C)
+
+
+@njit(cache=True)
+def place(S, C, t, k):  # pragma: no cover - compiled
+    """``k`` armies on ``t``: one setup army, or reinforcements."""
+    armies = _armies(S)
+    armies[t] += k
+    if S[PHASE] == SETUP_PLACE:
+        pool = _pool(S)
+        pool[setup_force(S)] -= 1
+        neutral = S[NEUTRAL]
+        if neutral >= 0:
+            # A 2-player go: two of your own armies, then one neutral.
+            S[SETUP_STEP] += 1
+            if S[SETUP_STEP] == 1 and pool[S[PLAYER]] == 0:
+                S[SETUP_STEP] = 2
+            if S[SETUP_STEP] == 2 and pool[neutral] == 0:
+                S[SETUP_STEP] = 3
+            if S[SETUP_STEP] < 3:
+                return
+            S[SETUP_STEP] = 0
+        next_setup_player(S, C)
+        return
+    S[PENDING] -= k
+    if S[PENDING] == 0:
+        S[RESUME_ATTACK] = 0
+        S[PHASE] = ATTACK
+    if C[R_MISSIONS]:
+        check_victory(S, C)
+
+
+@njit(cache=True)
+def choose_capital(S, C, t):  # pragma: no cover - compiled
+    _players_array(S, 2)[S[PLAYER]] = t
+    nxt = (S[PLAYER] + 1) % S[N_PLAYERS]
+    if nxt == S[FIRST_PLAYER]:
+        begin_turn(S, C, S[FIRST_PLAYER], True)
+    else:
+        S[PLAYER] = nxt
+
+
+@njit(cache=True)
+def trade(S, C, c0, c1, c2, bonus):  # pragma: no cover - compiled
+    """Trade a set for armies (and, with ``bonus`` >= 0, the territory bonus there); returns the value."""
+    value = set_value(S, C, c0, c1, c2)
+    cards = _cards(S)
+    cards[c0] = DISCARD
+    cards[c1] = DISCARD
+    cards[c2] = DISCARD
+    S[SETS_TRADED] += 1
+    S[PENDING] += value
+    if bonus >= 0:
+        _armies(S)[bonus] += C[R_TERRITORY_BONUS]
+        S[BONUS_USED] = 1
+    return value
+
+
+@njit(cache=True)
+def attack(S, C, s, t, dice):  # pragma: no cover - compiled
+    S[ATTACK_S] = s
+    S[ATTACK_T] = t
+    S[ATTACK_DICE] = dice
+    S[DEFENCE_DICE] = 0
+    if defender_dice(C, _armies(S)[t]) == 1:
+        S[DEFENCE_DICE] = 1
+        S[PHASE] = ROLL
+    else:
+        S[PHASE] = DEFEND
+
+
+@njit(cache=True)
+def roll(S, C, attacker_losses, defender_losses):  # pragma: no cover - compiled
+    """A roll's outcome; returns the player eliminated by a capture, or -1."""
+    s, t, dice = S[ATTACK_S], S[ATTACK_T], S[ATTACK_DICE]
+    armies = _armies(S)
+    armies[s] -= attacker_losses
+    armies[t] -= defender_losses
+    S[ATTACK_S] = -1
+    if armies[t] > 0:
+        S[PHASE] = ATTACK
+        return -1
+    return capture(S, C, s, t, dice)
+
+
+@njit(cache=True)
+def battle(S, C, s, t, attacker_left, defender_left):  # pragma: no cover - compiled
+    """A whole battle's outcome; returns the player eliminated by a capture, or -1."""
+    armies = _armies(S)
+    armies[s] = attacker_left
+    armies[t] = defender_left
+    if defender_left == 0:
+        return capture(S, C, s, t, attacker_dice(C, attacker_left))
+    return -1
+
+
+@njit(cache=True)
+def capture(S, C, s, t, dice):  # pragma: no cover - compiled
+    """``t`` falls to the player to move; the move-in is from ``dice`` to all but one army of ``s``."""
+    owner = _owner(S)
+    victim = owner[t]
+    owner[t] = S[PLAYER]
+    S[CAPTURED] = 1
+    eliminated = -1
+    if victim != S[NEUTRAL] and _count(owner, victim) == 0:
+        eliminate(S, C, victim)
+        eliminated = victim
+    most = _armies(S)[s] - 1
+    S[MOVE_S] = s
+    S[MOVE_T] = t
+    S[MOVE_LO] = dice
+    S[MOVE_HI] = most
+    if dice == most:
+        move_in(S, C, most)
+    else:
+        S[PHASE] = MOVE_IN
+    return eliminated
+
+
+@njit(cache=True)
+def eliminate(S, C, victim):  # pragma: no cover - compiled
+    """``victim`` is out: the player to move takes its cards, and trades at once from 6."""
+    p = S[PLAYER]
+    _players_array(S, 0)[victim] = 0
+    _players_array(S, 1)[victim] = p
+    cards = _cards(S)
+    for c in range(cards.shape[0]):
+        if cards[c] == victim:
+            cards[c] = p
+    if hand_size(S, p) >= ELIMINATION_TRADE_HAND:
+        S[ELIMINATION_TRADE] = 1
+
+
+@njit(cache=True)
+def move_in(S, C, k):  # pragma: no cover - compiled
+    armies = _armies(S)
+    armies[S[MOVE_S]] -= k
+    armies[S[MOVE_T]] += k
+    S[MOVE_S] = -1
+    S[PHASE] = ATTACK
+    check_victory(S, C)
+    if S[PHASE] == GAME_OVER:
+        return
+    if S[ELIMINATION_TRADE]:
+        S[ELIMINATION_TRADE] = 0
+        S[RESUME_ATTACK] = 1
+        S[PHASE] = REINFORCE
+        S[PENDING] = 0
+
+
+@njit(cache=True)
+def check_victory(S, C):  # pragma: no cover - compiled
+    """The player to move wins when alone, or with its mission done, or holding every capital."""
+    p = S[PLAYER]
+    won = np.sum(_players_array(S, 0)) == 1
+    if not won and C[R_MISSIONS]:
+        won = mission_complete(S, C, _players_array(S, 3)[p], p)
+    if not won and C[R_CAPITALS]:
+        capitals = _players_array(S, 2)
+        if np.min(capitals) >= 0:
+            owner = _owner(S)
+            won = True
+            for q in range(capitals.shape[0]):
+                if owner[capitals[q]] != p:
+                    won = False
+    if won:
+        S[WINNER] = p
+        S[PHASE] = GAME_OVER
+
+
+@njit(cache=True)
+def fortify(S, C, s, t, k):  # pragma: no cover - compiled
+    armies = _armies(S)
+    armies[s] -= k
+    armies[t] += k
+    check_victory(S, C)
+    if S[PHASE] != GAME_OVER:
+        end_turn(S, C)
+
+
+@njit(cache=True)
+def end_turn(S, C):  # pragma: no cover - compiled
+    """A card if the turn captured a territory (a chance event), then the next player's turn."""
+    if S[CAPTURED] and (_count(_cards(S), DECK) > 0 or _count(_cards(S), DISCARD) > 0):
+        S[PHASE] = DRAW
+    else:
+        next_turn(S, C)
+
+
+@njit(cache=True)
+def draw(S, C, card):  # pragma: no cover - compiled
+    _cards(S)[card] = S[PLAYER]
+    next_turn(S, C)
+
+
+@njit(cache=True)
+def step(S, C, kind, a, b, c, d):  # pragma: no cover - compiled
+    """Apply action ``kind`` (a code above) with arguments ``a, b, c, d``.
+
+    Returns the value of a trade, the player a capture eliminated, or -1.
+    """
+    if kind == PLACE:
+        place(S, C, a, b)
+    elif kind == BATTLE:
+        return battle(S, C, a, b, c, d)
+    elif kind == ATTACK_ACTION:
+        attack(S, C, a, b, c)
+    elif kind == ROLL_ACTION:
+        return roll(S, C, a, b)
+    elif kind == DEFEND_ACTION:
+        S[DEFENCE_DICE] = a
+        S[PHASE] = ROLL
+    elif kind == MOVE_IN_ACTION:
+        move_in(S, C, a)
+    elif kind == END_ATTACK:
+        S[PHASE] = FORTIFY
+    elif kind == FORTIFY_ACTION:
+        fortify(S, C, a, b, c)
+    elif kind == END_TURN:
+        end_turn(S, C)
+    elif kind == TRADE:
+        return trade(S, C, a, b, c, d)
+    elif kind == DRAW_ACTION:
+        draw(S, C, a)
+    elif kind == CLAIM:
+        claim(S, C, a)
+    elif kind == CAPITAL:
+        choose_capital(S, C, a)
+    return -1

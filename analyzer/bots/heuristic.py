@@ -33,30 +33,18 @@ True
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from functools import lru_cache
-from typing import Literal, cast
+from typing import Literal
 
 import numpy as np
 from numba import njit
 
-from analyzer.actions import (
-    Action,
-    ChooseCapital,
-    Claim,
-    Defend,
-    EndAttack,
-    EndTurn,
-    Fortify,
-    MoveIn,
-    Place,
-    Trade,
-    as_id,
-)
+from analyzer import engine
+from analyzer.actions import ChooseCapital, Claim, Defend, EndAttack, EndTurn, Fortify, MoveIn, Place, Trade
 from analyzer.battle import BattleOptions, win_grid
 from analyzer.board import Board
 from analyzer.bots.base import BattleOrder, Decision
-from analyzer.cards import set_symbols
 from analyzer.dice import DiceRules
 from analyzer.errors import BotError
 from analyzer.rules import FORCED_TRADE_HAND
@@ -136,7 +124,7 @@ def win_probability(attackers: np.ndarray, defenders: np.ndarray, stop_at: int, 
     return _p_win_many(win_table(stop_at, dice), a, d)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _p_win(table: np.ndarray, a: int, d: int) -> float:  # pragma: no cover - compiled
     top = table.shape[0] - 1
     m = max(a, d)
@@ -156,7 +144,7 @@ def _p_win_many(table: np.ndarray, a: np.ndarray, d: np.ndarray) -> np.ndarray: 
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _target_values(
     owner, card_loc, player, neutral, n_forces, cont_of, size, bonus, weights, focus, eliminate
 ):  # pragma: no cover - compiled
@@ -202,7 +190,7 @@ def _target_values(
     return values
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _best_edge(owner, armies, player, src, dst, values, table, stop_at, threshold, extra):  # pragma: no cover
     """The border (source, target) with the best value x P(win), the source holding ``extra`` more
     armies, among those with P(win) >= ``threshold``; (-1, -1) if none."""
@@ -228,17 +216,7 @@ def _best_edge(owner, armies, player, src, dst, values, table, stop_at, threshol
     return bs, bt
 
 
-@njit(cache=True)
-def _best_target_edge(
-    owner, armies, card_loc, player, neutral, n_forces, cont_of, size, bonus, weights, focus, eliminate,
-    src, dst, table, stop_at, threshold, extra,
-):  # pragma: no cover - compiled
-    """:func:`_best_edge` by :func:`_target_values`, in one call from Python."""
-    values = _target_values(owner, card_loc, player, neutral, n_forces, cont_of, size, bonus, weights, focus, eliminate)
-    return _best_edge(owner, armies, player, src, dst, values, table, stop_at, threshold, extra)
-
-
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _threat(owner, armies, player, src, dst):  # pragma: no cover - compiled
     out = np.zeros(owner.shape[0])
     for e in range(src.shape[0]):
@@ -294,27 +272,20 @@ class HeuristicBot:
 
     # ------------------------------------------------------------------ dispatch
     def choose(self, state: GameState, rng: np.random.Generator) -> Decision:
+        """The bot's decision, made by :func:`decide`: the same compiled code the compiled playout runs."""
         phase = state.phase
-        if phase == Phase.ATTACK:
-            return self._attack(state)
-        if phase == Phase.REINFORCE:
-            return self._reinforce(state)
-        if phase == Phase.MOVE_IN:
-            return self._move_in(state)
-        if phase == Phase.FORTIFY:
-            return self._fortify(state)
-        if phase == Phase.DEFEND:
-            return Defend(state.max_defence_dice())
-        if phase == Phase.SETUP_CLAIM:
-            return self._claim(state, rng)
-        if phase == Phase.SETUP_PLACE:
-            return self._setup_place(state, rng)
-        if phase == Phase.CHOOSE_CAPITAL:
-            return self._capital(state)
-        raise BotError(f"{type(self).__name__} was asked to move in phase {phase.name}, which has no decision")
+        if phase in (Phase.ROLL, Phase.DRAW, Phase.GAME_OVER):
+            raise BotError(f"{type(self).__name__} was asked to move in phase {phase.name}, which has no decision")
+        bp, table = compiled_args(self, state.board, state.rules.dice)
+        if phase in (Phase.SETUP_CLAIM, Phase.SETUP_PLACE):
+            code = _decide_setup(state.S, state._C, bp, table, rng)
+        else:
+            code = _decide(state.S, state._C, bp, table)
+        return decode(code)
 
     # ------------------------------------------------------------------ evaluation
-    def _weights(self, data: BoardData) -> np.ndarray:
+    def weights(self, data: BoardData) -> np.ndarray:
+        """Each continent's weight in the bot's priorities (``continent_weights``, or the board's own)."""
         if self.continent_weights is None:
             return data.auto_weights
         if len(self.continent_weights) != len(data.continent_size):
@@ -323,6 +294,23 @@ class HeuristicBot:
                 f"{len(data.continent_size)} continents"
             )
         return np.asarray(self.continent_weights, dtype=float)
+
+    def params(self, data: BoardData) -> np.ndarray:
+        """The knobs as the float vector :func:`_decide` reads (indices ``P_*``), then the continents'
+        weights, sizes and bonuses."""
+        head = [
+            self.attack_threshold,
+            self.card_threshold,
+            self.stop_at,
+            self.continent_focus,
+            self.reinforce == "ratio",
+            self.fortify == "none",
+            ("first", "forced", "value").index(self.cards),
+            self.card_value,
+            self.eliminate,
+            self.keep_ratio,
+        ]
+        return np.concatenate([np.asarray(head, dtype=float), self.weights(data), data.continent_size, data.continent_bonus])
 
     def target_values(self, state: GameState, player: int) -> np.ndarray:
         """``[t]``: how much taking territory ``t`` is worth to ``player`` (1 for a plain territory)."""
@@ -336,7 +324,7 @@ class HeuristicBot:
             data.continent_of,
             data.continent_size,
             data.continent_bonus,
-            self._weights(data),
+            self.weights(data),
             float(self.continent_focus),
             float(self.eliminate),
         )
@@ -347,145 +335,306 @@ class HeuristicBot:
         data = board_data(state.board)
         return _threat(state.owner, state.armies, player, data.src, data.dst)
 
-    # ------------------------------------------------------------------ attack
-    def _best_edge(self, state: GameState, threshold: float, extra: int) -> tuple[int, int]:
-        """The (source, target) of the best attack with P(win) >= ``threshold`` if the source had ``extra``
-        more armies, scored by target value x P(win); (-1, -1) if there is none."""
-        data = board_data(state.board)
-        s, t = _best_target_edge(
-            state.owner, state.armies, state.card_loc, state.player,
-            -1 if state.neutral is None else state.neutral, len(state.pool),
-            data.continent_of, data.continent_size, data.continent_bonus, self._weights(data),
-            float(self.continent_focus), float(self.eliminate),
-            data.src, data.dst, win_table(self.stop_at, state.rules.dice), self.stop_at, threshold, extra,
-        )
-        return int(s), int(t)
-
-    def _attack(self, state: GameState) -> Decision:
-        threshold = self.attack_threshold if state.captured else min(self.attack_threshold, self.card_threshold)
-        s, t = self._best_edge(state, threshold, 0)
-        return EndAttack() if s < 0 else BattleOrder(s, t, self.stop_at)
-
-    # ------------------------------------------------------------------ reinforce
-    def _reinforce(self, state: GameState) -> Action:
-        p = state.player
-        trade = self._trade(state)
-        if trade is not None:
-            return trade
-        pending = int(state.pending)
-        if self.reinforce == "attack":
-            return Place(self._best_edge(state, -1.0, pending)[0], pending)
-        owner, armies = state.owner, state.armies
-        own = owner == p
-        threat = self.threat(state, p)
-        ratio = np.where(own & (threat > 0), threat / np.maximum(armies, 1), 0.0)
-        total = ratio.sum()
-        if total == 0:
-            return Place(int(np.flatnonzero(own)[np.argmax(armies[own])]), pending)
-        best = int(np.argmax(ratio))
-        return Place(best, max(1, min(pending, math.ceil(pending * ratio[best] / total))))
-
     def _trade(self, state: GameState) -> Trade | None:
-        p = state.player
-        held = int(np.count_nonzero(state.card_loc == p))
-        if held < 3:  # no set possible; skips listing the trades on most turns
+        """The set the bot would trade now under its card policy, or None."""
+        bp, _ = compiled_args(self, state.board, state.rules.dice)
+        c0, c1, c2, bonus = _choose_trade(state.S, state._C, bp)
+        if c0 < 0:
             return None
-        trades = state.legal_trades()
-        if not trades:
-            return None
-        forced = held >= FORCED_TRADE_HAND
-        symbols = state.board.card_symbols
+        return Trade((int(c0), int(c1), int(c2)), None if bonus < 0 else int(bonus))
 
-        def value(trade: Trade) -> int:
-            return state.rules.set_value(state.sets_traded, set_symbols(trade.cards, symbols))
 
-        best = max(trades, key=lambda tr: (value(tr), tr.bonus is not None, -sum(symbols[c] == 3 for c in tr.cards)))
-        if forced or self.cards == "first":
-            return best
-        if self.cards == "value" and value(best) >= self.card_value:
-            return best
-        return None
+#: Indices of :meth:`HeuristicBot.params`.
+P_ATTACK, P_CARD, P_STOP, P_FOCUS, P_RATIO, P_NO_FORTIFY, P_CARDS, P_CARD_VALUE, P_ELIMINATE, P_KEEP = range(10)
+P_WEIGHTS = 10
+#: :func:`decide`'s code for a :class:`BattleOrder` (source, target, stop_at); other codes are
+#: :func:`analyzer.engine.step`'s.
+ORDER = 100
 
-    # ------------------------------------------------------------------ after a capture
-    def _move_in(self, state: GameState) -> Action:
-        lo, hi = state.move_range()
-        if self.keep_ratio == 0:
-            return MoveIn(hi)
-        assert state.move is not None
-        threat = self.threat(state, state.player)
-        keep = min(hi - lo, int(threat[state.move[0]] * self.keep_ratio))
-        return MoveIn(hi - keep)
 
-    # ------------------------------------------------------------------ fortify
-    def _fortify(self, state: GameState) -> Action:
-        if self.fortify == "none":
-            return EndTurn()
-        p = state.player
-        owner, armies = state.owner, state.armies
-        own = owner == p
-        threat = self.threat(state, p)
-        front = own & (threat > 0)
-        interior = np.flatnonzero(own & ~front & (armies >= 2))
-        if interior.size == 0 or not front.any():
-            return EndTurn()
-        source = int(interior[np.argmax(armies[interior])])
-        if state.rules.fortify == "connected":
-            targets = [t for t in state.fortify_targets(source) if front[t]]
-            if not targets:
-                return EndTurn()
-            target = max(targets, key=lambda t: threat[t] / armies[t])
-        else:
-            distance = _distance_to_front(state.board.neighbor_table, own, front)
-            steps = [t for t in state.board.neighbors[source] if own[t]]
-            target = min(steps, key=lambda t: distance[t])
-            if distance[target] >= distance[source]:
-                return EndTurn()
-        return Fortify(source, int(target), int(armies[source]) - 1)
+def compiled_args(bot: HeuristicBot, board: Board, dice: DiceRules) -> tuple[np.ndarray, np.ndarray]:
+    """What :func:`_decide` needs besides the state: the bot's knobs and its win table.
 
-    # ------------------------------------------------------------------ setup
-    def _claim(self, state: GameState, rng: np.random.Generator) -> Action:
-        data = board_data(state.board)
-        owner, p = state.owner, state.player
-        cont = data.continent_of
-        mine = np.bincount(cont[owner == p], minlength=len(data.continent_size)) / data.continent_size
-        theirs = np.bincount(cont[owner >= 0], minlength=len(data.continent_size)) / data.continent_size - mine
-        score = self._weights(data) + mine - 0.5 * theirs
-        # A little noise so that equal openings are not always resolved the same way.
-        score = score[cont] + 0.01 * rng.random(len(owner))
-        return Claim(int(np.argmax(np.where(owner == -1, score, -np.inf))))
+    Cached by the knobs alone, so that subclasses with fields of their own share the entry.
+    """
+    return _compiled_args(tuple(getattr(bot, name) for name in _KNOBS), board, dice)
 
-    def _setup_place(self, state: GameState, rng: np.random.Generator) -> Action:
-        p = state.player
-        owner = state.owner
-        if state.neutral is not None:
-            # Every legal action of the setup's placing phase is a Place of one army, on an id.
-            options = cast("list[Place]", state.legal_actions())
-            if owner[as_id(options[0].territory)] != p:
-                # The neutral's army in a 2-player setup: where it blocks the opponent most.
-                opp_near = board_data(state.board).adjacency @ (owner == 1 - p).astype(float)
-                return Place(max((int(a.territory) for a in options), key=lambda t: (opp_near[t], rng.random())))
-        threat = self.threat(state, p)
-        values = self.target_values(state, p)
-        data = board_data(state.board)
-        src, dst = data.src, data.dst
-        edge = (owner[src] == p) & (owner[dst] != p)
-        if not edge.any():
-            mine = np.flatnonzero(owner == p)
-            return Place(int(mine[int(rng.integers(len(mine)))]))
-        s = src[edge]
-        score = values[dst[edge]] + 0.1 * threat[s] / state.armies[s]
-        return Place(int(s[int(np.argmax(score))]))
 
-    def _capital(self, state: GameState) -> Action:
-        p = state.player
-        own = state.owner == p
-        threat = self.threat(state, p)
-        score = np.where(own, state.armies - threat, -np.inf)
-        return ChooseCapital(int(np.argmax(score)))
+@lru_cache(maxsize=256)
+def _compiled_args(knobs: tuple[object, ...], board: Board, dice: DiceRules) -> tuple[np.ndarray, np.ndarray]:
+    bot = HeuristicBot(*knobs)  # type: ignore[arg-type]  # the knobs of a HeuristicBot, in field order
+    return bot.params(board_data(board)), win_table(bot.stop_at, dice)
+
+
+_KNOBS = tuple(f.name for f in fields(HeuristicBot))
+
+
+def decode(code: tuple[int, int, int, int, int]) -> Decision:
+    """The action (or battle order) of a decision code."""
+    kind, a, b, c, d = (int(x) for x in code)
+    if kind == ORDER:
+        return BattleOrder(a, b, c)
+    if kind == engine.PLACE:
+        return Place(a, b)
+    if kind == engine.TRADE:
+        return Trade((a, b, c), None if d < 0 else d)
+    if kind == engine.MOVE_IN_ACTION:
+        return MoveIn(a)
+    if kind == engine.FORTIFY_ACTION:
+        return Fortify(a, b, c)
+    if kind == engine.END_ATTACK:
+        return EndAttack()
+    if kind == engine.END_TURN:
+        return EndTurn()
+    if kind == engine.DEFEND_ACTION:
+        return Defend(a)
+    if kind == engine.CLAIM:
+        return Claim(a)
+    if kind == engine.CAPITAL:
+        return ChooseCapital(a)
+    raise BotError(f"unknown decision code {code}")
+
+
+# ---------------------------------------------------------------------------------- compiled decisions
+@njit(cache=True)
+def _choose_trade(S, C, bp):  # pragma: no cover - compiled
+    """The set to trade under the card policy as (card, card, card, bonus or -1); card -1 for none.
+
+    Among the legal trades (sets in card order, each with every bonus territory) the best is the
+    most armies, then one with a bonus, then the fewest wilds; the first of equals.
+    """
+    p = S[engine.PLAYER]
+    cards = engine._cards(S)
+    hand = np.flatnonzero(cards == p)
+    held = hand.shape[0]
+    if held < 3 or (S[engine.RESUME_ATTACK] and held < FORCED_TRADE_HAND):
+        return -1, -1, -1, -1
+    owner = engine._owner(S)
+    sym = C[engine.O_SYMBOLS]
+    terr = C[engine.O_CARD_TERRITORY]
+    may_bonus = not S[engine.BONUS_USED] and C[engine.R_TERRITORY_BONUS] > 0
+    best = (-1, -1, -1, -1)
+    best_key = (-1, -1, -1)
+    for i in range(held):
+        for j in range(i + 1, held):
+            for k in range(j + 1, held):
+                c0, c1, c2 = hand[i], hand[j], hand[k]
+                if not engine.is_set(C, c0, c1, c2):
+                    continue
+                value = engine.set_value(S, C, c0, c1, c2)
+                wilds = (C[sym + c0] == 3) + (C[sym + c1] == 3) + (C[sym + c2] == 3)
+                # The bonus choices, ascending: the owned territories shown on the cards.
+                bonus = -1
+                if may_bonus:
+                    for c in (c0, c1, c2):
+                        t = C[terr + c]
+                        if t >= 0 and owner[t] == p and (bonus < 0 or t < bonus):
+                            bonus = t
+                key = (value, 1 if bonus >= 0 else 0, -wilds)
+                if key > best_key:
+                    best_key = key
+                    best = (c0, c1, c2, bonus)
+    if best[0] < 0:
+        return best
+    policy = bp[P_CARDS]
+    if held >= FORCED_TRADE_HAND or policy == 0 or (policy == 2 and best_key[0] >= bp[P_CARD_VALUE]):
+        return best
+    return -1, -1, -1, -1
+
+
+@njit(cache=True, inline="always")
+def _edges(C):  # pragma: no cover - compiled
+    """The directed borders (source, target) of the board in ``C``."""
+    e = C[engine.R_EDGES]
+    return C[C[engine.O_SRC] : C[engine.O_SRC] + e], C[C[engine.O_DST] : C[engine.O_DST] + e]
+
+
+@njit(cache=True, inline="always")
+def _values(S, C, bp, player):  # pragma: no cover - compiled
+    nc = C[engine.R_CONTINENTS]
+    n = S[engine.N_TERRITORIES]
+    return _target_values(
+        engine._owner(S), engine._cards(S), player, S[engine.NEUTRAL], S[engine.N_FORCES],
+        C[C[engine.O_CONTINENT_OF] : C[engine.O_CONTINENT_OF] + n],
+        bp[P_WEIGHTS + nc : P_WEIGHTS + 2 * nc], bp[P_WEIGHTS + 2 * nc : P_WEIGHTS + 3 * nc], bp[P_WEIGHTS : P_WEIGHTS + nc],
+        bp[P_FOCUS], bp[P_ELIMINATE],
+    )
+
+
+@njit(cache=True, inline="always")
+def _edge(S, C, bp, table, threshold, extra):  # pragma: no cover - compiled
+    values = _values(S, C, bp, S[engine.PLAYER])
+    src, dst = _edges(C)
+    return _best_edge(engine._owner(S), engine._armies(S), S[engine.PLAYER], src, dst, values, table, int(bp[P_STOP]), threshold, extra)
 
 
 @njit(cache=True)
-def _distance_to_front(neighbor_table, own, front):  # pragma: no cover - compiled
+def _decide(S, C, bp, table):  # pragma: no cover - compiled
+    """The bot's decision in a phase of play, as (code, a, b, c, d): see :func:`decode`."""
+    phase = S[engine.PHASE]
+    p = S[engine.PLAYER]
+    owner = engine._owner(S)
+    armies = engine._armies(S)
+    src, dst = _edges(C)
+    if phase == engine.ATTACK:
+        threshold = bp[P_ATTACK] if S[engine.CAPTURED] else min(bp[P_ATTACK], bp[P_CARD])
+        s, t = _edge(S, C, bp, table, threshold, 0)
+        if s < 0:
+            return engine.END_ATTACK, 0, 0, 0, 0
+        return ORDER, s, t, int(bp[P_STOP]), 0
+    if phase == engine.REINFORCE:
+        c0, c1, c2, bonus = _choose_trade(S, C, bp)
+        if c0 >= 0:
+            return engine.TRADE, c0, c1, c2, bonus
+        pending = S[engine.PENDING]
+        if bp[P_RATIO] == 0:
+            s, t = _edge(S, C, bp, table, -1.0, pending)
+            if s >= 0:
+                return engine.PLACE, s, pending, 0, 0
+        threat = _threat(owner, armies, p, src, dst)
+        total = 0.0
+        best, best_ratio = -1, -1.0
+        biggest = -1
+        for u in range(owner.shape[0]):
+            if owner[u] != p:
+                continue
+            if biggest < 0 or armies[u] > armies[biggest]:
+                biggest = u
+            ratio = threat[u] / max(armies[u], 1) if threat[u] > 0 else 0.0
+            total += ratio
+            if ratio > best_ratio:
+                best, best_ratio = u, ratio
+        if total == 0 or bp[P_RATIO] == 0:
+            return engine.PLACE, biggest, pending, 0, 0
+        k = max(1, min(pending, int(math.ceil(pending * best_ratio / total))))
+        return engine.PLACE, best, k, 0, 0
+    if phase == engine.MOVE_IN:
+        lo, hi = S[engine.MOVE_LO], S[engine.MOVE_HI]
+        if bp[P_KEEP] == 0:
+            return engine.MOVE_IN_ACTION, hi, 0, 0, 0
+        threat = _threat(owner, armies, p, src, dst)
+        keep = min(hi - lo, int(threat[S[engine.MOVE_S]] * bp[P_KEEP]))
+        return engine.MOVE_IN_ACTION, hi - keep, 0, 0, 0
+    if phase == engine.FORTIFY:
+        return _fortify(S, C, bp)
+    if phase == engine.DEFEND:
+        return engine.DEFEND_ACTION, engine.defender_dice(C, armies[S[engine.ATTACK_T]]), 0, 0, 0
+    if phase == engine.CHOOSE_CAPITAL:
+        threat = _threat(owner, armies, p, src, dst)
+        best, score = -1, 0.0
+        for u in range(owner.shape[0]):
+            if owner[u] == p and (best < 0 or armies[u] - threat[u] > score):
+                best, score = u, armies[u] - threat[u]
+        return engine.CAPITAL, best, 0, 0, 0
+    return -1, 0, 0, 0, 0
+
+
+@njit(cache=True)
+def _fortify(S, C, bp):  # pragma: no cover - compiled
+    """Move the biggest interior stack toward the front: along the shortest path through one's own
+    territories (adjacent fortify), or onto the most threatened reachable front territory (connected)."""
+    if bp[P_NO_FORTIFY]:
+        return engine.END_TURN, 0, 0, 0, 0
+    p = S[engine.PLAYER]
+    owner = engine._owner(S)
+    armies = engine._armies(S)
+    n = owner.shape[0]
+    src, dst = _edges(C)
+    threat = _threat(owner, armies, p, src, dst)
+    own = owner == p
+    front = own & (threat > 0)
+    source = -1
+    for u in range(n):
+        if own[u] and not front[u] and armies[u] >= 2 and (source < 0 or armies[u] > armies[source]):
+            source = u
+    if source < 0 or not np.any(front):
+        return engine.END_TURN, 0, 0, 0, 0
+    target = -1
+    if C[engine.R_CONNECTED]:
+        reach = engine.fortify_reach(S, C, source)
+        best = -1.0
+        for u in range(n):
+            if reach[u] and front[u] and threat[u] / armies[u] > best:
+                target, best = u, threat[u] / armies[u]
+        if target < 0:
+            return engine.END_TURN, 0, 0, 0, 0
+    else:
+        distance = _distance_to_front(C, own, front)
+        for j in range(C[engine.R_WIDTH]):
+            v = engine.neighbor(C, source, j)
+            if v < 0:
+                break
+            if own[v] and (target < 0 or distance[v] < distance[target]):
+                target = v
+        if distance[target] >= distance[source]:
+            return engine.END_TURN, 0, 0, 0, 0
+    return engine.FORTIFY_ACTION, source, target, armies[source] - 1, 0
+
+
+@njit(cache=True)
+def _decide_setup(S, C, bp, table, rng):  # pragma: no cover - compiled
+    """The bot's claim or setup placement (a little randomness breaks ties between equal openings)."""
+    p = S[engine.PLAYER]
+    owner = engine._owner(S)
+    armies = engine._armies(S)
+    src, dst = _edges(C)
+    n = owner.shape[0]
+    n_cont = C[engine.R_CONTINENTS]
+    cont_of = C[C[engine.O_CONTINENT_OF] : C[engine.O_CONTINENT_OF] + n]
+    size = bp[P_WEIGHTS + n_cont : P_WEIGHTS + 2 * n_cont]
+    if S[engine.PHASE] == engine.SETUP_CLAIM:
+        mine = np.zeros(n_cont)
+        taken = np.zeros(n_cont)
+        for t in range(n):
+            if owner[t] == p:
+                mine[cont_of[t]] += 1
+            if owner[t] >= 0:
+                taken[cont_of[t]] += 1
+        mine = mine / size
+        theirs = taken / size - mine
+        per = bp[P_WEIGHTS : P_WEIGHTS + n_cont] + mine - 0.5 * theirs
+        noise = rng.random(n)
+        best, score = -1, -np.inf
+        for t in range(n):
+            v = per[cont_of[t]] + 0.01 * noise[t]
+            if owner[t] == -1 and v > score:
+                best, score = t, v
+        return engine.CLAIM, best, 0, 0, 0
+    neutral = S[engine.NEUTRAL]
+    if neutral >= 0 and engine.setup_force(S) == neutral:
+        # The neutral's army in a 2-player setup: where it borders the opponent most.
+        best, best_near, best_r = -1, -1, -1.0
+        for t in range(n):
+            if owner[t] != neutral:
+                continue
+            near = 0
+            for j in range(C[engine.R_WIDTH]):
+                v = engine.neighbor(C, t, j)
+                if v < 0:
+                    break
+                if owner[v] == 1 - p:
+                    near += 1
+            r = rng.random()
+            if near > best_near or (near == best_near and r > best_r):
+                best, best_near, best_r = t, near, r
+        return engine.PLACE, best, 1, 0, 0
+    threat = _threat(owner, armies, p, src, dst)
+    values = _values(S, C, bp, p)
+    best, score = -1, -np.inf
+    for e in range(src.shape[0]):
+        s, t = src[e], dst[e]
+        if owner[s] == p and owner[t] != p:
+            v = values[t] + 0.1 * threat[s] / armies[s]
+            if v > score:
+                best, score = s, v
+    if best < 0:
+        mine = np.flatnonzero(owner == p)
+        best = mine[rng.integers(0, mine.shape[0])]
+    return engine.PLACE, best, 1, 0, 0
+
+
+@njit(cache=True)
+def _distance_to_front(C, own, front):  # pragma: no cover - compiled
     """Steps through one's own territories from each to the nearest front-line one."""
     n = own.shape[0]
     distance = np.full(n, 1 << 20, dtype=np.int64)
@@ -500,7 +649,8 @@ def _distance_to_front(neighbor_table, own, front):  # pragma: no cover - compil
     while head < tail:
         u = queue[head]
         head += 1
-        for v in neighbor_table[u]:
+        for j in range(C[engine.R_WIDTH]):
+            v = engine.neighbor(C, u, j)
             if v < 0:
                 break
             if own[v] and distance[v] > distance[u] + 1:

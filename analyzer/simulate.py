@@ -10,6 +10,12 @@ the ``i``-th child of ``SeedSequence(seed).spawn(n_games)``, so the results
 are the same whatever the number of workers or the backend, and rows are
 ordered by game.
 
+Games whose seats are all plain :class:`~analyzer.bots.HeuristicBot` seats (the
+default bot and its family) run whole in compiled code (:mod:`analyzer.playout`),
+through the same rule steps and bot decisions as the Python loop :func:`play`,
+drawing the same random numbers in the same order: the tables are identical
+either way (``check=True`` forces the Python loop, which checks every action).
+
 Battles: a bot's :class:`~analyzer.bots.BattleOrder` is by default resolved in
 one draw from the exact solver's outcome distribution (cached per battle);
 ``sample_battles=False`` rolls it die by die instead (asking the defender's bot
@@ -72,10 +78,11 @@ from scipy.stats import binomtest
 from tqdm.auto import tqdm
 
 from analyzer.actions import Action, Attack, Battle, Defend
-from analyzer.battle import BattleOptions, battle
+from analyzer.battle import BattleOptions, kernel_args, outcome_cdf
 from analyzer.board import Board
 from analyzer.bots.base import BattleOrder, Bot
-from analyzer.bots.heuristic import board_data
+from analyzer import playout
+from analyzer.bots.heuristic import HeuristicBot, board_data
 from analyzer.bots.registry import make_bot
 from analyzer.dice import DiceRules
 from analyzer.errors import BotError, SimulationError
@@ -94,16 +101,16 @@ _SETUP_PHASES = (Phase.SETUP_CLAIM, Phase.SETUP_PLACE, Phase.CHOOSE_CAPITAL)
 @lru_cache(maxsize=1 << 16)
 def battle_sampler(attackers: int, defenders: int, stop_at: int, dice: DiceRules) -> tuple[list[float], list[tuple[int, int]]]:
     """Cumulative probabilities and ``(attacker_left, defender_left)`` outcomes of one battle, for
-    sampling by inverse CDF.
+    sampling by inverse CDF: the solver's sweep (:func:`analyzer.battle.outcome_cdf`), the same
+    numbers the compiled playout draws from.
 
     >>> cdf, outcomes = battle_sampler(2, 1, 1, DiceRules())
     >>> outcomes, [round(c, 4) for c in cdf]
     ([(2, 0), (1, 1)], [0.4167, 1.0])
     """
-    r = battle(attackers, defenders, stop_at=stop_at, options=BattleOptions(dice=dice))
-    cdf = np.cumsum(r.probability).tolist()
-    cdf[-1] = 1.0  # so that a draw never runs past the last outcome through rounding
-    return cdf, [(int(a), int(d)) for a, d in zip(r.attacker_left, r.defender_left)]
+    table, am, dm, _, cap = kernel_args(BattleOptions(dice=dice), stop_at)
+    a_left, d_left, cdf = outcome_cdf(attackers, defenders, table, am, dm, stop_at, cap)
+    return cdf.tolist(), list(zip(a_left.tolist(), d_left.tolist()))
 
 
 def sample_battle(attackers: int, defenders: int, stop_at: int, dice: DiceRules, rng: np.random.Generator) -> tuple[int, int]:
@@ -207,6 +214,7 @@ class RunSpec:
     sample_battles: bool = True
     record_turns: bool = False
     check: bool = False
+    compiled: bool = True  # not in params(): the games are the same either way
     batch_size: int = BATCH_SIZE
     start: str | None = None  # a saved mid-game state (JSON) every game starts from, for position evaluation
 
@@ -261,6 +269,7 @@ class _Recorder:
         self.spec = spec
         self.rows: dict[str, dict[str, list[Any]]] = {name: {} for name in TABLES}
         self.start: GameState | None = None  # spec.start parsed once per batch
+        self.rules = dataclasses.replace(spec.rules, turn_limit=_cap(spec.rules.turn_limit, spec.max_rounds))
 
     def add(self, table: str, **values: Any) -> None:
         cols = self.rows[table]
@@ -275,8 +284,7 @@ class _Recorder:
     def game(self, game: int, rng: np.random.Generator) -> None:
         spec = self.spec
         if spec.start is None:
-            rules = dataclasses.replace(spec.rules, turn_limit=_cap(spec.rules.turn_limit, spec.max_rounds))
-            state = GameState.new(spec.n_players, rng, rules, spec.board)
+            state = GameState.new(spec.n_players, rng, self.rules, spec.board)
         else:
             if self.start is None:
                 self.start = GameState.from_json(spec.start, spec.board)
@@ -311,15 +319,30 @@ class _Recorder:
                 continents=held.tolist(),
             )
 
-        play(
-            state,
-            spec.bots,
-            rng,
-            sample_battles=spec.sample_battles,
-            check=spec.check,
-            on_turn=turn_done if spec.record_turns else None,
-            on_setup_done=setup_done,
-        )
+        if spec.compiled and not spec.check and playout.compiled(spec.bots):
+            record = playout.play(state, cast("Sequence[HeuristicBot]", spec.bots), rng, sample_battles=spec.sample_battles, record_turns=spec.record_turns)
+            start["owner"], start["armies"] = record.start[0], record.start[1]
+            if spec.record_turns:
+                rows = record.turns
+                self.extend(
+                    "turns",
+                    game=[game] * len(rows),
+                    turn=rows[:, 0].tolist(),
+                    seat=rows[:, 1].tolist(),
+                    territories=rows[:, 2].tolist(),
+                    armies=rows[:, 3].tolist(),
+                    continents=rows[:, 4].tolist(),
+                )
+        else:
+            play(
+                state,
+                spec.bots,
+                rng,
+                sample_battles=spec.sample_battles,
+                check=spec.check,
+                on_turn=turn_done if spec.record_turns else None,
+                on_setup_done=setup_done,
+            )
         self.add(
             "games",
             game=game,
@@ -637,6 +660,7 @@ def simulate(
     sample_battles: bool = True,
     record_turns: bool = False,
     check: bool = False,
+    compiled: bool = True,
     workers: int = 1,
     dask: bool = False,
     scheduler: str | None = None,
@@ -654,7 +678,9 @@ def simulate(
     existing Dask scheduler at that address. With ``checkpoint`` (a
     directory), finished batches are written there as they finish and a rerun
     resumes (see :class:`Checkpoint`). ``start`` plays every game on from a
-    copy of that position instead of from a new game.
+    copy of that position instead of from a new game. ``compiled=False`` plays
+    every game through the Python loop :func:`play` even where the compiled
+    playout could (the same games, more slowly: the baseline of ``make bench``).
     """
     n_players = _check_count(n_players, "players", 2)
     if start is not None:
@@ -679,6 +705,7 @@ def simulate(
         sample_battles=sample_battles,
         record_turns=record_turns,
         check=check,
+        compiled=compiled,
         batch_size=batch_size,
         start=None if start is None else start.to_json(history=False),
     )

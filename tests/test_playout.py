@@ -1,0 +1,122 @@
+"""The compiled playout plays the same games as the checked Python engine, and keeps the rules."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from analyzer import engine, playout
+from analyzer.battle import BattleOptions, battle, kernel_args, outcome_arrays
+from analyzer.bots import DEFAULT_BOT, HeuristicBot
+from analyzer.dice import DiceRules
+from analyzer.rules import PROGRESSIVE_SET_VALUES, Rules
+from analyzer.simulate import game_rng, play, simulate
+from analyzer.state import GameState, Phase
+
+VARIANTS = [
+    Rules(),
+    Rules(fortify="connected", card_values="fixed", territory_bonus=0),
+    Rules(missions=True),
+    Rules(capitals=True, setup="deal"),
+    Rules(dice=DiceRules(ties_to_attacker=True)),
+]
+
+
+def test_phase_codes_are_the_engines():
+    assert [p.value for p in Phase] == list(range(11))
+    assert (Phase.REINFORCE, Phase.DRAW, Phase.GAME_OVER) == (engine.REINFORCE, engine.DRAW, engine.GAME_OVER)
+
+
+@pytest.mark.parametrize("rules", VARIANTS, ids=lambda r: f"{r.fortify}-{r.card_values}-m{int(r.missions)}-c{int(r.capitals)}-t{int(r.dice.ties_to_attacker)}")
+@pytest.mark.parametrize("n_players", [2, 3, 4, 6])
+@pytest.mark.parametrize("sample", [True, False], ids=["sampled", "rolled"])
+def test_compiled_games_equal_checked_games(rules, n_players, sample):
+    """Each action of the Python loop goes through GameState.apply (every legality check); the compiled
+    game, from the same generator, must end in the very same state with the same records."""
+    bots = [HeuristicBot(cards="first", reinforce="ratio"), DEFAULT_BOT] * 3
+    bots = bots[:n_players]
+    for game in range(2):
+        r1, r2 = game_rng(11, game), game_rng(11, game)
+        checked, fast = GameState.new(n_players, r1, rules), GameState.new(n_players, r2, rules)
+        play(checked, bots, r1, sample_battles=sample, check=True)
+        record = playout.play(fast, bots, r2, sample_battles=sample)
+        assert fast.to_dict(history=False) == checked.to_dict(history=False)
+        assert record.trades == checked.trades and record.eliminations == checked.eliminations
+        assert r1.random() == r2.random()  # the same random numbers were drawn
+
+
+def test_simulated_tables_are_the_same_either_way():
+    kw = dict(n_games=30, seed=5, progress=False, record_turns=True)
+    fast = simulate(4, ["default", "greedy", "cautious", "default"], **kw)
+    slow = simulate(4, ["default", "greedy", "cautious", "default"], compiled=False, **kw)
+    for name in ("games", "seats", "eliminations", "trades", "starts", "turns"):
+        assert getattr(fast, name).equals(getattr(slow, name)), name
+
+
+def test_only_plain_heuristic_bots_are_compiled():
+    from analyzer.bots import RandomBot
+    from analyzer.studies.policies import ContinentCardBot
+
+    assert playout.compiled([DEFAULT_BOT, HeuristicBot(stop_at=3)])
+    assert not playout.compiled([DEFAULT_BOT, RandomBot()])
+    assert not playout.compiled([ContinentCardBot(), DEFAULT_BOT])
+    with pytest.raises(TypeError):
+        playout.play(GameState.new(2, np.random.default_rng(0)), [DEFAULT_BOT, RandomBot()], np.random.default_rng(0))
+
+
+def test_invariants_over_thousands_of_compiled_games():
+    """2,000 4-player games: one winner holding the whole map, every card somewhere, eliminations
+    by the winner's rivals in turn order, and the classic set values 4, 6, 8, 10, 12, 15, 20, ..."""
+    result = simulate(4, "default", n_games=2000, seed=21, progress=False)
+    games, seats, trades, elims = result.games, result.seats, result.trades, result.eliminations
+    assert not games["capped"].any()
+    finals = seats.merge(games[["game", "winner"]], on="game")
+    winners = finals[finals["seat"] == finals["winner"]]
+    assert (winners["final_territories"] == 42).all() and (winners["rank"] == 1).all()
+    assert (finals[finals["seat"] != finals["winner"]]["final_territories"] == 0).all()
+    assert (elims.groupby("game").size() == 3).all()
+    assert (elims.groupby("game")["turn"].apply(lambda t: t.is_monotonic_increasing)).all()
+    # The k-th set traded in a game is worth the k-th classic value.
+    expected = list(PROGRESSIVE_SET_VALUES) + [15 + 5 * k for k in range(1, 200)]
+    for _, part in trades.groupby("game"):
+        assert part["value"].tolist() == expected[: len(part)]
+    assert (trades.groupby("game")["turn"].apply(lambda t: t.is_monotonic_increasing)).all()
+    assert (games["turns"] >= 4).all()  # nobody is knocked out in the first round
+
+
+def test_compiled_states_keep_armies_and_cards():
+    for game in range(200):
+        rng = game_rng(3, game)
+        state = GameState.new(3, rng)
+        playout.play(state, [DEFAULT_BOT] * 3, rng)
+        assert state.is_terminal() and state.winner is not None
+        assert (state.armies >= 1).all() and (state.owner == state.winner).all()
+        held = state.card_loc >= 0
+        assert set(state.card_loc[held].tolist()) <= {state.winner}
+        assert len(state.card_loc) == 44
+
+
+@pytest.mark.parametrize(
+    ("attackers", "defenders", "stop_at", "dice"),
+    [(2, 1, 1, DiceRules()), (5, 2, 3, DiceRules()), (30, 12, 1, DiceRules()), (50, 40, 4, DiceRules()),
+     (12, 9, 2, DiceRules(ties_to_attacker=True)), (9, 6, 1, DiceRules(defender_max=3))],
+)
+def test_simulator_battle_outcomes_are_the_solvers(attackers, defenders, stop_at, dice):
+    options = BattleOptions(dice=dice)
+    exact = battle(attackers, defenders, stop_at=stop_at, options=options)
+    a_left, d_left, prob = outcome_arrays(attackers, defenders, *kernel_args(options, stop_at))
+    assert a_left.tolist() == exact.attacker_left.tolist() and d_left.tolist() == exact.defender_left.tolist()
+    np.testing.assert_allclose(prob, exact.probability, rtol=0, atol=1e-13)
+
+
+def test_engine_set_values_follow_the_rules():
+    board_rules = Rules()
+    state = GameState.new(4, np.random.default_rng(0), board_rules)
+    for k in range(40):
+        state.sets_traded = k
+        assert engine.set_value(state.S, state._C, 0, 1, 2) == board_rules.set_value(k)
+    fixed = GameState.new(4, np.random.default_rng(0), Rules(card_values="fixed"))
+    symbols = fixed.board.card_symbols
+    for cards in [(0, 1, 2), (0, 3, 6), (42, 0, 1), (42, 43, 5)]:
+        expected = Rules(card_values="fixed").set_value(0, tuple(int(symbols[c]) for c in cards))
+        assert engine.set_value(fixed.S, fixed._C, *cards) == expected

@@ -2,7 +2,8 @@
 
 * player-turns/s on one core: 4-player classic games (cards on) with the
   default bot in every seat, battles sampled from the exact solver (the
-  simulator's default) and rolled die by die;
+  simulator's default) and rolled die by die, in the compiled playout and,
+  as the baseline in the same process, in the Python loop;
 * games/s for 2 to 6 players;
 * the scaling from 1 local worker process to 2;
 * the default bot's win rates against the random bot (2 players) and against
@@ -40,18 +41,22 @@ def serial(n_players: int, bots: list[str], n_games: int, seed: int, **kw: objec
 
 def turns_per_second() -> None:
     print("4 players, classic rules with cards, default bot in every seat, one core (per CPU second)")
+    print("baseline: the same games played through the Python loop (simulate(compiled=False))")
     for label, sample in (("battles sampled from the solver", True), ("battles rolled die by die", False)):
-        r, cpu = serial(4, ["default"] * 4, games(400), 1, sample_battles=sample)
+        r, cpu = serial(4, ["default"] * 4, games(4000), 1, sample_battles=sample)
+        base, base_cpu = serial(4, ["default"] * 4, games(200), 1, sample_battles=sample, compiled=False)
+        fast, slow = r.turns_played / cpu, base.turns_played / base_cpu
         print(
-            f"  {label:<32} {r.turns_played / cpu:>9,.0f} player-turns/s  "
-            f"{len(r.games) / cpu:>7.1f} games/s  ({len(r.games)} games, {r.games['turns'].mean():.1f} turns each)"
+            f"  {label:<32} {fast:>9,.0f} player-turns/s  {len(r.games) / cpu:>7.1f} games/s  "
+            f"({len(r.games)} games, {r.games['turns'].mean():.1f} turns each); "
+            f"Python loop {slow:,.0f} player-turns/s: {fast / slow:.1f}x"
         )
 
 
 def games_per_second() -> None:
     print("\ngames/s by number of players, default bot in every seat, one core (per CPU second)")
     for n in range(2, 7):
-        r, cpu = serial(n, ["default"] * n, games(300), 2)
+        r, cpu = serial(n, ["default"] * n, games(2000), 2)
         print(f"  {n} players  {len(r.games) / cpu:>7.1f} games/s  {r.turns_played / cpu:>8,.0f} player-turns/s")
 
 
@@ -60,7 +65,7 @@ def scaling() -> None:
     print(f"\nscaling, 4 players, default bots, wall clock ({os.cpu_count()} cores, load average {load:.1f} before)")
     base = None
     for workers in (1, 2):
-        r = run(4, ["default"] * 4, games(1200), 3, workers=workers, batch_size=50)
+        r = run(4, ["default"] * 4, games(20000), 3, workers=workers, batch_size=500)
         speed = r.games_per_second
         base = base or speed
         print(f"  {workers} worker(s)  {speed:>7.1f} games/s  speed-up {speed / base:.2f}x")

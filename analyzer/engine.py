@@ -217,12 +217,6 @@ def mission_table(board: Board) -> np.ndarray:
 
 # ---------------------------------------------------------------------------------- queries
 @njit(cache=True, inline="always")
-def neighbor(C, u, j):  # pragma: no cover - compiled
-    """The ``j``-th neighbour of ``u``; -1 past the last."""
-    return C[C[O_NEIGHBORS] + u * C[R_WIDTH] + j]
-
-
-@njit(cache=True, inline="always")
 def _count(values, x):  # pragma: no cover - compiled
     k = 0
     for i in range(values.shape[0]):
@@ -238,13 +232,13 @@ def hand_size(S, p):  # pragma: no cover - compiled
 
 @njit(cache=True)
 def held_continents(S, C, p):  # pragma: no cover - compiled
-    """``[c]``: whether player ``p`` holds continent ``c`` in full."""
+    """The continents player ``p`` holds in full, as a bit mask (bit ``c`` for continent ``c``)."""
     owner = _owner(S)
-    held = np.ones(C[R_CONTINENTS], dtype=np.bool_)
+    held = (1 << C[R_CONTINENTS]) - 1
     at = C[O_CONTINENT_OF]
     for t in range(owner.shape[0]):
         if owner[t] != p:
-            held[C[at + t]] = False
+            held &= ~(1 << C[at + t])
     return held
 
 
@@ -258,8 +252,8 @@ def reinforcements(S, C, p):  # pragma: no cover - compiled
             n += 1
     held = held_continents(S, C, p)
     total = C[C[O_TERRITORY_ARMIES] + n]
-    for c in range(held.shape[0]):
-        if held[c]:
+    for c in range(C[R_CONTINENTS]):
+        if (held >> c) & 1:
             total += C[C[O_CONTINENT_BONUS] + c]
     return total
 
@@ -284,13 +278,33 @@ def is_set(C, c0, c1, c2):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
+def _pile_place(S):  # pragma: no cover - compiled
+    """Where a draw comes from: the deck, or once it is empty the discards (shuffled into a new deck)."""
+    return DECK if _count(_cards(S), DECK) > 0 else DISCARD
+
+
+@njit(cache=True)
 def draw_pile(S):  # pragma: no cover - compiled
-    """The cards a draw comes from: the deck, or once it is empty the discards (shuffled into a new deck)."""
+    """The cards a draw comes from, ascending."""
+    return np.flatnonzero(_cards(S) == _pile_place(S))
+
+
+@njit(cache=True)
+def pile_size(S):  # pragma: no cover - compiled
+    return _count(_cards(S), _pile_place(S))
+
+
+@njit(cache=True)
+def pile_card(S, k):  # pragma: no cover - compiled
+    """``draw_pile(S)[k]`` without building the pile."""
     cards = _cards(S)
-    pile = np.flatnonzero(cards == DECK)
-    if pile.shape[0] == 0:
-        pile = np.flatnonzero(cards == DISCARD)
-    return pile
+    place = _pile_place(S)
+    for c in range(cards.shape[0]):
+        if cards[c] == place:
+            if k == 0:
+                return c
+            k -= 1
+    return -1
 
 
 @njit(cache=True)
@@ -298,12 +312,12 @@ def fortify_reach(S, C, source):  # pragma: no cover - compiled
     """``[t]``: whether armies on ``source`` may fortify to ``t`` under the fortify option."""
     owner = _owner(S)
     p = owner[source]
-    width = C[R_WIDTH]
+    width, nb = C[R_WIDTH], C[O_NEIGHBORS]
     n = owner.shape[0]
     reach = np.zeros(n, dtype=np.bool_)
     if not C[R_CONNECTED]:
         for j in range(width):
-            v = neighbor(C, source, j)
+            v = C[nb + source * width + j]
             if v < 0:
                 break
             if owner[v] == p:
@@ -317,7 +331,7 @@ def fortify_reach(S, C, source):  # pragma: no cover - compiled
         u = queue[head]
         head += 1
         for j in range(width):
-            v = neighbor(C, u, j)
+            v = C[nb + u * width + j]
             if v < 0:
                 break
             if not reach[v] and owner[v] == p:
@@ -360,12 +374,12 @@ def mission_complete(S, C, mission, p):  # pragma: no cover - compiled
                 k += 1
         return k >= C[row + M_TERRITORIES]
     held = held_continents(S, C, p)
+    named = C[row + M_CONTINENTS]
+    if held & named != named:
+        return False
     others = 0
-    for c in range(held.shape[0]):
-        named = (C[row + M_CONTINENTS] >> c) & 1
-        if named and not held[c]:
-            return False
-        if held[c] and not named:
+    for c in range(C[R_CONTINENTS]):
+        if (held >> c) & 1 and not (named >> c) & 1:
             others += 1
     return others >= C[row + M_EXTRA]
 

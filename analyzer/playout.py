@@ -28,13 +28,21 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
-from numba import njit, types
-from numba.typed import Dict
+from numba import njit
 
 from analyzer import engine
 from analyzer.battle import BattleOptions, kernel_args, outcome_cdf
 from analyzer.board import Board
-from analyzer.bots.heuristic import ORDER, HeuristicBot, _decide, _decide_setup, compiled_args
+from analyzer.bots.heuristic import (
+    ORDER,
+    HeuristicBot,
+    _decide,
+    _decide_attack,
+    _decide_move_in,
+    _decide_setup,
+    compiled_args,
+    work_size,
+)
 from analyzer.dice import DiceRules
 from analyzer.state import Elimination, GameState, SetTraded, _roll_cdf
 
@@ -52,29 +60,73 @@ def compiled(bots: Sequence[object]) -> bool:
 
 
 # ---------------------------------------------------------------------------------- battle outcomes
-#: Battles whose outcome distributions a process keeps (beyond it they are recomputed each time).
-CACHE_BATTLES = 200_000
-_OUTCOMES = types.Tuple((types.int64[::1], types.int64[::1], types.float64[::1]))
+class BattleCache:
+    """The solver's outcome distributions of the battles played so far in this process, in flat
+    arrays the compiled loop reads and fills: an open-addressing table from a battle's key to its
+    place in ``pool``, where each outcome is three numbers (attacker left, defender left,
+    cumulative probability). Once the table is 70% full or the pool is full, further battles are
+    computed each time instead (a run would need tens of thousands of distinct battles for that).
+    """
+
+    SLOTS = 1 << 17
+    POOL = 1 << 22  # 32 MB of float64, reserved lazily by the operating system
+
+    def __init__(self) -> None:
+        self.keys = np.full(self.SLOTS, -1, dtype=np.int64)
+        self.where = np.zeros(self.SLOTS, dtype=np.int64)
+        self.pool = np.empty(self.POOL)
+        self.used = np.zeros(2, dtype=np.int64)  # pool entries, table slots
+
+    def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        return self.keys, self.where, self.pool, self.used
+
+    def __len__(self) -> int:
+        return int(self.used[1])
 
 
 @lru_cache(maxsize=8)
-def battle_cache(dice: DiceRules) -> Dict:
-    """The process's outcome distributions by battle for ``dice``, kept across games and batches."""
-    return Dict.empty(key_type=types.int64, value_type=_OUTCOMES)
+def battle_cache(dice: DiceRules) -> BattleCache:
+    """The process's cache for ``dice``, kept across games and batches."""
+    return BattleCache()
 
 
 @njit(cache=True)
-def _battle_outcomes(cache, attackers, defenders, stop_at, kernel):  # pragma: no cover - compiled
-    """The battle's (attacker left, defender left, cumulative probability) arrays, from the cache or
-    the solver's sweep (:func:`analyzer.battle.outcome_cdf`)."""
+def _draw_battle(cache, attackers, defenders, stop_at, kernel, u):  # pragma: no cover - compiled
+    """The outcome (attacker left, defender left) of a battle at cumulative probability ``u``: the
+    first outcome whose cumulative probability exceeds it, as ``np.searchsorted(cdf, u, "right")``."""
+    keys, where, pool, used = cache
+    mask = keys.shape[0] - 1
     key = (attackers << 32) | (defenders << 10) | stop_at
-    if key in cache:
-        return cache[key]
-    table, am, dm, cap = kernel
-    out = outcome_cdf(attackers, defenders, table, am, dm, stop_at, cap)
-    if len(cache) < CACHE_BATTLES and defenders < (1 << 22) and stop_at < (1 << 10):
-        cache[key] = out
-    return out
+    h = ((key * -7046029254386353131) >> 40) & mask  # Fibonacci hashing
+    while keys[h] != -1 and keys[h] != key:
+        h = (h + 1) & mask
+    if keys[h] == key:
+        at = where[h]
+        start, count = at >> 20, at & ((1 << 20) - 1)
+    else:
+        table, am, dm, cap = kernel
+        a_left, d_left, cdf = outcome_cdf(attackers, defenders, table, am, dm, stop_at, cap)
+        count = cdf.shape[0]
+        start = used[0]
+        if used[1] * 10 >= keys.shape[0] * 7 or start + 3 * count > pool.shape[0] or count >= (1 << 20) or stop_at >= (1 << 10):
+            k = np.searchsorted(cdf, u, side="right")
+            return a_left[k], d_left[k]
+        for i in range(count):
+            pool[start + 3 * i] = a_left[i]
+            pool[start + 3 * i + 1] = d_left[i]
+            pool[start + 3 * i + 2] = cdf[i]
+        keys[h] = key
+        where[h] = (start << 20) | count
+        used[0] += 3 * count
+        used[1] += 1
+    lo, hi = 0, count
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if pool[start + 3 * mid + 2] <= u:
+            lo = mid + 1
+        else:
+            hi = mid
+    return int(pool[start + 3 * lo]), int(pool[start + 3 * lo + 1])
 
 
 @lru_cache(maxsize=8)
@@ -132,7 +184,11 @@ def _snapshot(S, C, events, n, turn):  # pragma: no cover - compiled
             if owner[t] == p:
                 k += 1
                 total += armies[t]
-        held = np.sum(engine.held_continents(S, C, p))
+        held = 0
+        mask = engine.held_continents(S, C, p)
+        while mask:
+            held += mask & 1
+            mask >>= 1
         events, n = _push(events, n, EV_TURN, turn, p, k, total, held)
     return events, n
 
@@ -146,19 +202,19 @@ def _roll(S, C, rolls, rng):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def _run(S, C, params, tables, rng, sample, index, kernel, rolls, events, n, track, record_turns, start):  # pragma: no cover - compiled
+def _run(S, C, params, tables, table_of, rng, sample, index, kernel, rolls, events, n, track, record_turns, start):  # pragma: no cover - compiled
     """Play on until the game ends; returns the event rows and their count.
 
     ``track`` holds the turn in progress and whether the start position is still to be recorded.
     """
     owner = engine._owner(S)
     armies = engine._armies(S)
+    work = np.empty(work_size(owner.shape[0], C[engine.R_CONTINENTS]))
     while S[engine.PHASE] != engine.GAME_OVER:
         phase = S[engine.PHASE]
         p = S[engine.PLAYER]
         if phase == engine.DRAW:
-            pile = engine.draw_pile(S)
-            engine.draw(S, C, pile[rng.integers(0, pile.shape[0])])
+            engine.draw(S, C, engine.pile_card(S, rng.integers(0, engine.pile_size(S))))
         elif phase == engine.ROLL:
             victim = _roll(S, C, rolls, rng)
             if victim >= 0:
@@ -170,18 +226,21 @@ def _run(S, C, params, tables, rng, sample, index, kernel, rolls, events, n, tra
                 if seat == S[engine.NEUTRAL]:
                     seat = 1 - p
             bp = params[seat]
-            table = tables[seat]
+            table = tables[table_of[seat]]
             if phase == engine.SETUP_CLAIM or phase == engine.SETUP_PLACE:
-                kind, a, b, c, d = _decide_setup(S, C, bp, table, rng)
+                kind, a, b, c, d = _decide_setup(S, C, bp, table, rng, work)
+            elif phase == engine.ATTACK:
+                kind, a, b, c, d = _decide_attack(S, C, bp, table, work)
+            elif phase == engine.MOVE_IN:
+                kind, a, b, c, d = _decide_move_in(S, C, bp, work)
             else:
-                kind, a, b, c, d = _decide(S, C, bp, table)
+                kind, a, b, c, d = _decide(S, C, bp, table, work)
             turn = S[engine.TURN]
             if kind == ORDER:
                 s, t, stop = a, b, c
                 if sample:
-                    a_left, d_left, cdf = _battle_outcomes(index, armies[s], armies[t], stop, kernel)
-                    k = np.searchsorted(cdf, rng.random(), side="right")
-                    victim = engine.battle(S, C, s, t, a_left[k], d_left[k])
+                    a_left, d_left = _draw_battle(index, armies[s], armies[t], stop, kernel, rng.random())
+                    victim = engine.battle(S, C, s, t, a_left, d_left)
                     if victim >= 0:
                         events, n = _push(events, n, EV_ELIMINATION, victim, p, turn, 0, 0)
                 else:
@@ -228,6 +287,19 @@ class Record:
     turns: np.ndarray
 
 
+class Prepared:
+    """Everything the compiled loop needs besides a game's state, for ``bots`` on ``board`` under
+    ``dice``: made once for many games."""
+
+    def __init__(self, bots: Sequence[HeuristicBot], board: Board, dice: DiceRules) -> None:
+        if not compiled(bots):
+            raise TypeError("the compiled playout runs HeuristicBot seats only")
+        self.params, self.tables, self.table_of = _seat_arrays(tuple(bots), board, dice)
+        self.cache = battle_cache(dice).arrays()
+        self.kernel = _kernel(dice)
+        self.rolls = roll_tables(dice)
+
+
 def play(
     state: GameState,
     bots: Sequence[HeuristicBot],
@@ -242,21 +314,7 @@ def play(
     path would; its action history is not kept (a compiled game makes no
     action objects).
     """
-    if not compiled(bots):
-        raise TypeError("the compiled playout runs HeuristicBot seats only")
-    board, dice = state.board, state.rules.dice
-    params, tables = _seat_arrays(tuple(bots), board, dice)
-    events = np.empty((256, 6), dtype=np.int64)
-    in_setup = state.phase.value < engine.REINFORCE
-    start = np.empty((2, board.n_territories), dtype=np.int64)
-    if not in_setup:
-        start[0], start[1] = state.owner, state.armies
-    track = np.array([state.turn, in_setup], dtype=np.int64)
-    events, n = _run(
-        state.S, state._C, params, tables, rng, sample_battles, battle_cache(dice), _kernel(dice),
-        roll_tables(dice), events, 0, track, record_turns, start,
-    )
-    rows = events[:n]
+    start, rows = play_events(state, bots, rng, sample_battles=sample_battles, record_turns=record_turns)
     trades = [SetTraded(int(r[1]), int(r[2]), int(r[3])) for r in rows[rows[:, 0] == EV_TRADE]]
     eliminations = [Elimination(int(r[1]), int(r[2]), int(r[3])) for r in rows[rows[:, 0] == EV_ELIMINATION]]
     state.trades.extend(trades)
@@ -264,9 +322,43 @@ def play(
     return Record(start, trades, eliminations, rows[rows[:, 0] == EV_TURN][:, 1:])
 
 
+def play_events(
+    state: GameState,
+    bots: Sequence[HeuristicBot] | Prepared,
+    rng: np.random.Generator,
+    *,
+    sample_battles: bool = True,
+    record_turns: bool = False,
+) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`play` without the Python records: returns the start position (owner and armies rows)
+    and the event rows (``EV_*`` kind, then its values), for callers that tabulate many games at once.
+    The state's trades and eliminations lists are left as they were. ``bots`` may be
+    :class:`Prepared` once for many games (the state's board and dice must be the ones it was made for)."""
+    prepared = bots if isinstance(bots, Prepared) else Prepared(bots, state.board, state.rules.dice)
+    events = np.empty((256, 6), dtype=np.int64)
+    in_setup = state.S[engine.PHASE] < engine.REINFORCE
+    start = np.empty((2, state.board.n_territories), dtype=np.int64)
+    if not in_setup:
+        start[0], start[1] = state.owner, state.armies
+    track = np.array([state.turn, in_setup], dtype=np.int64)
+    p = prepared
+    events, n = _run(
+        state.S, state._C, p.params, p.tables, p.table_of, rng, sample_battles, p.cache, p.kernel, p.rolls,
+        events, 0, track, record_turns, start,
+    )
+    return start, events[:n]
+
 
 @lru_cache(maxsize=32)
-def _seat_arrays(bots: tuple[HeuristicBot, ...], board: Board, dice: DiceRules) -> tuple[np.ndarray, np.ndarray]:
-    """Each seat's knobs and win table, stacked by seat."""
+def _seat_arrays(bots: tuple[HeuristicBot, ...], board: Board, dice: DiceRules) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each seat's knobs, the distinct win tables, and each seat's table (seats with the same stop rule
+    share one, which keeps the lookups in cache)."""
     per_seat = [compiled_args(bot, board, dice) for bot in bots]
-    return np.stack([a[0] for a in per_seat]), np.stack([a[1] for a in per_seat])
+    distinct: dict[int, int] = {}
+    tables: list[np.ndarray] = []
+    for _, table in per_seat:
+        if id(table) not in distinct:
+            distinct[id(table)] = len(tables)
+            tables.append(table)
+    table_of = np.array([distinct[id(t)] for _, t in per_seat], dtype=np.int64)
+    return np.stack([a[0] for a in per_seat]), np.stack(tables), table_of

@@ -81,7 +81,7 @@ from analyzer.actions import Action, Attack, Battle, Defend
 from analyzer.battle import BattleOptions, kernel_args, outcome_cdf
 from analyzer.board import Board
 from analyzer.bots.base import BattleOrder, Bot
-from analyzer import playout
+from analyzer import engine, playout
 from analyzer.bots.heuristic import HeuristicBot, board_data
 from analyzer.bots.registry import make_bot
 from analyzer.dice import DiceRules
@@ -93,6 +93,9 @@ from analyzer.state import GameState, Phase
 MAX_ROUNDS = 1000
 #: Games per task and checkpoint file.
 BATCH_SIZE = 100
+#: Games per batch when every seat runs compiled: a batch then takes about as long as 100 Python games
+#: take a tenth of, and the tables are built once per batch.
+COMPILED_BATCH_SIZE = 1000
 TABLES = ("games", "seats", "eliminations", "trades", "starts", "turns")
 _SETUP_PHASES = (Phase.SETUP_CLAIM, Phase.SETUP_PLACE, Phase.CHOOSE_CAPITAL)
 
@@ -269,6 +272,9 @@ class _Recorder:
         self.spec = spec
         self.rows: dict[str, dict[str, list[Any]]] = {name: {} for name in TABLES}
         self.start: GameState | None = None  # spec.start parsed once per batch
+        # Compiled games, tabulated together in frames(): (game, final state vector, start, event rows).
+        self.compiled_games: list[tuple[int, np.ndarray, np.ndarray, np.ndarray]] = []
+        self.prepared: playout.Prepared | None = None
         self.rules = dataclasses.replace(spec.rules, turn_limit=_cap(spec.rules.turn_limit, spec.max_rounds))
 
     def add(self, table: str, **values: Any) -> None:
@@ -292,6 +298,14 @@ class _Recorder:
             state.rules = dataclasses.replace(
                 state.rules, turn_limit=_cap(state.rules.turn_limit, state.round + spec.max_rounds)
             )
+        if spec.compiled and not spec.check and playout.compiled(spec.bots):
+            if self.prepared is None:
+                self.prepared = playout.Prepared(cast("Sequence[HeuristicBot]", spec.bots), state.board, state.rules.dice)
+            start_pos, events = playout.play_events(
+                state, self.prepared, rng, sample_battles=spec.sample_battles, record_turns=spec.record_turns
+            )
+            self.compiled_games.append((game, state.S, start_pos, events))
+            return
         n = spec.n_players
         n_terr = state.board.n_territories
         start: dict[str, np.ndarray] = {}
@@ -319,30 +333,15 @@ class _Recorder:
                 continents=held.tolist(),
             )
 
-        if spec.compiled and not spec.check and playout.compiled(spec.bots):
-            record = playout.play(state, cast("Sequence[HeuristicBot]", spec.bots), rng, sample_battles=spec.sample_battles, record_turns=spec.record_turns)
-            start["owner"], start["armies"] = record.start[0], record.start[1]
-            if spec.record_turns:
-                rows = record.turns
-                self.extend(
-                    "turns",
-                    game=[game] * len(rows),
-                    turn=rows[:, 0].tolist(),
-                    seat=rows[:, 1].tolist(),
-                    territories=rows[:, 2].tolist(),
-                    armies=rows[:, 3].tolist(),
-                    continents=rows[:, 4].tolist(),
-                )
-        else:
-            play(
-                state,
-                spec.bots,
-                rng,
-                sample_battles=spec.sample_battles,
-                check=spec.check,
-                on_turn=turn_done if spec.record_turns else None,
-                on_setup_done=setup_done,
-            )
+        play(
+            state,
+            spec.bots,
+            rng,
+            sample_battles=spec.sample_battles,
+            check=spec.check,
+            on_turn=turn_done if spec.record_turns else None,
+            on_setup_done=setup_done,
+        )
         self.add(
             "games",
             game=game,
@@ -352,30 +351,42 @@ class _Recorder:
             rounds=state.round,
             first_player=state.first_player,
         )
-        ranks = {p: i + 1 for i, p in enumerate(state.ranking())}
-        elim = {e.player: e for e in state.eliminations}
-        owner = state.owner
-        for p in range(n):
-            mine0 = start["owner"] == p
-            mine = owner == p
-            e = elim.get(p)
-            self.add(
-                "seats",
-                game=game,
-                seat=p,
-                bot=spec.bot_names[p],
-                rank=ranks[p],
-                start_territories=int(mine0.sum()),
-                start_armies=int(start["armies"][mine0].sum()),
-                final_territories=int(mine.sum()),
-                final_armies=int(state.armies[mine].sum()),
-                eliminated_turn=None if e is None else e.turn,
-                eliminated_by=None if e is None else e.by,
-            )
+        rank = np.empty(n, dtype=np.int64)
+        rank[state.ranking()] = np.arange(1, n + 1)
+        eliminated_turn: list[int | None] = [None] * n
+        eliminated_by: list[int | None] = [None] * n
         for e in state.eliminations:
-            self.add("eliminations", game=game, player=e.player, by=e.by, turn=e.turn)
-        for tr in state.trades:
-            self.add("trades", game=game, player=tr.player, turn=tr.turn, value=tr.value)
+            eliminated_turn[e.player], eliminated_by[e.player] = e.turn, e.by
+        forces = len(state.pool)
+        start_owner = start["owner"].astype(np.int64)
+        owner = state.owner.astype(np.int64)
+        self.extend(
+            "seats",
+            game=[game] * n,
+            seat=range(n),
+            bot=spec.bot_names,
+            rank=rank.tolist(),
+            start_territories=np.bincount(start_owner, minlength=forces)[:n].tolist(),
+            start_armies=np.bincount(start_owner, weights=start["armies"], minlength=forces)[:n].astype(np.int64).tolist(),
+            final_territories=np.bincount(owner, minlength=forces)[:n].tolist(),
+            final_armies=np.bincount(owner, weights=state.armies, minlength=forces)[:n].astype(np.int64).tolist(),
+            eliminated_turn=eliminated_turn,
+            eliminated_by=eliminated_by,
+        )
+        self.extend(
+            "eliminations",
+            game=[game] * len(state.eliminations),
+            player=[e.player for e in state.eliminations],
+            by=[e.by for e in state.eliminations],
+            turn=[e.turn for e in state.eliminations],
+        )
+        self.extend(
+            "trades",
+            game=[game] * len(state.trades),
+            player=[tr.player for tr in state.trades],
+            turn=[tr.turn for tr in state.trades],
+            value=[tr.value for tr in state.trades],
+        )
         self.extend(
             "starts",
             game=[game] * n_terr,
@@ -385,7 +396,83 @@ class _Recorder:
         )
 
     def frames(self) -> dict[str, pd.DataFrame]:
+        if self.compiled_games:
+            return self._tabulate_compiled()
         return {name: _frame(name, self.rows[name]) for name in TABLES}
+
+    def _tabulate_compiled(self) -> dict[str, pd.DataFrame]:
+        """The tables of the batch's compiled games, computed for all of them at once as arrays, with
+        the rows of the per-game path (ranks in :meth:`GameState.ranking`'s order)."""
+        spec = self.spec
+        n = spec.n_players
+        done = self.compiled_games
+        G = len(done)
+        game = np.array([d[0] for d in done], dtype=np.int64)
+        Sx = np.stack([d[1] for d in done])
+        T = int(Sx[0, engine.N_TERRITORIES])
+        owner = Sx[:, engine.HEADER : engine.HEADER + T]
+        armies = Sx[:, engine.HEADER + T : engine.HEADER + 2 * T]
+        start = np.stack([d[2] for d in done])
+        winner = Sx[:, engine.WINNER]
+        # Events of every game with the game's index in front; a start position's earlier records first.
+        prior: list[np.ndarray] = []
+        if self.start is not None:
+            prior = [np.array([playout.EV_ELIMINATION, e.player, e.by, e.turn, 0, 0]) for e in self.start.eliminations]
+            prior += [np.array([playout.EV_TRADE, t.player, t.turn, t.value, 0, 0]) for t in self.start.trades]
+        parts = []
+        for i, (_, _, _, events) in enumerate(done):
+            rows = np.concatenate([np.array(prior, dtype=np.int64).reshape(-1, 6), events]) if prior else events
+            parts.append(np.column_stack([np.full(len(rows), i, dtype=np.int64), rows]))
+        ev = np.concatenate(parts) if parts else np.zeros((0, 7), dtype=np.int64)
+        kind = ev[:, 1]
+        elim = ev[kind == playout.EV_ELIMINATION]
+        trades = ev[kind == playout.EV_TRADE]
+        elim_turn = np.full((G, n), -1, dtype=np.int64)
+        elim_by = np.full((G, n), -1, dtype=np.int64)
+        elim_turn[elim[:, 0], elim[:, 2]] = elim[:, 4]
+        elim_by[elim[:, 0], elim[:, 2]] = elim[:, 3]
+        seats = np.arange(n)
+        mine = owner[:, None, :] == seats[None, :, None]
+        mine0 = start[:, 0][:, None, :] == seats[None, :, None]
+        final_t = mine.sum(axis=2)
+        final_a = (mine * armies[:, None, :]).sum(axis=2)
+        # GameState.ranking: the winner, then territories, armies and the later elimination; seat order last.
+        later = np.where(elim_turn < 0, 10**9, elim_turn)
+        order = np.lexsort((np.tile(seats, G), -later.ravel(), -final_a.ravel(), -final_t.ravel(),
+                            (seats[None, :] != winner[:, None]).ravel(), np.repeat(np.arange(G), n)))
+        rank = np.empty(G * n, dtype=np.int64)
+        rank[order] = np.tile(np.arange(1, n + 1), G)
+        turns = ev[kind == playout.EV_TURN]
+        columns: dict[str, dict[str, Any]] = {
+            "games": {
+                "game": game, "winner": _nullable(winner), "capped": winner < 0, "turns": Sx[:, engine.TURN],
+                "rounds": Sx[:, engine.ROUND], "first_player": Sx[:, engine.FIRST_PLAYER],
+            },
+            "seats": {
+                "game": np.repeat(game, n), "seat": np.tile(seats, G), "bot": list(spec.bot_names) * G, "rank": rank,
+                "start_territories": mine0.sum(axis=2).ravel(),
+                "start_armies": (mine0 * start[:, 1][:, None, :]).sum(axis=2).ravel(),
+                "final_territories": final_t.ravel(), "final_armies": final_a.ravel(),
+                "eliminated_turn": _nullable(elim_turn.ravel()), "eliminated_by": _nullable(elim_by.ravel()),
+            },
+            "eliminations": {"game": game[elim[:, 0]], "player": elim[:, 2], "by": elim[:, 3], "turn": elim[:, 4]},
+            "trades": {"game": game[trades[:, 0]], "player": trades[:, 2], "turn": trades[:, 3], "value": trades[:, 4]},
+            "starts": {
+                "game": np.repeat(game, T), "territory": np.tile(np.arange(T), G),
+                "owner": start[:, 0].ravel(), "armies": start[:, 1].ravel(),
+            },
+            "turns": {
+                "game": game[turns[:, 0]], "turn": turns[:, 2], "seat": turns[:, 3],
+                "territories": turns[:, 4], "armies": turns[:, 5], "continents": turns[:, 6],
+            },
+        }
+        self.compiled_games = []
+        return {name: pd.DataFrame({c: pd.array(columns[name][c], dtype=t) for c, t in SCHEMA[name].items()}) for name in TABLES}
+
+
+def _nullable(values: np.ndarray) -> np.ndarray:
+    """Whole numbers with -1 for missing, as a float array with NaN (pandas' nullable types read it)."""
+    return np.where(values < 0, np.nan, values)
 
 
 def _cap(limit: int | None, cap: int) -> int:
@@ -665,7 +752,7 @@ def simulate(
     dask: bool = False,
     scheduler: str | None = None,
     checkpoint: str | Path | None = None,
-    batch_size: int = BATCH_SIZE,
+    batch_size: int | None = None,
     progress: bool = True,
     start: GameState | None = None,
 ) -> SimulationResult:
@@ -673,7 +760,8 @@ def simulate(
 
     ``bots`` gives each seat's bot, as objects or names (``"random"``,
     ``"default"``, ... or ``module:Class``), or one name for every seat. ``workers`` local processes play
-    batches of ``batch_size`` games (1: in this process); ``dask`` starts a
+    batches of ``batch_size`` games (by default 1000 when every game runs compiled, else 100;
+    with ``workers=1`` in this process); ``dask`` starts a
     Dask LocalCluster of that many workers instead, and ``scheduler`` uses an
     existing Dask scheduler at that address. With ``checkpoint`` (a
     directory), finished batches are written there as they finish and a rerun
@@ -690,9 +778,12 @@ def simulate(
     n_games = _check_count(n_games, "games", 1)
     seed = _check_count(seed, "seed", 0)
     workers = _check_count(workers, "workers", 1)
+    bot_objects, names = resolve_bots(bots, n_players)
+    if batch_size is None:
+        fast = compiled and not check and playout.compiled(bot_objects)
+        batch_size = COMPILED_BATCH_SIZE if fast else BATCH_SIZE
     batch_size = _check_count(batch_size, "batch size", 1)
     max_rounds = _check_count(max_rounds, "max rounds", 1)
-    bot_objects, names = resolve_bots(bots, n_players)
     spec = RunSpec(
         n_players=n_players,
         bots=bot_objects,

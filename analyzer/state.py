@@ -190,8 +190,9 @@ class GameState:
     def _bind(self, S: np.ndarray) -> None:
         """Adopt state vector ``S`` and point the array fields at it."""
         self.S = S
-        for name in engine.FIELDS:
-            setattr(self, name, engine.view(S, name))
+        spans = engine.layout(int(S[engine.N_TERRITORIES]), int(S[engine.N_CARDS]), int(S[engine.N_PLAYERS]))
+        for name, (start, length) in spans.items():
+            setattr(self, name, S[start : start + length])
 
     @property
     def phase(self) -> Phase:

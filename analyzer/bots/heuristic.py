@@ -144,85 +144,162 @@ def _p_win_many(table: np.ndarray, a: np.ndarray, d: np.ndarray) -> np.ndarray: 
     return out
 
 
+_FORCES = 8  # room for up to 7 forces (6 players, or 2 and the neutral)
+
+
+@njit(cache=True)
+def work_size(n_territories, n_continents):  # pragma: no cover - compiled
+    """Length of the scratch vector the compiled decisions use (so that a decision allocates nothing)."""
+    return 4 * n_territories + 3 * n_continents + 2 * _FORCES
+
+
 @njit(cache=True, inline="always")
 def _target_values(
-    owner, card_loc, player, neutral, n_forces, cont_of, size, bonus, weights, focus, eliminate
+    owner, card_loc, player, neutral, n_forces, cont_of, size, bonus, weights, focus, eliminate, work, every=True
 ):  # pragma: no cover - compiled
-    """See :meth:`HeuristicBot.target_values`; ``neutral`` is -1 without a neutral force."""
+    """See :meth:`HeuristicBot.target_values`; ``neutral`` is -1 without a neutral force.
+
+    The values are written to ``work[:n]``; the rest of ``work`` (:func:`work_size`) holds the
+    statistics they come from, which is all that is computed without ``every``
+    (:func:`_value_at` then gives a territory's value on demand).
+    """
     n = owner.shape[0]
     n_cont = size.shape[0]
-    held = np.zeros(n_cont)
-    holder = np.full(n_cont, -2)  # -2: no territory seen yet, -1: more than one owner
-    counts = np.zeros(n_forces)
+    # Offsets in work: held, holder (-2: no territory seen yet, -1: more than one owner), per, counts, cards.
+    HE = 2 * n
+    HO = HE + n_cont
+    PE = HO + n_cont
+    CO = PE + n_cont
+    CA = CO + _FORCES
+    for c in range(n_cont):
+        work[HE + c] = 0.0
+        work[HO + c] = -2.0
+    for f in range(n_forces):
+        work[CO + f] = 0.0
+        work[CA + f] = 0.0
     for t in range(n):
         o = owner[t]
         c = cont_of[t]
         if o == player:
-            held[c] += 1
-        if holder[c] == -2:
-            holder[c] = o
-        elif holder[c] != o:
-            holder[c] = -1
-        counts[o] += 1
-    cards = np.zeros(n_forces)
-    for i in range(card_loc.shape[0]):
-        if card_loc[i] >= 0:
-            cards[card_loc[i]] += 1
-    per = np.empty(n_cont)
+            work[HE + c] += 1
+        if work[HO + c] == -2.0:
+            work[HO + c] = o
+        elif work[HO + c] != o:
+            work[HO + c] = -1.0
+        work[CO + o] += 1
+    # Cards matter only for players about to be eliminated (see _value_at): count them only then.
+    weak = False
+    for f in range(n_forces):
+        weak = weak or (0 < work[CO + f] <= 2 and f != neutral)
+    if weak:
+        for i in range(card_loc.shape[0]):
+            if card_loc[i] >= 0:
+                work[CA + card_loc[i]] += 1
     for c in range(n_cont):
-        per[c] = focus * weights[c] * (0.5 + held[c] / size[c]) * bonus[c]
-        if size[c] - held[c] == 1:
+        held = work[HE + c]
+        work[PE + c] = focus * weights[c] * (0.5 + held / size[c]) * bonus[c]
+        if size[c] - held == 1:
             # Taking the last missing territory completes the continent: its bonus every turn from now on.
-            per[c] += focus * bonus[c]
-    values = np.empty(n)
-    for t in range(n):
-        c = cont_of[t]
-        o = owner[t]
-        v = 1.0 + per[c]
-        if holder[c] >= 0 and holder[c] != player:
-            v += focus * bonus[c]
-        if eliminate > 0 and o != neutral and counts[o] <= 2:
-            v += eliminate * (1.0 + cards[o] / 3.0)
-        if o == neutral:
-            # Neutral armies never attack back; the opponent is who must be beaten.
-            v *= 0.7
-        values[t] = v
-    return values
+            work[PE + c] += focus * bonus[c]
+    if every:
+        for t in range(n):
+            c = cont_of[t]
+            o = owner[t]
+            work[t] = _value_at(work[PE + c], work[HO + c], work[CO + o], work[CA + o], bonus[c], o, player, neutral, focus, eliminate)
+    return work
 
 
 @njit(cache=True, inline="always")
-def _best_edge(owner, armies, player, src, dst, values, table, stop_at, threshold, extra):  # pragma: no cover
+def _value_at(per, holder, count, cards, bonus, o, player, neutral, focus, eliminate):  # pragma: no cover - compiled
+    """The value of a territory held by ``o``, from its continent's ``per`` (see
+    :func:`_target_values`), ``holder`` and ``bonus``, and ``o``'s territory and card ``count``\s.
+    Scalars only: an inlined call with an array argument costs a reference count pair."""
+    v = 1.0 + per
+    if holder >= 0 and holder != player:
+        v += focus * bonus
+    if eliminate > 0 and o != neutral and count <= 2:
+        v += eliminate * (1.0 + cards / 3.0)
+    if o == neutral:
+        # Neutral armies never attack back; the opponent is who must be beaten.
+        v *= 0.7
+    return v
+
+
+@njit(cache=True, inline="always")
+def _best_edge(owner, armies, player, C, work, table, stop_at, threshold, extra, neutral, bp):  # pragma: no cover
     """The border (source, target) with the best value x P(win), the source holding ``extra`` more
-    armies, among those with P(win) >= ``threshold``; (-1, -1) if none."""
+    armies, among those with P(win) >= ``threshold``; (-1, -1) if none. Ties go to the first in
+    (source, target) order. Values come from the statistics :func:`_target_values` left in ``work``,
+    for the candidates only."""
+    n = owner.shape[0]
+    nc = C[engine.R_CONTINENTS]
+    co = C[engine.O_CONTINENT_OF]
+    bonus = bp[P_WEIGHTS + 2 * nc : P_WEIGHTS + 3 * nc]
+    focus = bp[P_FOCUS]
+    eliminate = bp[P_ELIMINATE]
+    HO = 2 * n + nc
+    PE = HO + nc
+    CO = PE + nc
+    CA = CO + _FORCES
+    top = table.shape[0] - 1
+    width = C[engine.R_WIDTH]
+    nb = C[engine.O_NEIGHBORS]
     best = -1.0
     bs = -1
     bt = -1
-    for e in range(src.shape[0]):
-        s = src[e]
-        t = dst[e]
-        if owner[s] != player or owner[t] == player:
+    for s in range(owner.shape[0]):
+        if owner[s] != player:
             continue
-        a = armies[s] + extra
-        if a <= stop_at or a < 2:
+        a0 = armies[s] + extra
+        if a0 <= stop_at or a0 < 2:
             continue
-        p = _p_win(table, a, armies[t])
-        if p < threshold:
-            continue
-        score = values[t] * p
-        if score > best:
-            best = score
-            bs = s
-            bt = t
+        for j in range(width):
+            t = C[nb + s * width + j]
+            if t < 0:
+                break
+            if owner[t] == player:
+                continue
+            # _p_win written out: a call here would take a reference to the table on every border.
+            a = a0
+            d = armies[t]
+            m = max(a, d)
+            if m > top:
+                a = max(int(a * (top / m)), min(a, 2))
+                d = max(int(d * (top / m)), 1)
+            p = table[a, d]
+            if p < threshold:
+                continue
+            c = C[co + t]
+            o = owner[t]
+            value = _value_at(work[PE + c], work[HO + c], work[CO + o], work[CA + o], bonus[c], o, player, neutral, focus, eliminate)
+            score = value * p
+            if score > best:
+                best = score
+                bs = s
+                bt = t
     return bs, bt
 
 
 @njit(cache=True, inline="always")
-def _threat(owner, armies, player, src, dst):  # pragma: no cover - compiled
-    out = np.zeros(owner.shape[0])
-    for e in range(src.shape[0]):
-        if owner[dst[e]] != player:
-            out[src[e]] += armies[dst[e]]
-    return out
+def _threat(owner, armies, player, C, work, mine_only=True):  # pragma: no cover - compiled
+    """``work[n + t]``: enemy armies next to each territory ``t`` (only ``player``'s own, the others
+    left at 0, with ``mine_only``: all the bots' decisions need)."""
+    n = owner.shape[0]
+    width = C[engine.R_WIDTH]
+    nb = C[engine.O_NEIGHBORS]
+    for s in range(n):
+        total = 0.0
+        if mine_only and owner[s] != player:
+            work[n + s] = total
+            continue
+        for j in range(width):
+            t = C[nb + s * width + j]
+            if t < 0:
+                break
+            if owner[t] != player:
+                total += armies[t]
+        work[n + s] = total
+    return work
 
 
 Reinforce = Literal["attack", "ratio"]
@@ -277,10 +354,11 @@ class HeuristicBot:
         if phase in (Phase.ROLL, Phase.DRAW, Phase.GAME_OVER):
             raise BotError(f"{type(self).__name__} was asked to move in phase {phase.name}, which has no decision")
         bp, table = compiled_args(self, state.board, state.rules.dice)
+        work = np.empty(work_size(state.board.n_territories, len(state.board.continents)))
         if phase in (Phase.SETUP_CLAIM, Phase.SETUP_PLACE):
-            code = _decide_setup(state.S, state._C, bp, table, rng)
+            code = _decide_setup(state.S, state._C, bp, table, rng, work)
         else:
-            code = _decide(state.S, state._C, bp, table)
+            code = _decide(state.S, state._C, bp, table, work)
         return decode(code)
 
     # ------------------------------------------------------------------ evaluation
@@ -327,13 +405,15 @@ class HeuristicBot:
             self.weights(data),
             float(self.continent_focus),
             float(self.eliminate),
-        )
+            np.empty(work_size(state.board.n_territories, len(data.continent_size))),
+        )[: state.board.n_territories].copy()
 
     @staticmethod
     def threat(state: GameState, player: int) -> np.ndarray:
         """``[t]``: enemy armies next to each territory."""
-        data = board_data(state.board)
-        return _threat(state.owner, state.armies, player, data.src, data.dst)
+        n = state.board.n_territories
+        work = np.empty(work_size(n, len(state.board.continents)))
+        return _threat(state.owner, state.armies, player, state._C, work, False)[n : 2 * n].copy()
 
     def _trade(self, state: GameState) -> Trade | None:
         """The set the bot would trade now under its card policy, or None."""
@@ -404,11 +484,10 @@ def _choose_trade(S, C, bp):  # pragma: no cover - compiled
     most armies, then one with a bonus, then the fewest wilds; the first of equals.
     """
     p = S[engine.PLAYER]
-    cards = engine._cards(S)
-    hand = np.flatnonzero(cards == p)
-    held = hand.shape[0]
+    held = engine.hand_size(S, p)
     if held < 3 or (S[engine.RESUME_ATTACK] and held < FORCED_TRADE_HAND):
         return -1, -1, -1, -1
+    hand = np.flatnonzero(engine._cards(S) == p)
     owner = engine._owner(S)
     sym = C[engine.O_SYMBOLS]
     terr = C[engine.O_CARD_TERRITORY]
@@ -443,94 +522,124 @@ def _choose_trade(S, C, bp):  # pragma: no cover - compiled
 
 
 @njit(cache=True, inline="always")
-def _edges(C):  # pragma: no cover - compiled
-    """The directed borders (source, target) of the board in ``C``."""
-    e = C[engine.R_EDGES]
-    return C[C[engine.O_SRC] : C[engine.O_SRC] + e], C[C[engine.O_DST] : C[engine.O_DST] + e]
-
-
-@njit(cache=True, inline="always")
-def _values(S, C, bp, player):  # pragma: no cover - compiled
+def _values(S, C, bp, player, work, every=True):  # pragma: no cover - compiled
     nc = C[engine.R_CONTINENTS]
     n = S[engine.N_TERRITORIES]
     return _target_values(
         engine._owner(S), engine._cards(S), player, S[engine.NEUTRAL], S[engine.N_FORCES],
         C[C[engine.O_CONTINENT_OF] : C[engine.O_CONTINENT_OF] + n],
         bp[P_WEIGHTS + nc : P_WEIGHTS + 2 * nc], bp[P_WEIGHTS + 2 * nc : P_WEIGHTS + 3 * nc], bp[P_WEIGHTS : P_WEIGHTS + nc],
-        bp[P_FOCUS], bp[P_ELIMINATE],
+        bp[P_FOCUS], bp[P_ELIMINATE], work, every,
     )
 
 
 @njit(cache=True, inline="always")
-def _edge(S, C, bp, table, threshold, extra):  # pragma: no cover - compiled
-    values = _values(S, C, bp, S[engine.PLAYER])
-    src, dst = _edges(C)
-    return _best_edge(engine._owner(S), engine._armies(S), S[engine.PLAYER], src, dst, values, table, int(bp[P_STOP]), threshold, extra)
+def _edge(S, C, bp, table, threshold, extra, work):  # pragma: no cover - compiled
+    _values(S, C, bp, S[engine.PLAYER], work, False)
+    return _best_edge(
+        engine._owner(S), engine._armies(S), S[engine.PLAYER], C, work, table, int(bp[P_STOP]), threshold, extra,
+        S[engine.NEUTRAL], bp,
+    )
 
 
 @njit(cache=True)
-def _decide(S, C, bp, table):  # pragma: no cover - compiled
-    """The bot's decision in a phase of play, as (code, a, b, c, d): see :func:`decode`."""
+def _decide(S, C, bp, table, work):  # pragma: no cover - compiled
+    """The bot's decision in a phase of play, as (code, a, b, c, d): see :func:`decode`.
+
+    ``work`` is scratch of :func:`work_size`. One small function per phase: the compiled playout
+    calls them directly, and a small function costs less to enter and leave.
+    """
     phase = S[engine.PHASE]
-    p = S[engine.PLAYER]
-    owner = engine._owner(S)
-    armies = engine._armies(S)
-    src, dst = _edges(C)
     if phase == engine.ATTACK:
-        threshold = bp[P_ATTACK] if S[engine.CAPTURED] else min(bp[P_ATTACK], bp[P_CARD])
-        s, t = _edge(S, C, bp, table, threshold, 0)
-        if s < 0:
-            return engine.END_ATTACK, 0, 0, 0, 0
-        return ORDER, s, t, int(bp[P_STOP]), 0
-    if phase == engine.REINFORCE:
-        c0, c1, c2, bonus = _choose_trade(S, C, bp)
-        if c0 >= 0:
-            return engine.TRADE, c0, c1, c2, bonus
-        pending = S[engine.PENDING]
-        if bp[P_RATIO] == 0:
-            s, t = _edge(S, C, bp, table, -1.0, pending)
-            if s >= 0:
-                return engine.PLACE, s, pending, 0, 0
-        threat = _threat(owner, armies, p, src, dst)
-        total = 0.0
-        best, best_ratio = -1, -1.0
-        biggest = -1
-        for u in range(owner.shape[0]):
-            if owner[u] != p:
-                continue
-            if biggest < 0 or armies[u] > armies[biggest]:
-                biggest = u
-            ratio = threat[u] / max(armies[u], 1) if threat[u] > 0 else 0.0
-            total += ratio
-            if ratio > best_ratio:
-                best, best_ratio = u, ratio
-        if total == 0 or bp[P_RATIO] == 0:
-            return engine.PLACE, biggest, pending, 0, 0
-        k = max(1, min(pending, int(math.ceil(pending * best_ratio / total))))
-        return engine.PLACE, best, k, 0, 0
+        return _decide_attack(S, C, bp, table, work)
     if phase == engine.MOVE_IN:
-        lo, hi = S[engine.MOVE_LO], S[engine.MOVE_HI]
-        if bp[P_KEEP] == 0:
-            return engine.MOVE_IN_ACTION, hi, 0, 0, 0
-        threat = _threat(owner, armies, p, src, dst)
-        keep = min(hi - lo, int(threat[S[engine.MOVE_S]] * bp[P_KEEP]))
-        return engine.MOVE_IN_ACTION, hi - keep, 0, 0, 0
+        return _decide_move_in(S, C, bp, work)
+    if phase == engine.REINFORCE:
+        return _decide_reinforce(S, C, bp, table, work)
     if phase == engine.FORTIFY:
-        return _fortify(S, C, bp)
+        return _fortify(S, C, bp, work)
     if phase == engine.DEFEND:
-        return engine.DEFEND_ACTION, engine.defender_dice(C, armies[S[engine.ATTACK_T]]), 0, 0, 0
+        return engine.DEFEND_ACTION, engine.defender_dice(C, S[engine.HEADER + S[engine.N_TERRITORIES] + S[engine.ATTACK_T]]), 0, 0, 0
     if phase == engine.CHOOSE_CAPITAL:
-        threat = _threat(owner, armies, p, src, dst)
-        best, score = -1, 0.0
-        for u in range(owner.shape[0]):
-            if owner[u] == p and (best < 0 or armies[u] - threat[u] > score):
-                best, score = u, armies[u] - threat[u]
-        return engine.CAPITAL, best, 0, 0, 0
+        return _decide_capital(S, C, work)
     return -1, 0, 0, 0, 0
 
 
 @njit(cache=True)
-def _fortify(S, C, bp):  # pragma: no cover - compiled
+def _decide_attack(S, C, bp, table, work):  # pragma: no cover - compiled
+    """The best battle worth fighting (a lower bar until the turn's first capture earns a card), or stop."""
+    threshold = bp[P_ATTACK] if S[engine.CAPTURED] else min(bp[P_ATTACK], bp[P_CARD])
+    s, t = _edge(S, C, bp, table, threshold, 0, work)
+    if s < 0:
+        return engine.END_ATTACK, 0, 0, 0, 0
+    return ORDER, s, t, int(bp[P_STOP]), 0
+
+
+@njit(cache=True)
+def _decide_move_in(S, C, bp, work):  # pragma: no cover - compiled
+    """Everything moves in, or with ``keep_ratio`` a share of the threat to the source stays."""
+    lo, hi = S[engine.MOVE_LO], S[engine.MOVE_HI]
+    if bp[P_KEEP] == 0:
+        return engine.MOVE_IN_ACTION, hi, 0, 0, 0
+    owner = engine._owner(S)
+    n = owner.shape[0]
+    threat = _threat(owner, engine._armies(S), S[engine.PLAYER], C, work)[n : 2 * n]
+    keep = min(hi - lo, int(threat[S[engine.MOVE_S]] * bp[P_KEEP]))
+    return engine.MOVE_IN_ACTION, hi - keep, 0, 0, 0
+
+
+@njit(cache=True)
+def _decide_reinforce(S, C, bp, table, work):  # pragma: no cover - compiled
+    """Trade under the card policy; then all the armies on the source of the best attack, or on the
+    borders by their threat ratio."""
+    c0, c1, c2, bonus = _choose_trade(S, C, bp)
+    if c0 >= 0:
+        return engine.TRADE, c0, c1, c2, bonus
+    pending = S[engine.PENDING]
+    if bp[P_RATIO] == 0:
+        s, t = _edge(S, C, bp, table, -1.0, pending, work)
+        if s >= 0:
+            return engine.PLACE, s, pending, 0, 0
+    p = S[engine.PLAYER]
+    owner = engine._owner(S)
+    armies = engine._armies(S)
+    n = owner.shape[0]
+    threat = _threat(owner, armies, p, C, work)[n : 2 * n]
+    total = 0.0
+    best, best_ratio = -1, -1.0
+    biggest = -1
+    for u in range(n):
+        if owner[u] != p:
+            continue
+        if biggest < 0 or armies[u] > armies[biggest]:
+            biggest = u
+        ratio = threat[u] / max(armies[u], 1) if threat[u] > 0 else 0.0
+        total += ratio
+        if ratio > best_ratio:
+            best, best_ratio = u, ratio
+    if total == 0 or bp[P_RATIO] == 0:
+        return engine.PLACE, biggest, pending, 0, 0
+    k = max(1, min(pending, int(math.ceil(pending * best_ratio / total))))
+    return engine.PLACE, best, k, 0, 0
+
+
+@njit(cache=True)
+def _decide_capital(S, C, work):  # pragma: no cover - compiled
+    """The territory whose armies most outnumber the enemies next to it."""
+    p = S[engine.PLAYER]
+    owner = engine._owner(S)
+    armies = engine._armies(S)
+    n = owner.shape[0]
+    threat = _threat(owner, armies, p, C, work)[n : 2 * n]
+    best, score = -1, 0.0
+    for u in range(n):
+        if owner[u] == p and (best < 0 or armies[u] - threat[u] > score):
+            best, score = u, armies[u] - threat[u]
+    return engine.CAPITAL, best, 0, 0, 0
+
+
+@njit(cache=True)
+def _fortify(S, C, bp, work):  # pragma: no cover - compiled
     """Move the biggest interior stack toward the front: along the shortest path through one's own
     territories (adjacent fortify), or onto the most threatened reachable front territory (connected)."""
     if bp[P_NO_FORTIFY]:
@@ -539,64 +648,67 @@ def _fortify(S, C, bp):  # pragma: no cover - compiled
     owner = engine._owner(S)
     armies = engine._armies(S)
     n = owner.shape[0]
-    src, dst = _edges(C)
-    threat = _threat(owner, armies, p, src, dst)
-    own = owner == p
-    front = own & (threat > 0)
+    _threat(owner, armies, p, C, work)  # work[n + t]; a front territory is one of mine with a threat
     source = -1
+    fronts = 0
     for u in range(n):
-        if own[u] and not front[u] and armies[u] >= 2 and (source < 0 or armies[u] > armies[source]):
+        if owner[u] != p:
+            continue
+        if work[n + u] > 0:
+            fronts += 1
+        elif armies[u] >= 2 and (source < 0 or armies[u] > armies[source]):
             source = u
-    if source < 0 or not np.any(front):
+    if source < 0 or fronts == 0:
         return engine.END_TURN, 0, 0, 0, 0
     target = -1
     if C[engine.R_CONNECTED]:
         reach = engine.fortify_reach(S, C, source)
         best = -1.0
         for u in range(n):
-            if reach[u] and front[u] and threat[u] / armies[u] > best:
-                target, best = u, threat[u] / armies[u]
+            if reach[u] and work[n + u] > 0 and work[n + u] / armies[u] > best:
+                target, best = u, work[n + u] / armies[u]
         if target < 0:
             return engine.END_TURN, 0, 0, 0, 0
     else:
-        distance = _distance_to_front(C, own, front)
-        for j in range(C[engine.R_WIDTH]):
-            v = engine.neighbor(C, source, j)
+        _distance_to_front(owner, p, C, work)  # work[2n + t]
+        width, nb = C[engine.R_WIDTH], C[engine.O_NEIGHBORS]
+        for j in range(width):
+            v = C[nb + source * width + j]
             if v < 0:
                 break
-            if own[v] and (target < 0 or distance[v] < distance[target]):
+            if owner[v] == p and (target < 0 or work[2 * n + v] < work[2 * n + target]):
                 target = v
-        if distance[target] >= distance[source]:
+        if work[2 * n + target] >= work[2 * n + source]:
             return engine.END_TURN, 0, 0, 0, 0
     return engine.FORTIFY_ACTION, source, target, armies[source] - 1, 0
 
 
 @njit(cache=True)
-def _decide_setup(S, C, bp, table, rng):  # pragma: no cover - compiled
+def _decide_setup(S, C, bp, table, rng, work):  # pragma: no cover - compiled
     """The bot's claim or setup placement (a little randomness breaks ties between equal openings)."""
     p = S[engine.PLAYER]
     owner = engine._owner(S)
     armies = engine._armies(S)
-    src, dst = _edges(C)
     n = owner.shape[0]
     n_cont = C[engine.R_CONTINENTS]
     cont_of = C[C[engine.O_CONTINENT_OF] : C[engine.O_CONTINENT_OF] + n]
     size = bp[P_WEIGHTS + n_cont : P_WEIGHTS + 2 * n_cont]
     if S[engine.PHASE] == engine.SETUP_CLAIM:
-        mine = np.zeros(n_cont)
-        taken = np.zeros(n_cont)
+        # Per continent: its weight, plus the share already mine, less half the share others hold.
+        for c in range(2 * n_cont):
+            work[c] = 0.0
         for t in range(n):
             if owner[t] == p:
-                mine[cont_of[t]] += 1
+                work[cont_of[t]] += 1
             if owner[t] >= 0:
-                taken[cont_of[t]] += 1
-        mine = mine / size
-        theirs = taken / size - mine
-        per = bp[P_WEIGHTS : P_WEIGHTS + n_cont] + mine - 0.5 * theirs
-        noise = rng.random(n)
+                work[n_cont + cont_of[t]] += 1
+        for c in range(n_cont):
+            mine = work[c] / size[c]
+            theirs = work[n_cont + c] / size[c] - mine
+            work[c] = bp[P_WEIGHTS + c] + mine - 0.5 * theirs
         best, score = -1, -np.inf
         for t in range(n):
-            v = per[cont_of[t]] + 0.01 * noise[t]
+            v = work[cont_of[t]] + 0.01 * rng.random()
             if owner[t] == -1 and v > score:
                 best, score = t, v
         return engine.CLAIM, best, 0, 0, 0
@@ -604,12 +716,13 @@ def _decide_setup(S, C, bp, table, rng):  # pragma: no cover - compiled
     if neutral >= 0 and engine.setup_force(S) == neutral:
         # The neutral's army in a 2-player setup: where it borders the opponent most.
         best, best_near, best_r = -1, -1, -1.0
+        width, nb = C[engine.R_WIDTH], C[engine.O_NEIGHBORS]
         for t in range(n):
             if owner[t] != neutral:
                 continue
             near = 0
-            for j in range(C[engine.R_WIDTH]):
-                v = engine.neighbor(C, t, j)
+            for j in range(width):
+                v = C[nb + t * width + j]
                 if v < 0:
                     break
                 if owner[v] == 1 - p:
@@ -618,15 +731,21 @@ def _decide_setup(S, C, bp, table, rng):  # pragma: no cover - compiled
             if near > best_near or (near == best_near and r > best_r):
                 best, best_near, best_r = t, near, r
         return engine.PLACE, best, 1, 0, 0
-    threat = _threat(owner, armies, p, src, dst)
-    values = _values(S, C, bp, p)
+    threat = _threat(owner, armies, p, C, work)[n : 2 * n]
+    values = _values(S, C, bp, p, work)
+    width, nb = C[engine.R_WIDTH], C[engine.O_NEIGHBORS]
     best, score = -1, -np.inf
-    for e in range(src.shape[0]):
-        s, t = src[e], dst[e]
-        if owner[s] == p and owner[t] != p:
-            v = values[t] + 0.1 * threat[s] / armies[s]
-            if v > score:
-                best, score = s, v
+    for s in range(n):  # the borders in (source, target) order
+        if owner[s] != p:
+            continue
+        for j in range(width):
+            t = C[nb + s * width + j]
+            if t < 0:
+                break
+            if owner[t] != p:
+                v = values[t] + 0.1 * threat[s] / armies[s]
+                if v > score:
+                    best, score = s, v
     if best < 0:
         mine = np.flatnonzero(owner == p)
         best = mine[rng.integers(0, mine.shape[0])]
@@ -634,30 +753,32 @@ def _decide_setup(S, C, bp, table, rng):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def _distance_to_front(C, own, front):  # pragma: no cover - compiled
-    """Steps through one's own territories from each to the nearest front-line one."""
-    n = own.shape[0]
-    distance = np.full(n, 1 << 20, dtype=np.int64)
-    queue = np.empty(n, dtype=np.int64)
+def _distance_to_front(owner, p, C, work):  # pragma: no cover - compiled
+    """``work[2n + t]``: steps through ``p``'s territories from each to the nearest front-line one
+    (one of ``p``'s with a threat in ``work[n + t]``); ``work[3n:4n]`` is the search queue."""
+    n = owner.shape[0]
+    width, nb = C[engine.R_WIDTH], C[engine.O_NEIGHBORS]
+    D, Q = 2 * n, 3 * n
     tail = 0
     for t in range(n):
-        if front[t]:
-            distance[t] = 0
-            queue[tail] = t
+        if owner[t] == p and work[n + t] > 0:
+            work[D + t] = 0.0
+            work[Q + tail] = t
             tail += 1
+        else:
+            work[D + t] = float(1 << 20)
     head = 0
     while head < tail:
-        u = queue[head]
+        u = int(work[Q + head])
         head += 1
-        for j in range(C[engine.R_WIDTH]):
-            v = engine.neighbor(C, u, j)
+        for j in range(width):
+            v = C[nb + u * width + j]
             if v < 0:
                 break
-            if own[v] and distance[v] > distance[u] + 1:
-                distance[v] = distance[u] + 1
-                queue[tail] = v
+            if owner[v] == p and work[D + v] > work[D + u] + 1:
+                work[D + v] = work[D + u] + 1
+                work[Q + tail] = v
                 tail += 1
-    return distance
 
 
 #: The strong default bot.

@@ -23,7 +23,7 @@ from typing import Any
 from analyzer.bots import BOTS
 from analyzer.errors import SimulationError
 from analyzer.rules import Rules
-from analyzer.simulate import BATCH_SIZE, MAX_ROUNDS, simulate
+from analyzer.simulate import BATCH_SIZE, COMPILED_BATCH_SIZE, MAX_ROUNDS, simulate
 
 
 def register(subparsers: Any) -> None:
@@ -58,7 +58,10 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--max-rounds", type=int, default=MAX_ROUNDS, help=f"end a game with no winner after this many rounds (default {MAX_ROUNDS})"
     )
-    parser.add_argument("--batch-size", type=int, default=BATCH_SIZE, help=f"games per task and checkpoint (default {BATCH_SIZE})")
+    parser.add_argument(
+        "--batch-size", type=int, default=None,
+        help=f"games per task and checkpoint (default {COMPILED_BATCH_SIZE} when every bot runs compiled, else {BATCH_SIZE})",
+    )
     parser.add_argument("--rules", metavar="JSON", help='rule options as JSON, e.g. \'{"fortify": "connected"}\'')
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")

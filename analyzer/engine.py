@@ -105,30 +105,30 @@ def view(S: np.ndarray, name: str) -> np.ndarray:
     return S[start : start + length]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", error_model="numpy")
 def _owner(S):  # pragma: no cover - compiled
     return S[HEADER : HEADER + S[N_TERRITORIES]]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", error_model="numpy")
 def _armies(S):  # pragma: no cover - compiled
     n = S[N_TERRITORIES]
     return S[HEADER + n : HEADER + 2 * n]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", error_model="numpy")
 def _cards(S):  # pragma: no cover - compiled
     start = HEADER + 2 * S[N_TERRITORIES]
     return S[start : start + S[N_CARDS]]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", error_model="numpy")
 def _pool(S):  # pragma: no cover - compiled
     start = HEADER + 2 * S[N_TERRITORIES] + S[N_CARDS]
     return S[start : start + S[N_FORCES]]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", error_model="numpy")
 def _players_array(S, k):  # pragma: no cover - compiled
     """The k-th per-player array: 0 alive, 1 eliminated_by, 2 capitals, 3 missions."""
     start = HEADER + 2 * S[N_TERRITORIES] + S[N_CARDS] + S[N_FORCES] + k * S[N_PLAYERS]
@@ -142,6 +142,8 @@ R_CONNECTED, R_FIXED_VALUES, R_TERRITORY_BONUS, R_MISSIONS, R_CAPITALS, R_ATTACK
 R_CONTINENTS, R_WIDTH, R_EDGES = range(7, 10)  # continents, neighbour-table width, directed borders
 O_NEIGHBORS, O_CONTINENT_OF, O_CONTINENT_BONUS, O_SYMBOLS, O_CARD_TERRITORY, O_SET_VALUES = range(10, 16)
 O_FIXED_VALUES, O_TERRITORY_ARMIES, O_MISSIONS, O_SRC, O_DST = range(16, 21)
+# The territories sorted by continent, and where each continent's run starts (one more at the end).
+O_BY_CONTINENT, O_CONTINENT_START = 21, 22
 C_HEADER = 24
 # Columns of the mission table.
 M_KIND, M_EXTRA, M_TERRITORIES, M_MIN_ARMIES, M_TARGET, M_CONTINENTS = range(6)
@@ -173,6 +175,8 @@ def config(board: Board, rules: Rules) -> np.ndarray:
             mission_table(board).ravel() if rules.missions else [],
             src,
             dst,
+            np.argsort(board.continent_of, kind="stable"),
+            np.searchsorted(np.sort(board.continent_of), np.arange(len(board.continents) + 1)),
         )
     ]
     header = [
@@ -216,7 +220,7 @@ def mission_table(board: Board) -> np.ndarray:
 
 
 # ---------------------------------------------------------------------------------- queries
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", error_model="numpy")
 def _count(values, x):  # pragma: no cover - compiled
     k = 0
     for i in range(values.shape[0]):
@@ -225,12 +229,12 @@ def _count(values, x):  # pragma: no cover - compiled
     return k
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", error_model="numpy")
 def hand_size(S, p):  # pragma: no cover - compiled
     return _count(_cards(S), p)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def held_continents(S, C, p):  # pragma: no cover - compiled
     """The continents player ``p`` holds in full, as a bit mask (bit ``c`` for continent ``c``)."""
     owner = _owner(S)
@@ -242,7 +246,7 @@ def held_continents(S, C, p):  # pragma: no cover - compiled
     return held
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def reinforcements(S, C, p):  # pragma: no cover - compiled
     """Armies player ``p`` gets at the start of a turn from territories and continents."""
     owner = _owner(S)
@@ -258,7 +262,7 @@ def reinforcements(S, C, p):  # pragma: no cover - compiled
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def set_value(S, C, c0, c1, c2):  # pragma: no cover - compiled
     """Armies the set of cards ``c0, c1, c2`` is worth if traded now."""
     if C[R_FIXED_VALUES]:
@@ -267,7 +271,7 @@ def set_value(S, C, c0, c1, c2):  # pragma: no cover - compiled
     return C[C[O_SET_VALUES] + min(S[SETS_TRADED], SET_VALUE_TABLE - 1)]
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def is_set(C, c0, c1, c2):  # pragma: no cover - compiled
     """Three of a kind, one of each, or any two plus a wild."""
     at = C[O_SYMBOLS]
@@ -277,24 +281,24 @@ def is_set(C, c0, c1, c2):  # pragma: no cover - compiled
     return (a == b and b == c) or (a != b and b != c and a != c)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _pile_place(S):  # pragma: no cover - compiled
     """Where a draw comes from: the deck, or once it is empty the discards (shuffled into a new deck)."""
     return DECK if _count(_cards(S), DECK) > 0 else DISCARD
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def draw_pile(S):  # pragma: no cover - compiled
     """The cards a draw comes from, ascending."""
     return np.flatnonzero(_cards(S) == _pile_place(S))
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def pile_size(S):  # pragma: no cover - compiled
     return _count(_cards(S), _pile_place(S))
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def pile_card(S, k):  # pragma: no cover - compiled
     """``draw_pile(S)[k]`` without building the pile."""
     cards = _cards(S)
@@ -307,7 +311,7 @@ def pile_card(S, k):  # pragma: no cover - compiled
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def fortify_reach(S, C, source):  # pragma: no cover - compiled
     """``[t]``: whether armies on ``source`` may fortify to ``t`` under the fortify option."""
     owner = _owner(S)
@@ -342,18 +346,18 @@ def fortify_reach(S, C, source):  # pragma: no cover - compiled
     return reach
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", error_model="numpy")
 def attacker_dice(C, armies):  # pragma: no cover - compiled
     """Most dice a territory holding ``armies`` may attack with (one army stays behind)."""
     return max(0, min(C[R_ATTACKER_MAX], armies - 1))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", error_model="numpy")
 def defender_dice(C, armies):  # pragma: no cover - compiled
     return max(0, min(C[R_DEFENDER_MAX], armies))
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def mission_complete(S, C, mission, p):  # pragma: no cover - compiled
     """Whether player ``p`` has fulfilled mission card ``mission`` (a destroy mission whose target is
     ``p`` itself, not in the game, or knocked out by someone else reads as "occupy 24 territories")."""
@@ -385,7 +389,7 @@ def mission_complete(S, C, mission, p):  # pragma: no cover - compiled
 
 
 # ---------------------------------------------------------------------------------- rule steps
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def begin_turn(S, C, player, new_round):  # pragma: no cover - compiled
     """Start ``player``'s turn: the round count, the turn limit and the reinforcements."""
     if new_round:
@@ -401,7 +405,7 @@ def begin_turn(S, C, player, new_round):  # pragma: no cover - compiled
     S[BONUS_USED] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def next_turn(S, C):  # pragma: no cover - compiled
     """Pass the turn to the next seat still in the game."""
     n = S[N_PLAYERS]
@@ -416,7 +420,7 @@ def next_turn(S, C):  # pragma: no cover - compiled
             return
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", error_model="numpy")
 def setup_force(S):  # pragma: no cover - compiled
     """Whose army goes down on the current setup placement (the neutral's on a 2-player go's third army)."""
     if S[NEUTRAL] >= 0 and S[SETUP_STEP] == 2:
@@ -424,7 +428,7 @@ def setup_force(S):  # pragma: no cover - compiled
     return S[PLAYER]
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def next_setup_player(S, C):  # pragma: no cover - compiled
     """Pass the setup to the next seat with armies left to place, or start the game."""
     n = S[N_PLAYERS]
@@ -449,7 +453,7 @@ def next_setup_player(S, C):  # pragma: no cover - compiled
         begin_turn(S, C, S[FIRST_PLAYER], True)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def claim(S, C, t):  # pragma: no cover - compiled
     owner, armies, pool = _owner(S), _armies(S), _pool(S)
     owner[t] = S[PLAYER]
@@ -460,7 +464,7 @@ def claim(S, C, t):  # pragma: no cover - compiled
     next_setup_player(S, C)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def place(S, C, t, k):  # pragma: no cover - compiled
     """``k`` armies on ``t``: one setup army, or reinforcements."""
     armies = _armies(S)
@@ -489,7 +493,7 @@ def place(S, C, t, k):  # pragma: no cover - compiled
         check_victory(S, C)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def choose_capital(S, C, t):  # pragma: no cover - compiled
     _players_array(S, 2)[S[PLAYER]] = t
     nxt = (S[PLAYER] + 1) % S[N_PLAYERS]
@@ -499,7 +503,7 @@ def choose_capital(S, C, t):  # pragma: no cover - compiled
         S[PLAYER] = nxt
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def trade(S, C, c0, c1, c2, bonus):  # pragma: no cover - compiled
     """Trade a set for armies (and, with ``bonus`` >= 0, the territory bonus there); returns the value."""
     value = set_value(S, C, c0, c1, c2)
@@ -515,7 +519,7 @@ def trade(S, C, c0, c1, c2, bonus):  # pragma: no cover - compiled
     return value
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def attack(S, C, s, t, dice):  # pragma: no cover - compiled
     S[ATTACK_S] = s
     S[ATTACK_T] = t
@@ -528,7 +532,7 @@ def attack(S, C, s, t, dice):  # pragma: no cover - compiled
         S[PHASE] = DEFEND
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def roll(S, C, attacker_losses, defender_losses):  # pragma: no cover - compiled
     """A roll's outcome; returns the player eliminated by a capture, or -1."""
     s, t, dice = S[ATTACK_S], S[ATTACK_T], S[ATTACK_DICE]
@@ -542,7 +546,7 @@ def roll(S, C, attacker_losses, defender_losses):  # pragma: no cover - compiled
     return capture(S, C, s, t, dice)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def battle(S, C, s, t, attacker_left, defender_left):  # pragma: no cover - compiled
     """A whole battle's outcome; returns the player eliminated by a capture, or -1."""
     armies = _armies(S)
@@ -553,7 +557,7 @@ def battle(S, C, s, t, attacker_left, defender_left):  # pragma: no cover - comp
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def capture(S, C, s, t, dice):  # pragma: no cover - compiled
     """``t`` falls to the player to move; the move-in is from ``dice`` to all but one army of ``s``."""
     owner = _owner(S)
@@ -576,7 +580,7 @@ def capture(S, C, s, t, dice):  # pragma: no cover - compiled
     return eliminated
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def eliminate(S, C, victim):  # pragma: no cover - compiled
     """``victim`` is out: the player to move takes its cards, and trades at once from 6."""
     p = S[PLAYER]
@@ -590,7 +594,7 @@ def eliminate(S, C, victim):  # pragma: no cover - compiled
         S[ELIMINATION_TRADE] = 1
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def move_in(S, C, k):  # pragma: no cover - compiled
     armies = _armies(S)
     armies[S[MOVE_S]] -= k
@@ -607,7 +611,7 @@ def move_in(S, C, k):  # pragma: no cover - compiled
         S[PENDING] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def check_victory(S, C):  # pragma: no cover - compiled
     """The player to move wins when alone, or with its mission done, or holding every capital."""
     p = S[PLAYER]
@@ -627,7 +631,7 @@ def check_victory(S, C):  # pragma: no cover - compiled
         S[PHASE] = GAME_OVER
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def fortify(S, C, s, t, k):  # pragma: no cover - compiled
     armies = _armies(S)
     armies[s] -= k
@@ -637,7 +641,7 @@ def fortify(S, C, s, t, k):  # pragma: no cover - compiled
         end_turn(S, C)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def end_turn(S, C):  # pragma: no cover - compiled
     """A card if the turn captured a territory (a chance event), then the next player's turn."""
     if S[CAPTURED] and (_count(_cards(S), DECK) > 0 or _count(_cards(S), DISCARD) > 0):
@@ -646,13 +650,13 @@ def end_turn(S, C):  # pragma: no cover - compiled
         next_turn(S, C)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def draw(S, C, card):  # pragma: no cover - compiled
     _cards(S)[card] = S[PLAYER]
     next_turn(S, C)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def step(S, C, kind, a, b, c, d):  # pragma: no cover - compiled
     """Apply action ``kind`` (a code above) with arguments ``a, b, c, d``.
 

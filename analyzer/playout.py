@@ -90,7 +90,7 @@ def battle_cache(dice: DiceRules) -> BattleCache:
     return BattleCache()
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _draw_battle(cache, attackers, defenders, stop_at, kernel, u):  # pragma: no cover - compiled
     """The outcome (attacker left, defender left) of a battle at cumulative probability ``u``: the
     first outcome whose cumulative probability exceeds it, as ``np.searchsorted(cdf, u, "right")``."""
@@ -157,7 +157,7 @@ def roll_tables(dice: DiceRules) -> tuple[np.ndarray, np.ndarray, np.ndarray, np
 
 
 # ---------------------------------------------------------------------------------- the loop
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _push(events, n, kind, a, b, c, d, e):  # pragma: no cover - compiled
     if n == events.shape[0]:
         bigger = np.empty((2 * n, 6), dtype=np.int64)
@@ -172,7 +172,7 @@ def _push(events, n, kind, a, b, c, d, e):  # pragma: no cover - compiled
     return events, n + 1
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _snapshot(S, C, events, n, turn):  # pragma: no cover - compiled
     """One EV_TURN row per seat: territories, armies and continents held after ``turn``."""
     owner = engine._owner(S)
@@ -193,7 +193,7 @@ def _snapshot(S, C, events, n, turn):  # pragma: no cover - compiled
     return events, n
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _roll(S, C, rolls, rng):  # pragma: no cover - compiled
     cdf, a_loss, d_loss, count = rolls
     a, d = S[engine.ATTACK_DICE], S[engine.DEFENCE_DICE]
@@ -201,7 +201,7 @@ def _roll(S, C, rolls, rng):  # pragma: no cover - compiled
     return engine.roll(S, C, a_loss[a, d, k], d_loss[a, d, k])
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _run(S, C, params, tables, table_of, rng, sample, index, kernel, rolls, events, n, track, record_turns, start):  # pragma: no cover - compiled
     """Play on until the game ends; returns the event rows and their count.
 

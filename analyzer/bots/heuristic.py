@@ -124,7 +124,7 @@ def win_probability(attackers: np.ndarray, defenders: np.ndarray, stop_at: int, 
     return _p_win_many(win_table(stop_at, dice), a, d)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", error_model="numpy")
 def _p_win(table: np.ndarray, a: int, d: int) -> float:  # pragma: no cover - compiled
     top = table.shape[0] - 1
     m = max(a, d)
@@ -136,7 +136,7 @@ def _p_win(table: np.ndarray, a: int, d: int) -> float:  # pragma: no cover - co
     return table[a, d]
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _p_win_many(table: np.ndarray, a: np.ndarray, d: np.ndarray) -> np.ndarray:  # pragma: no cover - compiled
     out = np.empty(a.shape[0])
     for i in range(a.shape[0]):
@@ -147,15 +147,15 @@ def _p_win_many(table: np.ndarray, a: np.ndarray, d: np.ndarray) -> np.ndarray: 
 _FORCES = 8  # room for up to 7 forces (6 players, or 2 and the neutral)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def work_size(n_territories, n_continents):  # pragma: no cover - compiled
     """Length of the scratch vector the compiled decisions use (so that a decision allocates nothing)."""
     return 4 * n_territories + 3 * n_continents + 2 * _FORCES
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", error_model="numpy")
 def _target_values(
-    owner, card_loc, player, neutral, n_forces, cont_of, size, bonus, weights, focus, eliminate, work, every=True
+    owner, card_loc, player, neutral, n_forces, cont_of, size, bonus, weights, focus, eliminate, work, C, every=True
 ):  # pragma: no cover - compiled
     """See :meth:`HeuristicBot.target_values`; ``neutral`` is -1 without a neutral force.
 
@@ -171,22 +171,25 @@ def _target_values(
     PE = HO + n_cont
     CO = PE + n_cont
     CA = CO + _FORCES
-    for c in range(n_cont):
-        work[HE + c] = 0.0
-        work[HO + c] = -2.0
     for f in range(n_forces):
         work[CO + f] = 0.0
         work[CA + f] = 0.0
-    for t in range(n):
-        o = owner[t]
-        c = cont_of[t]
-        if o == player:
-            work[HE + c] += 1
-        if work[HO + c] == -2.0:
-            work[HO + c] = o
-        elif work[HO + c] != o:
-            work[HO + c] = -1.0
-        work[CO + o] += 1
+    # Continent by continent (C lists the territories in that order), so that the counts stay in registers.
+    byc, starts = C[engine.O_BY_CONTINENT], C[engine.O_CONTINENT_START]
+    for c in range(n_cont):
+        held = 0
+        holder = -2
+        for i in range(C[starts + c], C[starts + c + 1]):
+            o = owner[C[byc + i]]
+            if o == player:
+                held += 1
+            if holder == -2:
+                holder = o
+            elif holder != o:
+                holder = -1
+            work[CO + o] += 1
+        work[HE + c] = held
+        work[HO + c] = holder
     # Cards matter only for players about to be eliminated (see _value_at): count them only then.
     weak = False
     for f in range(n_forces):
@@ -209,7 +212,7 @@ def _target_values(
     return work
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", error_model="numpy")
 def _value_at(per, holder, count, cards, bonus, o, player, neutral, focus, eliminate):  # pragma: no cover - compiled
     """The value of a territory held by ``o``, from its continent's ``per`` (see
     :func:`_target_values`), ``holder`` and ``bonus``, and ``o``'s territory and card ``count``\s.
@@ -225,7 +228,7 @@ def _value_at(per, holder, count, cards, bonus, o, player, neutral, focus, elimi
     return v
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", error_model="numpy")
 def _best_edge(owner, armies, player, C, work, table, stop_at, threshold, extra, neutral, bp):  # pragma: no cover
     """The border (source, target) with the best value x P(win), the source holding ``extra`` more
     armies, among those with P(win) >= ``threshold``; (-1, -1) if none. Ties go to the first in
@@ -280,7 +283,7 @@ def _best_edge(owner, armies, player, C, work, table, stop_at, threshold, extra,
     return bs, bt
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", error_model="numpy")
 def _threat(owner, armies, player, C, work, mine_only=True):  # pragma: no cover - compiled
     """``work[n + t]``: enemy armies next to each territory ``t`` (only ``player``'s own, the others
     left at 0, with ``mine_only``: all the bots' decisions need)."""
@@ -406,6 +409,7 @@ class HeuristicBot:
             float(self.continent_focus),
             float(self.eliminate),
             np.empty(work_size(state.board.n_territories, len(data.continent_size))),
+            state._C,
         )[: state.board.n_territories].copy()
 
     @staticmethod
@@ -476,7 +480,7 @@ def decode(code: tuple[int, int, int, int, int]) -> Decision:
 
 
 # ---------------------------------------------------------------------------------- compiled decisions
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _choose_trade(S, C, bp):  # pragma: no cover - compiled
     """The set to trade under the card policy as (card, card, card, bonus or -1); card -1 for none.
 
@@ -521,7 +525,7 @@ def _choose_trade(S, C, bp):  # pragma: no cover - compiled
     return -1, -1, -1, -1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", error_model="numpy")
 def _values(S, C, bp, player, work, every=True):  # pragma: no cover - compiled
     nc = C[engine.R_CONTINENTS]
     n = S[engine.N_TERRITORIES]
@@ -529,11 +533,11 @@ def _values(S, C, bp, player, work, every=True):  # pragma: no cover - compiled
         engine._owner(S), engine._cards(S), player, S[engine.NEUTRAL], S[engine.N_FORCES],
         C[C[engine.O_CONTINENT_OF] : C[engine.O_CONTINENT_OF] + n],
         bp[P_WEIGHTS + nc : P_WEIGHTS + 2 * nc], bp[P_WEIGHTS + 2 * nc : P_WEIGHTS + 3 * nc], bp[P_WEIGHTS : P_WEIGHTS + nc],
-        bp[P_FOCUS], bp[P_ELIMINATE], work, every,
+        bp[P_FOCUS], bp[P_ELIMINATE], work, C, every,
     )
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", error_model="numpy")
 def _edge(S, C, bp, table, threshold, extra, work):  # pragma: no cover - compiled
     _values(S, C, bp, S[engine.PLAYER], work, False)
     return _best_edge(
@@ -542,7 +546,7 @@ def _edge(S, C, bp, table, threshold, extra, work):  # pragma: no cover - compil
     )
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _decide(S, C, bp, table, work):  # pragma: no cover - compiled
     """The bot's decision in a phase of play, as (code, a, b, c, d): see :func:`decode`.
 
@@ -565,7 +569,7 @@ def _decide(S, C, bp, table, work):  # pragma: no cover - compiled
     return -1, 0, 0, 0, 0
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _decide_attack(S, C, bp, table, work):  # pragma: no cover - compiled
     """The best battle worth fighting (a lower bar until the turn's first capture earns a card), or stop."""
     threshold = bp[P_ATTACK] if S[engine.CAPTURED] else min(bp[P_ATTACK], bp[P_CARD])
@@ -575,7 +579,7 @@ def _decide_attack(S, C, bp, table, work):  # pragma: no cover - compiled
     return ORDER, s, t, int(bp[P_STOP]), 0
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _decide_move_in(S, C, bp, work):  # pragma: no cover - compiled
     """Everything moves in, or with ``keep_ratio`` a share of the threat to the source stays."""
     lo, hi = S[engine.MOVE_LO], S[engine.MOVE_HI]
@@ -588,7 +592,7 @@ def _decide_move_in(S, C, bp, work):  # pragma: no cover - compiled
     return engine.MOVE_IN_ACTION, hi - keep, 0, 0, 0
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _decide_reinforce(S, C, bp, table, work):  # pragma: no cover - compiled
     """Trade under the card policy; then all the armies on the source of the best attack, or on the
     borders by their threat ratio."""
@@ -623,7 +627,7 @@ def _decide_reinforce(S, C, bp, table, work):  # pragma: no cover - compiled
     return engine.PLACE, best, k, 0, 0
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _decide_capital(S, C, work):  # pragma: no cover - compiled
     """The territory whose armies most outnumber the enemies next to it."""
     p = S[engine.PLAYER]
@@ -638,7 +642,7 @@ def _decide_capital(S, C, work):  # pragma: no cover - compiled
     return engine.CAPITAL, best, 0, 0, 0
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _fortify(S, C, bp, work):  # pragma: no cover - compiled
     """Move the biggest interior stack toward the front: along the shortest path through one's own
     territories (adjacent fortify), or onto the most threatened reachable front territory (connected)."""
@@ -683,7 +687,7 @@ def _fortify(S, C, bp, work):  # pragma: no cover - compiled
     return engine.FORTIFY_ACTION, source, target, armies[source] - 1, 0
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _decide_setup(S, C, bp, table, rng, work):  # pragma: no cover - compiled
     """The bot's claim or setup placement (a little randomness breaks ties between equal openings)."""
     p = S[engine.PLAYER]
@@ -752,7 +756,7 @@ def _decide_setup(S, C, bp, table, rng, work):  # pragma: no cover - compiled
     return engine.PLACE, best, 1, 0, 0
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _distance_to_front(owner, p, C, work):  # pragma: no cover - compiled
     """``work[2n + t]``: steps through ``p``'s territories from each to the nearest front-line one
     (one of ``p``'s with a threat in ``work[n + t]``); ``work[3n:4n]`` is the search queue."""

@@ -70,8 +70,9 @@ DRAW_ACTION = 12  # card
 FIELDS = ("owner", "armies", "card_loc", "pool", "alive", "eliminated_by", "capitals", "missions")
 
 
+@lru_cache(maxsize=64)
 def layout(n_territories: int, n_cards: int, n_players: int) -> dict[str, tuple[int, int]]:
-    """``{array name: (start, length)}`` of the arrays in a state vector."""
+    """``{array name: (start, length)}`` of the arrays in a state vector (shared: do not modify)."""
     forces = n_players + (1 if n_players == 2 else 0)
     lengths = (n_territories, n_territories, n_cards, forces, n_players, n_players, n_players, n_players)
     out: dict[str, tuple[int, int]] = {}
@@ -84,6 +85,11 @@ def layout(n_territories: int, n_cards: int, n_players: int) -> dict[str, tuple[
 
 def new_state(n_territories: int, n_cards: int, n_players: int) -> np.ndarray:
     """A state vector before any setup: no owners, cards in the deck, no winner."""
+    return _blank_state(n_territories, n_cards, n_players).copy()
+
+
+@lru_cache(maxsize=64)
+def _blank_state(n_territories: int, n_cards: int, n_players: int) -> np.ndarray:
     spans = layout(n_territories, n_cards, n_players)
     end = sum(spans["missions"])
     S = np.zeros(end, dtype=np.int64)
@@ -133,6 +139,38 @@ def _players_array(S, k):  # pragma: no cover - compiled
     """The k-th per-player array: 0 alive, 1 eliminated_by, 2 capitals, 3 missions."""
     start = HEADER + 2 * S[N_TERRITORIES] + S[N_CARDS] + S[N_FORCES] + k * S[N_PLAYERS]
     return S[start : start + S[N_PLAYERS]]
+
+
+@njit(cache=True, error_model="numpy")
+def _ARMIES(S):  # pragma: no cover - compiled
+    """Offsets of the arrays in ``S``, for indexing it directly: in compiled code an array view costs
+    an atomic reference-count pair, more than the small rule steps themselves (owner is at HEADER)."""
+    return HEADER + S[N_TERRITORIES]
+
+
+@njit(cache=True, error_model="numpy")
+def _CARDS(S):  # pragma: no cover - compiled
+    return HEADER + 2 * S[N_TERRITORIES]
+
+
+@njit(cache=True, error_model="numpy")
+def _POOL(S):  # pragma: no cover - compiled
+    return HEADER + 2 * S[N_TERRITORIES] + S[N_CARDS]
+
+
+@njit(cache=True, error_model="numpy")
+def _PLAYERS(S, k):  # pragma: no cover - compiled
+    """The k-th per-player array: 0 alive, 1 eliminated_by, 2 capitals, 3 missions."""
+    return HEADER + 2 * S[N_TERRITORIES] + S[N_CARDS] + S[N_FORCES] + k * S[N_PLAYERS]
+
+
+@njit(cache=True, error_model="numpy")
+def _count_at(S, start, length, x):  # pragma: no cover - compiled
+    k = 0
+    for i in range(start, start + length):
+        if S[i] == x:
+            k += 1
+    return k
 
 
 # ---------------------------------------------------------------------------------- constant data
@@ -220,28 +258,18 @@ def mission_table(board: Board) -> np.ndarray:
 
 
 # ---------------------------------------------------------------------------------- queries
-@njit(cache=True, inline="always", error_model="numpy")
-def _count(values, x):  # pragma: no cover - compiled
-    k = 0
-    for i in range(values.shape[0]):
-        if values[i] == x:
-            k += 1
-    return k
-
-
-@njit(cache=True, inline="always", error_model="numpy")
+@njit(cache=True, error_model="numpy")
 def hand_size(S, p):  # pragma: no cover - compiled
-    return _count(_cards(S), p)
+    return _count_at(S, _CARDS(S), S[N_CARDS], p)
 
 
 @njit(cache=True, error_model="numpy")
 def held_continents(S, C, p):  # pragma: no cover - compiled
     """The continents player ``p`` holds in full, as a bit mask (bit ``c`` for continent ``c``)."""
-    owner = _owner(S)
     held = (1 << C[R_CONTINENTS]) - 1
     at = C[O_CONTINENT_OF]
-    for t in range(owner.shape[0]):
-        if owner[t] != p:
+    for t in range(S[N_TERRITORIES]):
+        if S[HEADER + t] != p:
             held &= ~(1 << C[at + t])
     return held
 
@@ -249,11 +277,7 @@ def held_continents(S, C, p):  # pragma: no cover - compiled
 @njit(cache=True, error_model="numpy")
 def reinforcements(S, C, p):  # pragma: no cover - compiled
     """Armies player ``p`` gets at the start of a turn from territories and continents."""
-    owner = _owner(S)
-    n = 0
-    for t in range(owner.shape[0]):
-        if owner[t] == p:
-            n += 1
+    n = _count_at(S, HEADER, S[N_TERRITORIES], p)
     held = held_continents(S, C, p)
     total = C[C[O_TERRITORY_ARMIES] + n]
     for c in range(C[R_CONTINENTS]):
@@ -284,7 +308,7 @@ def is_set(C, c0, c1, c2):  # pragma: no cover - compiled
 @njit(cache=True, error_model="numpy")
 def _pile_place(S):  # pragma: no cover - compiled
     """Where a draw comes from: the deck, or once it is empty the discards (shuffled into a new deck)."""
-    return DECK if _count(_cards(S), DECK) > 0 else DISCARD
+    return DECK if _count_at(S, _CARDS(S), S[N_CARDS], DECK) > 0 else DISCARD
 
 
 @njit(cache=True, error_model="numpy")
@@ -295,16 +319,16 @@ def draw_pile(S):  # pragma: no cover - compiled
 
 @njit(cache=True, error_model="numpy")
 def pile_size(S):  # pragma: no cover - compiled
-    return _count(_cards(S), _pile_place(S))
+    return _count_at(S, _CARDS(S), S[N_CARDS], _pile_place(S))
 
 
 @njit(cache=True, error_model="numpy")
 def pile_card(S, k):  # pragma: no cover - compiled
     """``draw_pile(S)[k]`` without building the pile."""
-    cards = _cards(S)
+    at = _CARDS(S)
     place = _pile_place(S)
-    for c in range(cards.shape[0]):
-        if cards[c] == place:
+    for c in range(S[N_CARDS]):
+        if S[at + c] == place:
             if k == 0:
                 return c
             k -= 1
@@ -409,12 +433,12 @@ def begin_turn(S, C, player, new_round):  # pragma: no cover - compiled
 def next_turn(S, C):  # pragma: no cover - compiled
     """Pass the turn to the next seat still in the game."""
     n = S[N_PLAYERS]
-    alive = _players_array(S, 0)
+    alive = _PLAYERS(S, 0)
     cur = S[PLAYER]
     first = S[FIRST_PLAYER]
     for step in range(1, n + 1):
         p = (cur + step) % n
-        if alive[p]:
+        if S[alive + p]:
             # A round ends when play passes the first player's seat again.
             begin_turn(S, C, p, (p - first) % n <= (cur - first) % n)
             return
@@ -435,13 +459,13 @@ def next_setup_player(S, C):  # pragma: no cover - compiled
     if S[PHASE] == SETUP_CLAIM:
         S[PLAYER] = (S[PLAYER] + 1) % n
         return
-    pool = _pool(S)
+    pool = _POOL(S)
     for step in range(1, n + 1):
         p = (S[PLAYER] + step) % n
-        if pool[p] > 0:
+        if S[pool + p] > 0:
             S[PLAYER] = p
             return
-    if S[NEUTRAL] >= 0 and pool[S[NEUTRAL]] > 0:
+    if S[NEUTRAL] >= 0 and S[pool + S[NEUTRAL]] > 0:
         # Only neutral armies remain: the players keep taking turns placing them.
         S[PLAYER] = (S[PLAYER] + 1) % n
         S[SETUP_STEP] = 2
@@ -455,11 +479,11 @@ def next_setup_player(S, C):  # pragma: no cover - compiled
 
 @njit(cache=True, error_model="numpy")
 def claim(S, C, t):  # pragma: no cover - compiled
-    owner, armies, pool = _owner(S), _armies(S), _pool(S)
-    owner[t] = S[PLAYER]
-    armies[t] = 1
-    pool[S[PLAYER]] -= 1
-    if np.min(owner) >= 0:
+    p = S[PLAYER]
+    S[HEADER + t] = p
+    S[_ARMIES(S) + t] = 1
+    S[_POOL(S) + p] -= 1
+    if _count_at(S, HEADER, S[N_TERRITORIES], -1) == 0:
         S[PHASE] = SETUP_PLACE
     next_setup_player(S, C)
 
@@ -467,18 +491,17 @@ def claim(S, C, t):  # pragma: no cover - compiled
 @njit(cache=True, error_model="numpy")
 def place(S, C, t, k):  # pragma: no cover - compiled
     """``k`` armies on ``t``: one setup army, or reinforcements."""
-    armies = _armies(S)
-    armies[t] += k
+    S[_ARMIES(S) + t] += k
     if S[PHASE] == SETUP_PLACE:
-        pool = _pool(S)
-        pool[setup_force(S)] -= 1
+        pool = _POOL(S)
+        S[pool + setup_force(S)] -= 1
         neutral = S[NEUTRAL]
         if neutral >= 0:
             # A 2-player go: two of your own armies, then one neutral.
             S[SETUP_STEP] += 1
-            if S[SETUP_STEP] == 1 and pool[S[PLAYER]] == 0:
+            if S[SETUP_STEP] == 1 and S[pool + S[PLAYER]] == 0:
                 S[SETUP_STEP] = 2
-            if S[SETUP_STEP] == 2 and pool[neutral] == 0:
+            if S[SETUP_STEP] == 2 and S[pool + neutral] == 0:
                 S[SETUP_STEP] = 3
             if S[SETUP_STEP] < 3:
                 return
@@ -495,7 +518,7 @@ def place(S, C, t, k):  # pragma: no cover - compiled
 
 @njit(cache=True, error_model="numpy")
 def choose_capital(S, C, t):  # pragma: no cover - compiled
-    _players_array(S, 2)[S[PLAYER]] = t
+    S[_PLAYERS(S, 2) + S[PLAYER]] = t
     nxt = (S[PLAYER] + 1) % S[N_PLAYERS]
     if nxt == S[FIRST_PLAYER]:
         begin_turn(S, C, S[FIRST_PLAYER], True)
@@ -507,14 +530,14 @@ def choose_capital(S, C, t):  # pragma: no cover - compiled
 def trade(S, C, c0, c1, c2, bonus):  # pragma: no cover - compiled
     """Trade a set for armies (and, with ``bonus`` >= 0, the territory bonus there); returns the value."""
     value = set_value(S, C, c0, c1, c2)
-    cards = _cards(S)
-    cards[c0] = DISCARD
-    cards[c1] = DISCARD
-    cards[c2] = DISCARD
+    cards = _CARDS(S)
+    S[cards + c0] = DISCARD
+    S[cards + c1] = DISCARD
+    S[cards + c2] = DISCARD
     S[SETS_TRADED] += 1
     S[PENDING] += value
     if bonus >= 0:
-        _armies(S)[bonus] += C[R_TERRITORY_BONUS]
+        S[_ARMIES(S) + bonus] += C[R_TERRITORY_BONUS]
         S[BONUS_USED] = 1
     return value
 
@@ -525,7 +548,7 @@ def attack(S, C, s, t, dice):  # pragma: no cover - compiled
     S[ATTACK_T] = t
     S[ATTACK_DICE] = dice
     S[DEFENCE_DICE] = 0
-    if defender_dice(C, _armies(S)[t]) == 1:
+    if defender_dice(C, S[_ARMIES(S) + t]) == 1:
         S[DEFENCE_DICE] = 1
         S[PHASE] = ROLL
     else:
@@ -536,11 +559,11 @@ def attack(S, C, s, t, dice):  # pragma: no cover - compiled
 def roll(S, C, attacker_losses, defender_losses):  # pragma: no cover - compiled
     """A roll's outcome; returns the player eliminated by a capture, or -1."""
     s, t, dice = S[ATTACK_S], S[ATTACK_T], S[ATTACK_DICE]
-    armies = _armies(S)
-    armies[s] -= attacker_losses
-    armies[t] -= defender_losses
+    armies = _ARMIES(S)
+    S[armies + s] -= attacker_losses
+    S[armies + t] -= defender_losses
     S[ATTACK_S] = -1
-    if armies[t] > 0:
+    if S[armies + t] > 0:
         S[PHASE] = ATTACK
         return -1
     return capture(S, C, s, t, dice)
@@ -549,9 +572,9 @@ def roll(S, C, attacker_losses, defender_losses):  # pragma: no cover - compiled
 @njit(cache=True, error_model="numpy")
 def battle(S, C, s, t, attacker_left, defender_left):  # pragma: no cover - compiled
     """A whole battle's outcome; returns the player eliminated by a capture, or -1."""
-    armies = _armies(S)
-    armies[s] = attacker_left
-    armies[t] = defender_left
+    armies = _ARMIES(S)
+    S[armies + s] = attacker_left
+    S[armies + t] = defender_left
     if defender_left == 0:
         return capture(S, C, s, t, attacker_dice(C, attacker_left))
     return -1
@@ -560,15 +583,14 @@ def battle(S, C, s, t, attacker_left, defender_left):  # pragma: no cover - comp
 @njit(cache=True, error_model="numpy")
 def capture(S, C, s, t, dice):  # pragma: no cover - compiled
     """``t`` falls to the player to move; the move-in is from ``dice`` to all but one army of ``s``."""
-    owner = _owner(S)
-    victim = owner[t]
-    owner[t] = S[PLAYER]
+    victim = S[HEADER + t]
+    S[HEADER + t] = S[PLAYER]
     S[CAPTURED] = 1
     eliminated = -1
-    if victim != S[NEUTRAL] and _count(owner, victim) == 0:
+    if victim != S[NEUTRAL] and _count_at(S, HEADER, S[N_TERRITORIES], victim) == 0:
         eliminate(S, C, victim)
         eliminated = victim
-    most = _armies(S)[s] - 1
+    most = S[_ARMIES(S) + s] - 1
     S[MOVE_S] = s
     S[MOVE_T] = t
     S[MOVE_LO] = dice
@@ -584,21 +606,21 @@ def capture(S, C, s, t, dice):  # pragma: no cover - compiled
 def eliminate(S, C, victim):  # pragma: no cover - compiled
     """``victim`` is out: the player to move takes its cards, and trades at once from 6."""
     p = S[PLAYER]
-    _players_array(S, 0)[victim] = 0
-    _players_array(S, 1)[victim] = p
-    cards = _cards(S)
-    for c in range(cards.shape[0]):
-        if cards[c] == victim:
-            cards[c] = p
+    S[_PLAYERS(S, 0) + victim] = 0
+    S[_PLAYERS(S, 1) + victim] = p
+    cards = _CARDS(S)
+    for c in range(S[N_CARDS]):
+        if S[cards + c] == victim:
+            S[cards + c] = p
     if hand_size(S, p) >= ELIMINATION_TRADE_HAND:
         S[ELIMINATION_TRADE] = 1
 
 
 @njit(cache=True, error_model="numpy")
 def move_in(S, C, k):  # pragma: no cover - compiled
-    armies = _armies(S)
-    armies[S[MOVE_S]] -= k
-    armies[S[MOVE_T]] += k
+    armies = _ARMIES(S)
+    S[armies + S[MOVE_S]] -= k
+    S[armies + S[MOVE_T]] += k
     S[MOVE_S] = -1
     S[PHASE] = ATTACK
     check_victory(S, C)
@@ -615,17 +637,16 @@ def move_in(S, C, k):  # pragma: no cover - compiled
 def check_victory(S, C):  # pragma: no cover - compiled
     """The player to move wins when alone, or with its mission done, or holding every capital."""
     p = S[PLAYER]
-    won = np.sum(_players_array(S, 0)) == 1
+    n = S[N_PLAYERS]
+    won = _count_at(S, _PLAYERS(S, 0), n, 1) == 1
     if not won and C[R_MISSIONS]:
-        won = mission_complete(S, C, _players_array(S, 3)[p], p)
+        won = mission_complete(S, C, S[_PLAYERS(S, 3) + p], p)
     if not won and C[R_CAPITALS]:
-        capitals = _players_array(S, 2)
-        if np.min(capitals) >= 0:
-            owner = _owner(S)
-            won = True
-            for q in range(capitals.shape[0]):
-                if owner[capitals[q]] != p:
-                    won = False
+        capitals = _PLAYERS(S, 2)
+        won = True
+        for q in range(n):
+            if S[capitals + q] < 0 or S[HEADER + S[capitals + q]] != p:
+                won = False
     if won:
         S[WINNER] = p
         S[PHASE] = GAME_OVER
@@ -633,9 +654,9 @@ def check_victory(S, C):  # pragma: no cover - compiled
 
 @njit(cache=True, error_model="numpy")
 def fortify(S, C, s, t, k):  # pragma: no cover - compiled
-    armies = _armies(S)
-    armies[s] -= k
-    armies[t] += k
+    armies = _ARMIES(S)
+    S[armies + s] -= k
+    S[armies + t] += k
     check_victory(S, C)
     if S[PHASE] != GAME_OVER:
         end_turn(S, C)
@@ -644,7 +665,8 @@ def fortify(S, C, s, t, k):  # pragma: no cover - compiled
 @njit(cache=True, error_model="numpy")
 def end_turn(S, C):  # pragma: no cover - compiled
     """A card if the turn captured a territory (a chance event), then the next player's turn."""
-    if S[CAPTURED] and (_count(_cards(S), DECK) > 0 or _count(_cards(S), DISCARD) > 0):
+    cards, m = _CARDS(S), S[N_CARDS]
+    if S[CAPTURED] and (_count_at(S, cards, m, DECK) > 0 or _count_at(S, cards, m, DISCARD) > 0):
         S[PHASE] = DRAW
     else:
         next_turn(S, C)
@@ -652,7 +674,7 @@ def end_turn(S, C):  # pragma: no cover - compiled
 
 @njit(cache=True, error_model="numpy")
 def draw(S, C, card):  # pragma: no cover - compiled
-    _cards(S)[card] = S[PLAYER]
+    S[_CARDS(S) + card] = S[PLAYER]
     next_turn(S, C)
 
 

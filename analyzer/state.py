@@ -94,6 +94,8 @@ class Phase(IntEnum):
 
 #: Phases by value, for a fast lookup from the state vector.
 _PHASES = tuple(Phase)
+#: Constant vectors by (id(board), id(rules)), holding the objects so that the ids stay theirs.
+_CONFIGS: dict[tuple[int, int], tuple[Board, Rules, np.ndarray]] = {}
 
 
 @dataclass(frozen=True)
@@ -223,7 +225,14 @@ class GameState:
     @rules.setter
     def rules(self, rules: Rules) -> None:
         self._rules = rules
-        self._C = engine.config(self.board, rules)
+        # Games of a run share their board and rules objects: look the constant vector up by identity first.
+        key = (id(self.board), id(rules))
+        cached = _CONFIGS.get(key)
+        if cached is None or cached[0] is not self.board or cached[1] is not rules:
+            if len(_CONFIGS) >= 256:  # rules made per game (a cap per rollout) must not pile up
+                _CONFIGS.clear()
+            cached = _CONFIGS[key] = (self.board, rules, engine.config(self.board, rules))
+        self._C = cached[2]
         self.S[engine.TURN_LIMIT] = -1 if rules.turn_limit is None else rules.turn_limit
 
     # ------------------------------------------------------------------ creation

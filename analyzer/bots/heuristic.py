@@ -674,7 +674,7 @@ def _fortify(S, C, bp, work):  # pragma: no cover - compiled
         if target < 0:
             return engine.END_TURN, 0, 0, 0, 0
     else:
-        _distance_to_front(owner, p, C, work)  # work[2n + t]
+        _distance_to_front(owner, p, C, work, source)  # work[2n + t]
         width, nb = C[engine.R_WIDTH], C[engine.O_NEIGHBORS]
         for j in range(width):
             v = C[nb + source * width + j]
@@ -757,9 +757,12 @@ def _decide_setup(S, C, bp, table, rng, work):  # pragma: no cover - compiled
 
 
 @njit(cache=True, error_model="numpy")
-def _distance_to_front(owner, p, C, work):  # pragma: no cover - compiled
+def _distance_to_front(owner, p, C, work, source):  # pragma: no cover - compiled
     """``work[2n + t]``: steps through ``p``'s territories from each to the nearest front-line one
-    (one of ``p``'s with a threat in ``work[n + t]``); ``work[3n:4n]`` is the search queue."""
+    (one of ``p``'s with a threat in ``work[n + t]``); ``work[3n:4n]`` is the search queue.
+
+    The breadth-first search stops once every own neighbour of ``source`` has its distance (the
+    first distance a search assigns is final): those are the only ones fortifying compares."""
     n = owner.shape[0]
     width, nb = C[engine.R_WIDTH], C[engine.O_NEIGHBORS]
     D, Q = 2 * n, 3 * n
@@ -771,8 +774,15 @@ def _distance_to_front(owner, p, C, work):  # pragma: no cover - compiled
             tail += 1
         else:
             work[D + t] = float(1 << 20)
+    waiting = 0
+    for j in range(width):
+        v = C[nb + source * width + j]
+        if v < 0:
+            break
+        if owner[v] == p and work[D + v] > 0:
+            waiting += 1
     head = 0
-    while head < tail:
+    while head < tail and waiting > 0:
         u = int(work[Q + head])
         head += 1
         for j in range(width):
@@ -783,6 +793,12 @@ def _distance_to_front(owner, p, C, work):  # pragma: no cover - compiled
                 work[D + v] = work[D + u] + 1
                 work[Q + tail] = v
                 tail += 1
+                for k in range(width):
+                    w = C[nb + source * width + k]
+                    if w < 0:
+                        break
+                    if w == v:
+                        waiting -= 1
 
 
 #: The strong default bot.

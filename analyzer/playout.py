@@ -91,10 +91,10 @@ def battle_cache(dice: DiceRules) -> BattleCache:
 
 
 @njit(cache=True, error_model="numpy")
-def _draw_battle(cache, attackers, defenders, stop_at, kernel, u):  # pragma: no cover - compiled
+def _draw_battle(keys, where, pool, used, attackers, defenders, stop_at, kernel, u):  # pragma: no cover - compiled
     """The outcome (attacker left, defender left) of a battle at cumulative probability ``u``: the
-    first outcome whose cumulative probability exceeds it, as ``np.searchsorted(cdf, u, "right")``."""
-    keys, where, pool, used = cache
+    first outcome whose cumulative probability exceeds it, as ``np.searchsorted(cdf, u, "right")``.
+    The cache's arrays come one by one: unpacking a tuple of arrays costs a reference count each."""
     mask = keys.shape[0] - 1
     key = (attackers << 32) | (defenders << 10) | stop_at
     h = ((key * -7046029254386353131) >> 40) & mask  # Fibonacci hashing
@@ -202,7 +202,7 @@ def _roll(S, C, rolls, rng):  # pragma: no cover - compiled
 
 
 @njit(cache=True, error_model="numpy")
-def _run(S, C, params, tables, table_of, rng, sample, index, kernel, rolls, events, n, track, record_turns, start):  # pragma: no cover - compiled
+def _run(S, C, params, tables, table_of, rng, sample, keys, where, pool, used, kernel, rolls, events, n, track, record_turns, start):  # pragma: no cover - compiled
     """Play on until the game ends; returns the event rows and their count.
 
     ``track`` holds the turn in progress and whether the start position is still to be recorded.
@@ -210,6 +210,8 @@ def _run(S, C, params, tables, table_of, rng, sample, index, kernel, rolls, even
     owner = engine._owner(S)
     armies = engine._armies(S)
     work = np.empty(work_size(owner.shape[0], C[engine.R_CONTINENTS]))
+    # Each seat's target values during the setup placement, when they cannot change (see _decide_setup).
+    setup_values = np.full((params.shape[0], owner.shape[0]), -1.0)
     while S[engine.PHASE] != engine.GAME_OVER:
         phase = S[engine.PHASE]
         p = S[engine.PLAYER]
@@ -228,7 +230,7 @@ def _run(S, C, params, tables, table_of, rng, sample, index, kernel, rolls, even
             bp = params[seat]
             table = tables[table_of[seat]]
             if phase == engine.SETUP_CLAIM or phase == engine.SETUP_PLACE:
-                kind, a, b, c, d = _decide_setup(S, C, bp, table, rng, work)
+                kind, a, b, c, d = _decide_setup(S, C, bp, table, rng, work, setup_values[seat])
             elif phase == engine.ATTACK:
                 kind, a, b, c, d = _decide_attack(S, C, bp, table, work)
             elif phase == engine.MOVE_IN:
@@ -239,7 +241,7 @@ def _run(S, C, params, tables, table_of, rng, sample, index, kernel, rolls, even
             if kind == ORDER:
                 s, t, stop = a, b, c
                 if sample:
-                    a_left, d_left = _draw_battle(index, armies[s], armies[t], stop, kernel, rng.random())
+                    a_left, d_left = _draw_battle(keys, where, pool, used, armies[s], armies[t], stop, kernel, rng.random())
                     victim = engine.battle(S, C, s, t, a_left, d_left)
                     if victim >= 0:
                         events, n = _push(events, n, EV_ELIMINATION, victim, p, turn, 0, 0)
@@ -343,7 +345,7 @@ def play_events(
     track = np.array([state.turn, in_setup], dtype=np.int64)
     p = prepared
     events, n = _run(
-        state.S, state._C, p.params, p.tables, p.table_of, rng, sample_battles, p.cache, p.kernel, p.rolls,
+        state.S, state._C, p.params, p.tables, p.table_of, rng, sample_battles, *p.cache, p.kernel, p.rolls,
         events, 0, track, record_turns, start,
     )
     return start, events[:n]

@@ -359,7 +359,7 @@ class HeuristicBot:
         bp, table = compiled_args(self, state.board, state.rules.dice)
         work = np.empty(work_size(state.board.n_territories, len(state.board.continents)))
         if phase in (Phase.SETUP_CLAIM, Phase.SETUP_PLACE):
-            code = _decide_setup(state.S, state._C, bp, table, rng, work)
+            code = _decide_setup(state.S, state._C, bp, table, rng, work, np.full(state.board.n_territories, -1.0))
         else:
             code = _decide(state.S, state._C, bp, table, work)
         return decode(code)
@@ -688,8 +688,13 @@ def _fortify(S, C, bp, work):  # pragma: no cover - compiled
 
 
 @njit(cache=True, error_model="numpy")
-def _decide_setup(S, C, bp, table, rng, work):  # pragma: no cover - compiled
-    """The bot's claim or setup placement (a little randomness breaks ties between equal openings)."""
+def _decide_setup(S, C, bp, table, rng, work, values):  # pragma: no cover - compiled
+    """The bot's claim or setup placement (a little randomness breaks ties between equal openings).
+
+    ``values``: the player's target values if already known (nothing is captured or traded while
+    the setup armies go down, so they hold for the whole placement); ``values[0] < 0`` if not, and
+    then they are computed into it.
+    """
     p = S[engine.PLAYER]
     owner = engine._owner(S)
     armies = engine._armies(S)
@@ -736,7 +741,8 @@ def _decide_setup(S, C, bp, table, rng, work):  # pragma: no cover - compiled
                 best, best_near, best_r = t, near, r
         return engine.PLACE, best, 1, 0, 0
     threat = _threat(owner, armies, p, C, work)[n : 2 * n]
-    values = _values(S, C, bp, p, work)
+    if values[0] < 0:
+        values[:] = _values(S, C, bp, p, work)[:n]
     width, nb = C[engine.R_WIDTH], C[engine.O_NEIGHBORS]
     best, score = -1, -np.inf
     for s in range(n):  # the borders in (source, target) order

@@ -140,3 +140,14 @@ def test_engine_set_values_follow_the_rules():
     for cards in [(0, 1, 2), (0, 3, 6), (42, 0, 1), (42, 43, 5)]:
         expected = Rules(card_values="fixed").set_value(0, tuple(int(symbols[c]) for c in cards))
         assert engine.set_value(fixed.S, fixed._C, *cards) == expected
+
+
+def test_ratio_shares_add_up_as_numpy_does():
+    """The ratio bot's shares divide by a total summed in numpy's pairwise order, bit for bit, so that
+    its placements are those of the numpy implementation it replaced."""
+    from analyzer.bots.heuristic import _pairwise_sum
+
+    rng = np.random.default_rng(0)
+    for n in [*range(0, 140), 255, 256, 1000, 4097]:
+        a = rng.random(n) * rng.choice([1e-3, 1.0, 1e6], n)
+        assert _pairwise_sum(a, 0, n) == a.sum()

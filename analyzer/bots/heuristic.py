@@ -609,22 +609,89 @@ def _decide_reinforce(S, C, bp, table, work):  # pragma: no cover - compiled
     armies = engine._armies(S)
     n = owner.shape[0]
     threat = _threat(owner, armies, p, C, work)[n : 2 * n]
-    total = 0.0
+    ratios = work[2 * n : 3 * n]
     best, best_ratio = -1, -1.0
     biggest = -1
     for u in range(n):
+        ratios[u] = 0.0
         if owner[u] != p:
             continue
         if biggest < 0 or armies[u] > armies[biggest]:
             biggest = u
-        ratio = threat[u] / max(armies[u], 1) if threat[u] > 0 else 0.0
-        total += ratio
-        if ratio > best_ratio:
-            best, best_ratio = u, ratio
+        ratios[u] = threat[u] / max(armies[u], 1) if threat[u] > 0 else 0.0
+        if ratios[u] > best_ratio:
+            best, best_ratio = u, ratios[u]
+    total = _pairwise_sum(ratios, 0, n)
     if total == 0 or bp[P_RATIO] == 0:
         return engine.PLACE, biggest, pending, 0, 0
     k = max(1, min(pending, int(math.ceil(pending * best_ratio / total))))
     return engine.PLACE, best, k, 0, 0
+
+
+@njit(cache=True, error_model="numpy")
+def _block_sum(a, start, n):  # pragma: no cover - compiled
+    """numpy's sum of at most 128 numbers: eight running sums combined pairwise, then the rest."""
+    if n < 8:
+        total = 0.0
+        for i in range(start, start + n):
+            total += a[i]
+        return total
+    r0, r1, r2, r3 = a[start], a[start + 1], a[start + 2], a[start + 3]
+    r4, r5, r6, r7 = a[start + 4], a[start + 5], a[start + 6], a[start + 7]
+    full = n - n % 8
+    for i in range(start + 8, start + full, 8):
+        r0 += a[i]
+        r1 += a[i + 1]
+        r2 += a[i + 2]
+        r3 += a[i + 3]
+        r4 += a[i + 4]
+        r5 += a[i + 5]
+        r6 += a[i + 6]
+        r7 += a[i + 7]
+    total = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
+    for i in range(start + full, start + n):
+        total += a[i]
+    return total
+
+
+@njit(cache=True, error_model="numpy")
+def _pairwise_sum(a, start, n):  # pragma: no cover - compiled
+    """``a[start:start + n].sum()`` added in numpy's order (blocks of eight, halves above 128), so
+    that the bot's shares come out to the last bit as they did when it was written with numpy.
+
+    The halving is done with an explicit stack: numba's cache mishandles recursive functions."""
+    if n <= 128:
+        return _block_sum(a, start, n)
+    seg_start = np.empty(64, dtype=np.int64)
+    seg_n = np.empty(64, dtype=np.int64)
+    left = np.empty(64)
+    stage = np.zeros(64, dtype=np.int64)  # 0: left half next, 1: right half next
+    seg_start[0], seg_n[0], stage[0] = start, n, 0
+    top = 1
+    result = 0.0
+    while True:
+        s0, m = seg_start[top - 1], seg_n[top - 1]
+        half = m // 2
+        half -= half % 8
+        if m > 128 and stage[top - 1] == 0:
+            seg_start[top], seg_n[top], stage[top] = s0, half, 0
+            top += 1
+            continue
+        if m > 128:  # stage 1: the left half is done, go right
+            seg_start[top], seg_n[top], stage[top] = s0 + half, m - half, 0
+            stage[top - 1] = 2
+            top += 1
+            continue
+        result = _block_sum(a, s0, m)
+        top -= 1
+        # Hand the result up until a parent still has its right half to do.
+        while top > 0 and stage[top - 1] == 2:
+            result = left[top - 1] + result
+            top -= 1
+        if top == 0:
+            return result
+        left[top - 1] = result
+        stage[top - 1] = 1
 
 
 @njit(cache=True, error_model="numpy")

@@ -65,7 +65,7 @@ import math
 import multiprocessing
 import os
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -270,22 +270,12 @@ class _Recorder:
 
     def __init__(self, spec: RunSpec) -> None:
         self.spec = spec
-        self.rows: dict[str, dict[str, list[Any]]] = {name: {} for name in TABLES}
         self.start: GameState | None = None  # spec.start parsed once per batch
-        # Compiled games, tabulated together in frames(): (game, final state vector, start, event rows).
-        self.compiled_games: list[tuple[int, np.ndarray, np.ndarray, np.ndarray]] = []
+        # Finished games, tabulated together in frames(): (game, final state vector, start position,
+        # event rows as playout.play_events gives them, without a start position's earlier records).
+        self.finished: list[tuple[int, np.ndarray, np.ndarray, np.ndarray]] = []
         self.prepared: playout.Prepared | None = None
         self.rules = dataclasses.replace(spec.rules, turn_limit=_cap(spec.rules.turn_limit, spec.max_rounds))
-
-    def add(self, table: str, **values: Any) -> None:
-        cols = self.rows[table]
-        for key, value in values.items():
-            cols.setdefault(key, []).append(value)
-
-    def extend(self, table: str, **values: Iterable[Any]) -> None:
-        cols = self.rows[table]
-        for key, value in values.items():
-            cols.setdefault(key, []).extend(value)
 
     def game(self, game: int, rng: np.random.Generator) -> None:
         spec = self.spec
@@ -304,15 +294,14 @@ class _Recorder:
             start_pos, events = playout.play_events(
                 state, self.prepared, rng, sample_battles=spec.sample_battles, record_turns=spec.record_turns
             )
-            self.compiled_games.append((game, state.S, start_pos, events))
+            self.finished.append((game, state.S, start_pos, events))
             return
         n = spec.n_players
-        n_terr = state.board.n_territories
-        start: dict[str, np.ndarray] = {}
+        start = np.empty((2, state.board.n_territories), dtype=np.int64)
+        rows: list[list[int]] = []
 
         def setup_done(s: GameState) -> None:
-            start["owner"] = s.owner.copy()
-            start["armies"] = s.armies.copy()
+            start[0], start[1] = s.owner, s.armies
 
         data = board_data(state.board)
 
@@ -323,15 +312,9 @@ class _Recorder:
             lo = np.minimum.reduceat(ordered, data.continent_starts)
             hi = np.maximum.reduceat(ordered, data.continent_starts)
             held = np.bincount(lo[lo == hi], minlength=forces)[:n]
-            self.extend(
-                "turns",
-                game=[game] * n,
-                turn=[turn] * n,
-                seat=range(n),
-                territories=np.bincount(owner, minlength=forces)[:n].tolist(),
-                armies=np.bincount(owner, weights=s.armies, minlength=forces)[:n].astype(np.int64).tolist(),
-                continents=held.tolist(),
-            )
+            territories = np.bincount(owner, minlength=forces)[:n]
+            armies = np.bincount(owner, weights=s.armies, minlength=forces)[:n].astype(np.int64)
+            rows.extend([playout.EV_TURN, turn, p, territories[p], armies[p], held[p]] for p in range(n))
 
         play(
             state,
@@ -342,70 +325,21 @@ class _Recorder:
             on_turn=turn_done if spec.record_turns else None,
             on_setup_done=setup_done,
         )
-        self.add(
-            "games",
-            game=game,
-            winner=state.winner,
-            capped=state.winner is None,
-            turns=state.turn,
-            rounds=state.round,
-            first_player=state.first_player,
-        )
-        rank = np.empty(n, dtype=np.int64)
-        rank[state.ranking()] = np.arange(1, n + 1)
-        eliminated_turn: list[int | None] = [None] * n
-        eliminated_by: list[int | None] = [None] * n
-        for e in state.eliminations:
-            eliminated_turn[e.player], eliminated_by[e.player] = e.turn, e.by
-        forces = len(state.pool)
-        start_owner = start["owner"].astype(np.int64)
-        owner = state.owner.astype(np.int64)
-        self.extend(
-            "seats",
-            game=[game] * n,
-            seat=range(n),
-            bot=spec.bot_names,
-            rank=rank.tolist(),
-            start_territories=np.bincount(start_owner, minlength=forces)[:n].tolist(),
-            start_armies=np.bincount(start_owner, weights=start["armies"], minlength=forces)[:n].astype(np.int64).tolist(),
-            final_territories=np.bincount(owner, minlength=forces)[:n].tolist(),
-            final_armies=np.bincount(owner, weights=state.armies, minlength=forces)[:n].astype(np.int64).tolist(),
-            eliminated_turn=eliminated_turn,
-            eliminated_by=eliminated_by,
-        )
-        self.extend(
-            "eliminations",
-            game=[game] * len(state.eliminations),
-            player=[e.player for e in state.eliminations],
-            by=[e.by for e in state.eliminations],
-            turn=[e.turn for e in state.eliminations],
-        )
-        self.extend(
-            "trades",
-            game=[game] * len(state.trades),
-            player=[tr.player for tr in state.trades],
-            turn=[tr.turn for tr in state.trades],
-            value=[tr.value for tr in state.trades],
-        )
-        self.extend(
-            "starts",
-            game=[game] * n_terr,
-            territory=range(n_terr),
-            owner=start["owner"].tolist(),
-            armies=start["armies"].tolist(),
-        )
+        earlier = self.start if spec.start is not None else None
+        new_elims = state.eliminations[len(earlier.eliminations) :] if earlier is not None else state.eliminations
+        new_trades = state.trades[len(earlier.trades) :] if earlier is not None else state.trades
+        rows.extend([playout.EV_ELIMINATION, e.player, e.by, e.turn, 0, 0] for e in new_elims)
+        rows.extend([playout.EV_TRADE, t.player, t.turn, t.value, 0, 0] for t in new_trades)
+        self.finished.append((game, state.S, start, np.array(rows, dtype=np.int64).reshape(-1, 6)))
 
     def frames(self) -> dict[str, pd.DataFrame]:
-        if self.compiled_games:
-            return self._tabulate_compiled()
-        return {name: _frame(name, self.rows[name]) for name in TABLES}
-
-    def _tabulate_compiled(self) -> dict[str, pd.DataFrame]:
-        """The tables of the batch's compiled games, computed for all of them at once as arrays, with
-        the rows of the per-game path (ranks in :meth:`GameState.ranking`'s order)."""
+        """The batch's tables, computed for all its games at once (ranks in :meth:`GameState.ranking`'s
+        order)."""
+        if not self.finished:
+            return {name: _frame(name, {}) for name in TABLES}
         spec = self.spec
         n = spec.n_players
-        done = self.compiled_games
+        done = self.finished
         G = len(done)
         game = np.array([d[0] for d in done], dtype=np.int64)
         Sx = np.stack([d[1] for d in done])
@@ -466,7 +400,7 @@ class _Recorder:
                 "territories": turns[:, 4], "armies": turns[:, 5], "continents": turns[:, 6],
             },
         }
-        self.compiled_games = []
+        self.finished = []
         return {name: pd.DataFrame({c: pd.array(columns[name][c], dtype=t) for c, t in SCHEMA[name].items()}) for name in TABLES}
 
 

@@ -111,6 +111,30 @@ def view(S: np.ndarray, name: str) -> np.ndarray:
     return S[start : start + length]
 
 
+@njit(cache=True, error_model="numpy")
+def _ARMIES(S):  # pragma: no cover - compiled
+    """Offsets of the arrays in ``S`` (owner is at HEADER), for indexing it directly: in compiled
+    code an array view costs an atomic reference-count pair, more than the small rule steps
+    themselves. The views below, for the bots' longer loops, are built on them."""
+    return HEADER + S[N_TERRITORIES]
+
+
+@njit(cache=True, error_model="numpy")
+def _CARDS(S):  # pragma: no cover - compiled
+    return _ARMIES(S) + S[N_TERRITORIES]
+
+
+@njit(cache=True, error_model="numpy")
+def _POOL(S):  # pragma: no cover - compiled
+    return _CARDS(S) + S[N_CARDS]
+
+
+@njit(cache=True, error_model="numpy")
+def _PLAYERS(S, k):  # pragma: no cover - compiled
+    """The k-th per-player array: 0 alive, 1 eliminated_by, 2 capitals, 3 missions."""
+    return _POOL(S) + S[N_FORCES] + k * S[N_PLAYERS]
+
+
 @njit(cache=True, inline="always", error_model="numpy")
 def _owner(S):  # pragma: no cover - compiled
     return S[HEADER : HEADER + S[N_TERRITORIES]]
@@ -118,50 +142,20 @@ def _owner(S):  # pragma: no cover - compiled
 
 @njit(cache=True, inline="always", error_model="numpy")
 def _armies(S):  # pragma: no cover - compiled
-    n = S[N_TERRITORIES]
-    return S[HEADER + n : HEADER + 2 * n]
+    start = _ARMIES(S)
+    return S[start : start + S[N_TERRITORIES]]
 
 
 @njit(cache=True, inline="always", error_model="numpy")
 def _cards(S):  # pragma: no cover - compiled
-    start = HEADER + 2 * S[N_TERRITORIES]
+    start = _CARDS(S)
     return S[start : start + S[N_CARDS]]
 
 
 @njit(cache=True, inline="always", error_model="numpy")
-def _pool(S):  # pragma: no cover - compiled
-    start = HEADER + 2 * S[N_TERRITORIES] + S[N_CARDS]
-    return S[start : start + S[N_FORCES]]
-
-
-@njit(cache=True, inline="always", error_model="numpy")
 def _players_array(S, k):  # pragma: no cover - compiled
-    """The k-th per-player array: 0 alive, 1 eliminated_by, 2 capitals, 3 missions."""
-    start = HEADER + 2 * S[N_TERRITORIES] + S[N_CARDS] + S[N_FORCES] + k * S[N_PLAYERS]
+    start = _PLAYERS(S, k)
     return S[start : start + S[N_PLAYERS]]
-
-
-@njit(cache=True, error_model="numpy")
-def _ARMIES(S):  # pragma: no cover - compiled
-    """Offsets of the arrays in ``S``, for indexing it directly: in compiled code an array view costs
-    an atomic reference-count pair, more than the small rule steps themselves (owner is at HEADER)."""
-    return HEADER + S[N_TERRITORIES]
-
-
-@njit(cache=True, error_model="numpy")
-def _CARDS(S):  # pragma: no cover - compiled
-    return HEADER + 2 * S[N_TERRITORIES]
-
-
-@njit(cache=True, error_model="numpy")
-def _POOL(S):  # pragma: no cover - compiled
-    return HEADER + 2 * S[N_TERRITORIES] + S[N_CARDS]
-
-
-@njit(cache=True, error_model="numpy")
-def _PLAYERS(S, k):  # pragma: no cover - compiled
-    """The k-th per-player array: 0 alive, 1 eliminated_by, 2 capitals, 3 missions."""
-    return HEADER + 2 * S[N_TERRITORIES] + S[N_CARDS] + S[N_FORCES] + k * S[N_PLAYERS]
 
 
 @njit(cache=True, error_model="numpy")
@@ -238,11 +232,6 @@ def config(board: Board, rules: Rules) -> np.ndarray:
         C[start : start + len(values)] = values
     C.setflags(write=False)
     return C
-
-
-def part(C: np.ndarray, offset: int, length: int) -> np.ndarray:
-    """``length`` entries of the part of ``C`` that starts at ``C[offset]`` (an ``O_*`` index)."""
-    return C[C[offset] : C[offset] + length]
 
 
 def mission_table(board: Board) -> np.ndarray:

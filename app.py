@@ -1,7 +1,7 @@
 """Risk Analyzer in the browser: ``make run`` (or ``streamlit run app.py``).
 
 A live-game companion and a thin layer: the game engine, the drawing and every
-analysis live in :mod:`analyzer` (mostly :mod:`analyzer.analysis`); this file
+analysis live in :mod:`analyzer` (mostly :mod:`analyzer.analysis.position`); this file
 only lays them out. The game lives in ``st.session_state`` so it survives
 Streamlit's rerun of this script on every interaction. Every edit builds a new
 game through the engine's checks; when they refuse it, the message is shown and
@@ -26,7 +26,7 @@ import pandas as pd
 import streamlit as st
 from matplotlib.figure import Figure
 
-from analyzer.analysis import (
+from analyzer.analysis.position import (
     attack_odds,
     attack_sources,
     attack_suggestions,
@@ -40,11 +40,11 @@ from analyzer.analysis import (
     win_chances,
     with_player_labels,
 )
-from analyzer.battle import armies_needed, battle
-from analyzer.battle_tables import TABLES, odds_tables
-from analyzer.board import SYMBOLS, Board, classic_board
+from analyzer.solver.battle import armies_needed, battle
+from analyzer.solver.tables import TABLES, odds_tables
+from analyzer.game.board import SYMBOLS, Board, classic_board
 from analyzer.bots.registry import BOTS
-from analyzer.chains import chain_armies_needed
+from analyzer.solver.chains import chain_armies_needed
 from analyzer.plot import (
     NEUTRAL_COLOR,
     PICK_SELECTION,
@@ -55,7 +55,7 @@ from analyzer.plot import (
     player_name,
     plot_survivors,
 )
-from analyzer.state import GameState
+from analyzer.game.state import GameState
 
 #: Session-state keys.
 GAME = "game"

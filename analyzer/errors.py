@@ -16,7 +16,7 @@ class BoardError(RiskAnalyzerError):
 
 
 class RulesError(RiskAnalyzerError):
-    """An option of :class:`analyzer.rules.Rules` has a value outside its range."""
+    """An option of :class:`analyzer.game.rules.Rules` has a value outside its range."""
 
 
 class IllegalActionError(RiskAnalyzerError):

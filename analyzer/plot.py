@@ -20,14 +20,14 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 
-from analyzer.board import Board, classic_board
+from analyzer.game.board import Board, classic_board
 from analyzer.errors import BoardError
 
 if TYPE_CHECKING:
     import altair as alt
 
-    from analyzer.battle import BattleResult
-    from analyzer.state import GameState
+    from analyzer.solver.battle import BattleResult
+    from analyzer.game.state import GameState
 
 #: Colours of players 0..5, in the spirit of the box's armies.
 PLAYER_COLORS: tuple[str, ...] = ("#d62728", "#1f5fbf", "#2ca02c", "#e6b400", "#8e44ad", "#303030")
@@ -139,7 +139,7 @@ def plot_survivors(result: BattleResult, *, axes: Sequence[Axes] | None = None) 
 
     >>> import matplotlib
     >>> matplotlib.use("Agg")
-    >>> from analyzer.battle import battle
+    >>> from analyzer.solver.battle import battle
     >>> fig = plot_survivors(battle(5, 3))
     >>> round(float(fig.axes[1].patches[0].get_height()), 4)   # P(no defender left)
     0.6416
@@ -188,7 +188,7 @@ def board_chart(
     :func:`draw_board`, the neutral force's included; ``picked`` territories
     (names or ids) are ringed.
 
-    >>> from analyzer.state import GameState
+    >>> from analyzer.game.state import GameState
     >>> chart = board_chart(GameState.from_position([0] * 41 + [1], [3] * 42, n_players=3), picked=["Peru"])
     >>> [param.name for param in chart.params]
     ['territory_pick']

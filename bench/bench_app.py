@@ -21,8 +21,8 @@ import numpy as np
 from streamlit.testing.v1 import AppTest
 
 from analyzer.bots.registry import make_bot
-from analyzer.simulate import play
-from analyzer.state import GameState
+from analyzer.sim.simulate import play
+from analyzer.game.state import GameState
 
 # AppTest runs the script outside a server, and Streamlit warns about that on every run
 # (a filter, because Streamlit resets its loggers' levels whenever it reads its config).

@@ -22,10 +22,10 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from analyzer.battle import CLASSIC, battle, battle_plain, win_grid  # noqa: E402
-from analyzer.battle_tables import odds_tables  # noqa: E402
-from analyzer.chains import chain  # noqa: E402
-from analyzer.dice import roll_table  # noqa: E402
+from analyzer.solver.battle import CLASSIC, battle, battle_plain, win_grid  # noqa: E402
+from analyzer.solver.tables import odds_tables  # noqa: E402
+from analyzer.solver.chains import chain  # noqa: E402
+from analyzer.game.dice import roll_table  # noqa: E402
 
 TABLE = roll_table().tolist()
 CHAIN = [3, 5, 2, 8, 4, 6, 1, 3, 7, 2]

@@ -12,7 +12,7 @@ import time
 import numpy as np
 
 from analyzer.bots import RandomBot
-from analyzer.state import GameState
+from analyzer.game.state import GameState
 
 GAMES = {2: 40, 4: 4, 6: 4}
 

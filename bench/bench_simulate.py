@@ -18,7 +18,7 @@ import os
 import sys
 import time
 
-from analyzer.simulate import simulate
+from analyzer.sim.simulate import simulate
 
 SCALE = 0.1 if "--quick" in sys.argv else 1.0
 

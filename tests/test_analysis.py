@@ -11,8 +11,8 @@ matplotlib.use("Agg")
 import numpy as np
 import pytest
 
-from analyzer.actions import Attack, Place
-from analyzer.analysis import (
+from analyzer.game.actions import Attack, Place
+from analyzer.analysis.position import (
     TERRITORY_VALUE,
     attack_odds,
     attack_sources,
@@ -28,12 +28,12 @@ from analyzer.analysis import (
     win_chances,
     with_player_labels,
 )
-from analyzer.battle import battle, battle_exact
-from analyzer.board import classic_board
-from analyzer.chains import chain
+from analyzer.solver.battle import battle, battle_exact
+from analyzer.game.board import classic_board
+from analyzer.solver.chains import chain
 from analyzer.errors import BoardError, IllegalActionError, StateFormatError
 from analyzer.plot import plot_survivors
-from analyzer.state import GameState, Phase
+from analyzer.game.state import GameState, Phase
 
 BOARD = classic_board()
 N = BOARD.n_territories

@@ -13,11 +13,11 @@ from streamlit.dataframe_util import convert_arrow_bytes_to_pandas_df
 from streamlit.runtime.media_file_manager import MediaFileManager
 from streamlit.testing.v1 import AppTest
 
-from analyzer.analysis import attack_suggestions
-from analyzer.battle import armies_needed, battle
-from analyzer.battle_tables import odds_tables
-from analyzer.board import classic_board
-from analyzer.chains import chain
+from analyzer.analysis.position import attack_suggestions
+from analyzer.solver.battle import armies_needed, battle
+from analyzer.solver.tables import odds_tables
+from analyzer.game.board import classic_board
+from analyzer.solver.chains import chain
 from analyzer.errors import BoardError
 from analyzer.plot import (
     HIGHLIGHT_COLOR,
@@ -30,7 +30,7 @@ from analyzer.plot import (
     chart_picks,
     player_name,
 )
-from analyzer.state import GameState
+from analyzer.game.state import GameState
 
 BOARD = classic_board()
 N = BOARD.n_territories

@@ -9,11 +9,11 @@ from collections.abc import Callable
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from analyzer.analysis import attack_sources, attack_targets
-from analyzer.battle import battle
-from analyzer.board import classic_board
+from analyzer.analysis.position import attack_sources, attack_targets
+from analyzer.solver.battle import battle
+from analyzer.game.board import classic_board
 from analyzer.plot import player_name
-from analyzer.state import GameState
+from analyzer.game.state import GameState
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 

@@ -11,11 +11,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import analyzer.battle
-import analyzer.battle_tables
-import analyzer.chains
+import analyzer.solver.battle
+import analyzer.solver.tables
+import analyzer.solver.chains
 import analyzer.commands.odds
-from analyzer.battle import (
+from analyzer.solver.battle import (
     EXACT_LIMIT,
     BattleOptions,
     armies_needed,
@@ -29,7 +29,7 @@ from analyzer.battle import (
     trim_tails,
     win_grid,
 )
-from analyzer.dice import DiceRules, roll_distribution
+from analyzer.game.dice import DiceRules, roll_distribution
 from analyzer.errors import BattleInputError, RiskAnalyzerError
 
 # Osborne (2003), "Markov Chains for the RISK Board Game Revisited", Mathematics Magazine 76(2),
@@ -51,7 +51,7 @@ OSBORNE_TABLE_3 = [
 ]
 
 # Single-roll probabilities as published (e.g. Osborne's table 2), typed in here so the small
-# battles below are composed by hand, independently of analyzer.dice and of the solver.
+# battles below are composed by hand, independently of analyzer.game.dice and of the solver.
 ONE_V_ONE = Fraction(15, 36)  # the attacker's die beats the defender's
 TWO_V_ONE = Fraction(125, 216)
 THREE_V_ONE = Fraction(855, 1296)
@@ -478,7 +478,7 @@ def test_bad_inverse_and_exact_requests() -> None:
 
 
 @pytest.mark.parametrize(
-    "module", [analyzer.battle, analyzer.chains, analyzer.battle_tables, analyzer.commands.odds], ids=lambda m: m.__name__
+    "module", [analyzer.solver.battle, analyzer.solver.chains, analyzer.solver.tables, analyzer.commands.odds], ids=lambda m: m.__name__
 )
 def test_docstring_examples(module: ModuleType) -> None:
     assert doctest.testmod(module).failed == 0

@@ -11,10 +11,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_battle import simulate
 
-from analyzer.battle import BattleOptions, battle, battle_exact
-from analyzer.board import classic_board
-from analyzer.chains import _chain_values, chain, chain_armies_needed, conquest, moved_in
-from analyzer.dice import DiceRules
+from analyzer.solver.battle import BattleOptions, battle, battle_exact
+from analyzer.game.board import classic_board
+from analyzer.solver.chains import _chain_values, chain, chain_armies_needed, conquest, moved_in
+from analyzer.game.dice import DiceRules
 from analyzer.errors import BattleInputError
 
 

@@ -10,9 +10,9 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from analyzer.battle import BattleOptions, armies_needed, battle
-from analyzer.battle_tables import odds_tables
-from analyzer.chains import chain
+from analyzer.solver.battle import BattleOptions, armies_needed, battle
+from analyzer.solver.tables import odds_tables
+from analyzer.solver.chains import chain
 from analyzer.cli import main
 
 
@@ -56,7 +56,7 @@ def test_need_and_stop_options(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_dice_variant_flags(capsys: pytest.CaptureFixture[str]) -> None:
-    from analyzer.dice import DiceRules
+    from analyzer.game.dice import DiceRules
 
     _, out, _ = run(capsys, "9", "4", "--capital", "--sides", "8", "--ties-to-attacker", "--defender-dice", "2", "--json")
     options = BattleOptions(dice=DiceRules(sides=8, defender_max=3, ties_to_attacker=True), defender_dice=2)

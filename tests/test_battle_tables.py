@@ -9,9 +9,9 @@ import pandas as pd
 import pytest
 from test_battle import OSBORNE_TABLE_3
 
-from analyzer.battle import BattleOptions, battle, blitz_win_probability
-from analyzer.battle_tables import TABLES, odds_tables
-from analyzer.dice import DiceRules
+from analyzer.solver.battle import BattleOptions, battle, blitz_win_probability
+from analyzer.solver.tables import TABLES, odds_tables
+from analyzer.game.dice import DiceRules
 from analyzer.errors import BattleInputError
 
 

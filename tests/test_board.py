@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from analyzer.board import CLASSIC_MAP, SYMBOLS, Board, Border, classic_board
+from analyzer.game.board import CLASSIC_MAP, SYMBOLS, Board, Border, classic_board
 from analyzer.errors import BoardError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -224,7 +224,7 @@ def test_layout_looks_like_the_board(board: Board) -> None:
 def test_classic_board_is_cached(board: Board) -> None:
     assert classic_board() is board
     assert board.path == CLASSIC_MAP
-    assert CLASSIC_MAP == ROOT / "data" / "classic.json"
+    assert CLASSIC_MAP == ROOT / "analyzer" / "game" / "maps" / "classic.json"
 
 
 # -- look-ups -------------------------------------------------------------------------------

@@ -5,16 +5,16 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from analyzer.actions import EndAttack, EndTurn, Fortify, MoveIn, Place, Trade
-from analyzer.battle import battle, battle_exact
-from analyzer.board import classic_board
+from analyzer.game.actions import EndAttack, EndTurn, Fortify, MoveIn, Place, Trade
+from analyzer.solver.battle import battle, battle_exact
+from analyzer.game.board import classic_board
 from analyzer.bots import DEFAULT_BOT, BattleOrder, Bot, HeuristicBot, RandomBot, make_bot
 from analyzer.bots.heuristic import win_probability
-from analyzer.cards import find_sets
-from analyzer.dice import DiceRules
+from analyzer.game.cards import find_sets
+from analyzer.game.dice import DiceRules
 from analyzer.errors import BotError
-from analyzer.simulate import simulate
-from analyzer.state import GameState, Phase
+from analyzer.sim.simulate import simulate
+from analyzer.game.state import GameState, Phase
 
 BOARD = classic_board()
 T = BOARD.index
@@ -69,7 +69,7 @@ def test_bots_by_name_and_by_module_path():
     with pytest.raises(BotError, match="cannot import"):
         make_bot("analyzer.bots:NoSuchBot")
     with pytest.raises(BotError, match="not a bot"):
-        make_bot("analyzer.board:classic_board")
+        make_bot("analyzer.game.board:classic_board")
 
 
 class NeverFortifies:
@@ -210,7 +210,7 @@ def test_fortify_moves_the_interior_stack_toward_the_front():
 def test_move_in_keeps_armies_back_only_when_asked():
     state = position({"Ontario": 0, "Quebec": 1}, {"Ontario": 10, "Quebec": 1, "Eastern United States": 7}, rest=1)
     state = to_attack(state, "Ontario", {"Ontario": 10})
-    from analyzer.actions import Battle
+    from analyzer.game.actions import Battle
 
     state.apply(Battle(T("Ontario"), T("Quebec"), 10, 0))
     lo, hi = state.move_range()

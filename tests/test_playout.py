@@ -5,13 +5,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from analyzer import engine, playout
-from analyzer.battle import BattleOptions, battle, kernel_args, outcome_arrays
+from analyzer.engine import steps as engine
+from analyzer.sim import playout
+from analyzer.solver.battle import BattleOptions, battle, kernel_args, outcome_arrays
 from analyzer.bots import DEFAULT_BOT, HeuristicBot
-from analyzer.dice import DiceRules
-from analyzer.rules import PROGRESSIVE_SET_VALUES, Rules
-from analyzer.simulate import game_rng, play, simulate
-from analyzer.state import GameState, Phase
+from analyzer.game.dice import DiceRules
+from analyzer.game.rules import PROGRESSIVE_SET_VALUES, Rules
+from analyzer.sim.simulate import game_rng, play, simulate
+from analyzer.game.state import GameState, Phase
 
 VARIANTS = [
     Rules(),

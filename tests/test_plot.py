@@ -13,9 +13,9 @@ from matplotlib.axes import Axes
 from matplotlib.collections import LineCollection, PathCollection
 from matplotlib.figure import Figure
 
-from analyzer.board import classic_board
+from analyzer.game.board import classic_board
 from analyzer.plot import NEUTRAL_COLOR, PLAYER_COLORS, draw_board, draw_state
-from analyzer.state import GameState
+from analyzer.game.state import GameState
 
 BOARD = classic_board()
 N = len(BOARD.territories)

@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from analyzer.bots import RandomBot
-from analyzer.rules import Rules
-from analyzer.state import DECK, DISCARD, GameState, Phase
+from analyzer.game.rules import Rules
+from analyzer.game.state import DECK, DISCARD, GameState, Phase
 
 BOT = RandomBot()
 PLAYER_COUNTS = [2, 3, 4, 5, 6]

@@ -9,15 +9,15 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from analyzer import missions
-from analyzer.actions import Attack, Battle, Claim, Defend, EndAttack, EndTurn, Fortify, MoveIn, Place, Roll, Trade
-from analyzer.board import classic_board
+from analyzer.game import missions
+from analyzer.game.actions import Attack, Battle, Claim, Defend, EndAttack, EndTurn, Fortify, MoveIn, Place, Roll, Trade
+from analyzer.game.board import classic_board
 from analyzer.bots import RandomBot
-from analyzer.cards import is_valid_set
-from analyzer.dice import DiceRules, roll_distribution
+from analyzer.game.cards import is_valid_set
+from analyzer.game.dice import DiceRules, roll_distribution
 from analyzer.errors import IllegalActionError, RulesError, StateFormatError
-from analyzer.rules import Rules, fixed_set_value, reinforcement_from_territories, starting_armies
-from analyzer.state import CHANCE, GameState, Phase
+from analyzer.game.rules import Rules, fixed_set_value, reinforcement_from_territories, starting_armies
+from analyzer.game.state import CHANCE, GameState, Phase
 
 BOARD = classic_board()
 T = BOARD.index

@@ -17,15 +17,15 @@ import pandas as pd
 import pytest
 from scipy.stats import chi2_contingency, chisquare, fisher_exact
 
-from analyzer.actions import Place
-from analyzer.battle import battle
-from analyzer.board import classic_board
+from analyzer.game.actions import Place
+from analyzer.solver.battle import battle
+from analyzer.game.board import classic_board
 from analyzer.bots import BattleOrder, make_bot
 from analyzer.cli import main
 from analyzer.errors import SimulationError
-from analyzer.evaluate import evaluate
-from analyzer.rules import STARTING_ARMIES, NEUTRAL_ARMIES, Rules
-from analyzer.simulate import (
+from analyzer.sim.evaluate import evaluate
+from analyzer.game.rules import STARTING_ARMIES, NEUTRAL_ARMIES, Rules
+from analyzer.sim.simulate import (
     TABLES,
     SimulationResult,
     game_rng,
@@ -34,7 +34,7 @@ from analyzer.simulate import (
     simulate,
     table_path,
 )
-from analyzer.state import GameState, Phase
+from analyzer.game.state import GameState, Phase
 
 ROOT = Path(__file__).resolve().parent.parent
 BOARD = classic_board()
@@ -196,7 +196,7 @@ def test_bad_battle_orders_are_refused():
             return make_bot("default").choose(state, rng)
 
     from analyzer.errors import BotError
-    from analyzer.simulate import play
+    from analyzer.sim.simulate import play
 
     state = _battle_position(5, 3)
     with pytest.raises(BotError, match="stop_at"):
@@ -322,7 +322,7 @@ def test_evaluation_of_a_lopsided_position_and_its_reproducibility():
 
 
 @pytest.mark.parametrize(
-    "module", ["analyzer.simulate", "analyzer.evaluate", "analyzer.bots.base", "analyzer.bots.heuristic", "analyzer.bots.registry"]
+    "module", ["analyzer.sim.simulate", "analyzer.sim.evaluate", "analyzer.bots.base", "analyzer.bots.heuristic", "analyzer.bots.registry"]
 )
 def test_docstring_examples(module):
     import doctest

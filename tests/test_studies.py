@@ -13,15 +13,15 @@ import pytest
 from scipy.special import expit
 from scipy.stats import chisquare
 
-from analyzer.actions import Claim, Place, Trade
-from analyzer.battle import battle
-from analyzer.board import classic_board
+from analyzer.game.actions import Claim, Place, Trade
+from analyzer.solver.battle import battle
+from analyzer.game.board import classic_board
 from analyzer.bots import DEFAULT_BOT, HeuristicBot
-from analyzer.chains import conquest
-from analyzer.dice import DiceRules, roll_distribution
+from analyzer.solver.chains import conquest
+from analyzer.game.dice import DiceRules, roll_distribution
 from analyzer.errors import StudyError
-from analyzer.simulate import simulate
-from analyzer.state import GameState
+from analyzer.sim.simulate import simulate
+from analyzer.game.state import GameState
 from analyzer.studies import (
     CARD_POLICIES,
     ContinentCardBot,

@@ -7,8 +7,8 @@ from typing import Protocol, Union, runtime_checkable
 
 import numpy as np
 
-from analyzer.actions import Action
-from analyzer.state import GameState
+from analyzer.game.actions import Action
+from analyzer.game.state import GameState
 
 
 @dataclass(frozen=True)
@@ -16,7 +16,7 @@ class BattleOrder:
     """A whole battle a bot asks for in the attack phase: attack ``target`` from
     ``source`` until it falls or ``source`` holds ``stop_at`` armies or fewer.
 
-    The stop rule is the battle solver's (:func:`analyzer.battle.battle`), so
+    The stop rule is the battle solver's (:func:`analyzer.solver.battle.battle`), so
     the simulator can resolve the order either in one draw from the solver's
     exact distribution or roll by roll, with the same outcome distribution.
     ``stop_at`` must be below the armies on ``source``.
@@ -42,7 +42,7 @@ class Bot(Protocol):
     state, and they must be picklable to run on other processes.
 
     >>> import numpy as np
-    >>> from analyzer.actions import EndTurn
+    >>> from analyzer.game.actions import EndTurn
     >>> class Pacifist:
     ...     def choose(self, state, rng):
     ...         return state.legal_actions()[-1]  # EndAttack / EndTurn come last

@@ -22,7 +22,7 @@ The knobs (all fields of :class:`HeuristicBot`):
   forced at 5 cards, ``"value"`` holds until a set is worth ``card_value``.
 
 >>> import numpy as np
->>> from analyzer.state import GameState
+>>> from analyzer.game.state import GameState
 >>> rng = np.random.default_rng(3)
 >>> state = GameState.random_start(4, rng)
 >>> bot = HeuristicBot()
@@ -40,15 +40,15 @@ from typing import Literal
 import numpy as np
 from numba import njit
 
-from analyzer import engine
-from analyzer.actions import ChooseCapital, Claim, Defend, EndAttack, EndTurn, Fortify, MoveIn, Place, Trade
-from analyzer.battle import BattleOptions, win_grid
-from analyzer.board import Board
+from analyzer.engine import steps as engine
+from analyzer.game.actions import ChooseCapital, Claim, Defend, EndAttack, EndTurn, Fortify, MoveIn, Place, Trade
+from analyzer.solver.battle import BattleOptions, win_grid
+from analyzer.game.board import Board
 from analyzer.bots.base import BattleOrder, Decision
-from analyzer.dice import DiceRules
+from analyzer.game.dice import DiceRules
 from analyzer.errors import BotError
-from analyzer.rules import FORCED_TRADE_HAND
-from analyzer.state import GameState, Phase
+from analyzer.game.rules import FORCED_TRADE_HAND
+from analyzer.game.state import GameState, Phase
 
 #: Armies up to which :func:`win_table` holds exact win probabilities; bigger battles are scaled down to it.
 WIN_TABLE_ARMIES = 256
@@ -102,7 +102,7 @@ def win_table(stop_at: int, dice: DiceRules) -> np.ndarray:
     """``[a, d]``: P(the attacker conquers) with ``a`` armies on its territory against ``d``, up to
     :data:`WIN_TABLE_ARMIES`, from the exact solver.
 
-    >>> from analyzer.battle import battle
+    >>> from analyzer.solver.battle import battle
     >>> round(float(win_table(1, DiceRules())[10, 5]), 4) == round(battle(10, 5).p_win, 4)
     True
     """
@@ -114,7 +114,7 @@ def win_table(stop_at: int, dice: DiceRules) -> np.ndarray:
 def win_probability(attackers: np.ndarray, defenders: np.ndarray, stop_at: int, dice: DiceRules) -> np.ndarray:
     """P(win) for arrays of battles; battles beyond the table are scaled down to it, keeping their ratio.
 
-    >>> from analyzer.battle import battle
+    >>> from analyzer.solver.battle import battle
     >>> p = win_probability(np.array([10, 400]), np.array([5, 200]), 1, DiceRules())
     >>> bool(abs(p[0] - battle(10, 5).p_win) < 1e-12), bool(p[1] > 0.99)
     (True, True)
@@ -432,7 +432,7 @@ class HeuristicBot:
 P_ATTACK, P_CARD, P_STOP, P_FOCUS, P_RATIO, P_NO_FORTIFY, P_CARDS, P_CARD_VALUE, P_ELIMINATE, P_KEEP = range(10)
 P_WEIGHTS = 10
 #: :func:`decide`'s code for a :class:`BattleOrder` (source, target, stop_at); other codes are
-#: :func:`analyzer.engine.step`'s.
+#: :func:`analyzer.engine.steps.step`'s.
 ORDER = 100
 
 

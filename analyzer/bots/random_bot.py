@@ -6,9 +6,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from analyzer.actions import Action, Attack, Defend, EndAttack, EndTurn, Fortify, MoveIn, Place, Roll, as_id
-from analyzer.rules import FORCED_TRADE_HAND
-from analyzer.state import GameState, Phase
+from analyzer.game.actions import Action, Attack, Defend, EndAttack, EndTurn, Fortify, MoveIn, Place, Roll, as_id
+from analyzer.game.rules import FORCED_TRADE_HAND
+from analyzer.game.state import GameState, Phase
 
 
 @dataclass(frozen=True)

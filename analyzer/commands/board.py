@@ -10,7 +10,7 @@ import argparse
 from collections import Counter
 from typing import Any
 
-from analyzer.board import SYMBOLS, Board, classic_board, dump_json
+from analyzer.game.board import SYMBOLS, Board, classic_board, dump_json
 
 
 def register(subparsers: Any) -> None:

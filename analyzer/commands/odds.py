@@ -15,10 +15,10 @@ from typing import Any
 
 import numpy as np
 
-from analyzer.battle import BattleOptions, BattleResult, armies_needed, battle
-from analyzer.battle_tables import TABLES, odds_tables
-from analyzer.chains import ChainResult, chain, chain_armies_needed
-from analyzer.dice import DiceRules
+from analyzer.solver.battle import BattleOptions, BattleResult, armies_needed, battle
+from analyzer.solver.tables import TABLES, odds_tables
+from analyzer.solver.chains import ChainResult, chain, chain_armies_needed
+from analyzer.game.dice import DiceRules
 from analyzer.errors import BattleInputError
 
 

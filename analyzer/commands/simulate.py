@@ -5,7 +5,7 @@
 
 prints the win rate per seat and per bot with 95% Wilson intervals, the mean
 and median number of player-turns, and games/s (``--json``: the same as one
-JSON object). ``--out`` saves the tables (see :mod:`analyzer.simulate`) and
+JSON object). ``--out`` saves the tables (see :mod:`analyzer.sim.simulate`) and
 checkpoints finished batches in ``OUT.checkpoint/``: rerunning the same
 command after an interruption resumes there; the checkpoint is removed once
 the results are written.
@@ -22,8 +22,8 @@ from typing import Any
 
 from analyzer.bots import BOTS
 from analyzer.errors import SimulationError
-from analyzer.rules import Rules
-from analyzer.simulate import BATCH_SIZE, COMPILED_BATCH_SIZE, MAX_ROUNDS, simulate
+from analyzer.game.rules import Rules
+from analyzer.sim.simulate import BATCH_SIZE, COMPILED_BATCH_SIZE, MAX_ROUNDS, simulate
 
 
 def register(subparsers: Any) -> None:

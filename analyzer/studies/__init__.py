@@ -1,6 +1,6 @@
 """Strategy studies: openings, card-set timing and continent value.
 
-Each study runs on the simulator (:func:`analyzer.simulate.simulate`, so it
+Each study runs on the simulator (:func:`analyzer.sim.simulate.simulate`, so it
 scales from one process to local workers or a Dask cluster with the same
 ``workers`` / ``dask`` / ``scheduler`` options) or on the exact solver, and
 returns a tidy pandas DataFrame in which every win rate carries a confidence

@@ -31,7 +31,7 @@ import pandas as pd
 
 from analyzer.bots.base import Bot
 from analyzer.errors import StudyError
-from analyzer.simulate import BATCH_SIZE, SimulationResult, simulate
+from analyzer.sim.simulate import BATCH_SIZE, SimulationResult, simulate
 from analyzer.studies.policies import CARD_POLICIES, card_policy
 from analyzer.studies.stats import check_confidence, check_count, paired_difference, wilson_interval
 
@@ -68,7 +68,7 @@ def card_timing(
     ``mean_set_value`` (armies per set) and ``first_trade_turn`` (mean
     player-turn of its first trade, over the games in which it traded; a round
     is ``n_players`` turns while nobody is out). The options after
-    ``field`` are :func:`~analyzer.simulate.simulate`'s.
+    ``field`` are :func:`~analyzer.sim.simulate.simulate`'s.
     """
     confidence = check_confidence(confidence)
     n_games = check_count(n_games, "n_games", 1)

@@ -23,12 +23,12 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from analyzer.battle import CLASSIC, BattleOptions, battle
-from analyzer.board import Board, classic_board
+from analyzer.solver.battle import CLASSIC, BattleOptions, battle
+from analyzer.game.board import Board, classic_board
 from analyzer.bots.base import Bot
-from analyzer.chains import conquest
+from analyzer.solver.chains import conquest
 from analyzer.errors import StudyError
-from analyzer.simulate import BATCH_SIZE, SimulationResult, simulate
+from analyzer.sim.simulate import BATCH_SIZE, SimulationResult, simulate
 from analyzer.studies.openings import slug
 from analyzer.studies.replay import Replay
 from analyzer.studies.stats import BOOTSTRAP_RESAMPLES, check_confidence, check_count, rate_difference, wilson_interval
@@ -86,7 +86,7 @@ def conquest_costs(
     * ``armies_needed``: the fewest armies on one territory outside the
       continent (``entry``, the best one) that take all of it with probability
       at least ``target_p``, attacking by the plan of
-      :func:`analyzer.chains.conquest` and leaving one army behind in each
+      :func:`analyzer.solver.chains.conquest` and leaving one army behind in each
       territory it moves on from.
 
     >>> costs = conquest_costs([2], [0.5])
@@ -234,7 +234,7 @@ def play_continents(
 ) -> ContinentRun:
     """Simulate ``n_games`` games (``bots``: one name for every seat, or one bot per seat) and read
     who held which continent after each of the first ``rounds`` rounds. The other options are
-    :func:`~analyzer.simulate.simulate`'s."""
+    :func:`~analyzer.sim.simulate.simulate`'s."""
     result = simulate(
         n_players, bots, n_games, seed, record_turns=True, workers=workers, dask=dask,
         scheduler=scheduler, batch_size=batch_size, progress=progress,

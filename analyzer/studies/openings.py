@@ -1,7 +1,7 @@
 """Openings: seat order, concentrated starts, the first claim, and a draft evaluator.
 
 Everything starts from simulated games (:func:`play_openings`, or any
-:func:`~analyzer.simulate.simulate` run and its bots) turned into one row per
+:func:`~analyzer.sim.simulate.simulate` run and its bots) turned into one row per
 game and seat by :func:`seat_features`: the seat's place in the turn order,
 what it held when the first turn began, the first territory it claimed, and
 whether it won. The studies are win-rate tables over that frame, each rate
@@ -44,13 +44,13 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from analyzer.board import Board, classic_board
+from analyzer.game.board import Board, classic_board
 from analyzer.bots.base import Bot, Decision
 from analyzer.bots.heuristic import HeuristicBot
-from analyzer.actions import Claim
+from analyzer.game.actions import Claim
 from analyzer.errors import StudyError
-from analyzer.simulate import BATCH_SIZE, SimulationResult, simulate
-from analyzer.state import GameState, Phase
+from analyzer.sim.simulate import BATCH_SIZE, SimulationResult, simulate
+from analyzer.game.state import GameState, Phase
 from analyzer.studies.policies import OpeningBot
 from analyzer.studies.replay import Replay
 from analyzer.studies.stats import LogisticFit, check_confidence, check_count, fit_logistic, rate_table
@@ -202,7 +202,7 @@ def play_openings(
     drafts, the data a draft model needs; 1: only the opening pick is random)
     and plays on as the default bot; ``bots`` replaces them. The first player
     is drawn at random in each game, so every seat is equally likely to move
-    first. The other options are :func:`~analyzer.simulate.simulate`'s.
+    first. The other options are :func:`~analyzer.sim.simulate.simulate`'s.
     """
     n_players = check_count(n_players, "players", 2)
     chosen = list(bots) if bots is not None else [OpeningBot(random_claims=check_count(random_claims, "random_claims", 0))] * n_players

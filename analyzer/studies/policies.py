@@ -19,13 +19,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from analyzer.actions import Claim, Place
+from analyzer.game.actions import Claim, Place
 from analyzer.bots.base import Decision
 from analyzer.bots.heuristic import DEFAULT_BOT, CardPolicy, HeuristicBot, board_data, win_probability
-from analyzer.dice import DiceRules
+from analyzer.game.dice import DiceRules
 from analyzer.errors import StudyError
-from analyzer.rules import FORCED_TRADE_HAND
-from analyzer.state import GameState, Phase
+from analyzer.game.rules import FORCED_TRADE_HAND
+from analyzer.game.state import GameState, Phase
 
 
 @dataclass(frozen=True)
@@ -37,7 +37,7 @@ class OpeningBot(HeuristicBot):
     experiment on the first territory claimed); ``random_claims=42`` drafts at
     random throughout, as the training drafts of Gibson, Desai & Zhao (2010).
 
-    >>> from analyzer.state import GameState
+    >>> from analyzer.game.state import GameState
     >>> rng = np.random.default_rng(0)
     >>> state = GameState.new(4, rng)
     >>> type(OpeningBot(random_claims=42).choose(state, rng)).__name__
@@ -88,8 +88,8 @@ class ContinentCardBot(HeuristicBot):
     in Siam face Indonesia: with its 5 armies there they still win 73% of the
     time, with the 4 of a set as well 38%.
 
-    >>> from analyzer.board import classic_board
-    >>> from analyzer.state import GameState
+    >>> from analyzer.game.board import classic_board
+    >>> from analyzer.game.state import GameState
     >>> owner, armies = [1] * 38 + [0] * 4, [1] * 42
     >>> armies[classic_board().index("Siam")] = 9
     >>> state = GameState.from_position(owner, armies, n_players=2, hands={0: [0, 1, 2]})

@@ -1,7 +1,7 @@
 """Replaying the opening of simulated games, to read what the simulator does not record.
 
 The simulator plays game ``i`` from its own generator,
-:func:`analyzer.simulate.game_rng` ``(seed, i)``, and records the position
+:func:`analyzer.sim.simulate.game_rng` ``(seed, i)``, and records the position
 when the first turn begins and, with ``record_turns``, each seat's
 territories and armies after every turn. The studies also need the order of
 the claims in the draft and which continents each seat holds; they replay
@@ -9,7 +9,7 @@ each game's first moves with the same generator and bots, and check the
 replay against the simulator's records, so that a replay that has drifted
 from the real game is an error, never a silent mislabel.
 
->>> from analyzer.simulate import simulate
+>>> from analyzer.sim.simulate import simulate
 >>> result = simulate(3, "default", n_games=2, seed=4, progress=False)
 >>> replay = Replay.of(result, "default")
 >>> picks = replay.draft(0)
@@ -25,12 +25,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from analyzer.board import Board, classic_board
+from analyzer.game.board import Board, classic_board
 from analyzer.bots.base import Bot
 from analyzer.errors import StudyError
-from analyzer.rules import Rules
-from analyzer.simulate import SimulationResult, game_rng, play, resolve_bots
-from analyzer.state import GameState, Phase
+from analyzer.game.rules import Rules
+from analyzer.sim.simulate import SimulationResult, game_rng, play, resolve_bots
+from analyzer.game.state import GameState, Phase
 
 
 @dataclass(frozen=True)
@@ -58,7 +58,7 @@ class Replay:
     @classmethod
     def of(cls, result: SimulationResult, bots: Sequence[Bot | str] | str) -> Replay:
         """The replay of ``result``, whose games ``bots`` played (the same objects or names as given
-        to :func:`~analyzer.simulate.simulate`)."""
+        to :func:`~analyzer.sim.simulate.simulate`)."""
         params = result.params
         if not params:
             raise StudyError("this result carries no run parameters (was it loaded from files?); replay needs the run's own result")

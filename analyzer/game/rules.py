@@ -15,12 +15,12 @@ option                 classic default                    variants
                        by all players                     stands in for the symbol that pays most)
 ``territory_bonus``    2 armies on one traded card's      any other number; 0 turns it off
                        owned territory, once a turn
-``missions``           off                                secret mission cards (:mod:`analyzer.missions`)
+``missions``           off                                secret mission cards (:mod:`analyzer.game.missions`)
 ``capitals``           off                                Capital Risk: each player picks a capital;
                                                           whoever holds every capital wins
 ``turn_limit``         none                               a number of rounds; the game then ends and the
                                                           players are ranked by territories (then armies)
-``dice``               6 sides, 3 vs 2 dice, ties to      :class:`analyzer.dice.DiceRules`
+``dice``               6 sides, 3 vs 2 dice, ties to      :class:`analyzer.game.dice.DiceRules`
                        the defender
 =====================  =================================  ==============================================
 
@@ -37,7 +37,7 @@ import itertools
 from dataclasses import dataclass, field, fields, asdict
 from typing import Any, Literal
 
-from analyzer.dice import DiceRules
+from analyzer.game.dice import DiceRules
 from analyzer.errors import RulesError
 
 #: Starting armies per player, by number of players (the guide's table).

@@ -1,13 +1,13 @@
 """What a position is worth to each player: continents, reinforcements and attacks.
 
-Everything here reads a :class:`~analyzer.state.GameState` and returns plain
+Everything here reads a :class:`~analyzer.game.state.GameState` and returns plain
 values (frozen dataclasses, pandas DataFrames, the solver's results), so the
 app and the notebooks share one implementation. Odds come from the exact
-solver (:mod:`analyzer.battle`, :mod:`analyzer.chains`); nothing is sampled.
+solver (:mod:`analyzer.solver.battle`, :mod:`analyzer.solver.chains`); nothing is sampled.
 
 Territories are given by name (any case) or id wherever a function takes one.
 
->>> from analyzer.state import GameState
+>>> from analyzer.game.state import GameState
 >>> owner = [0] * 38 + [1] * 4          # player 1 holds Australia, the last four territories
 >>> armies = [3] * 38 + [2, 1, 1, 1]
 >>> state = GameState.from_position(owner, armies, n_players=3)
@@ -34,15 +34,15 @@ import pandas as pd
 
 from scipy.stats import binomtest
 
-from analyzer.battle import BattleResult, battle
-from analyzer.board import Board, NameOrId, classic_board
+from analyzer.solver.battle import BattleResult, battle
+from analyzer.game.board import Board, NameOrId, classic_board
 from analyzer.bots.base import Bot
-from analyzer.cards import find_sets
-from analyzer.chains import ChainResult, chain, conquest
+from analyzer.game.cards import find_sets
+from analyzer.solver.chains import ChainResult, chain, conquest
 from analyzer.errors import IllegalActionError, SimulationError, StateFormatError
-from analyzer.evaluate import evaluate
-from analyzer.rules import FORCED_TRADE_HAND, Rules, reinforcement_from_territories
-from analyzer.state import GameState
+from analyzer.sim.evaluate import evaluate
+from analyzer.game.rules import FORCED_TRADE_HAND, Rules, reinforcement_from_territories
+from analyzer.game.state import GameState
 
 #: Keys of :attr:`GameState.labels` under which :func:`with_player_labels` keeps the players' names and colours.
 NAMES_LABEL = "names"
@@ -233,7 +233,7 @@ def chain_odds(state: GameState, path: Sequence[NameOrId], *, stop_at: int = 1, 
 
     Each territory of the path must border the one before it and be held by
     someone other than the attacker; ``garrison`` is left in each conquered
-    territory the stack moves on from (see :mod:`analyzer.chains`).
+    territory the stack moves on from (see :mod:`analyzer.solver.chains`).
     """
     board = state.board
     ids = [board.index(t) for t in path]
@@ -263,7 +263,7 @@ class ContinentStatus:
     Completing it is judged for this turn, before reinforcements: every stack of
     ``player``'s with more than ``stop_at`` armies that borders a missing
     territory (``staging``) attacks, in the plan of
-    :func:`analyzer.chains.conquest`. ``p_complete`` is the exact probability of
+    :func:`analyzer.solver.chains.conquest`. ``p_complete`` is the exact probability of
     taking every missing territory with that plan (1 if none is missing, 0 if
     no stack can reach one). ``expected_cost`` is the expected number of
     ``player``'s armies killed in those battles, won or lost: exact when each
@@ -560,7 +560,7 @@ def win_chances(
     confidence: float = 0.95,
     on_progress: Callable[[int, float], None] | None = None,
 ) -> WinChances:
-    """:func:`analyzer.evaluate.evaluate` in batches of ``batch`` rollouts until ``budget`` seconds are spent.
+    """:func:`analyzer.sim.evaluate.evaluate` in batches of ``batch`` rollouts until ``budget`` seconds are spent.
 
     A new batch starts only while time is left (the first always runs), and
     never past ``max_rollouts``. Batch ``k`` is ``evaluate(..., seed=s_k)`` with

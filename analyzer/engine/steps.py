@@ -3,8 +3,8 @@
 Every change the rules make to a game (the start of a turn, a trade, a
 battle's result, a capture and its move-in, an elimination and the cards it
 hands over, fortifying, drawing a card, the end of a turn, victory) is one
-function here. :class:`analyzer.state.GameState` (the checked path, for
-people) and :mod:`analyzer.playout` (whole games in compiled code, for the
+function here. :class:`analyzer.game.state.GameState` (the checked path, for
+people) and :mod:`analyzer.sim.playout` (whole games in compiled code, for the
 simulator) both call these functions, so the rules have one source.
 
 The state of a game is one ``int64`` vector ``S``: a header of scalars at the
@@ -13,10 +13,10 @@ indices named below, then the arrays ``owner``, ``armies``, ``card_loc``,
 (:func:`layout`). A copy of a game is a copy of ``S``. The constant data of a
 board and rules is a tuple of ``int64`` arrays (:func:`config`). Values the
 rules tabulate (set values, territory reinforcements) are computed into it by
-:mod:`analyzer.rules`, so the compiled code holds no rule numbers of its own.
+:mod:`analyzer.game.rules`, so the compiled code holds no rule numbers of its own.
 
->>> from analyzer.board import classic_board
->>> from analyzer.rules import Rules
+>>> from analyzer.game.board import classic_board
+>>> from analyzer.game.rules import Rules
 >>> S, C = new_state(42, 44, 4), config(classic_board(), Rules())
 >>> owner, armies = view(S, "owner"), view(S, "armies")
 >>> owner[:] = [0] * 11 + [1] * 31; armies[:] = 1
@@ -32,9 +32,9 @@ from functools import lru_cache
 import numpy as np
 from numba import njit
 
-from analyzer import missions as missions_mod
-from analyzer.board import Board
-from analyzer.rules import ELIMINATION_TRADE_HAND, Rules, fixed_set_value, reinforcement_from_territories
+from analyzer.game import missions as missions_mod
+from analyzer.game.board import Board
+from analyzer.game.rules import ELIMINATION_TRADE_HAND, Rules, fixed_set_value, reinforcement_from_territories
 
 # ---------------------------------------------------------------------------------- the state vector
 # Header indices. ATTACK_*: the pending attack (ATTACK_S < 0: none); MOVE_*: the pending capture's
@@ -45,7 +45,7 @@ ATTACK_S, ATTACK_T, ATTACK_DICE, DEFENCE_DICE, MOVE_S, MOVE_T, MOVE_LO, MOVE_HI 
 FIRST_PLAYER, N_PLAYERS, NEUTRAL, N_FORCES, TURN_LIMIT, N_TERRITORIES, N_CARDS = range(20, 27)
 HEADER = 32
 
-# Phases (the values of analyzer.state.Phase).
+# Phases (the values of analyzer.game.state.Phase).
 SETUP_CLAIM, SETUP_PLACE, CHOOSE_CAPITAL, REINFORCE, ATTACK, DEFEND, ROLL, MOVE_IN, FORTIFY, DRAW, GAME_OVER = range(11)
 
 # Card locations other than a player's hand.

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from analyzer.board import Board
+from analyzer.game.board import Board
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Literal
 import numpy as np
 import pandas as pd
 
-from analyzer.battle import (
+from analyzer.solver.battle import (
     CLASSIC,
     BattleOptions,
     battle,

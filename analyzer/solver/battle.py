@@ -3,7 +3,7 @@
 A battle is an absorbing Markov chain on ``(a, d)``: ``a`` armies on the
 attacking territory (as counted on the board, so ``a - 1`` of them can roll)
 and ``d`` defenders. Every roll's outcome probabilities come from
-:func:`analyzer.dice.roll_table`, the one source of the dice rules. The chain
+:func:`analyzer.game.dice.roll_table`, the one source of the dice rules. The chain
 ends when the defender is wiped out (the attacker conquers) or when the
 attacking territory holds ``stop_at`` armies or fewer (1 by default: nothing
 left that can roll).
@@ -37,7 +37,7 @@ Options
 -------
 :class:`BattleOptions` holds the choices that do not depend on the armies:
 
-* ``dice``: a :class:`~analyzer.dice.DiceRules` (sides, three defence dice for
+* ``dice``: a :class:`~analyzer.game.dice.DiceRules` (sides, three defence dice for
   a capital, ties to the attacker).
 * ``attacker_dice`` / ``defender_dice``: the most dice each side chooses to
   roll (``None``: as many as the rules allow), e.g. a defender who always
@@ -64,7 +64,7 @@ from typing import Any, Literal
 import numpy as np
 from numba import njit
 
-from analyzer.dice import CLASSIC_DICE, DiceRules, roll_distribution, roll_table
+from analyzer.game.dice import CLASSIC_DICE, DiceRules, roll_distribution, roll_table
 from analyzer.errors import BattleInputError
 
 StopMode = Literal["overshoot", "cap"]
@@ -179,8 +179,8 @@ def check_options(options: object) -> BattleOptions:
 # side rolls, ``s`` the stop threshold and ``cap`` whether dice are capped to stay above it.
 
 # numba's on-disk cache records the importing module's name; a cache written while this file ran
-# under another name (``python -m doctest analyzer/battle.py``) would break the package's imports.
-_CACHE = __name__ == "analyzer.battle"
+# under another name (``python -m doctest analyzer/solver/battle.py``) would break the package's imports.
+_CACHE = __name__ == "analyzer.solver.battle"
 
 
 @njit(cache=_CACHE)
@@ -695,7 +695,7 @@ def battle_exact(
 ) -> dict[tuple[int, int], Fraction]:
     """Exact rational distribution ``{(attacker_left, defender_left): probability}`` of a small battle.
 
-    A separate, plain implementation on :func:`analyzer.dice.roll_distribution`,
+    A separate, plain implementation on :func:`analyzer.game.dice.roll_distribution`,
     kept as the cross-check of the float solver. ``attackers * defenders`` is
     limited to :data:`EXACT_LIMIT`.
 

@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from analyzer.battle import (
+from analyzer.solver.battle import (
     CLASSIC,
     Absorbed,
     BattleOptions,

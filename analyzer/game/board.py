@@ -1,6 +1,6 @@
 """The constant game board: territories, continents, borders and the card deck.
 
-A board is loaded from a JSON map file (``data/classic.json`` is the classic
+A board is loaded from a JSON map file (``analyzer/game/maps/classic.json`` is the classic
 Parker Brothers / Hasbro map) and validated once; after that it never changes,
 so the engine, the solver and the simulator can share one instance and index
 its NumPy arrays directly in their hot loops.
@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import difflib
 import functools
+from importlib import resources
 import json
 import math
 from collections import deque
@@ -57,9 +58,8 @@ WILD = 3
 MAP_FORMAT = "risk-analyzer/map"
 #: The only format version this module reads and writes.
 MAP_VERSION = 1
-#: Where the classic map lives; the package is installed editable, so the repo's data/ is beside it.
-DATA_DIR = Path(__file__).resolve().parent.parent / "data"
-CLASSIC_MAP = DATA_DIR / "classic.json"
+#: The classic map ships inside the package (package data), so an installed wheel finds it too.
+CLASSIC_MAP = Path(str(resources.files("analyzer.game") / "maps" / "classic.json"))
 
 BORDER_KINDS = ("land", "sea")
 _TERRITORY_SYMBOLS = SYMBOLS[:WILD]
@@ -336,7 +336,7 @@ class Board:
 
     @classmethod
     def load(cls, path: str | Path | None = None) -> Board:
-        """Read and validate a map file; ``None`` loads the classic map (``data/classic.json``)."""
+        """Read and validate a map file; ``None`` loads the classic map (``analyzer/game/maps/classic.json``)."""
         file = CLASSIC_MAP if path is None else Path(path)
         source = str(file)
         try:

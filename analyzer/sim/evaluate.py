@@ -2,11 +2,11 @@
 
 Every rollout plays the position on to the end with the given bots (one per
 seat), with its own generator from ``SeedSequence(seed, spawn_key=(i,))``,
-on the simulator's backends (:func:`analyzer.simulate.simulate`), so the
+on the simulator's backends (:func:`analyzer.sim.simulate.simulate`), so the
 estimate is reproducible whatever the workers.
 
 >>> import numpy as np
->>> from analyzer.state import GameState
+>>> from analyzer.game.state import GameState
 >>> state = GameState.random_start(3, np.random.default_rng(2))
 >>> ev = evaluate(state, "default", rollouts=20, seed=1, progress=False)
 >>> ev.table.columns.tolist()
@@ -27,8 +27,8 @@ from scipy.stats import binomtest
 
 from analyzer.bots.base import Bot
 from analyzer.errors import SimulationError
-from analyzer.simulate import BATCH_SIZE, MAX_ROUNDS, SimulationResult, simulate
-from analyzer.state import GameState
+from analyzer.sim.simulate import BATCH_SIZE, MAX_ROUNDS, SimulationResult, simulate
+from analyzer.game.state import GameState
 
 
 @dataclass(frozen=True)
@@ -76,7 +76,7 @@ def evaluate(
 
     ``bots`` is one bot per seat, or one name for every seat. A rollout
     stops with no winner after ``max_rounds`` more rounds. The other options
-    are those of :func:`analyzer.simulate.simulate`.
+    are those of :func:`analyzer.sim.simulate.simulate`.
     """
     if not 0 < confidence < 1:
         raise SimulationError(f"confidence must be between 0 and 1, got {confidence!r}")

@@ -16,7 +16,7 @@ from typing import Union, cast
 
 import numpy as np
 
-from analyzer.board import WILD
+from analyzer.game.board import WILD
 
 #: The symbol of each card id: a list, or the board's ``card_symbols`` array.
 CardSymbols = Union[Sequence[int], np.ndarray]
@@ -41,5 +41,5 @@ def find_sets(hand: Sequence[int], card_symbols: CardSymbols) -> list[tuple[int,
 
 
 def set_symbols(cards: tuple[int, int, int], card_symbols: CardSymbols) -> tuple[int, int, int]:
-    """The symbols of a set's three cards, as plain ints (what :meth:`analyzer.rules.Rules.set_value` takes)."""
+    """The symbols of a set's three cards, as plain ints (what :meth:`analyzer.game.rules.Rules.set_value` takes)."""
     return cast("tuple[int, int, int]", tuple(int(card_symbols[c]) for c in cards))

@@ -2,18 +2,18 @@
 
 :func:`play` runs a game to its end with a :class:`~analyzer.bots.HeuristicBot`
 in every seat, entirely in numba-compiled code: the rule steps are
-:mod:`analyzer.engine`'s (the same functions :class:`~analyzer.state.GameState`
+:mod:`analyzer.engine.steps`'s (the same functions :class:`~analyzer.game.state.GameState`
 applies), the bots' decisions are :func:`analyzer.bots.heuristic._decide`
 (the same function :meth:`HeuristicBot.choose` calls), battles are drawn
 from the exact solver's outcome distributions (or rolled die by die), and
 every random number comes from the game's generator in the same order as in
-:func:`analyzer.simulate.play`. So a game played here and the same game
+:func:`analyzer.sim.simulate.play`. So a game played here and the same game
 played action by action through ``GameState`` end in the same state: the
 compiled path changes the speed, not the games.
 
 >>> import numpy as np
 >>> from analyzer.bots import DEFAULT_BOT
->>> from analyzer.state import GameState
+>>> from analyzer.game.state import GameState
 >>> rng = np.random.default_rng(1)
 >>> state = GameState.new(4, rng)
 >>> record = play(state, [DEFAULT_BOT] * 4, rng)
@@ -30,9 +30,9 @@ from functools import lru_cache
 import numpy as np
 from numba import njit
 
-from analyzer import engine
-from analyzer.battle import BattleOptions, kernel_args, outcome_cdf
-from analyzer.board import Board
+from analyzer.engine import steps as engine
+from analyzer.solver.battle import BattleOptions, kernel_args, outcome_cdf
+from analyzer.game.board import Board
 from analyzer.bots.heuristic import (
     ORDER,
     HeuristicBot,
@@ -43,8 +43,8 @@ from analyzer.bots.heuristic import (
     compiled_args,
     work_size,
 )
-from analyzer.dice import DiceRules
-from analyzer.state import Elimination, GameState, SetTraded, _roll_cdf
+from analyzer.game.dice import DiceRules
+from analyzer.game.state import Elimination, GameState, SetTraded, _roll_cdf
 
 # Event rows: kind and up to five values.
 EV_TRADE = 0  # player, turn, value
@@ -55,7 +55,7 @@ EV_TURN = 2  # turn, seat, territories, armies, continents held
 
 def compiled(bots: Sequence[object]) -> bool:
     """Whether :func:`play` can run these bots: plain :class:`HeuristicBot` seats (subclasses may change
-    any decision in Python, so they play through :func:`analyzer.simulate.play`)."""
+    any decision in Python, so they play through :func:`analyzer.sim.simulate.play`)."""
     return all(type(b) is HeuristicBot for b in bots)
 
 

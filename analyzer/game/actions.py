@@ -1,6 +1,6 @@
 """The actions of a game, as small frozen dataclasses.
 
-Territories may be given by name or id; :meth:`analyzer.state.GameState.apply`
+Territories may be given by name or id; :meth:`analyzer.game.state.GameState.apply`
 turns names into ids, and the actions listed by ``legal_actions()`` use ids.
 Code reading the territory of an action past that point (the engine, bots
 reading the history) narrows it to an id with :func:`as_id`.
@@ -22,12 +22,12 @@ Territory = Union[int, str]
 def as_id(territory: Territory) -> int:
     """The territory of an action the engine has accepted, typed as the id it is by then.
 
-    :meth:`analyzer.state.GameState.apply` turns names into ids before checking
+    :meth:`analyzer.game.state.GameState.apply` turns names into ids before checking
     and applying an action, and the actions from ``legal_actions()`` and in a
     game's history hold ids; past that point a territory is an id (an ``int``,
     or a numpy integer, which indexes the same way). This only says so to the
     type checker: it returns its argument unchanged and looks nothing up (for
-    that, use :meth:`analyzer.board.Board.index`).
+    that, use :meth:`analyzer.game.board.Board.index`).
     """
     return cast(int, territory)
 

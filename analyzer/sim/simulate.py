@@ -11,7 +11,7 @@ are the same whatever the number of workers or the backend, and rows are
 ordered by game.
 
 Games whose seats are all plain :class:`~analyzer.bots.HeuristicBot` seats (the
-default bot and its family) run whole in compiled code (:mod:`analyzer.playout`),
+default bot and its family) run whole in compiled code (:mod:`analyzer.sim.playout`),
 through the same rule steps and bot decisions as the Python loop :func:`play`,
 drawing the same random numbers in the same order: the tables are identical
 either way (``check=True`` forces the Python loop, which checks every action).
@@ -77,17 +77,18 @@ import pandas as pd
 from scipy.stats import binomtest
 from tqdm.auto import tqdm
 
-from analyzer.actions import Action, Attack, Battle, Defend
-from analyzer.battle import BattleOptions, kernel_args, outcome_cdf
-from analyzer.board import Board
+from analyzer.game.actions import Action, Attack, Battle, Defend
+from analyzer.solver.battle import BattleOptions, kernel_args, outcome_cdf
+from analyzer.game.board import Board
 from analyzer.bots.base import BattleOrder, Bot
-from analyzer import engine, playout
+from analyzer.engine import steps as engine
+from analyzer.sim import playout
 from analyzer.bots.heuristic import HeuristicBot, board_data
 from analyzer.bots.registry import make_bot
-from analyzer.dice import DiceRules
+from analyzer.game.dice import DiceRules
 from analyzer.errors import BotError, SimulationError
-from analyzer.rules import Rules
-from analyzer.state import GameState, Phase
+from analyzer.game.rules import Rules
+from analyzer.game.state import GameState, Phase
 
 #: Default round cap: far beyond any game between the built-in bots, so only a stalemate reaches it.
 MAX_ROUNDS = 1000
@@ -104,7 +105,7 @@ _SETUP_PHASES = (Phase.SETUP_CLAIM, Phase.SETUP_PLACE, Phase.CHOOSE_CAPITAL)
 @lru_cache(maxsize=1 << 16)
 def battle_sampler(attackers: int, defenders: int, stop_at: int, dice: DiceRules) -> tuple[list[float], list[tuple[int, int]]]:
     """Cumulative probabilities and ``(attacker_left, defender_left)`` outcomes of one battle, for
-    sampling by inverse CDF: the solver's sweep (:func:`analyzer.battle.outcome_cdf`), the same
+    sampling by inverse CDF: the solver's sweep (:func:`analyzer.solver.battle.outcome_cdf`), the same
     numbers the compiled playout draws from.
 
     >>> cdf, outcomes = battle_sampler(2, 1, 1, DiceRules())

@@ -1,0 +1,1 @@
+"""Analyses of a position or a game for the app and the notebooks."""

@@ -19,6 +19,13 @@ class RulesError(RiskAnalyzerError):
     """An option of :class:`analyzer.game.rules.Rules` has a value outside its range."""
 
 
+class PositionError(RiskAnalyzerError):
+    """A game state is impossible: a field is out of range, or fields contradict each other.
+
+    The message names the field (``owner[12]``, ``hands``, ``phase``) and what was expected.
+    """
+
+
 class IllegalActionError(RiskAnalyzerError):
     """An action is not legal in the current state; the message names both."""
 

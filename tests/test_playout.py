@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from analyzer.engine import steps as engine
+from analyzer.game.engine import steps as engine
 from analyzer.sim import playout
 from analyzer.solver.battle import BattleOptions, battle, kernel_args, outcome_arrays
 from analyzer.bots import DEFAULT_BOT, HeuristicBot

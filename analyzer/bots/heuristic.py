@@ -40,7 +40,7 @@ from typing import Literal
 import numpy as np
 from numba import njit
 
-from analyzer.engine import steps as engine
+from analyzer.game.engine import steps as engine
 from analyzer.game.actions import ChooseCapital, Claim, Defend, EndAttack, EndTurn, Fortify, MoveIn, Place, Trade
 from analyzer.solver.battle import BattleOptions, win_grid
 from analyzer.game.board import Board
@@ -432,7 +432,7 @@ class HeuristicBot:
 P_ATTACK, P_CARD, P_STOP, P_FOCUS, P_RATIO, P_NO_FORTIFY, P_CARDS, P_CARD_VALUE, P_ELIMINATE, P_KEEP = range(10)
 P_WEIGHTS = 10
 #: :func:`decide`'s code for a :class:`BattleOrder` (source, target, stop_at); other codes are
-#: :func:`analyzer.engine.steps.step`'s.
+#: :func:`analyzer.game.engine.steps.step`'s.
 ORDER = 100
 
 

@@ -36,7 +36,7 @@ from typing import Any, cast
 
 import numpy as np
 
-from analyzer.engine import steps as engine
+from analyzer.game.engine import steps as engine
 from analyzer.game import missions as missions_mod
 from analyzer.game.actions import (
     Action,
@@ -117,7 +117,7 @@ class SetTraded:
 
 
 class _Int:
-    """A whole-number field of the game, stored in the state vector (see :mod:`analyzer.engine.steps`)."""
+    """A whole-number field of the game, stored in the state vector (see :mod:`analyzer.game.engine.steps`)."""
 
     def __init__(self, index: int) -> None:
         self.index = index
@@ -156,7 +156,7 @@ class GameState:
     """One game in progress. Build with :meth:`new` or :meth:`random_start`.
 
     Everything that changes lives in one ``int64`` state vector ``S`` (layout in
-    :mod:`analyzer.engine.steps`, whose compiled steps apply the rules); the arrays
+    :mod:`analyzer.game.engine.steps`, whose compiled steps apply the rules); the arrays
     ``owner``, ``armies``, ``card_loc``, ``pool``, ``alive``, ``eliminated_by``,
     ``capitals`` and ``missions`` are views into it that write through, and the
     scalar fields below read and write it.
@@ -808,7 +808,7 @@ class GameState:
     def apply_unchecked(self, action: Action) -> None:
         """Apply an action known to be legal (ids only, no checks).
 
-        The rule steps are :mod:`analyzer.engine.steps`'s compiled functions; this
+        The rule steps are :mod:`analyzer.game.engine.steps`'s compiled functions; this
         records the history, the trades and the eliminations around them.
         """
         self.history.append(action)
@@ -1032,7 +1032,7 @@ def _trade(a: Any) -> tuple[int, int, int, int, int]:
     return engine.TRADE, int(c0), int(c1), int(c2), -1 if a.bonus is None else int(a.bonus)
 
 
-#: Each action type's code and arguments for :func:`analyzer.engine.steps.step`.
+#: Each action type's code and arguments for :func:`analyzer.game.engine.steps.step`.
 _ENCODE: dict[type, Callable[[Any], tuple[int, int, int, int, int]]] = {
     Place: _place,
     Battle: lambda a: (engine.BATTLE, int(a.source), int(a.target), int(a.attacker_left), int(a.defender_left)),

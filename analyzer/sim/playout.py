@@ -2,7 +2,7 @@
 
 :func:`play` runs a game to its end with a :class:`~analyzer.bots.HeuristicBot`
 in every seat, entirely in numba-compiled code: the rule steps are
-:mod:`analyzer.engine.steps`'s (the same functions :class:`~analyzer.game.state.GameState`
+:mod:`analyzer.game.engine.steps`'s (the same functions :class:`~analyzer.game.state.GameState`
 applies), the bots' decisions are :func:`analyzer.bots.heuristic._decide`
 (the same function :meth:`HeuristicBot.choose` calls), battles are drawn
 from the exact solver's outcome distributions (or rolled die by die), and
@@ -30,7 +30,7 @@ from functools import lru_cache
 import numpy as np
 from numba import njit
 
-from analyzer.engine import steps as engine
+from analyzer.game.engine import steps as engine
 from analyzer.solver.battle import BattleOptions, kernel_args, outcome_cdf
 from analyzer.game.board import Board
 from analyzer.bots.heuristic import (

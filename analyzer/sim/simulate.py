@@ -81,7 +81,7 @@ from analyzer.game.actions import Action, Attack, Battle, Defend
 from analyzer.solver.battle import BattleOptions, kernel_args, outcome_cdf
 from analyzer.game.board import Board
 from analyzer.bots.base import BattleOrder, Bot
-from analyzer.engine import steps as engine
+from analyzer.game.engine import steps as engine
 from analyzer.sim import playout
 from analyzer.bots.heuristic import HeuristicBot, board_data
 from analyzer.bots.registry import make_bot

@@ -19,14 +19,9 @@ from analyzer.solver.battle import (
     EXACT_LIMIT,
     BattleOptions,
     armies_needed,
-    balanced_blitz,
     battle,
     battle_exact,
     battle_plain,
-    blitz_win_probability,
-    start_values,
-    temper,
-    trim_tails,
     win_grid,
 )
 from analyzer.game.dice import DiceRules, roll_distribution
@@ -299,61 +294,6 @@ def test_armies_needed_with_stop_and_variants() -> None:
     options = BattleOptions(stop_mode="cap", dice=DiceRules(defender_max=3))
     n = armies_needed(6, 0.7, stop_at=3, options=options)
     assert battle(n, 6, stop_at=3, options=options).p_win >= 0.7 > battle(n - 1, 6, stop_at=3, options=options).p_win
-    blitz = BattleOptions(balanced_blitz=True)
-    n = armies_needed(8, 0.6, options=blitz)
-    assert battle(n, 8, options=blitz).p_win >= 0.6 > battle(n - 1, 8, options=blitz).p_win
-
-
-def test_start_values_under_balanced_blitz_use_reshaped_battles() -> None:
-    blitz = BattleOptions(balanced_blitz=True)
-    values = start_values(12, 4, np.ones(13), 1, blitz)
-    assert values[10] == pytest.approx(battle(10, 4, options=blitz).p_win)
-    assert values[1] == 0
-
-
-# --- Balanced Blitz -------------------------------------------------------------------------------------------
-
-
-def test_balanced_blitz_win_chance() -> None:
-    assert blitz_win_probability(0.05) == 0 and blitz_win_probability(0.0501) > 0
-    assert blitz_win_probability(0.5) == pytest.approx(0.5)
-    p = 0.8
-    assert blitz_win_probability(p) == pytest.approx(p**1.3 / (p**1.3 + 0.2**1.3))
-    assert blitz_win_probability(0.3) < 0.3 and blitz_win_probability(0.7) > 0.7
-
-
-def test_balanced_blitz_reshapes_the_exact_distribution() -> None:
-    exact = battle(12, 8)
-    blitz = battle(12, 8, options=BattleOptions(balanced_blitz=True))
-    assert blitz.probability.sum() == pytest.approx(1.0)
-    assert blitz.p_win == pytest.approx(blitz_win_probability(exact.p_win))
-    # Outcomes the trimming leaves whole keep their order, with ratios raised to 1.8.
-    won = exact.defender_left == 0
-    w_exact = exact.probability[won]
-    tails = np.cumsum(w_exact) / w_exact.sum()
-    inner = (tails > 0.1) & (np.concatenate([[0], tails[:-1]]) > 0.1) & (tails < 0.9)
-    inner_a = exact.attacker_left[won][inner]
-    lookup = dict(zip(blitz.attacker_left[blitz.defender_left == 0], blitz.probability[blitz.defender_left == 0]))
-    i, j = inner_a[0], inner_a[-1]
-    p = dict(zip(exact.attacker_left[won], w_exact))
-    assert lookup[i] / lookup[j] == pytest.approx((p[i] / p[j]) ** 1.8, rel=1e-9)
-    # The extreme conquests (each end, under 10% of the mass) are gone.
-    assert exact.attacker_left[won][0] not in lookup and exact.attacker_left[won][-1] not in lookup
-
-
-def test_balanced_blitz_cuts_hopeless_attacks_to_zero() -> None:
-    assert battle(3, 10).p_win > 0
-    r = battle(3, 10, options=BattleOptions(balanced_blitz=True))
-    assert r.p_win == 0 and (r.defender_left > 0).all()
-    assert r.probability.sum() == pytest.approx(1.0)
-
-
-def test_balanced_blitz_helpers() -> None:
-    assert temper(np.array([0.5, 0.5]), 1.8).tolist() == [0.5, 0.5]
-    assert trim_tails(np.array([1.0]), 0.1).tolist() == [1.0]
-    assert trim_tails(np.array([0.2, 0.8]), 0.1).tolist() == pytest.approx([0.125, 0.875])
-    r = battle(7, 3)
-    assert balanced_blitz(r).p_win == pytest.approx(battle(7, 3, options=BattleOptions(balanced_blitz=True)).p_win)
 
 
 # --- properties ---------------------------------------------------------------------------------------------------

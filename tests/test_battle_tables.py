@@ -9,7 +9,8 @@ import pandas as pd
 import pytest
 from test_battle import OSBORNE_TABLE_3
 
-from analyzer.solver.battle import BattleOptions, battle, blitz_win_probability
+from analyzer.solver.battle import BattleOptions, battle
+from analyzer.solver.blitz import balanced_win_probability
 from analyzer.solver.tables import TABLES, odds_tables
 from analyzer.game.dice import DiceRules
 from analyzer.errors import BattleInputError
@@ -47,7 +48,7 @@ def test_variant_and_balanced_tables() -> None:
     blitz = BattleOptions(balanced_blitz=True)
     t = odds_tables(7, options=blitz)
     plain = odds_tables(7)
-    assert np.allclose(t.p_win.to_numpy(), blitz_win_probability(plain.p_win.to_numpy()))
+    assert np.allclose(t.p_win.to_numpy(), balanced_win_probability(plain.p_win.to_numpy()))
     r = battle(7, 4, options=blitz)
     assert t.p_win.loc[7, 4] == pytest.approx(r.p_win)
     assert t.expected_attacker_losses.loc[7, 4] == pytest.approx(r.expected_attacker_losses)

@@ -39,6 +39,11 @@ def register(subparsers: Any) -> None:
         "--garrison", type=int, default=1, metavar="G", help="armies left in each conquered territory of a chain (default 1)"
     )
     odds.add_argument("--need", type=float, metavar="P", help="also give the fewest attacking armies for P(win) >= P")
+    odds.add_argument(
+        "--outcomes",
+        action="store_true",
+        help="also list every way the battle can end, with each side's losses and its probability",
+    )
     odds.add_argument("--json", action="store_true", help="print the result as JSON")
     _battle_options(odds)
     odds.set_defaults(func=run_odds)
@@ -77,7 +82,11 @@ def _battle_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--capital", action="store_true", help="the defender may roll a third die (capitals, Italian rules)")
     group.add_argument("--sides", type=int, default=6, metavar="N", help="sides of each die (default 6)")
     group.add_argument("--ties-to-attacker", action="store_true", help="ties go to the attacker")
-    group.add_argument("--balanced-blitz", action="store_true", help="Risk: Global Domination's Balanced Blitz")
+    group.add_argument(
+        "--balanced-blitz",
+        action="store_true",
+        help="Risk: Global Domination's Balanced Blitz dice mode (the exact odds reshaped as the digital game does)",
+    )
 
 
 def _options(args: argparse.Namespace) -> BattleOptions:
@@ -95,11 +104,13 @@ def run_odds(args: argparse.Namespace) -> int:
     options = _options(args)
     if (args.defenders is None) == (args.chain is None):
         raise BattleInputError("give exactly one of DEFENDERS (one battle) and --chain D1 D2 ... (a chain)")
+    if args.outcomes and args.chain is not None:
+        raise BattleInputError("--outcomes lists one battle's outcomes; for a chain use --json")
     if args.chain is None:
         result = battle(args.attackers, args.defenders, stop_at=args.stop_at, options=options)
         needed = None if args.need is None else armies_needed(args.defenders, args.need, stop_at=args.stop_at, options=options)
         data = result.to_dict()
-        text = describe_battle(result)
+        text = describe_battle(result) + ("\n" + describe_outcomes(result) if args.outcomes else "")
     else:
         chained = chain(args.attackers, args.chain, garrison=args.garrison, stop_at=args.stop_at, options=options)
         needed = (
@@ -151,6 +162,21 @@ def describe_battle(r: BattleResult) -> str:
     if (~won).any():
         left, p = r.defender_left[~won], r.probability[~won]
         lines.append(_line("If not", f"{float(p @ left) / float(p.sum()):.1f} defenders left on average"))
+    return "\n".join(lines)
+
+
+def describe_outcomes(r: BattleResult) -> str:
+    """Every way the battle ends, best for the attacker first: the table of ``odds --outcomes``.
+
+    Losses count armies killed; the attacker's "left" includes the army that
+    stays behind (so SMG's "attacker loses 12 of 30 troops" is the conquest
+    with ``attacker lost`` 12 from 31 armies on the territory).
+    """
+    lines = [f"{'Outcome':<10}  {'attacker left':>13}  {'attacker lost':>13}  {'defenders left':>14}  {'probability':>14}"]
+    for a, d, p in zip(r.attacker_left, r.defender_left, r.probability):
+        lines.append(
+            f"{'conquered' if d == 0 else 'stopped':<10}  {int(a):>13}  {r.attackers - int(a):>13}  {int(d):>14}  {float(p):>14.10g}"
+        )
     return "\n".join(lines)
 
 

@@ -22,6 +22,11 @@ option                 classic default                    variants
                                                           players are ranked by territories (then armies)
 ``dice``               6 sides, 3 vs 2 dice, ties to      :class:`analyzer.game.dice.DiceRules`
                        the defender
+``balanced_blitz``     off: a battle's outcome is what    on (Risk: Global Domination, digital edition):
+                       the dice give                      a battle ends as Balanced Blitz reshapes the
+                                                          dice's odds (:mod:`analyzer.solver.blitz`);
+                                                          battles are then drawn whole, never rolled
+                                                          die by die
 =====================  =================================  ==============================================
 
 >>> Rules().set_value(6)
@@ -73,6 +78,7 @@ class Rules:
     capitals: bool = False
     turn_limit: int | None = None
     dice: DiceRules = field(default_factory=DiceRules)
+    balanced_blitz: bool = False
 
     def __post_init__(self) -> None:
         for name, allowed in _CHOICES.items():
@@ -87,6 +93,8 @@ class Rules:
             raise RulesError("missions and capitals are separate game modes; choose at most one")
         if not isinstance(self.dice, DiceRules):
             raise RulesError(f"dice must be a DiceRules, got {type(self.dice).__name__}")
+        if not isinstance(self.balanced_blitz, bool):
+            raise RulesError(f"balanced_blitz must be True or False, got {self.balanced_blitz!r}")
 
     def set_value(self, sets_traded: int, symbols: tuple[int, int, int] | None = None) -> int:
         """Armies for a set when ``sets_traded`` sets have been traded before it.

@@ -44,7 +44,9 @@ from analyzer.bots.heuristic import (
     work_size,
 )
 from analyzer.game.dice import DiceRules
+from analyzer.game.rules import Rules
 from analyzer.game.state import Elimination, GameState, SetTraded, _roll_cdf
+from analyzer.errors import SimulationError
 
 # Event rows: kind and up to five values.
 EV_TRADE = 0  # player, turn, value
@@ -85,9 +87,19 @@ class BattleCache:
 
 
 @lru_cache(maxsize=8)
-def battle_cache(dice: DiceRules) -> BattleCache:
-    """The process's cache for ``dice``, kept across games and batches."""
+def battle_cache(dice: DiceRules, balanced_blitz: bool = False) -> BattleCache:
+    """The process's cache for ``dice`` (and Balanced Blitz or not), kept across games and batches."""
     return BattleCache()
+
+
+def check_battle_mode(rules: Rules, sample_battles: bool) -> None:
+    """Refuse Balanced Blitz with battles rolled die by die: it reshapes a whole battle's outcome,
+    which no sequence of fair rolls produces."""
+    if rules.balanced_blitz and not sample_battles:
+        raise SimulationError(
+            "Balanced Blitz reshapes whole battles, so it cannot be rolled die by die: "
+            "use sample_battles=True or rules with balanced_blitz=False"
+        )
 
 
 @njit(cache=True, error_model="numpy")
@@ -104,8 +116,8 @@ def _draw_battle(keys, where, pool, used, attackers, defenders, stop_at, kernel,
         at = where[h]
         start, count = at >> 20, at & ((1 << 20) - 1)
     else:
-        table, am, dm, cap = kernel
-        a_left, d_left, cdf = outcome_cdf(attackers, defenders, table, am, dm, stop_at, cap)
+        table, am, dm, cap, balanced = kernel
+        a_left, d_left, cdf = outcome_cdf(attackers, defenders, table, am, dm, stop_at, cap, balanced)
         count = cdf.shape[0]
         start = used[0]
         if used[1] * 10 >= keys.shape[0] * 7 or start + 3 * count > pool.shape[0] or count >= (1 << 20) or stop_at >= (1 << 10):
@@ -130,10 +142,11 @@ def _draw_battle(keys, where, pool, used, attackers, defenders, stop_at, kernel,
 
 
 @lru_cache(maxsize=8)
-def _kernel(dice: DiceRules) -> tuple[np.ndarray, int, int, bool]:
-    """The solver's sweep arguments for the simulator's battles: the rules' dice, fought to the stop."""
+def _kernel(dice: DiceRules, balanced_blitz: bool) -> tuple[np.ndarray, int, int, bool, bool]:
+    """The solver's sweep arguments for the simulator's battles: the rules' dice, fought to the stop,
+    and whether Balanced Blitz reshapes them."""
     table, am, dm, _, cap = kernel_args(BattleOptions(dice=dice), 1)
-    return table, am, dm, cap
+    return table, am, dm, cap, balanced_blitz
 
 
 @lru_cache(maxsize=8)
@@ -291,14 +304,14 @@ class Record:
 
 class Prepared:
     """Everything the compiled loop needs besides a game's state, for ``bots`` on ``board`` under
-    ``dice``: made once for many games."""
+    ``dice`` (battles reshaped by Balanced Blitz if ``balanced_blitz``): made once for many games."""
 
-    def __init__(self, bots: Sequence[HeuristicBot], board: Board, dice: DiceRules) -> None:
+    def __init__(self, bots: Sequence[HeuristicBot], board: Board, dice: DiceRules, balanced_blitz: bool = False) -> None:
         if not compiled(bots):
             raise TypeError("the compiled playout runs HeuristicBot seats only")
         self.params, self.tables, self.table_of = _seat_arrays(tuple(bots), board, dice)
-        self.cache = battle_cache(dice).arrays()
-        self.kernel = _kernel(dice)
+        self.cache = battle_cache(dice, balanced_blitz).arrays()
+        self.kernel = _kernel(dice, balanced_blitz)
         self.rolls = roll_tables(dice)
 
 
@@ -336,7 +349,8 @@ def play_events(
     and the event rows (``EV_*`` kind, then its values), for callers that tabulate many games at once.
     The state's trades and eliminations lists are left as they were. ``bots`` may be
     :class:`Prepared` once for many games (the state's board and dice must be the ones it was made for)."""
-    prepared = bots if isinstance(bots, Prepared) else Prepared(bots, state.board, state.rules.dice)
+    check_battle_mode(state.rules, sample_battles)
+    prepared = bots if isinstance(bots, Prepared) else Prepared(bots, state.board, state.rules.dice, state.rules.balanced_blitz)
     events = np.empty((256, 6), dtype=np.int64)
     in_setup = state.S[engine.PHASE] < engine.REINFORCE
     start = np.empty((2, state.board.n_territories), dtype=np.int64)

@@ -103,23 +103,29 @@ _SETUP_PHASES = (Phase.SETUP_CLAIM, Phase.SETUP_PLACE, Phase.CHOOSE_CAPITAL)
 
 # ---------------------------------------------------------------------------------- battles
 @lru_cache(maxsize=1 << 16)
-def battle_sampler(attackers: int, defenders: int, stop_at: int, dice: DiceRules) -> tuple[list[float], list[tuple[int, int]]]:
+def battle_sampler(
+    attackers: int, defenders: int, stop_at: int, dice: DiceRules, balanced_blitz: bool = False
+) -> tuple[list[float], list[tuple[int, int]]]:
     """Cumulative probabilities and ``(attacker_left, defender_left)`` outcomes of one battle, for
     sampling by inverse CDF: the solver's sweep (:func:`analyzer.solver.battle.outcome_cdf`), the same
-    numbers the compiled playout draws from.
+    numbers the compiled playout draws from; with ``balanced_blitz``, Balanced Blitz's distribution.
 
     >>> cdf, outcomes = battle_sampler(2, 1, 1, DiceRules())
     >>> outcomes, [round(c, 4) for c in cdf]
     ([(2, 0), (1, 1)], [0.4167, 1.0])
+    >>> [round(c, 4) for c in battle_sampler(2, 1, 1, DiceRules(), balanced_blitz=True)[0]]
+    [0.3654, 1.0]
     """
     table, am, dm, _, cap = kernel_args(BattleOptions(dice=dice), stop_at)
-    a_left, d_left, cdf = outcome_cdf(attackers, defenders, table, am, dm, stop_at, cap)
+    a_left, d_left, cdf = outcome_cdf(attackers, defenders, table, am, dm, stop_at, cap, balanced_blitz)
     return cdf.tolist(), list(zip(a_left.tolist(), d_left.tolist()))
 
 
-def sample_battle(attackers: int, defenders: int, stop_at: int, dice: DiceRules, rng: np.random.Generator) -> tuple[int, int]:
-    """One draw of ``(attacker_left, defender_left)`` from the solver's exact distribution."""
-    cdf, outcomes = battle_sampler(attackers, defenders, stop_at, dice)
+def sample_battle(
+    attackers: int, defenders: int, stop_at: int, dice: DiceRules, rng: np.random.Generator, balanced_blitz: bool = False
+) -> tuple[int, int]:
+    """One draw of ``(attacker_left, defender_left)`` from the solver's exact (or Balanced Blitz's) distribution."""
+    cdf, outcomes = battle_sampler(attackers, defenders, stop_at, dice, balanced_blitz)
     return outcomes[bisect.bisect_right(cdf, rng.random())]
 
 
@@ -168,8 +174,9 @@ def play(
     turn begins (at once if ``state`` is past its setup); ``on_turn(state,
     turn)`` after every player-turn, with the number of the turn that ended.
     """
+    playout.check_battle_mode(state.rules, sample_battles)
     apply = state.apply if check else state.apply_unchecked
-    dice = state.rules.dice
+    dice, balanced = state.rules.dice, state.rules.balanced_blitz
     if on_setup_done is not None and state.phase not in _SETUP_PHASES:
         on_setup_done(state)
         on_setup_done = None
@@ -183,7 +190,7 @@ def play(
                 _check_order(state, decision)
                 if sample_battles:
                     s, t = decision.source, decision.target
-                    a_left, d_left = sample_battle(int(state.armies[s]), int(state.armies[t]), decision.stop_at, dice, rng)
+                    a_left, d_left = sample_battle(int(state.armies[s]), int(state.armies[t]), decision.stop_at, dice, rng, balanced)
                     apply(Battle(s, t, a_left, d_left))
                 else:
                     roll_battle(state, decision, bots, rng, check)
@@ -291,7 +298,9 @@ class _Recorder:
             )
         if spec.compiled and not spec.check and playout.compiled(spec.bots):
             if self.prepared is None:
-                self.prepared = playout.Prepared(cast("Sequence[HeuristicBot]", spec.bots), state.board, state.rules.dice)
+                self.prepared = playout.Prepared(
+                    cast("Sequence[HeuristicBot]", spec.bots), state.board, state.rules.dice, state.rules.balanced_blitz
+                )
             start_pos, events = playout.play_events(
                 state, self.prepared, rng, sample_battles=spec.sample_battles, record_turns=spec.record_turns
             )
@@ -719,6 +728,7 @@ def simulate(
         batch_size = COMPILED_BATCH_SIZE if fast else BATCH_SIZE
     batch_size = _check_count(batch_size, "batch size", 1)
     max_rounds = _check_count(max_rounds, "max rounds", 1)
+    playout.check_battle_mode(start.rules if start is not None else rules if rules is not None else Rules(), sample_battles)
     spec = RunSpec(
         n_players=n_players,
         bots=bot_objects,

@@ -49,7 +49,7 @@ Options
   no more dice than it has armies above ``stop_at``, since each die can cost at
   most one army.
 * ``balanced_blitz``: Risk: Global Domination's "Balanced Blitz", applied to the
-  exact distribution (see :func:`balanced_blitz`).
+  exact distribution (see :mod:`analyzer.solver.blitz`).
 """
 
 from __future__ import annotations
@@ -65,6 +65,7 @@ import numpy as np
 from numba import njit
 
 from analyzer.game.dice import CLASSIC_DICE, DiceRules, roll_distribution, roll_table
+from analyzer.solver.blitz import balance, balanced_win_probability
 from analyzer.errors import BattleInputError
 
 StopMode = Literal["overshoot", "cap"]
@@ -72,13 +73,6 @@ StopMode = Literal["overshoot", "cap"]
 #: Largest ``attackers * defenders`` that :func:`battle_exact` accepts; beyond it the
 #: fractions grow to thousands of digits and the float solver is the tool.
 EXACT_LIMIT = 40_000
-
-#: Balanced Blitz constants, as publicly described by Risk: Global Domination.
-BLITZ_WIN_CUTOFF = 0.05
-BLITZ_WIN_EXPONENT = 1.3
-BLITZ_TAIL_TRIM = 0.10
-BLITZ_OUTCOME_EXPONENT = 1.8
-
 
 def whole_number(value: object, name: str, minimum: int) -> int:
     """``value`` as an int, or a :class:`BattleInputError` naming it if it is not a whole number >= ``minimum``.
@@ -256,10 +250,16 @@ def outcome_arrays(attackers, defenders, table, am, dm, stop_at, cap):
 
 
 @njit(cache=_CACHE)
-def outcome_cdf(attackers, defenders, table, am, dm, stop_at, cap):
+def outcome_cdf(attackers, defenders, table, am, dm, stop_at, cap, balanced):
     """:func:`outcome_arrays` with cumulative probabilities, the last exactly 1, for drawing an
-    outcome by inverse CDF (the simulator's one draw per battle)."""
+    outcome by inverse CDF (the simulator's one draw per battle); with ``balanced``, from Balanced
+    Blitz's distribution (:func:`analyzer.solver.blitz.balance`)."""
     a_left, d_left, prob = outcome_arrays(attackers, defenders, table, am, dm, stop_at, cap)
+    if balanced:
+        prob = balance(prob, np.count_nonzero(d_left == 0))
+        # Outcomes cut away must never be drawn, not even by the last entry's rounding to 1.
+        keep = prob > 0.0
+        a_left, d_left, prob = a_left[keep], d_left[keep], prob[keep]
     cdf = np.cumsum(prob)
     cdf[-1] = 1.0
     return a_left, d_left, cdf
@@ -660,8 +660,12 @@ def _result(attackers: int, defenders: int, stop_at: int, options: BattleOptions
     attacker_left = np.concatenate([won_a, stop_a]).astype(np.int64)
     defender_left = np.concatenate([np.zeros(len(won_a), np.int64), stop_d]).astype(np.int64)
     probability = np.concatenate([ab.won[won_a], ab.stopped[stop_a, stop_d]])
-    result = BattleResult(attackers, defenders, stop_at, options, attacker_left, defender_left, probability)
-    return balanced_blitz(result) if options.balanced_blitz else result
+    if options.balanced_blitz:
+        # Listed best for the attacker first, as the balance's line of outcomes is.
+        probability = balance(probability, len(won_a))
+        keep = probability > 0
+        attacker_left, defender_left, probability = attacker_left[keep], defender_left[keep], probability[keep]
+    return BattleResult(attackers, defenders, stop_at, options, attacker_left, defender_left, probability)
 
 
 def _check(attackers: object, defenders: object, stop_at: object, options: object) -> tuple[int, int, int, BattleOptions]:
@@ -725,95 +729,6 @@ def battle_exact(
                 key = (a - a_loss, d - d_loss)
                 mass[key] = mass.get(key, Fraction(0)) + m * p
     return ended
-
-
-# --- Balanced Blitz ----------------------------------------------------------------------------------
-
-
-def temper(p: np.ndarray, exponent: float) -> np.ndarray:
-    """Reshape a distribution with an exponent: each probability raised to it, then renormalised.
-
-    An exponent above 1 makes likely outcomes likelier and unlikely ones rarer.
-
-    >>> temper(np.array([0.75, 0.25]), 2.0).tolist()
-    [0.9, 0.1]
-    """
-    powered = np.asarray(p, dtype=float) ** exponent
-    total = powered.sum()
-    return powered / total if total > 0 else powered
-
-
-def trim_tails(p: np.ndarray, fraction: float) -> np.ndarray:
-    """Remove ``fraction`` of the probability mass from each end of an ordered distribution, then renormalise.
-
-    An outcome straddling a cut keeps only its part inside, so exactly
-    ``fraction`` goes from each end even when one outcome holds more.
-
-    >>> trim_tails(np.array([0.05, 0.15, 0.6, 0.2]), 0.1).round(4).tolist()
-    [0.0, 0.125, 0.75, 0.125]
-    """
-    p = np.asarray(p, dtype=float)
-    total = p.sum()
-    if total <= 0:
-        return p.copy()
-    cum = np.concatenate([[0.0], np.cumsum(p)])
-    lo, hi = fraction * total, (1 - fraction) * total
-    kept = np.clip(np.minimum(cum[1:], hi) - np.maximum(cum[:-1], lo), 0.0, None)
-    return kept / kept.sum() * total
-
-
-def blitz_win_probability(p_win: float | np.ndarray) -> float | np.ndarray:
-    """The win chance after Balanced Blitz: 0 at or below 5%, else tempered with exponent 1.3.
-
-    >>> round(float(blitz_win_probability(0.05)), 4), round(float(blitz_win_probability(0.8)), 4)
-    (0.0, 0.8584)
-    """
-    p = np.asarray(p_win, dtype=float)
-    powered = p**BLITZ_WIN_EXPONENT
-    reshaped = powered / (powered + (1 - p) ** BLITZ_WIN_EXPONENT)
-    out = np.where(p <= BLITZ_WIN_CUTOFF, 0.0, reshaped)
-    return float(out) if out.ndim == 0 else out
-
-
-def balanced_blitz(result: BattleResult) -> BattleResult:
-    """Risk: Global Domination's "Balanced Blitz" applied to an exact (true-random) result.
-
-    The public description is: win chances of 5% or less are cut to 0, the win
-    chance is reshaped with exponent 1.3, 10% of the probability mass is
-    trimmed from each tail, and the outcomes are reshaped with exponent 1.8.
-    Read here as:
-
-    1. ``p`` = the exact P(win). If ``p <= 0.05`` the attacker cannot win;
-       otherwise ``p`` becomes ``p^1.3 / (p^1.3 + (1-p)^1.3)`` (the two-outcome
-       distribution win/lose "reshaped with an exponent": raised to it and
-       renormalised, which favours whichever side was already favoured).
-    2. The conquests (ordered by attackers left) and the stops (ordered from
-       best to worst for the attacker) are two separate distributions, each
-       conditional on its result. From each, 10% of its mass is trimmed from
-       each end (an outcome straddling a cut keeps its inner part), then every
-       outcome's probability is raised to 1.8 and renormalised.
-    3. The conquests share the new ``p`` and the stops ``1 - p``.
-
-    The constants are :data:`BLITZ_WIN_CUTOFF`, :data:`BLITZ_WIN_EXPONENT`,
-    :data:`BLITZ_TAIL_TRIM` and :data:`BLITZ_OUTCOME_EXPONENT`.
-    """
-    won = result.defender_left == 0
-    p_new = float(blitz_win_probability(result.p_win))
-    probability = np.zeros_like(result.probability)
-    for group, share in ((won, p_new), (~won, 1.0 - p_new)):
-        if group.any() and share > 0:
-            shaped = temper(trim_tails(result.probability[group], BLITZ_TAIL_TRIM), BLITZ_OUTCOME_EXPONENT)
-            probability[group] = shaped * share
-    keep = probability > 0
-    return BattleResult(
-        result.attackers,
-        result.defenders,
-        result.stop_at,
-        result.options,
-        result.attacker_left[keep],
-        result.defender_left[keep],
-        probability[keep],
-    )
 
 
 # --- P(win) for many starts at once, and the inverse ------------------------------------------------
@@ -888,6 +803,6 @@ def armies_needed(defenders: int, p: float, *, stop_at: int = 1, options: Battle
     def values(a_max: int) -> np.ndarray:
         v = start_values(a_max, d, np.ones(a_max + 1), stop, plain)
         # Balanced Blitz's win chance depends on the exact one alone.
-        return np.asarray(blitz_win_probability(v)) if opts.balanced_blitz else v
+        return balanced_win_probability(v) if opts.balanced_blitz else v
 
     return first_reaching(values, target, max(2, stop + 1))

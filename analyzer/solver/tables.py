@@ -24,11 +24,11 @@ from analyzer.solver.battle import (
     CLASSIC,
     BattleOptions,
     battle,
-    blitz_win_probability,
     check_options,
     whole_number,
     win_grid,
 )
+from analyzer.solver.blitz import balanced_win_probability
 from analyzer.errors import BattleInputError
 
 if TYPE_CHECKING:
@@ -123,7 +123,7 @@ def odds_tables(max_armies: int, *, stop_at: int = 1, options: BattleOptions = C
     lost_a = a - mean_a
     lost_d = d - mean_d
     if opts.balanced_blitz:
-        p_win = np.asarray(blitz_win_probability(value))
+        p_win = balanced_win_probability(value)
         for attackers in range(s + 1, n + 1):
             for defenders in range(1, n + 1):
                 r = battle(attackers, defenders, stop_at=s, options=opts)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import doctest
+import math
 from fractions import Fraction
 from types import ModuleType
 
@@ -67,6 +68,23 @@ def test_osborne_table_3(rolling: int) -> None:
     for defenders, published in enumerate(OSBORNE_TABLE_3[rolling - 1], start=1):
         p = battle(rolling + 1, defenders).p_win
         assert abs(p - published) <= 0.0005 + 1e-12, (rolling, defenders, p, published)
+
+
+def test_published_exact_fractions_in_armies_on_the_territory() -> None:
+    # 3 armies on the territory (2 roll) against 3 and against 4 defenders.
+    assert exact_p_win(3, 3) == Fraction(692225, 3359232)
+    assert exact_p_win(3, 4) == Fraction(5520775, 60466176)
+    assert battle(3, 3).p_win == pytest.approx(692225 / 3359232, rel=1e-15)
+    assert battle(3, 4).p_win == pytest.approx(5520775 / 60466176, rel=1e-15)
+
+
+@pytest.mark.parametrize(("attackers", "defenders", "published"), [(10, 10, 0.47993525647768026), (5, 3, 0.6416228964559516)])
+def test_published_doubles_to_the_last_bit(attackers: int, defenders: int, published: float) -> None:
+    # Printed as doubles from float sums: each is within one unit in the last place of the exact
+    # fraction, and so is ours (10 v 10 is the correctly rounded one, 5 v 3 the same double as printed).
+    ulp = math.ulp(published)
+    assert abs(Fraction(published) - exact_p_win(attackers, defenders)) < ulp
+    assert abs(battle(attackers, defenders).p_win - published) <= ulp
 
 
 def test_the_table_is_in_board_counts() -> None:

@@ -140,7 +140,8 @@ def test_balanced_blitz_chain_is_built_from_reshaped_battles() -> None:
     r = chain(10, [3, 3], options=blitz)
     assert r.p_conquer[0] == pytest.approx(battle(10, 3, options=blitz).p_win)
     assert r.probability.sum() == pytest.approx(1.0)
-    assert chain_armies_needed([3, 3], r.p_win, options=blitz) <= 10
+    # Forward and backward passes may differ in the last bit.
+    assert chain_armies_needed([3, 3], r.p_win - 1e-12, options=blitz) == 10
 
 
 # --- the inverse --------------------------------------------------------------------------------------------
@@ -253,7 +254,8 @@ def test_conquest_of_every_territory_of_a_player() -> None:
     names = board.territories
     borders = [(names[b.a], names[b.b]) for b in board.borders]
     r = conquest(
-        {"Ukraine": 25, "Egypt": 10},
+        # Balanced Blitz makes a battle of less than 5% risk certain: keep Ukraine's share uncertain.
+        {"Ukraine": 12, "Egypt": 10},
         {"Scandinavia": 2, "Iceland": 1, "Great Britain": 3, "Middle East": 2, "East Africa": 1},
         borders,
         options=BattleOptions(balanced_blitz=True),

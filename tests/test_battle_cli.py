@@ -66,6 +66,47 @@ def test_dice_variant_flags(capsys: pytest.CaptureFixture[str]) -> None:
     assert json.loads(out)["p_win"] == pytest.approx(battle(9, 4, options=options).p_win)
 
 
+def outcome_p(data: dict, attacker: int, defender: int) -> float:
+    return next(o["p"] for o in data["outcomes"] if (o["attacker"], o["defender"]) == (attacker, defender))
+
+
+def test_smg_published_figures(capsys: pytest.CaptureFixture[str]) -> None:
+    # SMG's 30 attacking troops (that roll) against a capital of 15, losing exactly 12: 31 armies on
+    # the territory, 19 left after the conquest.
+    _, out, _ = run(capsys, "31", "15", "--capital", "--json")
+    assert round(outcome_p(json.loads(out), 19, 0), 7) == 0.0222128
+    _, out, _ = run(capsys, "31", "15", "--capital", "--balanced-blitz", "--json")
+    assert round(outcome_p(json.loads(out), 19, 0), 7) == 0.0100283
+    code, out, _ = run(capsys, "31", "15", "--capital", "--balanced-blitz", "--outcomes")
+    row = next(line.split() for line in out.splitlines() if line.startswith("conquered") and line.split()[2] == "12")
+    assert code == 0 and row[1] == "19" and round(float(row[4]), 7) == 0.0100283
+    # 49 troops that roll: 50 on the territory.
+    _, out, _ = run(capsys, "2", "50", "--balanced-blitz", "--need", "0.8")
+    assert "50 armies (49 can roll)" in out
+
+
+def test_published_classic_figures(capsys: pytest.CaptureFixture[str]) -> None:
+    for argv, published in [
+        (["3", "3"], 692225 / 3359232),
+        (["3", "4"], 5520775 / 60466176),
+        (["10", "10"], 0.47993525647768026),
+        (["5", "3"], 0.6416228964559516),
+    ]:
+        _, out, _ = run(capsys, *argv, "--json")
+        assert json.loads(out)["p_win"] == pytest.approx(published, rel=1e-15, abs=0)
+
+
+def test_outcomes_table_lists_every_ending(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "5", "2", "--stop-at", "3", "--outcomes")
+    rows = [line.split() for line in out.splitlines() if line.startswith(("conquered", "stopped"))]
+    r = battle(5, 2, stop_at=3)
+    assert code == 0 and len(rows) == len(r.probability)
+    assert [(int(a), int(lost), int(d)) for _, a, lost, d, _ in rows] == [
+        (int(a), 5 - int(a), int(d)) for a, d in zip(r.attacker_left, r.defender_left)
+    ]
+    assert sum(float(row[4]) for row in rows) == pytest.approx(1.0, abs=1e-9)
+
+
 def test_chain(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "15", "--chain", "2", "4", "1", "3", "--garrison", "2", "--json")
     data = json.loads(out)
@@ -95,6 +136,7 @@ def test_chain(capsys: pytest.CaptureFixture[str]) -> None:
         (["5", "--chain", "3", "0"], "defenders[1] must be a whole number >= 1, got 0"),
         (["5", "2", "--sides", "1"], "dice sides must be an integer >= 2, got 1"),
         (["5", "2", "--defender-dice", "3"], "defender_dice must be None or a whole number from 1 to 2, got 3"),
+        (["5", "--chain", "3", "--outcomes"], "--outcomes lists one battle's outcomes"),
     ],
 )
 def test_bad_input_exits_2_with_one_line(capsys: pytest.CaptureFixture[str], argv: list[str], message: str) -> None:
@@ -110,6 +152,12 @@ def test_non_integers_are_usage_errors(capsys: pytest.CaptureFixture[str], argv:
         main(["odds", *argv])
     assert info.value.code == 2
     assert "invalid int value" in capsys.readouterr().err
+
+
+def test_a_real_process_prints_smg_figure() -> None:
+    argv = ["31", "15", "--capital", "--balanced-blitz", "--outcomes"]
+    done = subprocess.run([sys.executable, "-m", "analyzer", "odds", *argv], capture_output=True, text=True)
+    assert done.returncode == 0 and "0.01002828887" in done.stdout
 
 
 def test_no_traceback_from_a_real_process() -> None:

@@ -50,6 +50,7 @@ from analyzer.bots.heuristic import HeuristicBot
 from analyzer.game.actions import Claim
 from analyzer.errors import StudyError
 from analyzer.sim.simulate import BATCH_SIZE, SimulationResult, simulate
+from analyzer.game.rules import Rules
 from analyzer.game.state import GameState, Phase
 from analyzer.studies.policies import OpeningBot
 from analyzer.studies.replay import Replay
@@ -189,6 +190,7 @@ def play_openings(
     *,
     random_claims: int = 42,
     bots: Sequence[Bot | str] | None = None,
+    rules: Rules | None = None,
     workers: int = 1,
     dask: bool = False,
     scheduler: str | None = None,
@@ -202,12 +204,13 @@ def play_openings(
     drafts, the data a draft model needs; 1: only the opening pick is random)
     and plays on as the default bot; ``bots`` replaces them. The first player
     is drawn at random in each game, so every seat is equally likely to move
-    first. The other options are :func:`~analyzer.sim.simulate.simulate`'s.
+    first. ``rules`` (classic by default) must keep the claiming setup. The other options are
+    :func:`~analyzer.sim.simulate.simulate`'s.
     """
     n_players = check_count(n_players, "players", 2)
     chosen = list(bots) if bots is not None else [OpeningBot(random_claims=check_count(random_claims, "random_claims", 0))] * n_players
     result = simulate(
-        n_players, chosen, n_games, seed, workers=workers, dask=dask, scheduler=scheduler,
+        n_players, chosen, n_games, seed, rules=rules, workers=workers, dask=dask, scheduler=scheduler,
         batch_size=batch_size, progress=progress,
     )
     return OpeningRun(result, seat_features(result, chosen))

@@ -22,7 +22,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from analyzer.solver.battle import CLASSIC, battle, battle_plain, win_grid  # noqa: E402
+from analyzer.solver.battle import CLASSIC, BattleOptions, battle, battle_plain, win_grid  # noqa: E402
 from analyzer.solver.tables import odds_tables  # noqa: E402
 from analyzer.solver.chains import chain  # noqa: E402
 from analyzer.game.dice import roll_table  # noqa: E402
@@ -115,6 +115,10 @@ def main() -> None:
     compiled_plain = timed(lambda: battle_plain(1000, 1000), 5)
     reference = timed(lambda: reference_battle(1000, 1000), 3)
     rows.append(("1000 v 1000, full final-state distribution (target 2 ms)", fast, compiled_plain, reference))
+    blitz = BattleOptions(balanced_blitz=True)
+    blitz_fast = timed(lambda: battle(1000, 1000, options=blitz), 200)
+    blitz_plain = timed(lambda: battle_plain(1000, 1000, options=blitz), 5)
+    rows.append(("1000 v 1000 reshaped by Balanced Blitz (vs the true-random reference)", blitz_fast, blitz_plain, reference))
 
     table_fast = timed(lambda: odds_tables(1000), 3)
     grid_only = timed(lambda: win_grid(1000, 1, CLASSIC), 3)

@@ -97,8 +97,8 @@ def check_battle_mode(rules: Rules, sample_battles: bool) -> None:
     which no sequence of fair rolls produces."""
     if rules.balanced_blitz and not sample_battles:
         raise SimulationError(
-            "Balanced Blitz reshapes whole battles, so it cannot be rolled die by die: "
-            "use sample_battles=True or rules with balanced_blitz=False"
+            "Balanced Blitz reshapes whole battles, so they cannot be rolled die by die: draw them whole "
+            "(sample_battles=True, the default; no --roll-dice) or turn balanced_blitz off"
         )
 
 

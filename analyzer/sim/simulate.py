@@ -19,7 +19,10 @@ either way (``check=True`` forces the Python loop, which checks every action).
 Battles: a bot's :class:`~analyzer.bots.BattleOrder` is by default resolved in
 one draw from the exact solver's outcome distribution (cached per battle);
 ``sample_battles=False`` rolls it die by die instead (asking the defender's bot
-for its dice), with the same stop rule.
+for its dice), with the same stop rule. Under ``Rules(balanced_blitz=True)``
+every battle is drawn from Balanced Blitz's distribution
+(:mod:`analyzer.solver.blitz`), which no die-by-die rolling produces, so that
+combination is refused.
 
 A game that reaches ``max_rounds`` rounds (or the rules' own ``turn_limit``,
 if lower) ends with no winner: ``winner`` is <NA> and ``capped`` is True.

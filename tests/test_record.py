@@ -398,3 +398,46 @@ def test_bad_saved_bookkeeping_is_refused() -> None:
     state.labels[LIVE_LABEL] = {"version": 1, "base": 0}
     with pytest.raises(StateFormatError, match="live-game record is malformed"):
         LiveGame(state)
+
+
+def test_log_tells_every_action_once(scripted: tuple[LiveGame, list[Step]]) -> None:
+    import io
+
+    import pandas as pd
+
+    from analyzer.analysis.log import log_csv, log_frame, log_lines
+
+    live, _ = scripted
+    s = live.state
+    lines = log_lines(s)
+    covered = [i for x in lines if x.kind != "victory" for i in range(x.first_action, x.last_action + 1)]
+    assert covered == list(range(len(s.history)))
+    battles = [x for x in lines if x.kind == "battle"]
+    assert len(battles) == sum(isinstance(a, Battle) for a in s.history)
+    out = [x.text for x in lines if "is out" in x.text]
+    assert len(out) == 1 and "Cy is out" in out[0]
+    frame = pd.read_csv(io.StringIO(log_csv(s)))
+    assert list(frame["text"]) == [x.text for x in lines] and frame.equals(log_frame(s))
+
+
+def test_log_of_a_roll_by_roll_attack() -> None:
+    from analyzer.analysis.log import log_lines
+
+    live = _turn_start()
+    live.place({"Alaska": 11})
+    live.roll("Alaska", "Kamchatka", 3, 2, 0, 2)
+    live.roll("Alaska", "Kamchatka", 3, 1, 1, 0)
+    live.roll("Alaska", "Kamchatka", 3, 1, 0, 1)
+    assert live.state.owner[BOARD.index("Kamchatka")] == 0 and live.state.phase == Phase.MOVE_IN
+    live.move_in(5)
+    texts = [x.text for x in log_lines(live.state)]
+    assert texts[1:] == [
+        "Turn 1, Player 1: Alaska (14) rolls 3 against Kamchatka (3) defending with 2: loses 0, destroys 2",
+        "Turn 1, Player 1: Alaska (14) rolls 3 against Kamchatka (1): loses 1, destroys 0",
+        "Turn 1, Player 1: Alaska (13) rolls 3 against Kamchatka (1): loses 0, destroys 1; Kamchatka taken, moved in 5",
+    ]
+    live.undo(2)
+    before = live.state
+    with pytest.raises(IllegalActionError, match="the defender holds one army and rolls 1 die, got 2"):
+        live.roll("Alaska", "Kamchatka", 3, 2, 0, 1)
+    assert live.state == before

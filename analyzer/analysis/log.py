@@ -59,7 +59,8 @@ class LogLine:
     last_action: int
 
 
-def _names(state: GameState) -> list[str]:
+def player_names(state: GameState) -> list[str]:
+    """Each force's display name: the names kept in the labels, else "Player 1", ... and "Neutral"."""
     names, _ = player_labels(state)
     forces = len(state.pool)
     return [names[p] if names is not None and p < len(names) else player_name(p, state.neutral) for p in range(forces)]
@@ -67,7 +68,7 @@ def _names(state: GameState) -> list[str]:
 
 def log_lines(state: GameState) -> list[LogLine]:
     """The history of ``state`` as readable lines, oldest first (replayed from ``state.initial``)."""
-    names = _names(state)
+    names = player_names(state)
     board = state.board
     terr = board.territories
     s = GameState.replay(state.initial, [], state.rules, state.board)

@@ -47,8 +47,9 @@ def script_start() -> GameState:
 def same_game(a: GameState, b: GameState) -> bool:
     """The same game, the recorder's bookkeeping (which also holds the redo list) aside."""
     da, db = a.to_dict(), b.to_dict()
-    da["labels"].pop(LIVE_LABEL, None)
-    db["labels"].pop(LIVE_LABEL, None)
+    # to_dict hands out the game's own labels dict: strip a copy.
+    da["labels"] = {k: v for k, v in da["labels"].items() if k != LIVE_LABEL}
+    db["labels"] = {k: v for k, v in db["labels"].items() if k != LIVE_LABEL}
     return da == db
 
 

@@ -1,0 +1,363 @@
+"""The live-game panel: follow a game at the table, one short entry at a time.
+
+One entry point, :func:`render`, draws the panel in the current Streamlit
+container and returns the new game when an entry was applied (the caller
+stores it and reruns), else None. Every entry goes through
+:class:`analyzer.live.LiveGame`, so the engine checks it; a refused entry shows
+the engine's message as plain text and its widgets keep what was typed.
+
+The panel is one column of full-width inputs, so it reads at a phone's 390 px.
+Only the entries the phase allows are shown: a typical turn is the territory
+and "Place" (the count defaults to every army due), then for each battle the
+two territories, the two armies left and "Record battle", the move-in if the
+dice left a choice, and "End turn".
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from analyzer.analysis.log import log_csv, log_frame, player_names
+from analyzer.analysis.luck import extreme_battles, luck_series, luck_table
+from analyzer.errors import RiskAnalyzerError
+from analyzer.game.board import SYMBOLS
+from analyzer.game.state import DECK, GameState, Phase
+from analyzer.limits import MAX_ARMIES, MAX_NAME_LENGTH
+from analyzer.live import LIVE_LABEL, LiveGame
+
+#: Characters Markdown would read as formatting; escaped so a message shows as typed.
+_MARKDOWN = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$])")
+NO_CARD = -1
+
+
+def plain(text: str) -> str:
+    """``text`` escaped so that ``st.error`` shows it exactly, not as Markdown."""
+    return _MARKDOWN.sub(r"\\\1", text)
+
+
+def render(game: GameState | None, key: str) -> GameState | None:
+    """Draw the live-game panel for ``game`` (None: the start form); return the new game after an entry, else None.
+
+    ``key`` prefixes every widget key, so the panel can sit beside other
+    widgets (and two panels beside each other).
+    """
+    if game is None:
+        return _start_form(key)
+    if LIVE_LABEL not in game.labels:
+        return _adopt_form(game, key)
+    live = LiveGame(game)
+    names = player_names(game)
+    _status(live, names)
+    new = _entries(live, names, key)
+    if new is not None:
+        return new
+    new = _undo_redo(live, key)
+    if new is not None:
+        return new
+    _history(live, names, key)
+    return None
+
+
+# ------------------------------------------------------------------------------------ helpers
+def _k(key: str, name: str) -> str:
+    return f"{key}:{name}"
+
+
+def _apply(live: LiveGame, entry: Callable[[], object]) -> GameState | None:
+    """Run one entry; on a refusal show the engine's message and keep the game."""
+    try:
+        entry()
+    except RiskAnalyzerError as exc:
+        st.error(plain(str(exc)))
+        return None
+    return live.state
+
+
+def _territory_label(game: GameState, names: list[str]) -> Callable[[int], str]:
+    def label(t: int) -> str:
+        owner = int(game.owner[t])
+        who = names[owner] if owner >= 0 else "unclaimed"
+        return f"{game.board.territories[t]} ({int(game.armies[t])}, {who})"
+    return label
+
+
+def _card_label(game: GameState) -> Callable[[int], str]:
+    def label(c: int) -> str:
+        if c == NO_CARD:
+            return "face down / not known"
+        t = int(game.board.card_territory[c])
+        symbol = SYMBOLS[int(game.board.card_symbols[c])]
+        return f"{game.board.territories[t]} ({symbol})" if t >= 0 else f"wild ({c})"
+    return label
+
+
+def _parse_counts(text: str, game: GameState) -> dict[int, int]:
+    """``"Ukraine 3, Ural 2"`` as ``{territory: armies}``; a bad part raises naming it."""
+    out: dict[int, int] = {}
+    for part in (p.strip() for p in text.split(",")):
+        if not part:
+            continue
+        name, _, count = part.rpartition(" ")
+        if not name or not count.isdigit():
+            raise _EntryError(f"{part[:MAX_NAME_LENGTH]!r} is not a territory and a count, like 'Ukraine 3'")
+        t = game.board.index(name.strip())
+        out[t] = out.get(t, 0) + int(count)
+    return out
+
+
+class _EntryError(RiskAnalyzerError):
+    """A panel entry that cannot even be read (the engine never saw it)."""
+
+
+# ------------------------------------------------------------------------------------ starting
+def _start_form(key: str) -> GameState | None:
+    st.subheader("Start a live game")
+    text = st.text_input("Players, in seat order (comma-separated)", "Red, Blue, Green", key=_k(key, "names"))
+    names = [n.strip()[:MAX_NAME_LENGTH] for n in text.split(",") if n.strip()]
+    if not 2 <= len(names) <= 6:
+        st.error(plain(f"a game has 2 to 6 players, got {len(names)}"))
+        return None
+    first = st.selectbox("Goes first", range(len(names)), format_func=lambda p: names[p], key=_k(key, "first"))
+    me = st.selectbox("You are", [None, *range(len(names))], key=_k(key, "me"),
+                      format_func=lambda p: "nobody (every card face down)" if p is None else names[p])
+    how = st.radio("Territories", ["claimed at the table", "dealt at random with armies placed"], key=_k(key, "how"))
+    if not st.button("Start", key=_k(key, "start"), width="stretch", type="primary"):
+        return None
+    rng = np.random.default_rng()
+    try:
+        if how.startswith("claimed"):
+            live = LiveGame.start(names, first=int(first), me=me, seed=int(rng.integers(2**31)))
+        else:
+            live = LiveGame.random(names, rng, me=me)
+    except RiskAnalyzerError as exc:
+        st.error(plain(str(exc)))
+        return None
+    return live.state
+
+
+def _adopt_form(game: GameState, key: str) -> GameState | None:
+    names = player_names(game)
+    st.info("Follow this game live from here: each entry is checked by the rules, and can be undone.")
+    me = st.selectbox("You are", [None, *range(game.n_players)], key=_k(key, "adopt_me"),
+                      format_func=lambda p: "nobody (every card face down)" if p is None else names[p])
+    if st.button("Follow this game live", key=_k(key, "adopt"), width="stretch", type="primary"):
+        return LiveGame(game, me=me, seed=int(np.random.default_rng().integers(2**31))).state
+    return None
+
+
+# ------------------------------------------------------------------------------------ the entries
+def _status(live: LiveGame, names: list[str]) -> None:
+    s = live.state
+    if s.is_terminal():
+        st.success(plain(f"{names[s.winner or 0]} has won the game."))
+        return
+    parts = [f"Turn {s.round}", f"{names[s.player]} to play", s.phase.name.replace("_", " ").lower()]
+    if s.phase == Phase.REINFORCE:
+        parts.append(f"{s.pending} armies to place")
+    st.markdown("**" + plain(" · ".join(parts)) + "**")
+    counts = live.card_counts()
+    st.caption(plain("Cards: " + ", ".join(f"{names[p]} {counts[p]}" for p in range(s.n_players) if s.alive[p])))
+    if live.me is not None:
+        mine = live.known_hand(live.me)
+        hidden = len(s.hand(live.me)) - len(mine)
+        label = _card_label(s)
+        text = ", ".join(label(c) for c in mine) or "none known"
+        st.caption(plain(f"Your cards: {text}" + (f"; {hidden} to name" if hidden else "")))
+
+
+def _entries(live: LiveGame, names: list[str], key: str) -> GameState | None:
+    s = live.state
+    phase = s.phase
+    if phase == Phase.SETUP_CLAIM:
+        return _claim(live, s, names, key)
+    if phase == Phase.SETUP_PLACE:
+        return _place_starting(live, s, names, key)
+    new = _name_cards(live, s, key)
+    if new is not None:
+        return new
+    if phase == Phase.REINFORCE:
+        return _trade(live, s, names, key) or _place(live, s, names, key)
+    if phase == Phase.MOVE_IN:
+        return _move_in(live, s, key)
+    if phase in (Phase.ATTACK, Phase.FORTIFY):
+        if phase == Phase.ATTACK:
+            new = _battle(live, s, names, key)
+            if new is not None:
+                return new
+        return _fortify_or_end(live, s, names, key)
+    return None
+
+
+def _claim(live: LiveGame, s: GameState, names: list[str], key: str) -> GameState | None:
+    free = s.territories_of(-1)
+    t = st.selectbox(f"{names[s.player]} claims", free, format_func=lambda t: s.board.territories[t], key=_k(key, "claim"))
+    if st.button("Claim", key=_k(key, "claim_go"), width="stretch", type="primary"):
+        return _apply(live, lambda: live.claim(int(t)))
+    return None
+
+
+def _place_starting(live: LiveGame, s: GameState, names: list[str], key: str) -> GameState | None:
+    st.write("Starting armies, one line per player, like 'Ukraine 5, Ural 3':")
+    texts = {}
+    for force in range(len(s.pool)):
+        texts[force] = st.text_input(f"{names[force]}: {int(s.pool[force])} to place", key=_k(key, f"start_{force}"))
+    if st.button("Place starting armies", key=_k(key, "start_go"), width="stretch", type="primary"):
+        def entry() -> None:
+            live.place_starting({f: _parse_counts(t, s) for f, t in texts.items()})
+        return _apply(live, entry)
+    return None
+
+
+def _name_cards(live: LiveGame, s: GameState, key: str) -> GameState | None:
+    if live.me is None or not set(live.hidden) & set(s.hand(live.me)):
+        return None
+    unseen = sorted(set(live.hidden) | {int(c) for c in np.flatnonzero(s.card_loc == DECK)})
+    cards = st.multiselect("Name your face-down cards", unseen, format_func=_card_label(s), key=_k(key, "name_cards"))
+    if st.button("These are my cards", key=_k(key, "name_go"), width="stretch"):
+        return _apply(live, lambda: live.name_cards([int(c) for c in cards]))
+    return None
+
+
+def _trade(live: LiveGame, s: GameState, names: list[str], key: str) -> GameState | None:
+    if len(s.hand(s.player)) < 3:
+        return None
+    must = len(s.hand(s.player)) >= 5
+    with st.container(border=True):
+        st.write(plain(f"{names[s.player]} {'must trade' if must else 'may trade'} a set"))
+        if s.player == live.me:
+            choices = live.known_hand(s.player)
+        else:
+            choices = sorted(set(live.hidden) & set(s.hand(s.player)) |
+                             {int(c) for c in np.flatnonzero(s.card_loc == DECK)} | set(live.known_hand(s.player)))
+        cards = st.multiselect("Cards shown (leave empty for 'a set')", choices, format_func=_card_label(s),
+                               key=_k(key, "trade_cards"), max_selections=3)
+        bonus = st.selectbox("Extra armies on", [None, *s.territories_of(s.player)], key=_k(key, "trade_bonus"),
+                             format_func=lambda t: "no card shows a territory of theirs" if t is None else s.board.territories[t])
+        if st.button("Trade", key=_k(key, "trade_go"), width="stretch"):
+            return _apply(live, lambda: live.trade([int(c) for c in cards], bonus))
+    return None
+
+
+def _place(live: LiveGame, s: GameState, names: list[str], key: str) -> GameState | None:
+    mine = s.territories_of(s.player)
+    label = _territory_label(s, names)
+    t = st.selectbox("Place on", mine, format_func=label, key=_k(key, "place_t"))
+    k = st.number_input("Armies", min_value=1, max_value=MAX_ARMIES, value=max(1, s.pending), key=_k(key, f"place_k{s.pending}"))
+    several = st.text_input("Or several at once, like 'Ukraine 3, Ural 2'", key=_k(key, "place_many"))
+    if st.button("Place", key=_k(key, "place_go"), width="stretch", type="primary"):
+        def entry() -> None:
+            live.place(_parse_counts(several, s) if several.strip() else {int(t): int(k)})
+        return _apply(live, entry)
+    return None
+
+
+def _battle(live: LiveGame, s: GameState, names: list[str], key: str) -> GameState | None:
+    label = _territory_label(s, names)
+    with st.container(border=True):
+        sources = [int(t) for t in s.attack_sources()]
+        if not sources:
+            return None
+        src = st.selectbox("Attack from", sources, format_func=label, key=_k(key, "from"))
+        targets = [int(t) for t in s.board.neighbors[src] if s.owner[t] != s.player]
+        tgt = st.selectbox("Attack", targets, format_func=label, key=_k(key, "to"))
+        a = st.number_input("Armies left on the attacking territory", min_value=1, max_value=MAX_ARMIES,
+                            value=int(s.armies[src]), key=_k(key, f"a_left{src}"))
+        d = st.number_input("Armies left on the defending territory (0: taken)", min_value=0, max_value=MAX_ARMIES,
+                            value=0, key=_k(key, "d_left"))
+        if st.button("Record battle", key=_k(key, "battle_go"), width="stretch", type="primary"):
+            return _apply(live, lambda: live.battle(int(src), int(tgt), int(a), int(d)))
+    return None
+
+
+def _move_in(live: LiveGame, s: GameState, key: str) -> GameState | None:
+    lo, hi = s.move_range()
+    assert s.move is not None
+    where = s.board.territories[s.move[1]]
+    k = st.number_input(f"Armies moved into {where} ({lo} to {hi})", min_value=0, max_value=MAX_ARMIES, value=hi,
+                        key=_k(key, "move_k"))
+    if st.button("Move in", key=_k(key, "move_go"), width="stretch", type="primary"):
+        return _apply(live, lambda: live.move_in(int(k)))
+    return None
+
+
+def _fortify_or_end(live: LiveGame, s: GameState, names: list[str], key: str) -> GameState | None:
+    card = NO_CARD
+    if s.captured:
+        drawn = sorted(set(live.hidden) | {int(c) for c in np.flatnonzero(s.card_loc == DECK)})
+        card = st.selectbox("Card drawn at the end of the turn", [NO_CARD, *drawn], format_func=_card_label(s),
+                            key=_k(key, "card"))
+    drawn_card = None if card == NO_CARD else int(card)
+    label = _territory_label(s, names)
+    with st.expander("Fortify", expanded=s.phase == Phase.FORTIFY):
+        sources = [t for t in s.territories_of(s.player) if s.armies[t] > 1]
+        src = st.selectbox("Fortify from", sources, format_func=label, key=_k(key, "f_from"))
+        if src is not None:
+            targets = s.fortify_targets(int(src))
+            tgt = st.selectbox("to", targets, format_func=label, key=_k(key, "f_to"))
+            k = st.number_input("Armies moved", min_value=1, max_value=MAX_ARMIES, value=1, key=_k(key, "f_k"))
+            if st.button("Fortify (ends the turn)", key=_k(key, "f_go"), width="stretch"):
+                return _apply(live, lambda: live.fortify(int(src), int(tgt), int(k), card=drawn_card))
+    if st.button("End turn", key=_k(key, "end_go"), width="stretch", type="primary"):
+        return _apply(live, lambda: live.end_turn(card=drawn_card))
+    return None
+
+
+def _undo_redo(live: LiveGame, key: str) -> GameState | None:
+    entries = live.entries
+    if entries:
+        last = entries[-1].kind
+        if st.button(f"Undo ({last})", key=_k(key, "undo"), width="stretch"):
+            return _apply(live, live.undo)
+    if live.can_redo:
+        if st.button("Redo", key=_k(key, "redo"), width="stretch"):
+            return _apply(live, live.redo)
+    return None
+
+
+# ------------------------------------------------------------------------------------ history, log, luck
+def _history(live: LiveGame, names: list[str], key: str) -> None:
+    s = live.state
+    with st.expander("Log"):
+        frame = log_frame(s)
+        st.dataframe(frame[["text"]].iloc[::-1], hide_index=True, width="stretch")
+        st.download_button("Download the log (CSV)", log_csv(s), file_name="risk-log.csv", mime="text/csv",
+                           key=_k(key, "csv"), width="stretch")
+    n = len(live.entries)
+    if n:
+        with st.expander("The board at an earlier entry"):
+            k = st.number_input(f"After entry (0 to {n})", min_value=0, max_value=n, value=n, key=_k(key, "at"))
+            then = live.board_at(int(k))
+            board = pd.DataFrame({
+                "territory": list(then.board.territories),
+                "owner": [names[int(o)] if o >= 0 else "-" for o in then.owner],
+                "armies": then.armies.tolist(),
+            })
+            st.caption(plain(f"Turn {then.round}, {names[then.player]} to play, {then.phase.name.replace('_', ' ').lower()}"))
+            st.dataframe(board, hide_index=True, width="stretch")
+    with st.expander("Luck meter"):
+        table = luck_table(s)
+        if not table["battles"].any():
+            st.write("No battles yet.")
+            return
+        st.dataframe(table.drop(columns=["player"]).round(2), hide_index=True, width="stretch")
+        series = luck_series(s)
+        chart = series.pivot(index="turn", columns="name", values="percentile")
+        st.caption("Luck percentile after each turn (50: as the dice should go)")
+        st.line_chart(chart, y_label="percentile", x_label="turn")
+        for p in range(s.n_players):
+            lucky, unlucky = extreme_battles(s, p)
+            for what, found in (("Luckiest", lucky), ("Unluckiest", unlucky)):
+                if found is None:
+                    continue
+                b, prob = found
+                terr = s.board.territories
+                st.caption(plain(
+                    f"{what} battle for {names[p]}: turn {b.turn}, {terr[b.source]} ({b.attackers}) on "
+                    f"{terr[b.target]} ({b.defenders}), {b.attacker_lost} lost against {b.defender_lost}: "
+                    f"a result at least this {'good' if what == 'Luckiest' else 'bad'} has probability {prob:.1%}"
+                ))

@@ -22,13 +22,16 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from analyzer.analysis.log import log_csv, log_frame, player_names
+from analyzer.analysis.log import log_csv, log_lines, player_names
+from analyzer.analysis.position import player_labels
 from analyzer.analysis.luck import extreme_battles, luck_series, luck_table
 from analyzer.errors import RiskAnalyzerError
+from analyzer.game.actions import Territory
 from analyzer.game.board import SYMBOLS
 from analyzer.game.state import DECK, GameState, Phase
 from analyzer.limits import MAX_ARMIES, MAX_NAME_LENGTH
 from analyzer.live import LIVE_LABEL, LiveGame
+from analyzer.plot import PLAYER_COLORS
 
 #: Characters Markdown would read as formatting; escaped so a message shows as typed.
 _MARKDOWN = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$])")
@@ -96,9 +99,9 @@ def _card_label(game: GameState) -> Callable[[int], str]:
     return label
 
 
-def _parse_counts(text: str, game: GameState) -> dict[int, int]:
+def _parse_counts(text: str, game: GameState) -> dict[Territory, int]:
     """``"Ukraine 3, Ural 2"`` as ``{territory: armies}``; a bad part raises naming it."""
-    out: dict[int, int] = {}
+    out: dict[Territory, int] = {}
     for part in (p.strip() for p in text.split(",")):
         if not part:
             continue
@@ -251,7 +254,8 @@ def _place(live: LiveGame, s: GameState, names: list[str], key: str) -> GameStat
     several = st.text_input("Or several at once, like 'Ukraine 3, Ural 2'", key=_k(key, "place_many"))
     if st.button("Place", key=_k(key, "place_go"), width="stretch", type="primary"):
         def entry() -> None:
-            live.place(_parse_counts(several, s) if several.strip() else {int(t): int(k)})
+            one: dict[Territory, int] = {int(t): int(k)}
+            live.place(_parse_counts(several, s) if several.strip() else one)
         return _apply(live, entry)
     return None
 
@@ -323,8 +327,10 @@ def _undo_redo(live: LiveGame, key: str) -> GameState | None:
 def _history(live: LiveGame, names: list[str], key: str) -> None:
     s = live.state
     with st.expander("Log"):
-        frame = log_frame(s)
-        st.dataframe(frame[["text"]].iloc[::-1], hide_index=True, width="stretch")
+        lines = [x.text for x in log_lines(s)]
+        # Newest first, as lines that wrap at a phone's width (a table would cut them off).
+        with st.container(height=320):
+            st.markdown("  \n".join(plain(t) for t in reversed(lines)) or "Nothing recorded yet.")
         st.download_button("Download the log (CSV)", log_csv(s), file_name="risk-log.csv", mime="text/csv",
                            key=_k(key, "csv"), width="stretch")
     n = len(live.entries)
@@ -344,11 +350,21 @@ def _history(live: LiveGame, names: list[str], key: str) -> None:
         if not table["battles"].any():
             st.write("No battles yet.")
             return
-        st.dataframe(table.drop(columns=["player"]).round(2), hide_index=True, width="stretch")
+        shown = pd.DataFrame({
+            "player": table["name"],
+            "lost (exp)": [f"{a} ({e:.1f})" for a, e in zip(table["lost"], table["expected lost"])],
+            "killed (exp)": [f"{a} ({e:.1f})" for a, e in zip(table["destroyed"], table["expected destroyed"])],
+            "luck %": table["percentile"].round(0).astype(int),
+        })
+        st.caption("luck %: the share of games with these same battles that would have gone worse for the player "
+                   "(exact, from the dice; 50 is average)")
+        st.dataframe(shown, hide_index=True, width="stretch")
         series = luck_series(s)
-        chart = series.pivot(index="turn", columns="name", values="percentile")
+        chart = series.pivot(index="turn", columns="player", values="percentile")
+        chart.columns = [names[int(p)] for p in chart.columns]
+        colors = player_labels(s)[1] or list(PLAYER_COLORS[: s.n_players])
         st.caption("Luck percentile after each turn (50: as the dice should go)")
-        st.line_chart(chart, y_label="percentile", x_label="turn")
+        st.line_chart(chart, y_label="percentile", x_label="turn", color=[colors[int(p)] for p in sorted(set(series["player"]))])
         for p in range(s.n_players):
             lucky, unlucky = extreme_battles(s, p)
             for what, found in (("Luckiest", lucky), ("Unluckiest", unlucky)):
@@ -356,8 +372,9 @@ def _history(live: LiveGame, names: list[str], key: str) -> None:
                     continue
                 b, prob = found
                 terr = s.board.territories
+                lost, destroyed = (b.attacker_lost, b.defender_lost) if b.attacker == p else (b.defender_lost, b.attacker_lost)
                 st.caption(plain(
-                    f"{what} battle for {names[p]}: turn {b.turn}, {terr[b.source]} ({b.attackers}) on "
-                    f"{terr[b.target]} ({b.defenders}), {b.attacker_lost} lost against {b.defender_lost}: "
-                    f"a result at least this {'good' if what == 'Luckiest' else 'bad'} has probability {prob:.1%}"
+                    f"{what} battle for {names[p]}: turn {b.turn}, {names[b.attacker]}'s {terr[b.source]} ({b.attackers}) "
+                    f"on {names[b.defender]}'s {terr[b.target]} ({b.defenders}): {names[p]} lost {lost} and destroyed "
+                    f"{destroyed}; a result at least this {'good' if what == 'Luckiest' else 'bad'} has probability {prob:.1%}"
                 ))

@@ -141,7 +141,7 @@ def test_log_and_luck_are_shown(recorded: Any) -> None:
     at, _, _ = recorded
     texts = [str(c.value) for c in at.caption]
     assert any(t.startswith("Luckiest battle for Ann") for t in texts)
-    assert any("Cy is out" in str(v) for df in at.dataframe for v in df.value.get("text", []))
+    assert any("Cy is out" in m.value.replace("\\", "") for m in at.markdown)
     assert at.get("download_button")
 
 

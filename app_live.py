@@ -10,7 +10,8 @@ The panel is one column of full-width inputs, so it reads at a phone's 390 px.
 Only the entries the phase allows are shown: a typical turn is the territory
 and "Place" (the count defaults to every army due), then for each battle the
 two territories, the two armies left and "Record battle", the move-in if the
-dice left a choice, and "End turn".
+dice left a choice, and "End turn". Those who like can enter a battle roll by
+roll instead.
 """
 
 from __future__ import annotations
@@ -273,9 +274,18 @@ def _battle(live: LiveGame, s: GameState, names: list[str], key: str) -> GameSta
                             value=int(s.armies[src]), key=_k(key, f"a_left{src}"))
         d = st.number_input("Armies left on the defending territory (0: taken)", min_value=0, max_value=MAX_ARMIES,
                             value=0, key=_k(key, "d_left"))
+        # A refused entry must not cut the panel short: widgets not drawn in a run lose what was typed.
+        new = None
         if st.button("Record battle", key=_k(key, "battle_go"), width="stretch", type="primary"):
-            return _apply(live, lambda: live.battle(int(src), int(tgt), int(a), int(d)))
-    return None
+            new = _apply(live, lambda: live.battle(int(src), int(tgt), int(a), int(d)))
+        with st.expander("Or roll by roll"):
+            dice = st.number_input("Attacker's dice", min_value=1, max_value=3, value=3, key=_k(key, "r_ad"))
+            ddice = st.number_input("Defender's dice", min_value=1, max_value=3, value=2, key=_k(key, "r_dd"))
+            al = st.number_input("Attacker lost", min_value=0, max_value=3, value=0, key=_k(key, "r_al"))
+            dl = st.number_input("Defender lost", min_value=0, max_value=3, value=0, key=_k(key, "r_dl"))
+            if st.button("Record roll", key=_k(key, "roll_go"), width="stretch"):
+                new = _apply(live, lambda: live.roll(int(src), int(tgt), int(dice), int(ddice), int(al), int(dl)))
+    return new
 
 
 def _move_in(live: LiveGame, s: GameState, key: str) -> GameState | None:
@@ -296,6 +306,7 @@ def _fortify_or_end(live: LiveGame, s: GameState, names: list[str], key: str) ->
         card = st.selectbox("Card drawn at the end of the turn", [NO_CARD, *drawn], format_func=_card_label(s),
                             key=_k(key, "card"))
     drawn_card = None if card == NO_CARD else int(card)
+    new = None
     label = _territory_label(s, names)
     with st.expander("Fortify", expanded=s.phase == Phase.FORTIFY):
         sources = [t for t in s.territories_of(s.player) if s.armies[t] > 1]
@@ -305,10 +316,10 @@ def _fortify_or_end(live: LiveGame, s: GameState, names: list[str], key: str) ->
             tgt = st.selectbox("to", targets, format_func=label, key=_k(key, "f_to"))
             k = st.number_input("Armies moved", min_value=1, max_value=MAX_ARMIES, value=1, key=_k(key, "f_k"))
             if st.button("Fortify (ends the turn)", key=_k(key, "f_go"), width="stretch"):
-                return _apply(live, lambda: live.fortify(int(src), int(tgt), int(k), card=drawn_card))
+                new = _apply(live, lambda: live.fortify(int(src), int(tgt), int(k), card=drawn_card))
     if st.button("End turn", key=_k(key, "end_go"), width="stretch", type="primary"):
-        return _apply(live, lambda: live.end_turn(card=drawn_card))
-    return None
+        new = _apply(live, lambda: live.end_turn(card=drawn_card))
+    return new
 
 
 def _undo_redo(live: LiveGame, key: str) -> GameState | None:

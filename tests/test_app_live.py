@@ -171,6 +171,18 @@ def test_refused_entries_show_the_engines_message_and_keep_the_game() -> None:
     (message,) = errors(at)
     assert "cannot leave 15 and 0" in message.replace("\\", "") and game_of(at) == after_place
     assert at.number_input(key=k("a_left0")).value == 15
+    # Roll by roll: an outcome the dice cannot give is refused, a possible one recorded.
+    at.number_input(key=k("r_al")).set_value(3)
+    press(at, "roll_go")
+    (message,) = errors(at)
+    assert "not a possible outcome of 3 dice against 2" in message.replace("\\", "") and game_of(at) == after_place
+    at.number_input(key=k("r_al")).set_value(1)
+    at.number_input(key=k("r_dl")).set_value(1)
+    press(at, "roll_go")
+    rolled = game_of(at)
+    assert not errors(at) and rolled.armies[0] == 13 and rolled.armies[BOARD.index("Kamchatka")] == 2
+    press(at, "undo")
+    assert same_game(game_of(at), after_place)
     # Undo takes the placement back.
     press(at, "undo")
     assert same_game(game_of(at), start)

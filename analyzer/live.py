@@ -120,7 +120,7 @@ class LiveGame:
             if me is not None and not 0 <= me < state.n_players:
                 raise IllegalActionError(f"me must be a seat from 0 to {state.n_players - 1} or None, got {me!r}")
             book = {"version": _VERSION, "base": len(state.history), "seed": int(seed), "me": me,
-                    "hidden0": [], "entries": [], "redo": []}
+                    "entries": [], "redo": []}
         self._book = _checked_book(book, self._state)
         self._save()
 
@@ -195,7 +195,7 @@ class LiveGame:
     @property
     def hidden(self) -> list[int]:
         """Cards in players' hands whose identity nobody has named (placeholder ids)."""
-        return list(self._book["entries"][-1]["hidden"] if self._book["entries"] else self._book["hidden0"])
+        return list(self._book["entries"][-1]["hidden"]) if self._book["entries"] else []
 
     def card_counts(self) -> list[int]:
         """How many cards each seat holds (what the table sees of an opponent's hand)."""
@@ -573,7 +573,7 @@ def _checked_book(book: Any, state: GameState) -> dict[str, Any]:
         raise bad(f"expected an object with version {_VERSION}")
     try:
         base, seed, me = int(book["base"]), int(book["seed"]), book["me"]
-        entries, redo, hidden0 = list(book["entries"]), list(book["redo"]), list(book["hidden0"])
+        entries, redo = list(book["entries"]), list(book["redo"])
         for e in entries + redo:
             if not isinstance(e["kind"], str) or int(e["n"]) < 0:
                 raise bad(f"entry {e!r}")
@@ -592,4 +592,4 @@ def _checked_book(book: Any, state: GameState) -> dict[str, Any]:
         raise bad(f"me is {me!r}; expected None or a seat from 0 to {state.n_players - 1}")
     if base + sum(int(e["n"]) for e in entries) != len(state.history):
         raise bad(f"its entries cover {base + sum(int(e['n']) for e in entries)} actions but the history has {len(state.history)}")
-    return {"version": _VERSION, "base": base, "seed": seed, "me": me, "hidden0": hidden0, "entries": entries, "redo": redo}
+    return {"version": _VERSION, "base": base, "seed": seed, "me": me, "entries": entries, "redo": redo}

@@ -54,7 +54,14 @@ def render(game: GameState | None, key: str) -> GameState | None:
         return _start_form(key)
     if LIVE_LABEL not in game.labels:
         return _adopt_form(game, key)
-    live = LiveGame(game)
+    try:
+        live = LiveGame(game)
+    except RiskAnalyzerError as exc:
+        # The record no longer matches the game (it was edited elsewhere): follow it afresh from here.
+        st.error(plain(f"{exc}. The game is kept; its undo list cannot be."))
+        fresh = game.copy()
+        fresh.labels.pop(LIVE_LABEL)
+        return _adopt_form(fresh, key)
     names = player_names(game)
     _status(live, names)
     new = _entries(live, names, key)

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from analyzer.game.actions import Place
 from analyzer.game.board import classic_board
 from analyzer.game.state import GameState
 from analyzer.live import LiveGame
@@ -204,3 +205,15 @@ def test_start_form_claims_and_random_deal() -> None:
     at.radio(key=k("how")).set_value("dealt at random with armies placed")
     press(at, "start")
     assert game_of(at).phase.name == "REINFORCE" and int(game_of(at).armies.sum()) == 105
+
+
+def test_a_game_changed_outside_the_recorder_is_followed_afresh() -> None:
+    owner = [0] * 14 + [1] * 14 + [2] * 14
+    game = LiveGame(GameState.from_position(owner, [3] * 42, n_players=3, player=0)).state
+    game.apply(Place("Alaska", 11))  # not through the recorder: its record no longer covers the history
+    at = _app(game)
+    (message,) = errors(at)
+    assert "entries cover 0 actions but the history has 1" in message.replace("\\", "")
+    press(at, "adopt")
+    followed = game_of(at)
+    assert followed.armies[0] == 14 and LiveGame(followed).entries == []

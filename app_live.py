@@ -28,7 +28,7 @@ from analyzer.analysis.position import player_labels
 from analyzer.analysis.luck import extreme_battles, luck_series, luck_table
 from analyzer.errors import RiskAnalyzerError
 from analyzer.game.actions import Territory
-from analyzer.game.board import SYMBOLS
+from analyzer.game.board import SYMBOLS, classic_board
 from analyzer.game.state import DECK, GameState, Phase
 from analyzer.limits import MAX_ARMIES, MAX_NAME_LENGTH
 from analyzer.live import LIVE_LABEL, LiveGame
@@ -37,6 +37,10 @@ from analyzer.plot import PLAYER_COLORS
 #: Characters Markdown would read as formatting; escaped so a message shows as typed.
 _MARKDOWN = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$])")
 NO_CARD = -1
+#: The ways to start a game's territories.
+CLAIM_ONE_BY_ONE = "claimed one at a time, as at the table"
+ENTER_BY_PLAYER = "entered player by player (claimed or dealt)"
+RANDOM_DEAL = "dealt at random, with armies placed"
 
 
 def plain(text: str) -> str:
@@ -136,19 +140,45 @@ def _start_form(key: str) -> GameState | None:
     first = st.selectbox("Goes first", range(len(names)), format_func=lambda p: names[p], key=_k(key, "first"))
     me = st.selectbox("You are", [None, *range(len(names))], key=_k(key, "me"),
                       format_func=lambda p: "nobody (every card face down)" if p is None else names[p])
-    how = st.radio("Territories", ["claimed at the table", "dealt at random with armies placed"], key=_k(key, "how"))
+    how = st.radio("Territories", [CLAIM_ONE_BY_ONE, ENTER_BY_PLAYER, RANDOM_DEAL], key=_k(key, "how"))
+    deal = _deal_pickers(names, key) if how == ENTER_BY_PLAYER else None
     if not st.button("Start", key=_k(key, "start"), width="stretch", type="primary"):
         return None
     rng = np.random.default_rng()
     try:
-        if how.startswith("claimed"):
-            live = LiveGame.start(names, first=int(first), me=me, seed=int(rng.integers(2**31)))
-        else:
+        if how == RANDOM_DEAL:
             live = LiveGame.random(names, rng, me=me)
+        else:
+            live = LiveGame.start(names, first=int(first), me=me, seed=int(rng.integers(2**31)),
+                                  deal=None if deal is None else _deal_of(deal, len(names)))
     except RiskAnalyzerError as exc:
         st.error(plain(str(exc)))
         return None
     return live.state
+
+
+def _deal_pickers(names: list[str], key: str) -> list[list[int]]:
+    """One searchable list per force (the neutral too, in a 2-player game) of the territories it holds."""
+    board = classic_board()
+    forces = names + (["Neutral"] if len(names) == 2 else [])
+    return [st.multiselect(f"{name}'s territories", range(board.n_territories), format_func=lambda t: board.territories[t],
+                           key=_k(key, f"deal_{i}")) for i, name in enumerate(forces)]
+
+
+def _deal_of(picked: list[list[int]], n_players: int) -> list[int]:
+    """The owner of every territory from each force's picks; a territory picked twice or by nobody is named."""
+    board = classic_board()
+    owner = [-1] * board.n_territories
+    for force, territories in enumerate(picked):
+        for t in territories:
+            if owner[t] >= 0:
+                raise _EntryError(f"{board.territories[t]} is picked for two players")
+            owner[t] = force
+    missing = [board.territories[t] for t, o in enumerate(owner) if o < 0]
+    if missing:
+        raise _EntryError(f"{len(missing)} territories have no owner yet: {', '.join(missing[:5])}" +
+                          (", ..." if len(missing) > 5 else ""))
+    return owner
 
 
 def _adopt_form(game: GameState, key: str) -> GameState | None:

@@ -17,6 +17,7 @@ from analyzer.game.actions import Place
 from analyzer.game.board import classic_board
 from analyzer.game.state import GameState
 from analyzer.live import LiveGame
+from app_live import ENTER_BY_PLAYER, RANDOM_DEAL
 from test_record import play_script, same_game, script_start
 
 BOARD = classic_board()
@@ -202,7 +203,7 @@ def test_start_form_claims_and_random_deal() -> None:
     press(at, "claim_go")
     assert game_of(at).owner[BOARD.index("Peru")] == 1
     at = _app(None)
-    at.radio(key=k("how")).set_value("dealt at random with armies placed")
+    at.radio(key=k("how")).set_value(RANDOM_DEAL)
     press(at, "start")
     assert game_of(at).phase.name == "REINFORCE" and int(game_of(at).armies.sum()) == 105
 
@@ -217,3 +218,31 @@ def test_a_game_changed_outside_the_recorder_is_followed_afresh() -> None:
     press(at, "adopt")
     followed = game_of(at)
     assert followed.armies[0] == 14 and LiveGame(followed).entries == []
+
+
+def test_start_by_entering_each_players_territories_then_their_armies() -> None:
+    at = _app(None)
+    at.text_input(key=k("names")).set_value("Ann, Bo, Cy").run()
+    at.radio(key=k("how")).set_value(ENTER_BY_PLAYER).run()
+    at.multiselect(key=k("deal_0")).set_value(list(range(0, 14)))
+    at.multiselect(key=k("deal_1")).set_value(list(range(14, 28)))
+    at.multiselect(key=k("deal_2")).set_value(list(range(28, 41)))
+    press(at, "start")
+    assert errors(at) == ["1 territories have no owner yet: Eastern Australia"]
+    at.multiselect(key=k("deal_2")).set_value(list(range(27, 42)))
+    press(at, "start")
+    assert errors(at) == ["Siberia is picked for two players"]
+    at.multiselect(key=k("deal_2")).set_value(list(range(28, 42)))
+    press(at, "start")
+    game = game_of(at)
+    assert game.phase.name == "SETUP_PLACE" and game.owner.tolist() == [0] * 14 + [1] * 14 + [2] * 14
+    # Starting armies: 35 each, one already on each of the 14 territories.
+    at.text_input(key=k("start_0")).set_value("Alaska 10, Peru 11")
+    at.text_input(key=k("start_1")).set_value("Ural 21")
+    at.text_input(key=k("start_2")).set_value("Japan 20")
+    press(at, "start_go")
+    assert "Cy has 21 starting armies to place, got 20" in errors(at)[0] and game_of(at) == game
+    at.text_input(key=k("start_2")).set_value("Japan 20, Siam 1")
+    press(at, "start_go")
+    game = game_of(at)
+    assert game.phase.name == "REINFORCE" and game.armies[BOARD.index("Japan")] == 21 and int(game.armies.sum()) == 105

@@ -384,7 +384,7 @@ def _history(live: LiveGame, names: list[str], key: str) -> None:
     n = len(live.entries)
     if n:
         with st.expander("The board at an earlier entry"):
-            k = st.number_input(f"After entry (0 to {n})", min_value=0, max_value=n, value=n, key=_k(key, "at"))
+            k = st.number_input(f"After entry (0 to {n})", min_value=0, max_value=n, value=n, key=_k(key, f"at{n}"))
             then = live.board_at(int(k))
             board = pd.DataFrame({
                 "territory": list(then.board.territories),

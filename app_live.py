@@ -201,6 +201,9 @@ def _status(live: LiveGame, names: list[str]) -> None:
     if s.phase == Phase.REINFORCE:
         parts.append(f"{s.pending} armies to place")
     st.markdown("**" + plain(" · ".join(parts)) + "**")
+    alive = [p for p in range(s.n_players) if s.alive[p]]
+    # Territories and continents held now, as the next turn pays them (cards aside).
+    st.caption(plain("Next reinforcements: " + ", ".join(f"{names[p]} {s.reinforcements(p)}" for p in alive)))
     counts = live.card_counts()
     st.caption(plain("Cards: " + ", ".join(f"{names[p]} {counts[p]}" for p in range(s.n_players) if s.alive[p])))
     if live.me is not None:

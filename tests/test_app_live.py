@@ -165,6 +165,8 @@ def test_refused_entries_show_the_engines_message_and_keep_the_game() -> None:
     press(at, "place_go")
     after_place = game_of(at)
     assert after_place.armies[0] == 14 and not errors(at)
+    # 14 territories each (4 armies): Player 1 holds both Americas (+5 +2), Player 2 Africa (+3), Player 3 Australia (+2).
+    assert "Next reinforcements: Player 1 11, Player 2 7, Player 3 6" in [c.value for c in at.caption]
     # A result impossible from the armies before it.
     at.selectbox(key=k("from")).set_value(0).run()
     at.selectbox(key=k("to")).set_value(BOARD.index("Kamchatka"))

@@ -1,0 +1,595 @@
+"""A game followed at a real table: entries in the table's own words, checked by the engine.
+
+A :class:`LiveGame` wraps a :class:`~analyzer.game.state.GameState`. Each entry
+(armies placed, a set traded, a whole battle, the move-in, the fortify, "end
+turn") becomes one or more engine actions applied with
+:meth:`GameState.apply`, so an entry the rules refuse raises the engine's own
+:class:`~analyzer.errors.IllegalActionError` and leaves the game as it was.
+What the table never says is derived by the engine (the forced move-in, the
+eliminated player's cards changing hands, the next continent bonus, victory)
+or by the recorder (the card drawn after a capture).
+
+Face-down cards
+---------------
+At a table you see your own cards but only how many each opponent holds. The
+engine needs a card id for every draw, so a card nobody has named is drawn at
+random from the pile (a *placeholder*) and kept on the list of hidden cards.
+Because no hidden card has ever been seen, the placeholders are
+interchangeable with each other and with the cards still in the deck: when a
+player trades cards that were hidden, or names a card of their own, the
+recorder swaps the placeholder's identity with the card shown (rewriting the
+one ``Draw`` in the history that brought it), so the engine's history stays a
+real, replayable game in which every trade was a valid set. A trade of
+unknown cards is accepted if the hidden cards could make a set.
+:meth:`LiveGame.determinize` draws every hidden card afresh, for rollouts.
+
+Undo and redo
+-------------
+Each entry remembers how many engine actions it added and which identities it
+swapped; undo drops the last entries and replays ``initial`` plus the rest of
+the history with :meth:`GameState.replay`, so an undone game is exactly the
+game those entries make. The bookkeeping (entries, the redo list, the hidden
+cards, the seed of the placeholder draws) is kept in ``state.labels["live"]``
+and saved with the game, so a :class:`LiveGame` can be rebuilt from a saved
+state with ``LiveGame(state)``.
+
+>>> live = LiveGame.random(["Ann", "Bo", "Cy"], np.random.default_rng(1), me=0)
+>>> live.state.phase.name, live.state.player
+('REINFORCE', 1)
+>>> t = live.state.territories_of(1)[0]
+>>> live.place({t: live.state.pending})
+[Place(territory=0, armies=4)]
+>>> live.state.phase.name
+'ATTACK'
+>>> live.undo(); live.state.phase.name, live.can_redo
+('REINFORCE', True)
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from analyzer.analysis.position import player_labels, with_player_labels
+from analyzer.errors import IllegalActionError, StateFormatError
+from analyzer.game.actions import (
+    Action,
+    Attack,
+    Battle,
+    Claim,
+    Defend,
+    Draw,
+    EndAttack,
+    EndTurn,
+    Fortify,
+    MoveIn,
+    Place,
+    Roll,
+    Territory,
+    Trade,
+    action_from_json,
+    action_to_json,
+)
+from analyzer.game.board import SYMBOLS, Board
+from analyzer.game.cards import is_valid_set
+from analyzer.game.rules import Rules
+from analyzer.game.state import DECK, GameState, Phase
+from analyzer.plot import PLAYER_COLORS, player_name
+
+#: Key of the recorder's bookkeeping in :attr:`GameState.labels`.
+LIVE_LABEL = "live"
+_VERSION = 1
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One recorded entry: its kind ("place", "trade", "battle", ...) and the engine actions it added."""
+
+    kind: str
+    actions: tuple[Action, ...]
+
+
+def _swap_draws(history: list[Action], swaps: Sequence[Sequence[int]]) -> list[Action]:
+    """``history`` with the identities of each pair of cards exchanged, in order (each swap is its own inverse)."""
+    out = list(history)
+    for x, y in swaps:
+        for i, a in enumerate(out):
+            if isinstance(a, Draw) and a.card in (x, y):
+                out[i] = Draw(y if a.card == x else x)
+    return out
+
+
+class LiveGame:
+    """A game recorded entry by entry; build with :meth:`start`, :meth:`random` or ``LiveGame(state)``.
+
+    ``LiveGame(state)`` adopts a copy of any game (a typed position, a saved
+    live game): entries made before it are not undoable unless they were
+    recorded by a :class:`LiveGame`. ``me`` is the seat whose cards the user
+    sees (None: every card drawn is hidden until named).
+    """
+
+    def __init__(self, state: GameState, *, me: int | None = None, seed: int = 0) -> None:
+        self._state = state.copy()
+        book = self._state.labels.get(LIVE_LABEL)
+        if book is None:
+            if me is not None and not 0 <= me < state.n_players:
+                raise IllegalActionError(f"me must be a seat from 0 to {state.n_players - 1} or None, got {me!r}")
+            book = {"version": _VERSION, "base": len(state.history), "seed": int(seed), "me": me,
+                    "entries": [], "redo": []}
+        self._book = _checked_book(book, self._state)
+        self._save()
+
+    # ------------------------------------------------------------------ starts
+    @classmethod
+    def start(
+        cls,
+        names: Sequence[str],
+        *,
+        first: int = 0,
+        colors: Sequence[str] | None = None,
+        deal: Sequence[int] | None = None,
+        rules: Rules | None = None,
+        board: Board | None = None,
+        me: int | None = None,
+        seed: int = 0,
+    ) -> LiveGame:
+        """A new game at the table: the players in seat order, who goes first, and the deal if there is one.
+
+        Without ``deal`` the territories are then claimed one at a time
+        (:meth:`claim`); with it (one owner per territory, the neutral force
+        of a 2-player game being seat 2) the starting armies come next.
+        ``seed`` drives the placeholder draws of face-down cards.
+        """
+        state = GameState(len(names), rules, board, first_player=first, deal=None if deal is None else list(deal))
+        _label_players(state, names, colors)
+        return cls(state, me=me, seed=seed)
+
+    @classmethod
+    def random(
+        cls,
+        names: Sequence[str],
+        rng: np.random.Generator,
+        *,
+        colors: Sequence[str] | None = None,
+        rules: Rules | None = None,
+        me: int | None = None,
+    ) -> LiveGame:
+        """A game whose starting roll, territories and starting armies are all dealt at random from ``rng``."""
+        state = GameState.random_start(len(names), rng, rules)
+        _label_players(state, names, colors)
+        return cls(state, me=me, seed=int(rng.integers(2**31)))
+
+    # ------------------------------------------------------------------ reading
+    @property
+    def state(self) -> GameState:
+        """A copy of the game now, its bookkeeping in its labels (what a caller stores)."""
+        return self._state.copy()
+
+    @property
+    def me(self) -> int | None:
+        return self._book["me"]
+
+    @property
+    def entries(self) -> list[Entry]:
+        """The recorded entries, oldest first, with the engine actions each added."""
+        out, i = [], self._book["base"]
+        history = self._state.history
+        for e in self._book["entries"]:
+            out.append(Entry(e["kind"], tuple(history[i : i + e["n"]])))
+            i += e["n"]
+        return out
+
+    @property
+    def can_undo(self) -> bool:
+        return bool(self._book["entries"])
+
+    @property
+    def can_redo(self) -> bool:
+        return bool(self._book["redo"])
+
+    @property
+    def hidden(self) -> list[int]:
+        """Cards in players' hands whose identity nobody has named (placeholder ids)."""
+        return list(self._book["entries"][-1]["hidden"]) if self._book["entries"] else []
+
+    def card_counts(self) -> list[int]:
+        """How many cards each seat holds (what the table sees of an opponent's hand)."""
+        return [len(self._state.hand(p)) for p in range(self._state.n_players)]
+
+    def known_hand(self, player: int) -> list[int]:
+        """The cards of ``player`` whose identity is known (named, or dealt in a typed position)."""
+        hidden = set(self.hidden)
+        return [c for c in self._state.hand(player) if c not in hidden]
+
+    def board_at(self, n_entries: int) -> GameState:
+        """The game as it was after the first ``n_entries`` entries (0: as adopted or started)."""
+        count = len(self._book["entries"])
+        if not 0 <= n_entries <= count:
+            raise IllegalActionError(f"entry {n_entries} does not exist; this game has entries 0 to {count}")
+        return self._replay(self._history_at(n_entries))
+
+    # ------------------------------------------------------------------ setup entries
+    def claim(self, territory: Territory) -> list[Action]:
+        """The player to move claims ``territory`` (claimed setup, one at a time)."""
+        return self._record("claim", lambda w: w.state.apply(Claim(territory)))
+
+    def place_starting(self, armies: Mapping[int, Mapping[Territory, int]]) -> list[Action]:
+        """Every force's starting armies at once: ``{seat: {territory: armies}}`` (the neutral is seat 2 of 2).
+
+        The rules place one army at a time round the table; the recorder
+        interleaves the counts into that order, so each force must place
+        exactly the armies it has left.
+        """
+        def go(w: _Work) -> None:
+            s = w.state
+            if s.phase != Phase.SETUP_PLACE:
+                raise IllegalActionError(f"starting armies are placed in phase SETUP_PLACE, not {s.phase.name}")
+            left: dict[int, dict[int, int]] = {}
+            for force, counts in armies.items():
+                mine = left.setdefault(int(force), {})
+                for t, k in counts.items():
+                    tid = s.board.index(t)
+                    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 0:
+                        raise IllegalActionError(f"armies on {s.board.territories[tid]} must be a whole number >= 0, got {k!r}")
+                    mine[tid] = mine.get(tid, 0) + int(k)
+            for force in range(len(s.pool)):
+                want, given = int(s.pool[force]), sum(left.get(force, {}).values())
+                if want != given:
+                    raise IllegalActionError(f"{_seat(s, force)} has {want} starting armies to place, got {given}")
+            while s.phase == Phase.SETUP_PLACE:
+                first = s.legal_actions()[0]
+                assert isinstance(first, Place)
+                force = int(s.owner[int(first.territory)])
+                t = next(t for t, k in left[force].items() if k > 0)
+                left[force][t] -= 1
+                s.apply(Place(t, 1))
+        return self._record("setup", go)
+
+    # ------------------------------------------------------------------ turn entries
+    def place(self, armies: Mapping[Territory, int]) -> list[Action]:
+        """Reinforcements placed: ``{territory: armies}``, many at once."""
+        def go(w: _Work) -> None:
+            if not armies:
+                raise IllegalActionError("place armies on at least one territory")
+            for t, k in armies.items():
+                w.state.apply(Place(t, k))
+        return self._record("place", go)
+
+    def trade(self, cards: Sequence[int] = (), bonus: Territory | None = None) -> list[Action]:
+        """A set traded by the player to move: the cards shown (0 to 3 card ids), the rest hidden cards.
+
+        ``bonus`` is the territory on a traded card that takes the extra
+        armies, as the table says. Hidden cards are given identities that make
+        a valid set with the cards shown (and show ``bonus``), if any can;
+        else the trade is refused.
+        """
+        def go(w: _Work) -> None:
+            shown = [int(c) for c in cards]
+            if len(shown) > 3 or len(set(shown)) != len(shown):
+                raise IllegalActionError(f"a set is three different cards, got {list(cards)!r}")
+            b = None if bonus is None else w.state.board.index(bonus)
+            three = w.identify(w.state.player, shown, b, fill=True)
+            w.state.apply(Trade((three[0], three[1], three[2]), b))
+        return self._record("trade", go)
+
+    def battle(self, source: Territory, target: Territory, attacker_left: int, defender_left: int) -> list[Action]:
+        """A whole battle: from, to, and the armies left on both when it stopped (0 defenders: taken)."""
+        return self._record("battle", lambda w: w.state.apply(Battle(source, target, attacker_left, defender_left)))
+
+    def roll(self, source: Territory, target: Territory, attacker_dice: int, defender_dice: int,
+             attacker_losses: int, defender_losses: int) -> list[Action]:
+        """One roll, for those who record die by die: the dice each side rolled and the armies each lost."""
+        def go(w: _Work) -> None:
+            s = w.state
+            s.apply(Attack(source, target, attacker_dice))
+            if s.phase == Phase.DEFEND:
+                s.apply(Defend(defender_dice))
+            elif defender_dice != 1:
+                raise IllegalActionError(f"the defender holds one army and rolls 1 die, got {defender_dice}")
+            s.apply(Roll(attacker_losses, defender_losses))
+        return self._record("roll", go)
+
+    def move_in(self, armies: int) -> list[Action]:
+        """The armies moved into the territory just taken."""
+        return self._record("move", lambda w: w.state.apply(MoveIn(armies)))
+
+    def fortify(self, source: Territory, target: Territory, armies: int, card: int | None = None) -> list[Action]:
+        """The turn's fortify move, which ends the turn; ``card``: the card drawn, if it is known."""
+        def go(w: _Work) -> None:
+            if w.state.phase == Phase.ATTACK:
+                w.state.apply(EndAttack())
+            w.state.apply(Fortify(source, target, armies))
+            w.draw(card)
+        return self._record("fortify", go)
+
+    def end_turn(self, card: int | None = None) -> list[Action]:
+        """End the turn without fortifying; ``card``: the card drawn, if it is known."""
+        def go(w: _Work) -> None:
+            if w.state.phase == Phase.ATTACK:
+                w.state.apply(EndAttack())
+            w.state.apply(EndTurn())
+            w.draw(card)
+        return self._record("end", go)
+
+    def name_cards(self, cards: Sequence[int]) -> list[Action]:
+        """The user names hidden cards now in their own hand (a card drawn, or cards handed over)."""
+        def go(w: _Work) -> None:
+            if self.me is None:
+                raise IllegalActionError("no seat is yours (me is None), so there are no cards of yours to name")
+            if not cards:
+                raise IllegalActionError("name at least one card")
+            w.identify(self.me, [int(c) for c in cards], None, fill=False)
+        return self._record("cards", go)
+
+    # ------------------------------------------------------------------ undo / redo
+    def undo(self, n: int = 1) -> None:
+        """Take back the last ``n`` entries (they can be redone until a new entry is made)."""
+        entries = self._book["entries"]
+        if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= len(entries):
+            raise IllegalActionError(f"cannot undo {n!r} entries; {len(entries)} can be undone")
+        history = list(self._state.history)
+        book = _copied(self._book)
+        for _ in range(n):
+            e = book["entries"].pop()
+            cut = len(history) - e["n"]
+            book["redo"].append({**e, "actions": [action_to_json(a) for a in history[cut:]]})
+            history = _swap_draws(history[:cut], e["swaps"][::-1])
+        self._commit(self._replay(history), book)
+
+    def redo(self, n: int = 1) -> None:
+        """Make again the last ``n`` entries undone."""
+        redo = self._book["redo"]
+        if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= len(redo):
+            raise IllegalActionError(f"cannot redo {n!r} entries; {len(redo)} can be redone")
+        history = list(self._state.history)
+        book = _copied(self._book)
+        for _ in range(n):
+            e = book["redo"].pop()
+            actions = e.pop("actions")
+            history = _swap_draws(history, e["swaps"]) + [action_from_json(a) for a in actions]
+            book["entries"].append(e)
+        self._commit(self._replay(history), book)
+
+    # ------------------------------------------------------------------ rollouts
+    def determinize(self, rng: np.random.Generator) -> GameState:
+        """The game now with every hidden card drawn afresh from the cards nobody has seen, for a rollout.
+
+        The unseen cards are the hidden ones and those still in the deck;
+        each hand keeps its size and its known cards. The result's card
+        placement no longer matches its history, so it carries none.
+        """
+        s = self._state.copy()
+        hidden = self.hidden
+        pool = np.array(sorted(set(hidden) | {int(c) for c in np.flatnonzero(s.card_loc == DECK)}), dtype=np.int64)
+        owners = [int(s.card_loc[c]) for c in hidden]
+        s.card_loc[hidden] = DECK
+        s.card_loc[rng.permutation(pool)[: len(hidden)]] = owners
+        s.history = []
+        s.labels.pop(LIVE_LABEL, None)
+        return s
+
+    # ------------------------------------------------------------------ internals
+    def _record(self, kind: str, go: Callable[[_Work], Any]) -> list[Action]:
+        """Apply an entry to a copy of the game; keep it only if the engine accepted every action."""
+        w = _Work(self)
+        go(w)
+        added = w.state.history[w.prefix :]
+        hidden = {c for c in w.hidden if w.state.card_loc[c] >= 0}  # a traded card is shown
+        if not added and not w.swaps and hidden == set(self.hidden):
+            raise IllegalActionError(f"the {kind} entry changes nothing")
+        book = _copied(self._book)
+        book["entries"].append({"kind": kind, "n": len(added), "swaps": w.swaps, "hidden": sorted(hidden)})
+        book["redo"] = []
+        self._commit(w.state, book)
+        return list(added)
+
+    def _commit(self, state: GameState, book: dict[str, Any]) -> None:
+        self._state = state
+        self._book = book
+        self._save()
+
+    def _save(self) -> None:
+        self._state.labels[LIVE_LABEL] = _copied(self._book)
+
+    def _history_at(self, n_entries: int) -> list[Action]:
+        history = list(self._state.history)
+        for e in reversed(self._book["entries"][n_entries:]):
+            history = _swap_draws(history[: len(history) - e["n"]], e["swaps"][::-1])
+        return history
+
+    def _replay(self, history: list[Action]) -> GameState:
+        s = GameState.replay(self._state.initial, history, self._state.rules, self._state.board)
+        s.labels = _copied(self._state.labels)
+        return s
+
+
+class _Work:
+    """An entry being applied: a copy of the game, the card identities swapped, and the hidden cards."""
+
+    def __init__(self, live: LiveGame) -> None:
+        self.live = live
+        self.state = live._state.copy()
+        self.prefix = len(self.state.history)
+        self.swaps: list[list[int]] = []
+        self.hidden = set(live.hidden)
+        self.seed = int(live._book["seed"])
+
+    def rng(self, salt: int) -> np.random.Generator:
+        # Seeded by the game and the point in it, so a redo or a replay makes the same placeholder.
+        return np.random.default_rng([self.seed, len(self.state.history), salt])
+
+    def draw(self, card: int | None) -> None:
+        """The card drawn after a turn with a capture: ``card`` if named, else a hidden placeholder."""
+        s = self.state
+        if s.phase != Phase.DRAW:
+            if card is not None:
+                raise IllegalActionError("no card is drawn: this turn took no territory")
+            return
+        if card is None:
+            outcomes = s.chance_outcomes()
+            drawn = outcomes[int(self.rng(0).integers(len(outcomes)))][0]
+            assert isinstance(drawn, Draw)
+            s.apply(drawn)
+            self.hidden.add(drawn.card)
+            return
+        c = int(card)
+        if c in self.hidden and self.swappable(c):
+            # The card named was standing in for another hidden card: that one takes a deck card's place.
+            deck = [int(d) for d in np.flatnonzero(s.card_loc == DECK)]
+            if deck:
+                self.swap(c, deck[int(self.rng(1).integers(len(deck)))])
+        self.state.apply(Draw(c))
+
+    def swappable(self, card: int) -> bool:
+        """Whether ``card``'s identity has never been seen: in the deck, or a placeholder drawn once and never traded."""
+        s = self.state
+        if s.card_loc[card] == DECK:
+            return True
+        if card not in self.hidden or card in _initial_cards(s):
+            return False
+        draws = sum(1 for a in s.history if isinstance(a, Draw) and a.card == card)
+        traded = any(isinstance(a, Trade) and card in a.cards for a in s.history)
+        return draws == 1 and not traded
+
+    def swap(self, x: int, y: int) -> None:
+        """Exchange the identities of unseen cards ``x`` and ``y`` throughout the history, and replay it."""
+        history = _swap_draws(self.state.history, [[x, y]])
+        labels = self.state.labels
+        self.state = GameState.replay(self.state.initial, history, self.state.rules, self.state.board)
+        self.state.labels = labels
+        self.swaps.append([x, y])
+        self.hidden = {y if c == x else x if c == y else c for c in self.hidden}
+
+    def identify(self, player: int, shown: list[int], bonus: int | None, fill: bool) -> list[int]:
+        """Make the cards ``shown`` be in ``player``'s hand, filling a set from hidden cards if ``fill``.
+
+        Returns the cards (shown first, then filled). A shown card not in the
+        hand takes the place of one of the player's hidden cards; filled
+        cards keep their identity when that already makes a set, else as few
+        hidden cards as possible are swapped with unseen ones.
+        """
+        s = self.state
+        board = s.board
+        name = _seat(s, player)
+        for c in shown:
+            if not 0 <= c < board.n_cards:
+                raise IllegalActionError(f"card {c} does not exist; cards are numbered 0 to {board.n_cards - 1}")
+        for c in shown:
+            hand = set(s.hand(player))
+            if c not in hand:
+                spare = [h for h in sorted(hand & self.hidden) if h not in shown and self.swappable(h)]
+                if not spare:
+                    raise IllegalActionError(
+                        f"{_card(board, c)} is not in {name}'s hand, and {name} has no hidden card it could be"
+                    )
+                if not self.swappable(c):
+                    raise IllegalActionError(f"{_card(board, c)} has already been seen elsewhere; it cannot be in {name}'s hand")
+                self.swap(spare[0], c)
+                s = self.state
+            self.hidden.discard(c)
+        if not fill or len(shown) == 3:
+            return list(shown)
+        r = 3 - len(shown)
+        mine = [h for h in sorted(set(s.hand(player)) & self.hidden) if h not in shown]
+        if len(mine) < r:
+            held = len(s.hand(player))
+            raise IllegalActionError(
+                f"{name} holds {held} card(s), {len(mine)} of them hidden besides those shown: "
+                f"too few for a set of three"
+            )
+        outside = [c for c in range(board.n_cards)
+                   if c not in mine and c not in shown and s.card_loc[c] != player and self.swappable(c)]
+        movable = [h for h in mine if self.swappable(h)]
+        terr = board.card_territory
+        symbols = board.card_symbols
+        bonus_open = not s.bonus_used and s.rules.territory_bonus != 0
+
+        def fits(extra: tuple[int, ...]) -> bool:
+            three = shown + list(extra)
+            if not is_valid_set([int(symbols[c]) for c in three]):
+                return False
+            if bonus is not None:
+                return any(int(terr[c]) == bonus for c in three)
+            # No bonus named: no filled card may show a territory of the player's (the table would have said).
+            return not bonus_open or all(terr[c] < 0 or s.owner[terr[c]] != player for c in extra)
+
+        for k in range(min(r, len(movable)) + 1):
+            options = [own + new for own in itertools.combinations(mine, r - k)
+                       for new in itertools.combinations(outside, k)
+                       if len(set(mine) - set(own)) >= k and fits(own + new)]
+            if options:
+                own_new = options[int(self.rng(2).integers(len(options)))]
+                own, new = list(own_new[: r - k]), list(own_new[r - k :])
+                spare = [h for h in movable if h not in own]
+                for x, y in zip(spare, new):
+                    self.swap(x, y)
+                for c in own + new:
+                    self.hidden.discard(c)
+                return shown + own + new
+        what = f"showing {board.territories[bonus]}" if bonus is not None else "without a territory of theirs"
+        raise IllegalActionError(f"{name}'s hidden cards cannot make a set with {[_card(board, c) for c in shown]} {what}")
+
+
+def _copied(book: dict[str, Any]) -> dict[str, Any]:
+    return json.loads(json.dumps(book))
+
+
+def _initial_cards(state: GameState) -> set[int]:
+    """Cards dealt into hands by a typed starting position (known from the start)."""
+    pos = state.initial.get("position")
+    return {int(c) for cards in (pos or {}).get("hands", {}).values() for c in cards}
+
+
+def _seat(state: GameState, player: int) -> str:
+    names, _ = player_labels(state)
+    if names is not None and 0 <= player < len(names):
+        return names[player]
+    return player_name(player, state.neutral)
+
+
+def _card(board: Board, card: int) -> str:
+    """A card as the table reads it: "Alaska (infantry)" or "wild"."""
+    t = int(board.card_territory[card])
+    symbol = SYMBOLS[int(board.card_symbols[card])]
+    return f"card {card} ({board.territories[t]}, {symbol})" if t >= 0 else f"card {card} ({symbol})"
+
+
+def _label_players(state: GameState, names: Sequence[str], colors: Sequence[str] | None) -> None:
+    chosen = list(colors) if colors is not None else list(PLAYER_COLORS[: len(names)])
+    state.labels = with_player_labels(state, list(names), chosen).labels
+
+
+def _checked_book(book: Any, state: GameState) -> dict[str, Any]:
+    """The recorder's bookkeeping from a saved game's labels, checked against its history."""
+    def bad(why: str) -> StateFormatError:
+        return StateFormatError(f"saved game's live-game record is malformed: {why}")
+
+    if not isinstance(book, dict) or book.get("version") != _VERSION:
+        raise bad(f"expected an object with version {_VERSION}")
+    try:
+        base, seed, me = int(book["base"]), int(book["seed"]), book["me"]
+        entries, redo = list(book["entries"]), list(book["redo"])
+        for e in entries + redo:
+            if not isinstance(e["kind"], str) or int(e["n"]) < 0:
+                raise bad(f"entry {e!r}")
+            for pair in e["swaps"]:
+                if len(pair) != 2 or not all(0 <= int(c) < state.board.n_cards for c in pair):
+                    raise bad(f"swap {pair!r}")
+            if not all(0 <= int(c) < state.board.n_cards for c in e["hidden"]):
+                raise bad(f"hidden cards {e['hidden']!r}")
+        for e in redo:
+            [action_from_json(a) for a in e["actions"]]
+    except (KeyError, TypeError, ValueError) as exc:
+        if isinstance(exc, StateFormatError):
+            raise
+        raise bad(f"{type(exc).__name__}: {exc}") from None
+    if me is not None and not (isinstance(me, int) and 0 <= me < state.n_players):
+        raise bad(f"me is {me!r}; expected None or a seat from 0 to {state.n_players - 1}")
+    if base + sum(int(e["n"]) for e in entries) != len(state.history):
+        raise bad(f"its entries cover {base + sum(int(e['n']) for e in entries)} actions but the history has {len(state.history)}")
+    return {"version": _VERSION, "base": base, "seed": seed, "me": me, "entries": entries, "redo": redo}

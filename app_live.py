@@ -1,0 +1,431 @@
+"""The live-game panel: follow a game at the table, one short entry at a time.
+
+One entry point, :func:`render`, draws the panel in the current Streamlit
+container and returns the new game when an entry was applied (the caller
+stores it and reruns), else None. Every entry goes through
+:class:`analyzer.live.LiveGame`, so the engine checks it; a refused entry shows
+the engine's message as plain text and its widgets keep what was typed.
+
+The panel is one column of full-width inputs, so it reads at a phone's 390 px.
+Only the entries the phase allows are shown: a typical turn is the territory
+and "Place" (the count defaults to every army due), then for each battle the
+two territories, the two armies left and "Record battle", the move-in if the
+dice left a choice, and "End turn". Those who like can enter a battle roll by
+roll instead.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from analyzer.analysis.log import log_csv, log_lines, player_names
+from analyzer.analysis.position import player_labels
+from analyzer.analysis.luck import extreme_battles, luck_series, luck_table
+from analyzer.errors import RiskAnalyzerError
+from analyzer.game.actions import Territory
+from analyzer.game.board import SYMBOLS, classic_board
+from analyzer.game.state import DECK, GameState, Phase
+from analyzer.limits import MAX_ARMIES, MAX_NAME_LENGTH
+from analyzer.live import LIVE_LABEL, LiveGame
+from analyzer.plot import PLAYER_COLORS
+
+#: Characters Markdown would read as formatting; escaped so a message shows as typed.
+_MARKDOWN = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$])")
+NO_CARD = -1
+#: The ways to start a game's territories.
+CLAIM_ONE_BY_ONE = "claimed one at a time, as at the table"
+ENTER_BY_PLAYER = "entered player by player (claimed or dealt)"
+RANDOM_DEAL = "dealt at random, with armies placed"
+
+
+def plain(text: str) -> str:
+    """``text`` escaped so that ``st.error`` shows it exactly, not as Markdown."""
+    return _MARKDOWN.sub(r"\\\1", text)
+
+
+def render(game: GameState | None, key: str) -> GameState | None:
+    """Draw the live-game panel for ``game`` (None: the start form); return the new game after an entry, else None.
+
+    ``key`` prefixes every widget key, so the panel can sit beside other
+    widgets (and two panels beside each other).
+    """
+    if game is None:
+        return _start_form(key)
+    if LIVE_LABEL not in game.labels:
+        return _adopt_form(game, key)
+    try:
+        live = LiveGame(game)
+    except RiskAnalyzerError as exc:
+        # The record no longer matches the game (it was edited elsewhere): follow it afresh from here.
+        st.error(plain(f"{exc}. The game is kept; its undo list cannot be."))
+        fresh = game.copy()
+        fresh.labels.pop(LIVE_LABEL)
+        return _adopt_form(fresh, key)
+    names = player_names(game)
+    _status(live, names)
+    new = _entries(live, names, key)
+    if new is not None:
+        return new
+    new = _undo_redo(live, key)
+    if new is not None:
+        return new
+    _history(live, names, key)
+    return None
+
+
+# ------------------------------------------------------------------------------------ helpers
+def _k(key: str, name: str) -> str:
+    return f"{key}:{name}"
+
+
+def _apply(live: LiveGame, entry: Callable[[], object]) -> GameState | None:
+    """Run one entry; on a refusal show the engine's message and keep the game."""
+    try:
+        entry()
+    except RiskAnalyzerError as exc:
+        st.error(plain(str(exc)))
+        return None
+    return live.state
+
+
+def _territory_label(game: GameState, names: list[str]) -> Callable[[int], str]:
+    def label(t: int) -> str:
+        owner = int(game.owner[t])
+        who = names[owner] if owner >= 0 else "unclaimed"
+        return f"{game.board.territories[t]} ({int(game.armies[t])}, {who})"
+    return label
+
+
+def _card_label(game: GameState) -> Callable[[int], str]:
+    def label(c: int) -> str:
+        if c == NO_CARD:
+            return "face down / not known"
+        t = int(game.board.card_territory[c])
+        symbol = SYMBOLS[int(game.board.card_symbols[c])]
+        return f"{game.board.territories[t]} ({symbol})" if t >= 0 else f"wild ({c})"
+    return label
+
+
+def _parse_counts(text: str, game: GameState) -> dict[Territory, int]:
+    """``"Ukraine 3, Ural 2"`` as ``{territory: armies}``; a bad part raises naming it."""
+    out: dict[Territory, int] = {}
+    for part in (p.strip() for p in text.split(",")):
+        if not part:
+            continue
+        name, _, count = part.rpartition(" ")
+        if not name or not count.isdigit():
+            raise _EntryError(f"{part[:MAX_NAME_LENGTH]!r} is not a territory and a count, like 'Ukraine 3'")
+        t = game.board.index(name.strip())
+        out[t] = out.get(t, 0) + int(count)
+    return out
+
+
+class _EntryError(RiskAnalyzerError):
+    """A panel entry that cannot even be read (the engine never saw it)."""
+
+
+# ------------------------------------------------------------------------------------ starting
+def _start_form(key: str) -> GameState | None:
+    st.subheader("Start a live game")
+    text = st.text_input("Players, in seat order (comma-separated)", "Red, Blue, Green", key=_k(key, "names"))
+    names = [n.strip()[:MAX_NAME_LENGTH] for n in text.split(",") if n.strip()]
+    if not 2 <= len(names) <= 6:
+        st.error(plain(f"a game has 2 to 6 players, got {len(names)}"))
+        return None
+    first = st.selectbox("Goes first", range(len(names)), format_func=lambda p: names[p], key=_k(key, "first"))
+    me = st.selectbox("You are", [None, *range(len(names))], key=_k(key, "me"),
+                      format_func=lambda p: "nobody (every card face down)" if p is None else names[p])
+    how = st.radio("Territories", [CLAIM_ONE_BY_ONE, ENTER_BY_PLAYER, RANDOM_DEAL], key=_k(key, "how"))
+    deal = _deal_pickers(names, key) if how == ENTER_BY_PLAYER else None
+    if not st.button("Start", key=_k(key, "start"), width="stretch", type="primary"):
+        return None
+    rng = np.random.default_rng()
+    try:
+        if how == RANDOM_DEAL:
+            live = LiveGame.random(names, rng, me=me)
+        else:
+            live = LiveGame.start(names, first=int(first), me=me, seed=int(rng.integers(2**31)),
+                                  deal=None if deal is None else _deal_of(deal, len(names)))
+    except RiskAnalyzerError as exc:
+        st.error(plain(str(exc)))
+        return None
+    return live.state
+
+
+def _deal_pickers(names: list[str], key: str) -> list[list[int]]:
+    """One searchable list per force (the neutral too, in a 2-player game) of the territories it holds."""
+    board = classic_board()
+    forces = names + (["Neutral"] if len(names) == 2 else [])
+    return [st.multiselect(f"{name}'s territories", range(board.n_territories), format_func=lambda t: board.territories[t],
+                           key=_k(key, f"deal_{i}")) for i, name in enumerate(forces)]
+
+
+def _deal_of(picked: list[list[int]], n_players: int) -> list[int]:
+    """The owner of every territory from each force's picks; a territory picked twice or by nobody is named."""
+    board = classic_board()
+    owner = [-1] * board.n_territories
+    for force, territories in enumerate(picked):
+        for t in territories:
+            if owner[t] >= 0:
+                raise _EntryError(f"{board.territories[t]} is picked for two players")
+            owner[t] = force
+    missing = [board.territories[t] for t, o in enumerate(owner) if o < 0]
+    if missing:
+        raise _EntryError(f"{len(missing)} territories have no owner yet: {', '.join(missing[:5])}" +
+                          (", ..." if len(missing) > 5 else ""))
+    return owner
+
+
+def _adopt_form(game: GameState, key: str) -> GameState | None:
+    names = player_names(game)
+    st.info("Follow this game live from here: each entry is checked by the rules, and can be undone.")
+    me = st.selectbox("You are", [None, *range(game.n_players)], key=_k(key, "adopt_me"),
+                      format_func=lambda p: "nobody (every card face down)" if p is None else names[p])
+    if st.button("Follow this game live", key=_k(key, "adopt"), width="stretch", type="primary"):
+        return LiveGame(game, me=me, seed=int(np.random.default_rng().integers(2**31))).state
+    return None
+
+
+# ------------------------------------------------------------------------------------ the entries
+def _status(live: LiveGame, names: list[str]) -> None:
+    s = live.state
+    if s.is_terminal():
+        st.success(plain(f"{names[s.winner or 0]} has won the game."))
+        return
+    parts = [f"Turn {s.round}", f"{names[s.player]} to play", s.phase.name.replace("_", " ").lower()]
+    if s.phase == Phase.REINFORCE:
+        parts.append(f"{s.pending} armies to place")
+    st.markdown("**" + plain(" · ".join(parts)) + "**")
+    alive = [p for p in range(s.n_players) if s.alive[p]]
+    # Territories and continents held now, as the next turn pays them (cards aside).
+    st.caption(plain("Next reinforcements: " + ", ".join(f"{names[p]} {s.reinforcements(p)}" for p in alive)))
+    counts = live.card_counts()
+    st.caption(plain("Cards: " + ", ".join(f"{names[p]} {counts[p]}" for p in range(s.n_players) if s.alive[p])))
+    if live.me is not None:
+        mine = live.known_hand(live.me)
+        hidden = len(s.hand(live.me)) - len(mine)
+        label = _card_label(s)
+        text = ", ".join(label(c) for c in mine) or "none known"
+        st.caption(plain(f"Your cards: {text}" + (f"; {hidden} to name" if hidden else "")))
+
+
+def _entries(live: LiveGame, names: list[str], key: str) -> GameState | None:
+    s = live.state
+    phase = s.phase
+    if phase == Phase.SETUP_CLAIM:
+        return _claim(live, s, names, key)
+    if phase == Phase.SETUP_PLACE:
+        return _place_starting(live, s, names, key)
+    new = _name_cards(live, s, key)
+    if new is not None:
+        return new
+    if phase == Phase.REINFORCE:
+        return _trade(live, s, names, key) or _place(live, s, names, key)
+    if phase == Phase.MOVE_IN:
+        return _move_in(live, s, key)
+    if phase in (Phase.ATTACK, Phase.FORTIFY):
+        if phase == Phase.ATTACK:
+            new = _battle(live, s, names, key)
+            if new is not None:
+                return new
+        return _fortify_or_end(live, s, names, key)
+    return None
+
+
+def _claim(live: LiveGame, s: GameState, names: list[str], key: str) -> GameState | None:
+    free = s.territories_of(-1)
+    t = st.selectbox(f"{names[s.player]} claims", free, format_func=lambda t: s.board.territories[t], key=_k(key, "claim"))
+    if st.button("Claim", key=_k(key, "claim_go"), width="stretch", type="primary"):
+        return _apply(live, lambda: live.claim(int(t)))
+    return None
+
+
+def _place_starting(live: LiveGame, s: GameState, names: list[str], key: str) -> GameState | None:
+    st.write("Starting armies, one line per player, like 'Ukraine 5, Ural 3':")
+    texts = {}
+    for force in range(len(s.pool)):
+        texts[force] = st.text_input(f"{names[force]}: {int(s.pool[force])} to place", key=_k(key, f"start_{force}"))
+    if st.button("Place starting armies", key=_k(key, "start_go"), width="stretch", type="primary"):
+        def entry() -> None:
+            live.place_starting({f: _parse_counts(t, s) for f, t in texts.items()})
+        return _apply(live, entry)
+    return None
+
+
+def _name_cards(live: LiveGame, s: GameState, key: str) -> GameState | None:
+    if live.me is None or not set(live.hidden) & set(s.hand(live.me)):
+        return None
+    unseen = sorted(set(live.hidden) | {int(c) for c in np.flatnonzero(s.card_loc == DECK)})
+    cards = st.multiselect("Name your face-down cards", unseen, format_func=_card_label(s), key=_k(key, "name_cards"))
+    if st.button("These are my cards", key=_k(key, "name_go"), width="stretch"):
+        return _apply(live, lambda: live.name_cards([int(c) for c in cards]))
+    return None
+
+
+def _trade(live: LiveGame, s: GameState, names: list[str], key: str) -> GameState | None:
+    if len(s.hand(s.player)) < 3:
+        return None
+    must = len(s.hand(s.player)) >= 5
+    with st.container(border=True):
+        st.write(plain(f"{names[s.player]} {'must trade' if must else 'may trade'} a set"))
+        if s.player == live.me:
+            choices = live.known_hand(s.player)
+        else:
+            choices = sorted(set(live.hidden) & set(s.hand(s.player)) |
+                             {int(c) for c in np.flatnonzero(s.card_loc == DECK)} | set(live.known_hand(s.player)))
+        cards = st.multiselect("Cards shown (leave empty for 'a set')", choices, format_func=_card_label(s),
+                               key=_k(key, "trade_cards"), max_selections=3)
+        bonus = st.selectbox("Extra armies on", [None, *s.territories_of(s.player)], key=_k(key, "trade_bonus"),
+                             format_func=lambda t: "no card shows a territory of theirs" if t is None else s.board.territories[t])
+        if st.button("Trade", key=_k(key, "trade_go"), width="stretch"):
+            return _apply(live, lambda: live.trade([int(c) for c in cards], bonus))
+    return None
+
+
+def _place(live: LiveGame, s: GameState, names: list[str], key: str) -> GameState | None:
+    mine = s.territories_of(s.player)
+    label = _territory_label(s, names)
+    t = st.selectbox("Place on", mine, format_func=label, key=_k(key, "place_t"))
+    k = st.number_input("Armies", min_value=1, max_value=MAX_ARMIES, value=max(1, s.pending), key=_k(key, f"place_k{s.pending}"))
+    several = st.text_input("Or several at once, like 'Ukraine 3, Ural 2'", key=_k(key, "place_many"))
+    if st.button("Place", key=_k(key, "place_go"), width="stretch", type="primary"):
+        def entry() -> None:
+            one: dict[Territory, int] = {int(t): int(k)}
+            live.place(_parse_counts(several, s) if several.strip() else one)
+        return _apply(live, entry)
+    return None
+
+
+def _battle(live: LiveGame, s: GameState, names: list[str], key: str) -> GameState | None:
+    label = _territory_label(s, names)
+    with st.container(border=True):
+        sources = [int(t) for t in s.attack_sources()]
+        if not sources:
+            return None
+        src = st.selectbox("Attack from", sources, format_func=label, key=_k(key, "from"))
+        targets = [int(t) for t in s.board.neighbors[src] if s.owner[t] != s.player]
+        tgt = st.selectbox("Attack", targets, format_func=label, key=_k(key, "to"))
+        a = st.number_input("Armies left on the attacking territory", min_value=1, max_value=MAX_ARMIES,
+                            value=int(s.armies[src]), key=_k(key, f"a_left{src}"))
+        d = st.number_input("Armies left on the defending territory (0: taken)", min_value=0, max_value=MAX_ARMIES,
+                            value=0, key=_k(key, "d_left"))
+        # A refused entry must not cut the panel short: widgets not drawn in a run lose what was typed.
+        new = None
+        if st.button("Record battle", key=_k(key, "battle_go"), width="stretch", type="primary"):
+            new = _apply(live, lambda: live.battle(int(src), int(tgt), int(a), int(d)))
+        with st.expander("Or roll by roll"):
+            dice = st.number_input("Attacker's dice", min_value=1, max_value=3, value=3, key=_k(key, "r_ad"))
+            ddice = st.number_input("Defender's dice", min_value=1, max_value=3, value=2, key=_k(key, "r_dd"))
+            al = st.number_input("Attacker lost", min_value=0, max_value=3, value=0, key=_k(key, "r_al"))
+            dl = st.number_input("Defender lost", min_value=0, max_value=3, value=0, key=_k(key, "r_dl"))
+            if st.button("Record roll", key=_k(key, "roll_go"), width="stretch"):
+                new = _apply(live, lambda: live.roll(int(src), int(tgt), int(dice), int(ddice), int(al), int(dl)))
+    return new
+
+
+def _move_in(live: LiveGame, s: GameState, key: str) -> GameState | None:
+    lo, hi = s.move_range()
+    assert s.move is not None
+    where = s.board.territories[s.move[1]]
+    k = st.number_input(f"Armies moved into {where} ({lo} to {hi})", min_value=0, max_value=MAX_ARMIES, value=hi,
+                        key=_k(key, "move_k"))
+    if st.button("Move in", key=_k(key, "move_go"), width="stretch", type="primary"):
+        return _apply(live, lambda: live.move_in(int(k)))
+    return None
+
+
+def _fortify_or_end(live: LiveGame, s: GameState, names: list[str], key: str) -> GameState | None:
+    card = NO_CARD
+    if s.captured:
+        drawn = sorted(set(live.hidden) | {int(c) for c in np.flatnonzero(s.card_loc == DECK)})
+        card = st.selectbox("Card drawn at the end of the turn", [NO_CARD, *drawn], format_func=_card_label(s),
+                            key=_k(key, "card"))
+    drawn_card = None if card == NO_CARD else int(card)
+    new = None
+    label = _territory_label(s, names)
+    with st.expander("Fortify", expanded=s.phase == Phase.FORTIFY):
+        sources = [t for t in s.territories_of(s.player) if s.armies[t] > 1]
+        src = st.selectbox("Fortify from", sources, format_func=label, key=_k(key, "f_from"))
+        if src is not None:
+            targets = s.fortify_targets(int(src))
+            tgt = st.selectbox("to", targets, format_func=label, key=_k(key, "f_to"))
+            k = st.number_input("Armies moved", min_value=1, max_value=MAX_ARMIES, value=1, key=_k(key, "f_k"))
+            if st.button("Fortify (ends the turn)", key=_k(key, "f_go"), width="stretch"):
+                new = _apply(live, lambda: live.fortify(int(src), int(tgt), int(k), card=drawn_card))
+    if st.button("End turn", key=_k(key, "end_go"), width="stretch", type="primary"):
+        new = _apply(live, lambda: live.end_turn(card=drawn_card))
+    return new
+
+
+def _undo_redo(live: LiveGame, key: str) -> GameState | None:
+    entries = live.entries
+    if entries:
+        last = entries[-1].kind
+        if st.button(f"Undo ({last})", key=_k(key, "undo"), width="stretch"):
+            return _apply(live, live.undo)
+    if live.can_redo:
+        if st.button("Redo", key=_k(key, "redo"), width="stretch"):
+            return _apply(live, live.redo)
+    return None
+
+
+# ------------------------------------------------------------------------------------ history, log, luck
+def _history(live: LiveGame, names: list[str], key: str) -> None:
+    s = live.state
+    with st.expander("Log"):
+        lines = [x.text for x in log_lines(s)]
+        # Newest first, as lines that wrap at a phone's width (a table would cut them off).
+        with st.container(height=320):
+            st.markdown("  \n".join(plain(t) for t in reversed(lines)) or "Nothing recorded yet.")
+        st.download_button("Download the log (CSV)", log_csv(s), file_name="risk-log.csv", mime="text/csv",
+                           key=_k(key, "csv"), width="stretch")
+    n = len(live.entries)
+    if n:
+        with st.expander("The board at an earlier entry"):
+            k = st.number_input(f"After entry (0 to {n})", min_value=0, max_value=n, value=n, key=_k(key, f"at{n}"))
+            then = live.board_at(int(k))
+            board = pd.DataFrame({
+                "territory": list(then.board.territories),
+                "owner": [names[int(o)] if o >= 0 else "-" for o in then.owner],
+                "armies": then.armies.tolist(),
+            })
+            st.caption(plain(f"Turn {then.round}, {names[then.player]} to play, {then.phase.name.replace('_', ' ').lower()}"))
+            st.dataframe(board, hide_index=True, width="stretch")
+    with st.expander("Luck meter"):
+        table = luck_table(s)
+        if not table["battles"].any():
+            st.write("No battles yet.")
+            return
+        shown = pd.DataFrame({
+            "player": table["name"],
+            "lost (exp)": [f"{a} ({e:.1f})" for a, e in zip(table["lost"], table["expected lost"])],
+            "killed (exp)": [f"{a} ({e:.1f})" for a, e in zip(table["destroyed"], table["expected destroyed"])],
+            "luck %": table["percentile"].round(0).astype(int),
+        })
+        st.caption("luck %: the share of games with these same battles that would have gone worse for the player "
+                   "(exact, from the dice; 50 is average)")
+        st.dataframe(shown, hide_index=True, width="stretch")
+        series = luck_series(s)
+        chart = series.pivot(index="turn", columns="player", values="percentile")
+        chart.columns = [names[int(p)] for p in chart.columns]
+        colors = player_labels(s)[1] or list(PLAYER_COLORS[: s.n_players])
+        st.caption("Luck percentile after each turn (50: as the dice should go)")
+        st.line_chart(chart, y_label="percentile", x_label="turn", color=[colors[int(p)] for p in sorted(set(series["player"]))])
+        for p in range(s.n_players):
+            lucky, unlucky = extreme_battles(s, p)
+            for what, found in (("Luckiest", lucky), ("Unluckiest", unlucky)):
+                if found is None:
+                    continue
+                b, prob = found
+                terr = s.board.territories
+                lost, destroyed = (b.attacker_lost, b.defender_lost) if b.attacker == p else (b.defender_lost, b.attacker_lost)
+                st.caption(plain(
+                    f"{what} battle for {names[p]}: turn {b.turn}, {names[b.attacker]}'s {terr[b.source]} ({b.attackers}) "
+                    f"on {names[b.defender]}'s {terr[b.target]} ({b.defenders}): {names[p]} lost {lost} and destroyed "
+                    f"{destroyed}; a result at least this {'good' if what == 'Luckiest' else 'bad'} has probability {prob:.1%}"
+                ))

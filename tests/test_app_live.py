@@ -1,0 +1,250 @@
+"""The live-game panel (app_live.py), driven through its own widgets with Streamlit's AppTest.
+
+The scripted game of ``tests/test_record.py`` is recorded entry by entry by
+setting the panel's widgets and pressing its buttons, as a user would; the
+game the panel hands back must be the game the same entries make through the
+package, and the same engine actions applied by :meth:`GameState.apply`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from analyzer.game.actions import Place
+from analyzer.game.board import classic_board
+from analyzer.game.state import GameState
+from analyzer.live import LiveGame
+from app_live import ENTER_BY_PLAYER, RANDOM_DEAL
+from test_record import play_script, same_game, script_start
+
+BOARD = classic_board()
+KEY = "live"
+#: A run redraws the panel, the log and the luck meter; the default 3 s is tight on a busy machine.
+TIMEOUT = 60
+
+
+def host() -> None:
+    import streamlit as st
+
+    from app_live import render
+
+    new = render(st.session_state.get("game"), "live")
+    if new is not None:
+        st.session_state["game"] = new
+        st.rerun()
+
+
+def _app(game: GameState | None) -> AppTest:
+    at = AppTest.from_function(host, default_timeout=TIMEOUT)
+    if game is not None:
+        at.session_state["game"] = game
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+def k(name: str) -> str:
+    return f"{KEY}:{name}"
+
+
+def game_of(at: AppTest) -> GameState:
+    game = at.session_state["game"]
+    assert isinstance(game, GameState)
+    return game
+
+
+def errors(at: AppTest) -> list[str]:
+    return [e.value for e in at.error]
+
+
+def press(at: AppTest, button: str) -> None:
+    at.button(key=k(button)).click().run()
+    assert not at.exception, at.exception
+
+
+def record(at: AppTest, step: tuple[str, dict[str, Any]]) -> None:
+    """Make one entry of the script through the panel's widgets."""
+    name, kw = step
+    game = game_of(at)
+    if name == "place":
+        counts = kw["armies"]
+        if len(counts) == 1:
+            ((t, n),) = counts.items()
+            at.selectbox(key=k("place_t")).set_value(BOARD.index(t))
+            at.number_input(key=k(f"place_k{game.pending}")).set_value(n)
+            at.text_input(key=k("place_many")).set_value("")
+        else:
+            at.text_input(key=k("place_many")).set_value(", ".join(f"{t} {n}" for t, n in counts.items()))
+        press(at, "place_go")
+    elif name == "trade":
+        at.multiselect(key=k("trade_cards")).set_value(kw.get("cards", []))
+        at.selectbox(key=k("trade_bonus")).set_value(kw.get("bonus"))
+        press(at, "trade_go")
+    elif name == "battle":
+        src = BOARD.index(kw["source"])
+        at.selectbox(key=k("from")).set_value(src).run()
+        at.selectbox(key=k("to")).set_value(BOARD.index(kw["target"]))
+        at.number_input(key=k(f"a_left{src}")).set_value(kw["attacker_left"])
+        at.number_input(key=k("d_left")).set_value(kw["defender_left"])
+        press(at, "battle_go")
+    elif name == "move_in":
+        at.number_input(key=k("move_k")).set_value(kw["armies"])
+        press(at, "move_go")
+    elif name in ("fortify", "end_turn"):
+        if game.captured:
+            at.selectbox(key=k("card")).set_value(-1 if kw["card"] is None else kw["card"])
+        if name == "fortify":
+            at.selectbox(key=k("f_from")).set_value(BOARD.index(kw["source"])).run()
+            at.selectbox(key=k("f_to")).set_value(BOARD.index(kw["target"]))
+            at.number_input(key=k("f_k")).set_value(kw["armies"])
+            press(at, "f_go")
+        else:
+            press(at, "end_go")
+    elif name == "name_cards":
+        at.multiselect(key=k("name_cards")).set_value(kw["cards"])
+        press(at, "name_go")
+    elif name in ("undo", "redo"):
+        for _ in range(kw.get("n", 1)):
+            press(at, name)
+    else:  # pragma: no cover - the script makes no other entry
+        raise AssertionError(step)
+    assert not errors(at), (step, errors(at))
+
+
+@pytest.fixture(scope="module")
+def recorded() -> tuple[AppTest, LiveGame, list[tuple[str, dict[str, Any]]]]:
+    live, steps = play_script()
+    at = _app(LiveGame(script_start(), me=0, seed=11).state)
+    for step in steps:
+        before = len(game_of(at).history)
+        record(at, step)
+        assert len(game_of(at).history) != before or step[0] in ("undo", "redo", "name_cards"), step
+    return at, live, steps
+
+
+def test_scripted_game_through_the_widgets_is_the_engines_game(recorded: Any) -> None:
+    at, live, steps = recorded
+    final = game_of(at)
+    assert len(steps) >= 60 and [e.player for e in final.eliminations] == [2]
+    assert final.trades and any(name == "fortify" for name, _ in steps)
+    # The same entries through the package give the same game ...
+    assert final == live.state
+    # ... and so do its engine actions applied one by one by GameState.apply.
+    replayed = script_start()
+    for action in final.history:
+        replayed.apply(action)
+    assert same_game(replayed, final)
+
+
+def test_log_and_luck_are_shown(recorded: Any) -> None:
+    at, _, _ = recorded
+    texts = [str(c.value) for c in at.caption]
+    assert any(t.startswith("Luckiest battle for Ann") for t in texts)
+    assert any("Cy is out" in m.value.replace("\\", "") for m in at.markdown)
+    assert at.get("download_button")
+
+
+def test_refused_entries_show_the_engines_message_and_keep_the_game() -> None:
+    owner = [0] * 14 + [1] * 14 + [2] * 14
+    start = LiveGame(GameState.from_position(owner, [3] * 42, n_players=3, player=0), me=0).state
+    at = _app(start)
+    at.selectbox(key=k("place_t")).set_value(BOARD.index("Alaska"))
+    at.number_input(key=k("place_k11")).set_value(12)
+    press(at, "place_go")
+    (message,) = errors(at)
+    assert "armies must be from 1 to the 11 left to place, got 12" in message.replace("\\", "")
+    assert game_of(at) == start
+    assert at.number_input(key=k("place_k11")).value == 12  # the entry stays to be fixed
+    at.text_input(key=k("place_many")).set_value("Alaska 10, Atlantis 1")
+    press(at, "place_go")
+    assert any("Atlantis" in e for e in errors(at)) and game_of(at) == start
+    at.text_input(key=k("place_many")).set_value("Alaska 11")
+    press(at, "place_go")
+    after_place = game_of(at)
+    assert after_place.armies[0] == 14 and not errors(at)
+    # 14 territories each (4 armies): Player 1 holds both Americas (+5 +2), Player 2 Africa (+3), Player 3 Australia (+2).
+    assert "Next reinforcements: Player 1 11, Player 2 7, Player 3 6" in [c.value for c in at.caption]
+    # A result impossible from the armies before it.
+    at.selectbox(key=k("from")).set_value(0).run()
+    at.selectbox(key=k("to")).set_value(BOARD.index("Kamchatka"))
+    at.number_input(key=k("a_left0")).set_value(15)
+    press(at, "battle_go")
+    (message,) = errors(at)
+    assert "cannot leave 15 and 0" in message.replace("\\", "") and game_of(at) == after_place
+    assert at.number_input(key=k("a_left0")).value == 15
+    # Roll by roll: an outcome the dice cannot give is refused, a possible one recorded.
+    at.number_input(key=k("r_al")).set_value(3)
+    press(at, "roll_go")
+    (message,) = errors(at)
+    assert "not a possible outcome of 3 dice against 2" in message.replace("\\", "") and game_of(at) == after_place
+    at.number_input(key=k("r_al")).set_value(1)
+    at.number_input(key=k("r_dl")).set_value(1)
+    press(at, "roll_go")
+    rolled = game_of(at)
+    assert not errors(at) and rolled.armies[0] == 13 and rolled.armies[BOARD.index("Kamchatka")] == 2
+    press(at, "undo")
+    assert same_game(game_of(at), after_place)
+    # Undo takes the placement back.
+    press(at, "undo")
+    assert same_game(game_of(at), start)
+    press(at, "redo")
+    assert same_game(game_of(at), after_place)
+
+
+def test_start_form_claims_and_random_deal() -> None:
+    at = _app(None)
+    at.text_input(key=k("names")).set_value("Ann, Bo, Cy").run()
+    at.selectbox(key=k("first")).set_value(1)
+    press(at, "start")
+    game = game_of(at)
+    assert game.phase.name == "SETUP_CLAIM" and game.player == 1 and game.labels["names"] == ["Ann", "Bo", "Cy"]
+    at.selectbox(key=k("claim")).set_value(BOARD.index("Peru"))
+    press(at, "claim_go")
+    assert game_of(at).owner[BOARD.index("Peru")] == 1
+    at = _app(None)
+    at.radio(key=k("how")).set_value(RANDOM_DEAL)
+    press(at, "start")
+    assert game_of(at).phase.name == "REINFORCE" and int(game_of(at).armies.sum()) == 105
+
+
+def test_a_game_changed_outside_the_recorder_is_followed_afresh() -> None:
+    owner = [0] * 14 + [1] * 14 + [2] * 14
+    game = LiveGame(GameState.from_position(owner, [3] * 42, n_players=3, player=0)).state
+    game.apply(Place("Alaska", 11))  # not through the recorder: its record no longer covers the history
+    at = _app(game)
+    (message,) = errors(at)
+    assert "entries cover 0 actions but the history has 1" in message.replace("\\", "")
+    press(at, "adopt")
+    followed = game_of(at)
+    assert followed.armies[0] == 14 and LiveGame(followed).entries == []
+
+
+def test_start_by_entering_each_players_territories_then_their_armies() -> None:
+    at = _app(None)
+    at.text_input(key=k("names")).set_value("Ann, Bo, Cy").run()
+    at.radio(key=k("how")).set_value(ENTER_BY_PLAYER).run()
+    at.multiselect(key=k("deal_0")).set_value(list(range(0, 14)))
+    at.multiselect(key=k("deal_1")).set_value(list(range(14, 28)))
+    at.multiselect(key=k("deal_2")).set_value(list(range(28, 41)))
+    press(at, "start")
+    assert errors(at) == ["1 territories have no owner yet: Eastern Australia"]
+    at.multiselect(key=k("deal_2")).set_value(list(range(27, 42)))
+    press(at, "start")
+    assert errors(at) == ["Siberia is picked for two players"]
+    at.multiselect(key=k("deal_2")).set_value(list(range(28, 42)))
+    press(at, "start")
+    game = game_of(at)
+    assert game.phase.name == "SETUP_PLACE" and game.owner.tolist() == [0] * 14 + [1] * 14 + [2] * 14
+    # Starting armies: 35 each, one already on each of the 14 territories.
+    at.text_input(key=k("start_0")).set_value("Alaska 10, Peru 11")
+    at.text_input(key=k("start_1")).set_value("Ural 21")
+    at.text_input(key=k("start_2")).set_value("Japan 20")
+    press(at, "start_go")
+    assert "Cy has 21 starting armies to place, got 20" in errors(at)[0] and game_of(at) == game
+    at.text_input(key=k("start_2")).set_value("Japan 20, Siam 1")
+    press(at, "start_go")
+    game = game_of(at)
+    assert game.phase.name == "REINFORCE" and game.armies[BOARD.index("Japan")] == 21 and int(game.armies.sum()) == 105

@@ -1,0 +1,452 @@
+"""The live-game recorder: entries checked by the engine, undo/redo, face-down cards.
+
+The scripted game below is played by a simple table policy through the
+recorder's entries only; every entry's effect on the board is checked against
+arithmetic done here, and the final game against a replay of its history
+through :meth:`GameState.apply`. ``tests/test_app_live.py`` records the same
+script through the Streamlit panel's widgets.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+from analyzer.errors import IllegalActionError, StateFormatError
+from analyzer.game.actions import Battle, Draw, Trade
+from analyzer.game.board import classic_board
+from analyzer.game.cards import is_valid_set
+from analyzer.live import LIVE_LABEL, LiveGame
+from analyzer.game.state import DECK, DISCARD, GameState, Phase
+from analyzer.solver.battle import battle
+
+BOARD = classic_board()
+NAMES = ["Ann", "Bo", "Cy"]
+
+#: (method, keyword arguments) of one entry of the script.
+Step = tuple[str, dict[str, Any]]
+
+
+def script_start() -> GameState:
+    """A 3-player position: Cy (seat 2) is down to Australia and Siam, holding two cards; Ann (seat 0) to move."""
+    owner = [1] * 42
+    armies = [2] * 42
+    for t in range(26, 37):
+        owner[t], armies[t] = 0, 3
+    for t in range(37, 42):
+        owner[t] = 2
+    armies[BOARD.index("China")] = 6
+    state = GameState.from_position(owner, armies, n_players=3, player=0, hands={2: [0, 13]})
+    state.labels["names"] = list(NAMES)
+    state.labels["colors"] = ["#d62728", "#1f5fbf", "#2ca02c"]
+    return state
+
+
+def same_game(a: GameState, b: GameState) -> bool:
+    """The same game, the recorder's bookkeeping (which also holds the redo list) aside."""
+    da, db = a.to_dict(), b.to_dict()
+    # to_dict hands out the game's own labels dict: strip a copy.
+    da["labels"] = {k: v for k, v in da["labels"].items() if k != LIVE_LABEL}
+    db["labels"] = {k: v for k, v in db["labels"].items() if k != LIVE_LABEL}
+    return da == db
+
+
+def _weakest_target(s: GameState) -> int:
+    counts = {p: len(s.territories_of(p)) for p in range(s.n_players) if p != s.player and s.alive[p]}
+    return min(counts, key=lambda p: counts[p])
+
+
+def next_step(live: LiveGame, rng: np.random.Generator, battles: int) -> Step:
+    """The entry a simple table policy makes next: trade when it must, pile armies on the front, attack, move in."""
+    s = live.state
+    p = s.player
+    mine_hidden = sorted(set(live.hidden) & set(s.hand(live.me))) if live.me is not None else []
+    if mine_hidden:  # cards handed over face down: the user reads them off and names them
+        return "name_cards", {"cards": mine_hidden}
+    if s.phase == Phase.REINFORCE:
+        hand = s.hand(p)
+        trades = s.legal_trades()
+        if p == live.me and trades and (len(hand) >= 5 or (not s.resume_attack and rng.random() < 0.5)):
+            return "trade", {"cards": list(trades[0].cards), "bonus": trades[0].bonus}
+        traded = bool(s.trades) and s.trades[-1].player == p and s.trades[-1].turn == s.turn
+        if p != live.me and (len(hand) >= 5 or (len(hand) >= 3 and not traded and rng.random() < 0.5)):
+            try:  # "a set" of cards face down: the recorder refuses it if no hidden cards could make one
+                LiveGame(s).trade()
+                return "trade", {}
+            except IllegalActionError:
+                pass
+        victim = _weakest_target(s)
+        front = [t for t in s.territories_of(p) if any(s.owner[n] == victim for n in BOARD.neighbors[t])]
+        front = front or [t for t in s.territories_of(p) if any(s.owner[n] != p for n in BOARD.neighbors[t])]
+        best = max(front, key=lambda t: int(s.armies[t]))
+        if s.pending >= 4 and len(front) > 1:
+            other = next(t for t in front if t != best)
+            return "place", {"armies": {BOARD.territories[best]: s.pending - 1, BOARD.territories[other]: 1}}
+        return "place", {"armies": {BOARD.territories[best]: s.pending}}
+    if s.phase == Phase.MOVE_IN:
+        lo, hi = s.move_range()
+        return "move_in", {"armies": hi if rng.random() < 0.7 else lo}
+    if s.phase == Phase.ATTACK and battles < 4:
+        victim = _weakest_target(s)
+        options = [
+            (int(s.armies[a]) - int(s.armies[t]) + (5 if s.owner[t] == victim else 0), a, int(t))
+            for a in s.territories_of(p)
+            for t in BOARD.neighbors[a]
+            if s.owner[t] != p and s.armies[a] >= 3 and s.armies[a] > s.armies[t]
+        ]
+        if options:
+            _, a, t = max(options)
+            stop = 1 if rng.random() < 0.7 or s.armies[a] < 4 else 2
+            r = battle(int(s.armies[a]), int(s.armies[t]), stop_at=stop)
+            i = int(rng.choice(len(r.probability), p=r.probability / r.probability.sum()))
+            return "battle", {"source": BOARD.territories[a], "target": BOARD.territories[t],
+                              "attacker_left": int(r.attacker_left[i]), "defender_left": int(r.defender_left[i])}
+    card = None
+    if s.captured and p == live.me:
+        deck = np.flatnonzero(s.card_loc == DECK)
+        card = int(deck[int(rng.integers(len(deck)))])
+    moves = [(int(s.armies[a]), a, int(t)) for a in s.territories_of(p) if s.armies[a] > 1
+             and all(s.owner[n] == p for n in BOARD.neighbors[a]) for t in BOARD.neighbors[a]]
+    if moves and rng.random() < 0.6:
+        n, a, t = max(moves)
+        return "fortify", {"source": BOARD.territories[a], "target": BOARD.territories[t], "armies": n - 1, "card": card}
+    return "end_turn", {"card": card}
+
+
+def check_entry(before: GameState, after: GameState, step: Step) -> None:
+    """The entry's effect on the board, worked out here from the entry alone."""
+    name, kw = step
+    owner, armies = before.owner.copy(), before.armies.copy()
+    if name == "place":
+        for t, k in kw["armies"].items():
+            armies[BOARD.index(t)] += k
+    elif name == "battle":
+        a, t = BOARD.index(kw["source"]), BOARD.index(kw["target"])
+        armies[a], armies[t] = kw["attacker_left"], kw["defender_left"]
+        if kw["defender_left"] == 0:
+            owner[t] = before.player
+            forced = min(3, kw["attacker_left"] - 1) == kw["attacker_left"] - 1
+            if forced:  # the engine moves everyone in at once when there is no choice
+                armies[t], armies[a] = kw["attacker_left"] - 1, 1
+    elif name == "move_in":
+        assert before.move is not None
+        a, t = before.move[0], before.move[1]
+        armies[a] -= kw["armies"]
+        armies[t] += kw["armies"]
+    elif name == "fortify":
+        armies[BOARD.index(kw["source"])] -= kw["armies"]
+        armies[BOARD.index(kw["target"])] += kw["armies"]
+    assert after.owner.tolist() == owner.tolist(), step
+    if name != "trade":
+        assert after.armies.tolist() == armies.tolist(), step
+    # Every one of the 44 cards is somewhere, and the hand sizes only change by draws, trades and hand-overs.
+    assert np.all((after.card_loc >= DISCARD) & (after.card_loc < after.n_players))
+    if name in ("end_turn", "fortify") and before.captured:
+        assert len(after.hand(before.player)) == len(before.hand(before.player)) + 1
+    if name == "trade":
+        assert len(after.hand(before.player)) == len(before.hand(before.player)) - 3
+
+
+def play_script(n_entries: int = 80, seed: int = 3) -> tuple[LiveGame, list[Step]]:
+    """The scripted game: ``n_entries`` entries of the table policy, with an undo and a redo in the middle."""
+    live = LiveGame(script_start(), me=0, seed=11)
+    rng = np.random.default_rng(seed)
+    steps: list[Step] = []
+    battles = 0
+    while len(steps) < n_entries and not live.state.is_terminal():
+        step = next_step(live, rng, battles)
+        before = live.state
+        getattr(live, step[0])(**step[1])
+        check_entry(before, live.state, step)
+        battles = 0 if step[0] in ("end_turn", "fortify") else battles + (step[0] == "battle")
+        steps.append(step)
+        if len(steps) == 30:
+            kept = live.state
+            live.undo(3)
+            live.redo(2)
+            live.redo()
+            assert live.state == kept
+            steps += [("undo", {"n": 3}), ("redo", {"n": 2}), ("redo", {})]
+    return live, steps
+
+
+@pytest.fixture(scope="module")
+def scripted() -> tuple[LiveGame, list[Step]]:
+    return play_script()
+
+
+def test_script_covers_the_issue(scripted: tuple[LiveGame, list[Step]]) -> None:
+    live, steps = scripted
+    kinds = [k for k, _ in steps]
+    final = live.state
+    assert len(steps) >= 60
+    assert kinds.count("battle") >= 10 and "fortify" in kinds and "trade" in kinds
+    assert "undo" in kinds and "redo" in kinds
+    assert any(isinstance(a, Battle) and a.defender_left == 0 for a in final.history)
+    assert [e.player for e in final.eliminations] == [2]
+    # Cy's two cards from the typed position went to whoever knocked Cy out.
+    assert final.card_loc[0] == final.eliminations[0].by or final.card_loc[0] == DISCARD
+    assert final.trades
+    # Bo traded "a set" face down: the recorder gave his hidden cards identities that make one.
+    assert ("trade", {}) in steps and any(t.player == 1 for t in final.trades)
+    assert any(e["swaps"] for e in final.labels[LIVE_LABEL]["entries"] if e["kind"] == "trade")
+
+
+def test_final_state_is_the_history_applied_by_the_engine(scripted: tuple[LiveGame, list[Step]]) -> None:
+    live, _ = scripted
+    final = live.state
+    replayed = script_start()
+    for action in final.history:
+        replayed.apply(action)
+    replayed.labels = final.labels
+    assert replayed == final
+
+
+def test_undo_everything_and_redo_everything(scripted: tuple[LiveGame, list[Step]]) -> None:
+    live, _ = scripted
+    final = live.state
+    copy = LiveGame(final)
+    n = len(copy.entries)
+    copy.undo(n)
+    start = script_start()
+    assert copy.state.to_dict(history=True)["owner"] == start.owner.tolist()
+    assert copy.state.history == [] and not copy.can_undo
+    copy.redo(n)
+    assert copy.state == final
+
+
+def test_board_at_an_earlier_entry(scripted: tuple[LiveGame, list[Step]]) -> None:
+    live, _ = scripted
+    entries = live.entries
+    k = 20
+    then = live.board_at(k)
+    # The board then is the start plus the actions of the first k entries (identities of hidden cards aside).
+    replayed = script_start()
+    for e in entries[:k]:
+        for a in e.actions:
+            if not isinstance(a, Draw):
+                replayed.apply(a)
+            else:
+                replayed.apply(then.history[len(replayed.history)])
+    assert then.owner.tolist() == replayed.owner.tolist() and then.armies.tolist() == replayed.armies.tolist()
+    with pytest.raises(IllegalActionError, match="entry 999 does not exist"):
+        live.board_at(999)
+
+
+def test_saved_and_reloaded_live_game_keeps_undo(scripted: tuple[LiveGame, list[Step]]) -> None:
+    live, _ = scripted
+    reloaded = LiveGame(GameState.from_json(live.state.to_json()))
+    assert reloaded.state == live.state
+    assert [e.kind for e in reloaded.entries] == [e.kind for e in live.entries]
+    reloaded.undo()
+    assert len(reloaded.entries) == len(live.entries) - 1
+
+
+def test_hidden_cards_are_in_opponents_hands_and_trades_are_sets(scripted: tuple[LiveGame, list[Step]]) -> None:
+    live, _ = scripted
+    s = live.state
+    for c in live.hidden:
+        assert s.card_loc[c] >= 0
+    # Ann (me) named every card she drew, so none of hers is hidden.
+    assert not set(live.hidden) & set(s.hand(0))
+    for a in s.history:
+        if isinstance(a, Trade):
+            assert is_valid_set([int(BOARD.card_symbols[c]) for c in a.cards])
+
+
+def _turn_start(me: int | None = None) -> LiveGame:
+    owner = [0] * 14 + [1] * 14 + [2] * 14
+    return LiveGame(GameState.from_position(owner, [3] * 42, n_players=3, player=0), me=me, seed=5)
+
+
+def _grab(live: LiveGame, card: int | None = None) -> None:
+    """The player to move piles every army on its front stack and takes a neighbour without loss."""
+    s = live.state
+    p = s.player
+    src = max((t for t in s.territories_of(p) if any(s.owner[n] != p for n in BOARD.neighbors[t])),
+              key=lambda t: int(s.armies[t]))
+    live.place({src: s.pending})
+    target = next(int(n) for n in BOARD.neighbors[src] if live.state.owner[n] != p)
+    live.battle(src, target, int(live.state.armies[src]), 0)
+    if live.state.phase == Phase.MOVE_IN:
+        live.move_in(live.state.move_range()[0])
+    live.end_turn(card=card)
+
+
+def _pass(live: LiveGame) -> None:
+    live.place({live.state.territories_of(live.state.player)[0]: live.state.pending})
+    live.end_turn()
+
+
+def test_refused_entries_name_the_problem_and_change_nothing() -> None:
+    live = _turn_start()
+    before = live.state
+    # Ann holds 14 territories (4 armies) and both Americas (5 + 2).
+    assert before.pending == 11
+    cases = [
+        (lambda: live.place({"Alaska": 99}), "armies must be from 1 to the 11 left to place, got 99"),
+        (lambda: live.place({"Kamchatka": 1}), "Kamchatka is not yours"),
+        (lambda: live.place({"Atlantis": 1}), "Atlantis"),
+        (lambda: live.battle("Alaska", "Ural", 2, 0), "expected Trade, Place"),
+        (lambda: live.trade(), "holds 0 card"),
+        (lambda: live.move_in(2), "expected Trade, Place"),
+        (lambda: live.undo(), "cannot undo 1 entries; 0 can be undone"),
+    ]
+    for call, message in cases:
+        with pytest.raises(IllegalActionError, match=message):
+            call()
+        assert live.state == before
+    # Many at once: a refused part refuses the whole entry.
+    with pytest.raises(IllegalActionError, match="Kamchatka is not yours"):
+        live.place({"Alaska": 3, "Kamchatka": 1})
+    assert live.state == before
+    live.place({"Alaska": 10, "Greenland": 1})
+    assert live.state.armies[0] == 13 and live.state.armies[2] == 4 and live.state.phase == Phase.ATTACK
+    before = live.state
+    for call, message in [
+        (lambda: live.battle("Alaska", "Ural", 6, 0), "Alaska does not border Ural"),
+        (lambda: live.battle("Alaska", "Kamchatka", 14, 0), "a battle of 13 against 3 cannot leave 14 and 0"),
+        (lambda: live.battle("Alaska", "Kamchatka", 1, 0), "a capture leaves the attacker at least 2"),
+        (lambda: live.battle("Alaska", "Alberta", 10, 1), "Alberta is yours"),
+        (lambda: live.fortify("Alaska", "Kamchatka", 1), "must be yours"),
+        (lambda: live.fortify("Alaska", "Alberta", 13), "move from 1 to 12 armies"),
+        (lambda: live.end_turn(card=3), "no card is drawn"),
+        (lambda: live.redo(), "cannot redo 1 entries; 0 can be redone"),
+    ]:
+        with pytest.raises(IllegalActionError, match=message):
+            call()
+        assert live.state == before
+
+
+def test_a_capture_draws_a_hidden_card_and_an_unknown_trade_makes_a_set() -> None:
+    live = _turn_start(me=1)
+    _grab(live)
+    drawn = live.state.history[-1]
+    assert isinstance(drawn, Draw) and live.hidden == [drawn.card] and live.card_counts() == [1, 0, 0]
+    for _ in range(2):
+        _pass(live)
+        _pass(live)
+        _grab(live)
+    assert live.card_counts() == [3, 0, 0] and len(live.hidden) == 3
+    _pass(live)
+    _pass(live)
+    before = live.state
+    live.trade()
+    traded = live.state.history[-1]
+    assert isinstance(traded, Trade) and is_valid_set([int(BOARD.card_symbols[c]) for c in traded.cards])
+    assert live.hidden == [] and live.card_counts() == [0, 0, 0]
+    assert live.state.pending == before.pending + 4  # the first set is worth 4
+    # The trade's cards are a real game's: replaying the rewritten history through the engine gives this game.
+    replayed = GameState.replay(live.state.initial, live.state.history)
+    replayed.labels = live.state.labels
+    assert replayed == live.state
+    # Undo takes back the trade and any identities it swapped: the game is as it was.
+    live.undo()
+    assert same_game(live.state, before)
+
+
+def test_naming_cards_of_my_own() -> None:
+    live = _turn_start(me=0)
+    _grab(live, card=7)
+    assert live.state.hand(0) == [7] and live.hidden == [] and live.known_hand(0) == [7]
+    with pytest.raises(IllegalActionError, match="changes nothing"):
+        live.name_cards([7])
+    _pass(live)
+    _pass(live)
+    _grab(live)  # drawn face down: Ann did not say which card she drew
+    (hidden,) = live.hidden
+    assert live.state.hand(0) == sorted([7, hidden])
+    name = 30 if hidden != 30 else 31
+    live.name_cards([name])
+    assert live.state.hand(0) == sorted([7, name]) and live.hidden == []
+    with pytest.raises(IllegalActionError, match="is not in Player 1's hand, and Player 1 has no hidden card it could be"):
+        live.name_cards([32])
+    live.undo()
+    assert live.hidden == [hidden]
+
+
+def test_setup_by_claims_and_starting_armies() -> None:
+    live = LiveGame.start(NAMES, first=1, seed=2)
+    order = []
+    for t in range(42):
+        order.append(live.state.player)
+        live.claim(BOARD.territories[t])
+    assert order[:4] == [1, 2, 0, 1]
+    s = live.state
+    assert s.phase == Phase.SETUP_PLACE and list(s.pool) == [21, 21, 21]
+    with pytest.raises(IllegalActionError, match="Ann has 21 starting armies to place, got 20"):
+        live.place_starting({0: {s.territories_of(0)[0]: 20}, 1: {s.territories_of(1)[0]: 21}, 2: {s.territories_of(2)[0]: 21}})
+    live.place_starting({p: {s.territories_of(p)[0]: 11, s.territories_of(p)[1]: 10} for p in range(3)})
+    s = live.state
+    assert s.phase == Phase.REINFORCE and s.player == 1 and int(s.armies.sum()) == 105
+    assert s.armies[s.territories_of(2)[0]] == 12
+    live.undo()
+    assert live.state.phase == Phase.SETUP_PLACE
+
+
+def test_determinize_redraws_hidden_cards_from_the_unseen() -> None:
+    live, _ = play_script(40, seed=4)
+    s = live.state
+    hidden = live.hidden
+    assert hidden, "the script should leave opponents holding hidden cards"
+    seen = set()
+    for i in range(20):
+        d = live.determinize(np.random.default_rng(i))
+        assert [len(d.hand(p)) for p in range(3)] == [len(s.hand(p)) for p in range(3)]
+        assert d.hand(0) == s.hand(0)  # mine are known
+        assert np.array_equal(d.card_loc == DISCARD, s.card_loc == DISCARD)
+        seen.add(tuple(d.card_loc.tolist()))
+    assert len(seen) > 1
+
+
+def test_bad_saved_bookkeeping_is_refused() -> None:
+    live = _turn_start()
+    state = live.state
+    state.labels[LIVE_LABEL] = {"version": 1, "base": 0}
+    with pytest.raises(StateFormatError, match="live-game record is malformed"):
+        LiveGame(state)
+
+
+def test_log_tells_every_action_once(scripted: tuple[LiveGame, list[Step]]) -> None:
+    import io
+
+    import pandas as pd
+
+    from analyzer.analysis.log import log_csv, log_frame, log_lines
+
+    live, _ = scripted
+    s = live.state
+    lines = log_lines(s)
+    covered = [i for x in lines if x.kind != "victory" for i in range(x.first_action, x.last_action + 1)]
+    assert covered == list(range(len(s.history)))
+    battles = [x for x in lines if x.kind == "battle"]
+    assert len(battles) == sum(isinstance(a, Battle) for a in s.history)
+    out = [x.text for x in lines if "is out" in x.text]
+    assert len(out) == 1 and "Cy is out" in out[0]
+    frame = pd.read_csv(io.StringIO(log_csv(s)))
+    assert list(frame["text"]) == [x.text for x in lines] and frame.equals(log_frame(s))
+
+
+def test_log_of_a_roll_by_roll_attack() -> None:
+    from analyzer.analysis.log import log_lines
+
+    live = _turn_start()
+    live.place({"Alaska": 11})
+    live.roll("Alaska", "Kamchatka", 3, 2, 0, 2)
+    live.roll("Alaska", "Kamchatka", 3, 1, 1, 0)
+    live.roll("Alaska", "Kamchatka", 3, 1, 0, 1)
+    assert live.state.owner[BOARD.index("Kamchatka")] == 0 and live.state.phase == Phase.MOVE_IN
+    live.move_in(5)
+    texts = [x.text for x in log_lines(live.state)]
+    assert texts[1:] == [
+        "Turn 1, Player 1: Alaska (14) rolls 3 against Kamchatka (3) defending with 2: loses 0, destroys 2",
+        "Turn 1, Player 1: Alaska (14) rolls 3 against Kamchatka (1): loses 1, destroys 0",
+        "Turn 1, Player 1: Alaska (13) rolls 3 against Kamchatka (1): loses 0, destroys 1; Kamchatka taken, moved in 5",
+    ]
+    live.undo(2)
+    before = live.state
+    with pytest.raises(IllegalActionError, match="the defender holds one army and rolls 1 die, got 2"):
+        live.roll("Alaska", "Kamchatka", 3, 2, 0, 1)
+    assert live.state == before

@@ -135,12 +135,12 @@ def test_engine_set_values_follow_the_rules():
     state = GameState.new(4, np.random.default_rng(0), board_rules)
     for k in range(40):
         state.sets_traded = k
-        assert engine.set_value(state.S, state._C, 0, 1, 2) == board_rules.set_value(k)
+        assert engine.set_value(state.S, state.C, 0, 1, 2) == board_rules.set_value(k)
     fixed = GameState.new(4, np.random.default_rng(0), Rules(card_values="fixed"))
     symbols = fixed.board.card_symbols
     for cards in [(0, 1, 2), (0, 3, 6), (42, 0, 1), (42, 43, 5)]:
         expected = Rules(card_values="fixed").set_value(0, tuple(int(symbols[c]) for c in cards))
-        assert engine.set_value(fixed.S, fixed._C, *cards) == expected
+        assert engine.set_value(fixed.S, fixed.C, *cards) == expected
 
 
 def test_ratio_shares_add_up_as_numpy_does():

@@ -180,6 +180,8 @@ class GameState:
     move = _Pair(engine.MOVE_S)
 
     S: np.ndarray
+    #: The constant vector of the board and rules that the compiled steps read (shared; read-only).
+    C: np.ndarray
     owner: np.ndarray
     armies: np.ndarray
     card_loc: np.ndarray
@@ -232,7 +234,7 @@ class GameState:
             if len(_CONFIGS) >= 256:  # rules made per game (a cap per rollout) must not pile up
                 _CONFIGS.clear()
             cached = _CONFIGS[key] = (self.board, rules, engine.config(self.board, rules))
-        self._C = cached[2]
+        self.C = cached[2]
         self.S[engine.TURN_LIMIT] = -1 if rules.turn_limit is None else rules.turn_limit
 
     # ------------------------------------------------------------------ creation
@@ -497,7 +499,7 @@ class GameState:
 
         ``max(3, territories // 3)`` plus the bonus of each continent held in full.
         """
-        return int(engine.reinforcements(self.S, self._C, player))
+        return int(engine.reinforcements(self.S, self.C, player))
 
     def next_set_value(self) -> int:
         """Armies the next set traded is worth under progressive values (the classic rule)."""
@@ -611,7 +613,7 @@ class GameState:
 
     def fortify_targets(self, source: int) -> list[int]:
         """Where armies on ``source`` may fortify to under the rules' fortify option."""
-        return [int(t) for t in np.flatnonzero(engine.fortify_reach(self.S, self._C, source))]
+        return [int(t) for t in np.flatnonzero(engine.fortify_reach(self.S, self.C, source))]
 
     def _setup_force(self) -> int:
         """Whose armies go down on the current setup placement (the neutral's on a 2-player go's third army)."""
@@ -637,7 +639,7 @@ class GameState:
         """Sample the pending chance event from ``rng``, apply it and return the outcome."""
         if self.phase == Phase.ROLL:
             assert self.attack is not None
-            outcomes, cdf = _roll_cdf(self.attack[2], self.attack[3], self.rules.dice)
+            outcomes, cdf = roll_cdf(self.attack[2], self.attack[3], self.rules.dice)
             action: Action = outcomes[bisect.bisect_right(cdf, rng.random())]
         elif self.phase == Phase.DRAW:
             deck = self._draw_pile()
@@ -817,7 +819,7 @@ class GameState:
         if encode is None:
             raise IllegalActionError(f"unknown action {action!r}")
         player, turn = self.player, self.turn
-        result = int(engine.step(self.S, self._C, *encode(action)))
+        result = int(engine.step(self.S, self.C, *encode(action)))
         if result >= 0:
             if kind is Trade:
                 self.trades.append(SetTraded(player, turn, result))
@@ -825,7 +827,7 @@ class GameState:
                 self.eliminations.append(Elimination(result, player, turn))
 
     def _begin_turn(self, player: int, new_round: bool) -> None:
-        engine.begin_turn(self.S, self._C, player, new_round)
+        engine.begin_turn(self.S, self.C, player, new_round)
 
     # ------------------------------------------------------------------ serialization
     def to_dict(self, history: bool = True) -> dict[str, Any]:
@@ -994,8 +996,14 @@ class GameState:
 
 
 @lru_cache(maxsize=None)
-def _roll_cdf(attacker_dice: int, defender_dice: int, dice: DiceRules) -> tuple[list[Roll], list[float]]:
-    """The outcomes of a roll and their cumulative probabilities, for sampling."""
+def roll_cdf(attacker_dice: int, defender_dice: int, dice: DiceRules) -> tuple[list[Roll], list[float]]:
+    """The outcomes of a roll and their cumulative probabilities, in the order both paths sample them.
+
+    >>> from analyzer.game.dice import CLASSIC_DICE
+    >>> outcomes, cdf = roll_cdf(1, 1, CLASSIC_DICE)
+    >>> [(r.attacker_losses, r.defender_losses) for r in outcomes], [round(p, 4) for p in cdf]
+    ([(1, 0), (0, 1)], [0.5833, 1.0])
+    """
     dist = roll_distribution(attacker_dice, defender_dice, dice)
     outcomes = [Roll(a, d) for a, d in dist]
     cdf = list(itertools.accumulate(float(p) for p in dist.values()))

@@ -3,7 +3,7 @@
 :func:`play` runs a game to its end with a :class:`~analyzer.bots.HeuristicBot`
 in every seat, entirely in numba-compiled code: the rule steps are
 :mod:`analyzer.game.engine.steps`'s (the same functions :class:`~analyzer.game.state.GameState`
-applies), the bots' decisions are :func:`analyzer.bots.heuristic._decide`
+applies), the bots' decisions are :func:`analyzer.bots.heuristic.decide`
 (the same function :meth:`HeuristicBot.choose` calls), battles are drawn
 from the exact solver's outcome distributions (or rolled die by die), and
 every random number comes from the game's generator in the same order as in
@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
-from numba import njit
+from analyzer.kernels import kernel
 
 from analyzer.game.engine import steps as engine
 from analyzer.solver.battle import BattleOptions, kernel_args, outcome_cdf
@@ -36,15 +36,15 @@ from analyzer.game.board import Board
 from analyzer.bots.heuristic import (
     ORDER,
     HeuristicBot,
-    _decide,
-    _decide_attack,
-    _decide_move_in,
-    _decide_setup,
+    decide,
+    decide_attack,
+    decide_move_in,
+    decide_setup,
     compiled_args,
     work_size,
 )
 from analyzer.game.dice import DiceRules
-from analyzer.game.state import Elimination, GameState, SetTraded, _roll_cdf
+from analyzer.game.state import Elimination, GameState, SetTraded, roll_cdf
 
 # Event rows: kind and up to five values.
 EV_TRADE = 0  # player, turn, value
@@ -90,7 +90,7 @@ def battle_cache(dice: DiceRules) -> BattleCache:
     return BattleCache()
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def _draw_battle(keys, where, pool, used, attackers, defenders, stop_at, kernel, u):  # pragma: no cover - compiled
     """The outcome (attacker left, defender left) of a battle at cumulative probability ``u``: the
     first outcome whose cumulative probability exceeds it, as ``np.searchsorted(cdf, u, "right")``.
@@ -141,14 +141,14 @@ def roll_tables(dice: DiceRules) -> tuple[np.ndarray, np.ndarray, np.ndarray, np
     """``[attack dice, defence dice, k]``: the cumulative probabilities, attacker and defender losses of
     one roll's outcomes (as :meth:`GameState.apply_chance` samples them), and their count."""
     a_max, d_max = dice.attacker_max, dice.defender_max
-    width = max(len(_roll_cdf(a, d, dice)[1]) for a in range(1, a_max + 1) for d in range(1, d_max + 1))
+    width = max(len(roll_cdf(a, d, dice)[1]) for a in range(1, a_max + 1) for d in range(1, d_max + 1))
     cdf = np.ones((a_max + 1, d_max + 1, width))
     a_loss = np.zeros((a_max + 1, d_max + 1, width), dtype=np.int64)
     d_loss = np.zeros((a_max + 1, d_max + 1, width), dtype=np.int64)
     count = np.zeros((a_max + 1, d_max + 1), dtype=np.int64)
     for a in range(1, a_max + 1):
         for d in range(1, d_max + 1):
-            outcomes, c = _roll_cdf(a, d, dice)
+            outcomes, c = roll_cdf(a, d, dice)
             count[a, d] = len(c)
             cdf[a, d, : len(c)] = c
             a_loss[a, d, : len(c)] = [r.attacker_losses for r in outcomes]
@@ -157,7 +157,7 @@ def roll_tables(dice: DiceRules) -> tuple[np.ndarray, np.ndarray, np.ndarray, np
 
 
 # ---------------------------------------------------------------------------------- the loop
-@njit(cache=True, error_model="numpy")
+@kernel
 def _push(events, n, kind, a, b, c, d, e):  # pragma: no cover - compiled
     if n == events.shape[0]:
         bigger = np.empty((2 * n, 6), dtype=np.int64)
@@ -172,11 +172,11 @@ def _push(events, n, kind, a, b, c, d, e):  # pragma: no cover - compiled
     return events, n + 1
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def _snapshot(S, C, events, n, turn):  # pragma: no cover - compiled
     """One EV_TURN row per seat: territories, armies and continents held after ``turn``."""
-    owner = engine._owner(S)
-    armies = engine._armies(S)
+    owner = engine.owner_view(S)
+    armies = engine.armies_view(S)
     for p in range(S[engine.N_PLAYERS]):
         k = 0
         total = 0
@@ -193,7 +193,7 @@ def _snapshot(S, C, events, n, turn):  # pragma: no cover - compiled
     return events, n
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def _roll(S, C, rolls, rng):  # pragma: no cover - compiled
     cdf, a_loss, d_loss, count = rolls
     a, d = S[engine.ATTACK_DICE], S[engine.DEFENCE_DICE]
@@ -201,16 +201,16 @@ def _roll(S, C, rolls, rng):  # pragma: no cover - compiled
     return engine.roll(S, C, a_loss[a, d, k], d_loss[a, d, k])
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def _run(S, C, params, tables, table_of, rng, sample, keys, where, pool, used, kernel, rolls, events, n, track, record_turns, start):  # pragma: no cover - compiled
     """Play on until the game ends; returns the event rows and their count.
 
     ``track`` holds the turn in progress and whether the start position is still to be recorded.
     """
-    owner = engine._owner(S)
-    armies = engine._armies(S)
+    owner = engine.owner_view(S)
+    armies = engine.armies_view(S)
     work = np.empty(work_size(owner.shape[0], C[engine.R_CONTINENTS]))
-    # Each seat's target values during the setup placement, when they cannot change (see _decide_setup).
+    # Each seat's target values during the setup placement, when they cannot change (see decide_setup).
     setup_values = np.full((params.shape[0], owner.shape[0]), -1.0)
     while S[engine.PHASE] != engine.GAME_OVER:
         phase = S[engine.PHASE]
@@ -230,13 +230,13 @@ def _run(S, C, params, tables, table_of, rng, sample, keys, where, pool, used, k
             bp = params[seat]
             table = tables[table_of[seat]]
             if phase == engine.SETUP_CLAIM or phase == engine.SETUP_PLACE:
-                kind, a, b, c, d = _decide_setup(S, C, bp, table, rng, work, setup_values[seat])
+                kind, a, b, c, d = decide_setup(S, C, bp, table, rng, work, setup_values[seat])
             elif phase == engine.ATTACK:
-                kind, a, b, c, d = _decide_attack(S, C, bp, table, work)
+                kind, a, b, c, d = decide_attack(S, C, bp, table, work)
             elif phase == engine.MOVE_IN:
-                kind, a, b, c, d = _decide_move_in(S, C, bp, work)
+                kind, a, b, c, d = decide_move_in(S, C, bp, work)
             else:
-                kind, a, b, c, d = _decide(S, C, bp, table, work)
+                kind, a, b, c, d = decide(S, C, bp, table, work)
             turn = S[engine.TURN]
             if kind == ORDER:
                 s, t, stop = a, b, c
@@ -345,7 +345,7 @@ def play_events(
     track = np.array([state.turn, in_setup], dtype=np.int64)
     p = prepared
     events, n = _run(
-        state.S, state._C, p.params, p.tables, p.table_of, rng, sample_battles, *p.cache, p.kernel, p.rolls,
+        state.S, state.C, p.params, p.tables, p.table_of, rng, sample_battles, *p.cache, p.kernel, p.rolls,
         events, 0, track, record_turns, start,
     )
     return start, events[:n]

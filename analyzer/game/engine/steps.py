@@ -30,7 +30,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 import numpy as np
-from numba import njit
+from analyzer.kernels import kernel
 
 from analyzer.game import missions as missions_mod
 from analyzer.game.board import Board
@@ -111,7 +111,7 @@ def view(S: np.ndarray, name: str) -> np.ndarray:
     return S[start : start + length]
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def _ARMIES(S):  # pragma: no cover - compiled
     """Offsets of the arrays in ``S`` (owner is at HEADER), for indexing it directly: in compiled
     code an array view costs an atomic reference-count pair, more than the small rule steps
@@ -119,46 +119,46 @@ def _ARMIES(S):  # pragma: no cover - compiled
     return HEADER + S[N_TERRITORIES]
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def _CARDS(S):  # pragma: no cover - compiled
     return _ARMIES(S) + S[N_TERRITORIES]
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def _POOL(S):  # pragma: no cover - compiled
     return _CARDS(S) + S[N_CARDS]
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def _PLAYERS(S, k):  # pragma: no cover - compiled
     """The k-th per-player array: 0 alive, 1 eliminated_by, 2 capitals, 3 missions."""
     return _POOL(S) + S[N_FORCES] + k * S[N_PLAYERS]
 
 
-@njit(cache=True, inline="always", error_model="numpy")
-def _owner(S):  # pragma: no cover - compiled
+@kernel(inline=True)
+def owner_view(S):  # pragma: no cover - compiled
     return S[HEADER : HEADER + S[N_TERRITORIES]]
 
 
-@njit(cache=True, inline="always", error_model="numpy")
-def _armies(S):  # pragma: no cover - compiled
+@kernel(inline=True)
+def armies_view(S):  # pragma: no cover - compiled
     start = _ARMIES(S)
     return S[start : start + S[N_TERRITORIES]]
 
 
-@njit(cache=True, inline="always", error_model="numpy")
-def _cards(S):  # pragma: no cover - compiled
+@kernel(inline=True)
+def card_view(S):  # pragma: no cover - compiled
     start = _CARDS(S)
     return S[start : start + S[N_CARDS]]
 
 
-@njit(cache=True, inline="always", error_model="numpy")
+@kernel(inline=True)
 def _players_array(S, k):  # pragma: no cover - compiled
     start = _PLAYERS(S, k)
     return S[start : start + S[N_PLAYERS]]
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def _count_at(S, start, length, x):  # pragma: no cover - compiled
     k = 0
     for i in range(start, start + length):
@@ -247,12 +247,12 @@ def mission_table(board: Board) -> np.ndarray:
 
 
 # ---------------------------------------------------------------------------------- queries
-@njit(cache=True, error_model="numpy")
+@kernel
 def hand_size(S, p):  # pragma: no cover - compiled
     return _count_at(S, _CARDS(S), S[N_CARDS], p)
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def held_continents(S, C, p):  # pragma: no cover - compiled
     """The continents player ``p`` holds in full, as a bit mask (bit ``c`` for continent ``c``)."""
     held = (1 << C[R_CONTINENTS]) - 1
@@ -263,7 +263,7 @@ def held_continents(S, C, p):  # pragma: no cover - compiled
     return held
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def reinforcements(S, C, p):  # pragma: no cover - compiled
     """Armies player ``p`` gets at the start of a turn from territories and continents."""
     n = _count_at(S, HEADER, S[N_TERRITORIES], p)
@@ -275,7 +275,7 @@ def reinforcements(S, C, p):  # pragma: no cover - compiled
     return total
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def set_value(S, C, c0, c1, c2):  # pragma: no cover - compiled
     """Armies the set of cards ``c0, c1, c2`` is worth if traded now."""
     if C[R_FIXED_VALUES]:
@@ -284,7 +284,7 @@ def set_value(S, C, c0, c1, c2):  # pragma: no cover - compiled
     return C[C[O_SET_VALUES] + min(S[SETS_TRADED], SET_VALUE_TABLE - 1)]
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def is_set(C, c0, c1, c2):  # pragma: no cover - compiled
     """Three of a kind, one of each, or any two plus a wild."""
     at = C[O_SYMBOLS]
@@ -294,24 +294,24 @@ def is_set(C, c0, c1, c2):  # pragma: no cover - compiled
     return (a == b and b == c) or (a != b and b != c and a != c)
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def _pile_place(S):  # pragma: no cover - compiled
     """Where a draw comes from: the deck, or once it is empty the discards (shuffled into a new deck)."""
     return DECK if _count_at(S, _CARDS(S), S[N_CARDS], DECK) > 0 else DISCARD
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def draw_pile(S):  # pragma: no cover - compiled
     """The cards a draw comes from, ascending."""
-    return np.flatnonzero(_cards(S) == _pile_place(S))
+    return np.flatnonzero(card_view(S) == _pile_place(S))
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def pile_size(S):  # pragma: no cover - compiled
     return _count_at(S, _CARDS(S), S[N_CARDS], _pile_place(S))
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def pile_card(S, k):  # pragma: no cover - compiled
     """``draw_pile(S)[k]`` without building the pile."""
     at = _CARDS(S)
@@ -324,10 +324,10 @@ def pile_card(S, k):  # pragma: no cover - compiled
     return -1
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def fortify_reach(S, C, source):  # pragma: no cover - compiled
     """``[t]``: whether armies on ``source`` may fortify to ``t`` under the fortify option."""
-    owner = _owner(S)
+    owner = owner_view(S)
     p = owner[source]
     width, nb = C[R_WIDTH], C[O_NEIGHBORS]
     n = owner.shape[0]
@@ -359,18 +359,18 @@ def fortify_reach(S, C, source):  # pragma: no cover - compiled
     return reach
 
 
-@njit(cache=True, inline="always", error_model="numpy")
+@kernel(inline=True)
 def attacker_dice(C, armies):  # pragma: no cover - compiled
     """Most dice a territory holding ``armies`` may attack with (one army stays behind)."""
     return max(0, min(C[R_ATTACKER_MAX], armies - 1))
 
 
-@njit(cache=True, inline="always", error_model="numpy")
+@kernel(inline=True)
 def defender_dice(C, armies):  # pragma: no cover - compiled
     return max(0, min(C[R_DEFENDER_MAX], armies))
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def mission_complete(S, C, mission, p):  # pragma: no cover - compiled
     """Whether player ``p`` has fulfilled mission card ``mission`` (a destroy mission whose target is
     ``p`` itself, not in the game, or knocked out by someone else reads as "occupy 24 territories")."""
@@ -382,9 +382,9 @@ def mission_complete(S, C, mission, p):  # pragma: no cover - compiled
             row = C[O_MISSIONS] + M_COLUMNS * 6
         else:
             return elim[target] == p
-    owner = _owner(S)
+    owner = owner_view(S)
     if C[row + M_KIND] == KIND_TERRITORIES:
-        armies = _armies(S)
+        armies = armies_view(S)
         k = 0
         for t in range(owner.shape[0]):
             if owner[t] == p and armies[t] >= C[row + M_MIN_ARMIES]:
@@ -402,7 +402,7 @@ def mission_complete(S, C, mission, p):  # pragma: no cover - compiled
 
 
 # ---------------------------------------------------------------------------------- rule steps
-@njit(cache=True, error_model="numpy")
+@kernel
 def begin_turn(S, C, player, new_round):  # pragma: no cover - compiled
     """Start ``player``'s turn: the round count, the turn limit and the reinforcements."""
     if new_round:
@@ -418,7 +418,7 @@ def begin_turn(S, C, player, new_round):  # pragma: no cover - compiled
     S[BONUS_USED] = 0
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def next_turn(S, C):  # pragma: no cover - compiled
     """Pass the turn to the next seat still in the game."""
     n = S[N_PLAYERS]
@@ -433,7 +433,7 @@ def next_turn(S, C):  # pragma: no cover - compiled
             return
 
 
-@njit(cache=True, inline="always", error_model="numpy")
+@kernel(inline=True)
 def setup_force(S):  # pragma: no cover - compiled
     """Whose army goes down on the current setup placement (the neutral's on a 2-player go's third army)."""
     if S[NEUTRAL] >= 0 and S[SETUP_STEP] == 2:
@@ -441,7 +441,7 @@ def setup_force(S):  # pragma: no cover - compiled
     return S[PLAYER]
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def next_setup_player(S, C):  # pragma: no cover - compiled
     """Pass the setup to the next seat with armies left to place, or start the game."""
     n = S[N_PLAYERS]
@@ -466,7 +466,7 @@ def next_setup_player(S, C):  # pragma: no cover - compiled
         begin_turn(S, C, S[FIRST_PLAYER], True)
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def claim(S, C, t):  # pragma: no cover - compiled
     p = S[PLAYER]
     S[HEADER + t] = p
@@ -477,7 +477,7 @@ def claim(S, C, t):  # pragma: no cover - compiled
     next_setup_player(S, C)
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def place(S, C, t, k):  # pragma: no cover - compiled
     """``k`` armies on ``t``: one setup army, or reinforcements."""
     S[_ARMIES(S) + t] += k
@@ -505,7 +505,7 @@ def place(S, C, t, k):  # pragma: no cover - compiled
         check_victory(S, C)
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def choose_capital(S, C, t):  # pragma: no cover - compiled
     S[_PLAYERS(S, 2) + S[PLAYER]] = t
     nxt = (S[PLAYER] + 1) % S[N_PLAYERS]
@@ -515,7 +515,7 @@ def choose_capital(S, C, t):  # pragma: no cover - compiled
         S[PLAYER] = nxt
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def trade(S, C, c0, c1, c2, bonus):  # pragma: no cover - compiled
     """Trade a set for armies (and, with ``bonus`` >= 0, the territory bonus there); returns the value."""
     value = set_value(S, C, c0, c1, c2)
@@ -531,7 +531,7 @@ def trade(S, C, c0, c1, c2, bonus):  # pragma: no cover - compiled
     return value
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def attack(S, C, s, t, dice):  # pragma: no cover - compiled
     S[ATTACK_S] = s
     S[ATTACK_T] = t
@@ -544,7 +544,7 @@ def attack(S, C, s, t, dice):  # pragma: no cover - compiled
         S[PHASE] = DEFEND
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def roll(S, C, attacker_losses, defender_losses):  # pragma: no cover - compiled
     """A roll's outcome; returns the player eliminated by a capture, or -1."""
     s, t, dice = S[ATTACK_S], S[ATTACK_T], S[ATTACK_DICE]
@@ -558,7 +558,7 @@ def roll(S, C, attacker_losses, defender_losses):  # pragma: no cover - compiled
     return capture(S, C, s, t, dice)
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def battle(S, C, s, t, attacker_left, defender_left):  # pragma: no cover - compiled
     """A whole battle's outcome; returns the player eliminated by a capture, or -1."""
     armies = _ARMIES(S)
@@ -569,7 +569,7 @@ def battle(S, C, s, t, attacker_left, defender_left):  # pragma: no cover - comp
     return -1
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def capture(S, C, s, t, dice):  # pragma: no cover - compiled
     """``t`` falls to the player to move; the move-in is from ``dice`` to all but one army of ``s``."""
     victim = S[HEADER + t]
@@ -591,7 +591,7 @@ def capture(S, C, s, t, dice):  # pragma: no cover - compiled
     return eliminated
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def eliminate(S, C, victim):  # pragma: no cover - compiled
     """``victim`` is out: the player to move takes its cards, and trades at once from 6."""
     p = S[PLAYER]
@@ -605,7 +605,7 @@ def eliminate(S, C, victim):  # pragma: no cover - compiled
         S[ELIMINATION_TRADE] = 1
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def move_in(S, C, k):  # pragma: no cover - compiled
     armies = _ARMIES(S)
     S[armies + S[MOVE_S]] -= k
@@ -622,7 +622,7 @@ def move_in(S, C, k):  # pragma: no cover - compiled
         S[PENDING] = 0
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def check_victory(S, C):  # pragma: no cover - compiled
     """The player to move wins when alone, or with its mission done, or holding every capital."""
     p = S[PLAYER]
@@ -641,7 +641,7 @@ def check_victory(S, C):  # pragma: no cover - compiled
         S[PHASE] = GAME_OVER
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def fortify(S, C, s, t, k):  # pragma: no cover - compiled
     armies = _ARMIES(S)
     S[armies + s] -= k
@@ -651,7 +651,7 @@ def fortify(S, C, s, t, k):  # pragma: no cover - compiled
         end_turn(S, C)
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def end_turn(S, C):  # pragma: no cover - compiled
     """A card if the turn captured a territory (a chance event), then the next player's turn."""
     cards, m = _CARDS(S), S[N_CARDS]
@@ -661,13 +661,13 @@ def end_turn(S, C):  # pragma: no cover - compiled
         next_turn(S, C)
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def draw(S, C, card):  # pragma: no cover - compiled
     S[_CARDS(S) + card] = S[PLAYER]
     next_turn(S, C)
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def step(S, C, kind, a, b, c, d):  # pragma: no cover - compiled
     """Apply action ``kind`` (a code above) with arguments ``a, b, c, d``.
 

@@ -38,6 +38,7 @@ PACKAGE = Path(__file__).resolve().parent
 #: The modules that hold kernels. :func:`kernel` refuses a function from any other module, so a new
 #: kernel module cannot be left out of :func:`source_key`.
 KERNEL_MODULES = (
+    "analyzer.game.engine.layout",
     "analyzer.game.engine.steps",
     "analyzer.game.engine.legality",
     "analyzer.bots.heuristic",
@@ -150,13 +151,13 @@ def kernel(fn: F | None = None, *, inline: bool = False) -> Any:
                 raise RuntimeError(f"{f.__module__}.{f.__qualname__}: kernels live in the modules of KERNEL_MODULES")
             # A kernel module run under another name (``python -m doctest``) compiles without the
             # cache: numba's cache records the module name, and a wrong one breaks later imports.
-            return numba.njit(**OPTIONS, inline="always" if inline else "never")(f)  # type: ignore[no-any-return]
+            return numba.njit(**OPTIONS, inline="always" if inline else "never")(f)
         # numba picks a function's cache folder when it is decorated, from its config.
-        previous = numba_config.CACHE_DIR
-        numba_config.CACHE_DIR = str(cache_dir())
+        previous = getattr(numba_config, "CACHE_DIR")
+        setattr(numba_config, "CACHE_DIR", str(cache_dir()))
         try:
-            return numba.njit(cache=True, **OPTIONS, inline="always" if inline else "never")(f)  # type: ignore[no-any-return]
+            return numba.njit(cache=True, **OPTIONS, inline="always" if inline else "never")(f)
         finally:
-            numba_config.CACHE_DIR = previous
+            setattr(numba_config, "CACHE_DIR", previous)
 
     return wrap if fn is None else wrap(fn)

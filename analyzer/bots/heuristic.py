@@ -40,15 +40,16 @@ from typing import Literal
 import numpy as np
 from analyzer.kernels import kernel
 
+from analyzer.game.engine import legality
 from analyzer.game.engine import steps as engine
 from analyzer.game.actions import ChooseCapital, Claim, Defend, EndAttack, EndTurn, Fortify, MoveIn, Place, Trade
 from analyzer.solver.battle import BattleOptions, win_grid
 from analyzer.game.board import Board
 from analyzer.bots.base import BattleOrder, Decision
 from analyzer.game.dice import DiceRules
-from analyzer.errors import BotError
-from analyzer.game.rules import FORCED_TRADE_HAND
+from analyzer.errors import BotError, IllegalActionError
 from analyzer.game.state import GameState, Phase
+from analyzer.game.state import decode as state_decode
 
 #: Armies up to which :func:`win_table` holds exact win probabilities; bigger battles are scaled down to it.
 WIN_TABLE_ARMIES = 256
@@ -215,7 +216,7 @@ def _target_values(
 @kernel(inline=True)
 def _value_at(per, holder, count, cards, bonus, o, player, neutral, focus, eliminate):  # pragma: no cover - compiled
     """The value of a territory held by ``o``, from its continent's ``per`` (see
-    :func:`_target_values`), ``holder`` and ``bonus``, and ``o``'s territory and card ``count``\s.
+    :func:`_target_values`), ``holder`` and ``bonus``, and ``o``'s territory and card counts (``count``).
     Scalars only: an inlined call with an array argument costs a reference count pair."""
     v = 1.0 + per
     if holder >= 0 and holder != player:
@@ -455,28 +456,13 @@ _KNOBS = tuple(f.name for f in fields(HeuristicBot))
 
 def decode(code: tuple[int, int, int, int, int]) -> Decision:
     """The action (or battle order) of a decision code."""
-    kind, a, b, c, d = (int(x) for x in code)
+    kind, a, b, c, _ = (int(x) for x in code)
     if kind == ORDER:
         return BattleOrder(a, b, c)
-    if kind == engine.PLACE:
-        return Place(a, b)
-    if kind == engine.TRADE:
-        return Trade((a, b, c), None if d < 0 else d)
-    if kind == engine.MOVE_IN_ACTION:
-        return MoveIn(a)
-    if kind == engine.FORTIFY_ACTION:
-        return Fortify(a, b, c)
-    if kind == engine.END_ATTACK:
-        return EndAttack()
-    if kind == engine.END_TURN:
-        return EndTurn()
-    if kind == engine.DEFEND_ACTION:
-        return Defend(a)
-    if kind == engine.CLAIM:
-        return Claim(a)
-    if kind == engine.CAPITAL:
-        return ChooseCapital(a)
-    raise BotError(f"unknown decision code {code}")
+    try:
+        return state_decode(code)
+    except IllegalActionError:
+        raise BotError(f"unknown decision code {code}") from None
 
 
 # ---------------------------------------------------------------------------------- compiled decisions
@@ -488,14 +474,12 @@ def _choose_trade(S, C, bp):  # pragma: no cover - compiled
     most armies, then one with a bonus, then the fewest wilds; the first of equals.
     """
     p = S[engine.PLAYER]
-    held = engine.hand_size(S, p)
-    if held < 3 or (S[engine.RESUME_ATTACK] and held < FORCED_TRADE_HAND):
+    if not legality.may_trade(S):
         return -1, -1, -1, -1
+    held = engine.hand_size(S, p)
     hand = np.flatnonzero(engine.card_view(S) == p)
-    owner = engine.owner_view(S)
     sym = C[engine.O_SYMBOLS]
     terr = C[engine.O_CARD_TERRITORY]
-    may_bonus = not S[engine.BONUS_USED] and C[engine.R_TERRITORY_BONUS] > 0
     best = (-1, -1, -1, -1)
     best_key = (-1, -1, -1)
     for i in range(held):
@@ -506,13 +490,15 @@ def _choose_trade(S, C, bp):  # pragma: no cover - compiled
                     continue
                 value = engine.set_value(S, C, c0, c1, c2)
                 wilds = (C[sym + c0] == 3) + (C[sym + c1] == 3) + (C[sym + c2] == 3)
-                # The bonus choices, ascending: the owned territories shown on the cards.
+                # The first of the bonus choices (the owned territories shown on the cards).
+                bits = legality.bonus_choices(S, C, c0, c1, c2)
                 bonus = -1
-                if may_bonus:
-                    for c in (c0, c1, c2):
-                        t = C[terr + c]
-                        if t >= 0 and owner[t] == p and (bonus < 0 or t < bonus):
-                            bonus = t
+                bit = 0
+                for c in (c0, c1, c2):
+                    t = C[terr + c]
+                    if (bits >> bit) & 1 and (bonus < 0 or t < bonus):
+                        bonus = t
+                    bit += 1
                 key = (value, 1 if bonus >= 0 else 0, -wilds)
                 if key > best_key:
                     best_key = key
@@ -520,7 +506,7 @@ def _choose_trade(S, C, bp):  # pragma: no cover - compiled
     if best[0] < 0:
         return best
     policy = bp[P_CARDS]
-    if held >= FORCED_TRADE_HAND or policy == 0 or (policy == 2 and best_key[0] >= bp[P_CARD_VALUE]):
+    if legality.must_trade(S) or policy == 0 or (policy == 2 and best_key[0] >= bp[P_CARD_VALUE]):
         return best
     return -1, -1, -1, -1
 
@@ -563,7 +549,7 @@ def decide(S, C, bp, table, work):  # pragma: no cover - compiled
     if phase == engine.FORTIFY:
         return _fortify(S, C, bp, work)
     if phase == engine.DEFEND:
-        return engine.DEFEND_ACTION, engine.defender_dice(C, S[engine.HEADER + S[engine.N_TERRITORIES] + S[engine.ATTACK_T]]), 0, 0, 0
+        return engine.DEFEND_ACTION, engine.defender_dice(C, S[S[engine.AT_ARMIES] + S[engine.ATTACK_T]]), 0, 0, 0
     if phase == engine.CHOOSE_CAPITAL:
         return _decide_capital(S, C, work)
     return -1, 0, 0, 0, 0
@@ -621,77 +607,13 @@ def _decide_reinforce(S, C, bp, table, work):  # pragma: no cover - compiled
         ratios[u] = threat[u] / max(armies[u], 1) if threat[u] > 0 else 0.0
         if ratios[u] > best_ratio:
             best, best_ratio = u, ratios[u]
-    total = _pairwise_sum(ratios, 0, n)
+    total = 0.0
+    for u in range(n):
+        total += ratios[u]
     if total == 0 or bp[P_RATIO] == 0:
         return engine.PLACE, biggest, pending, 0, 0
     k = max(1, min(pending, int(math.ceil(pending * best_ratio / total))))
     return engine.PLACE, best, k, 0, 0
-
-
-@kernel
-def _block_sum(a, start, n):  # pragma: no cover - compiled
-    """numpy's sum of at most 128 numbers: eight running sums combined pairwise, then the rest."""
-    if n < 8:
-        total = 0.0
-        for i in range(start, start + n):
-            total += a[i]
-        return total
-    r0, r1, r2, r3 = a[start], a[start + 1], a[start + 2], a[start + 3]
-    r4, r5, r6, r7 = a[start + 4], a[start + 5], a[start + 6], a[start + 7]
-    full = n - n % 8
-    for i in range(start + 8, start + full, 8):
-        r0 += a[i]
-        r1 += a[i + 1]
-        r2 += a[i + 2]
-        r3 += a[i + 3]
-        r4 += a[i + 4]
-        r5 += a[i + 5]
-        r6 += a[i + 6]
-        r7 += a[i + 7]
-    total = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
-    for i in range(start + full, start + n):
-        total += a[i]
-    return total
-
-
-@kernel
-def _pairwise_sum(a, start, n):  # pragma: no cover - compiled
-    """``a[start:start + n].sum()`` added in numpy's order (blocks of eight, halves above 128), so
-    that the bot's shares come out to the last bit as they did when it was written with numpy.
-
-    The halving is done with an explicit stack: numba's cache mishandles recursive functions."""
-    if n <= 128:
-        return _block_sum(a, start, n)
-    seg_start = np.empty(64, dtype=np.int64)
-    seg_n = np.empty(64, dtype=np.int64)
-    left = np.empty(64)
-    stage = np.zeros(64, dtype=np.int64)  # 0: left half next, 1: right half next
-    seg_start[0], seg_n[0], stage[0] = start, n, 0
-    top = 1
-    result = 0.0
-    while True:
-        s0, m = seg_start[top - 1], seg_n[top - 1]
-        half = m // 2
-        half -= half % 8
-        if m > 128 and stage[top - 1] == 0:
-            seg_start[top], seg_n[top], stage[top] = s0, half, 0
-            top += 1
-            continue
-        if m > 128:  # stage 1: the left half is done, go right
-            seg_start[top], seg_n[top], stage[top] = s0 + half, m - half, 0
-            stage[top - 1] = 2
-            top += 1
-            continue
-        result = _block_sum(a, s0, m)
-        top -= 1
-        # Hand the result up until a parent still has its right half to do.
-        while top > 0 and stage[top - 1] == 2:
-            result = left[top - 1] + result
-            top -= 1
-        if top == 0:
-            return result
-        left[top - 1] = result
-        stage[top - 1] = 1
 
 
 @kernel

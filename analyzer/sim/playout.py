@@ -30,6 +30,7 @@ from functools import lru_cache
 import numpy as np
 from analyzer.kernels import kernel
 
+from analyzer.game.engine import legality
 from analyzer.game.engine import steps as engine
 from analyzer.solver.battle import BattleOptions, kernel_args, outcome_cdf
 from analyzer.game.board import Board
@@ -44,7 +45,8 @@ from analyzer.bots.heuristic import (
     work_size,
 )
 from analyzer.game.dice import DiceRules
-from analyzer.game.state import Elimination, GameState, SetTraded, roll_cdf
+from analyzer.errors import IllegalActionError, SimulationError
+from analyzer.game.state import Elimination, GameState, SetTraded, decode, roll_cdf
 
 # Event rows: kind and up to five values.
 EV_TRADE = 0  # player, turn, value
@@ -194,18 +196,33 @@ def _snapshot(S, C, events, n, turn):  # pragma: no cover - compiled
 
 
 @kernel
-def _roll(S, C, rolls, rng):  # pragma: no cover - compiled
+def _roll(S, C, rolls, rng, check, bad):  # pragma: no cover - compiled
+    """Roll the pending attack's dice; the player eliminated, -1, or -2 if ``check`` found it illegal."""
     cdf, a_loss, d_loss, count = rolls
     a, d = S[engine.ATTACK_DICE], S[engine.DEFENCE_DICE]
     k = np.searchsorted(cdf[a, d, : count[a, d]], rng.random(), side="right")
+    if check and _illegal(S, C, bad, engine.ROLL_ACTION, a_loss[a, d, k], d_loss[a, d, k], 0, 0):
+        return -2
     return engine.roll(S, C, a_loss[a, d, k], d_loss[a, d, k])
 
 
 @kernel
-def _run(S, C, params, tables, table_of, rng, sample, keys, where, pool, used, kernel, rolls, events, n, track, record_turns, start):  # pragma: no cover - compiled
+def _illegal(S, C, bad, kind, a, b, c, d):  # pragma: no cover - compiled
+    """Whether the action is illegal now; if so ``bad`` records the reason code and the action."""
+    why = legality.reason(S, C, kind, a, b, c, d)
+    if why == legality.LEGAL:
+        return False
+    bad[0], bad[1], bad[2], bad[3], bad[4], bad[5] = why, kind, a, b, c, d
+    return True
+
+
+@kernel
+def _run(S, C, params, tables, table_of, rng, sample, keys, where, pool, used, kernel, rolls, events, n, track, record_turns, start, check, bad):  # pragma: no cover - compiled
     """Play on until the game ends; returns the event rows and their count.
 
     ``track`` holds the turn in progress and whether the start position is still to be recorded.
+    With ``check`` every action goes through the legality check first; the first illegal one stops
+    the game, with its reason and the action in ``bad``.
     """
     owner = engine.owner_view(S)
     armies = engine.armies_view(S)
@@ -216,17 +233,18 @@ def _run(S, C, params, tables, table_of, rng, sample, keys, where, pool, used, k
         phase = S[engine.PHASE]
         p = S[engine.PLAYER]
         if phase == engine.DRAW:
-            engine.draw(S, C, engine.pile_card(S, rng.integers(0, engine.pile_size(S))))
+            card = engine.pile_card(S, rng.integers(0, engine.pile_size(S)))
+            if check and _illegal(S, C, bad, engine.DRAW_ACTION, card, 0, 0, 0):
+                return events, n
+            engine.draw(S, C, card)
         elif phase == engine.ROLL:
-            victim = _roll(S, C, rolls, rng)
+            victim = _roll(S, C, rolls, rng, check, bad)
+            if victim == -2:
+                return events, n
             if victim >= 0:
                 events, n = _push(events, n, EV_ELIMINATION, victim, p, S[engine.TURN], 0, 0)
         else:
-            seat = p
-            if phase == engine.DEFEND:
-                seat = owner[S[engine.ATTACK_T]]
-                if seat == S[engine.NEUTRAL]:
-                    seat = 1 - p
+            seat = legality.deciding_seat(S)
             bp = params[seat]
             table = tables[table_of[seat]]
             if phase == engine.SETUP_CLAIM or phase == engine.SETUP_PLACE:
@@ -242,19 +260,31 @@ def _run(S, C, params, tables, table_of, rng, sample, keys, where, pool, used, k
                 s, t, stop = a, b, c
                 if sample:
                     a_left, d_left = _draw_battle(keys, where, pool, used, armies[s], armies[t], stop, kernel, rng.random())
+                    if check and _illegal(S, C, bad, engine.BATTLE, s, t, a_left, d_left):
+                        return events, n
                     victim = engine.battle(S, C, s, t, a_left, d_left)
                     if victim >= 0:
                         events, n = _push(events, n, EV_ELIMINATION, victim, p, turn, 0, 0)
                 else:
                     # Die by die with the solver's stop rule; every bot defends with all the dice it may.
                     while owner[t] != p and armies[s] > stop:
-                        engine.attack(S, C, s, t, engine.attacker_dice(C, armies[s]))
+                        dice = engine.attacker_dice(C, armies[s])
+                        if check and _illegal(S, C, bad, engine.ATTACK_ACTION, s, t, dice, 0):
+                            return events, n
+                        engine.attack(S, C, s, t, dice)
                         if S[engine.PHASE] == engine.DEFEND:
-                            engine.step(S, C, engine.DEFEND_ACTION, engine.defender_dice(C, armies[t]), 0, 0, 0)
-                        victim = _roll(S, C, rolls, rng)
+                            defence = engine.defender_dice(C, armies[t])
+                            if check and _illegal(S, C, bad, engine.DEFEND_ACTION, defence, 0, 0, 0):
+                                return events, n
+                            engine.step(S, C, engine.DEFEND_ACTION, defence, 0, 0, 0)
+                        victim = _roll(S, C, rolls, rng, check, bad)
+                        if victim == -2:
+                            return events, n
                         if victim >= 0:
                             events, n = _push(events, n, EV_ELIMINATION, victim, p, turn, 0, 0)
             else:
+                if check and _illegal(S, C, bad, kind, a, b, c, d):
+                    return events, n
                 result = engine.step(S, C, kind, a, b, c, d)
                 if kind == engine.TRADE:
                     events, n = _push(events, n, EV_TRADE, p, turn, result, 0, 0)
@@ -295,7 +325,9 @@ class Prepared:
 
     def __init__(self, bots: Sequence[HeuristicBot], board: Board, dice: DiceRules) -> None:
         if not compiled(bots):
-            raise TypeError("the compiled playout runs HeuristicBot seats only")
+            raise SimulationError(
+                f"the compiled playout runs HeuristicBot seats only, got {[type(b).__name__ for b in bots]}"
+            )
         self.params, self.tables, self.table_of = _seat_arrays(tuple(bots), board, dice)
         self.cache = battle_cache(dice).arrays()
         self.kernel = _kernel(dice)
@@ -309,6 +341,7 @@ def play(
     *,
     sample_battles: bool = True,
     record_turns: bool = False,
+    check: bool = False,
 ) -> Record:
     """Play ``state`` to its end in compiled code, ``bots[seat]`` deciding for each seat.
 
@@ -316,7 +349,7 @@ def play(
     path would; its action history is not kept (a compiled game makes no
     action objects).
     """
-    start, rows = play_events(state, bots, rng, sample_battles=sample_battles, record_turns=record_turns)
+    start, rows = play_events(state, bots, rng, sample_battles=sample_battles, record_turns=record_turns, check=check)
     trades = [SetTraded(int(r[1]), int(r[2]), int(r[3])) for r in rows[rows[:, 0] == EV_TRADE]]
     eliminations = [Elimination(int(r[1]), int(r[2]), int(r[3])) for r in rows[rows[:, 0] == EV_ELIMINATION]]
     state.trades.extend(trades)
@@ -331,6 +364,7 @@ def play_events(
     *,
     sample_battles: bool = True,
     record_turns: bool = False,
+    check: bool = False,
 ) -> tuple[np.ndarray, np.ndarray]:
     """:func:`play` without the Python records: returns the start position (owner and armies rows)
     and the event rows (``EV_*`` kind, then its values), for callers that tabulate many games at once.
@@ -344,10 +378,17 @@ def play_events(
         start[0], start[1] = state.owner, state.armies
     track = np.array([state.turn, in_setup], dtype=np.int64)
     p = prepared
+    bad = np.zeros(6, dtype=np.int64)
     events, n = _run(
         state.S, state.C, p.params, p.tables, p.table_of, rng, sample_battles, *p.cache, p.kernel, p.rolls,
-        events, 0, track, record_turns, start,
+        events, 0, track, record_turns, start, check, bad,
     )
+    if bad[0] != legality.LEGAL:
+        action = decode(bad[1:].tolist())
+        raise IllegalActionError(
+            f"the compiled playout chose illegal action {action!r} in phase {state.phase.name} "
+            f"(player {state.player}): {state.illegal_reason(action)}"
+        )
     return start, events[:n]
 
 

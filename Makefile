@@ -36,5 +36,7 @@ test: $(TEST_STAMP) browser
 bench: $(RUN_STAMP)
 	@for f in bench/bench_*.py; do echo "== $$f"; $(PY) $$f || exit 1; done
 
+# The compiled kernels' cache (analyzer/__pycache__/kernels) goes with the other __pycache__ folders.
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache
+	rm -rf $(VENV) build dist *.egg-info .pytest_cache .hypothesis
+	find . -path ./.git -prune -o -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -19,19 +19,32 @@ from analyzer.errors import RiskAnalyzerError
 COMMANDS: tuple[str, ...] = ("board", "odds", "simulate")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The parser of every subcommand; with ``only``, of that one, the others as bare names.
+
+    A command module imports what its command needs (the solver, the simulator and pandas), so
+    ``risk-analyzer odds`` loads only the odds command's module.
+
+    >>> build_parser("board").parse_args(["board", "--json"]).json
+    True
+    """
     parser = argparse.ArgumentParser(
         prog="risk-analyzer",
         description="Exact battle odds, rules engine and simulator for the board game Risk.",
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in COMMANDS:
-        importlib.import_module(f"analyzer.commands.{name}").register(sub)
+        if only is None or name == only:
+            importlib.import_module(f"analyzer.commands.{name}").register(sub)
+        else:
+            sub.add_parser(name)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    # The command is the first word; anything else (no command, --help, a typo) gets the full parser.
+    parser = build_parser(argv[0] if argv and argv[0] in COMMANDS else None)
     args = parser.parse_args(argv)
     try:
         return int(args.func(args) or 0)

@@ -32,7 +32,6 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from scipy.stats import binomtest
 
 from analyzer.solver.battle import BattleResult, battle
 from analyzer.game.board import Board, NameOrId, classic_board
@@ -41,6 +40,7 @@ from analyzer.game.cards import find_sets
 from analyzer.solver.chains import ChainResult, chain, conquest
 from analyzer.errors import IllegalActionError, SimulationError, StateFormatError
 from analyzer.sim.evaluate import evaluate
+from analyzer.sim.intervals import wilson_interval
 from analyzer.game.rules import FORCED_TRADE_HAND, Rules, reinforcement_from_territories
 from analyzer.game.state import GameState
 
@@ -303,11 +303,11 @@ def continent_status(state: GameState, player: int, *, stop_at: int = 1) -> list
     mine = state.owner == player
     n_owned = int(mine.sum())
     out = []
+    holders = state.continent_holders()
     for c, continent in enumerate(board.continents):
         members = continent.territories
         member_set = set(members)
-        holders = set(state.owner[list(members)].tolist())
-        holder = int(holders.pop()) if len(holders) == 1 else None
+        holder = holders[c]
         borders = tuple(names[t] for t in members if any(u not in member_set for u in board.neighbors[t]))
         threat = {
             names[t]: max((int(state.armies[u]) for u in board.neighbors[t] if state.owner[u] != player), default=0)
@@ -594,6 +594,6 @@ def win_chances(
             on_progress(done, min(1.0, (time.perf_counter() - started) / budget) if budget > 0 else 1.0)
     rows = []
     for p in range(state.n_players):
-        ci = binomtest(int(wins[p]), done).proportion_ci(confidence_level=confidence, method="wilson")
-        rows.append({"player": p, "wins": int(wins[p]), "p_win": wins[p] / done, "ci_low": ci.low, "ci_high": ci.high})
+        low, high = wilson_interval(int(wins[p]), done, confidence)
+        rows.append({"player": p, "wins": int(wins[p]), "p_win": wins[p] / done, "ci_low": low, "ci_high": high})
     return WinChances(pd.DataFrame(rows), done, capped, confidence, time.perf_counter() - started)

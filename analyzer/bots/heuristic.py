@@ -38,17 +38,18 @@ from functools import lru_cache
 from typing import Literal
 
 import numpy as np
-from numba import njit
+from analyzer.kernels import kernel
 
+from analyzer.game.engine import legality
 from analyzer.game.engine import steps as engine
 from analyzer.game.actions import ChooseCapital, Claim, Defend, EndAttack, EndTurn, Fortify, MoveIn, Place, Trade
 from analyzer.solver.battle import BattleOptions, win_grid
 from analyzer.game.board import Board
 from analyzer.bots.base import BattleOrder, Decision
 from analyzer.game.dice import DiceRules
-from analyzer.errors import BotError
-from analyzer.game.rules import FORCED_TRADE_HAND
+from analyzer.errors import BotError, IllegalActionError
 from analyzer.game.state import GameState, Phase
+from analyzer.game.state import decode as state_decode
 
 #: Armies up to which :func:`win_table` holds exact win probabilities; bigger battles are scaled down to it.
 WIN_TABLE_ARMIES = 256
@@ -124,7 +125,7 @@ def win_probability(attackers: np.ndarray, defenders: np.ndarray, stop_at: int, 
     return _p_win_many(win_table(stop_at, dice), a, d)
 
 
-@njit(cache=True, inline="always", error_model="numpy")
+@kernel(inline=True)
 def _p_win(table: np.ndarray, a: int, d: int) -> float:  # pragma: no cover - compiled
     top = table.shape[0] - 1
     m = max(a, d)
@@ -136,7 +137,7 @@ def _p_win(table: np.ndarray, a: int, d: int) -> float:  # pragma: no cover - co
     return table[a, d]
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def _p_win_many(table: np.ndarray, a: np.ndarray, d: np.ndarray) -> np.ndarray:  # pragma: no cover - compiled
     out = np.empty(a.shape[0])
     for i in range(a.shape[0]):
@@ -147,13 +148,13 @@ def _p_win_many(table: np.ndarray, a: np.ndarray, d: np.ndarray) -> np.ndarray: 
 _FORCES = 8  # room for up to 7 forces (6 players, or 2 and the neutral)
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def work_size(n_territories, n_continents):  # pragma: no cover - compiled
     """Length of the scratch vector the compiled decisions use (so that a decision allocates nothing)."""
     return 4 * n_territories + 3 * n_continents + 2 * _FORCES
 
 
-@njit(cache=True, inline="always", error_model="numpy")
+@kernel(inline=True)
 def _target_values(
     owner, card_loc, player, neutral, n_forces, cont_of, size, bonus, weights, focus, eliminate, work, C, every=True
 ):  # pragma: no cover - compiled
@@ -212,10 +213,10 @@ def _target_values(
     return work
 
 
-@njit(cache=True, inline="always", error_model="numpy")
+@kernel(inline=True)
 def _value_at(per, holder, count, cards, bonus, o, player, neutral, focus, eliminate):  # pragma: no cover - compiled
     """The value of a territory held by ``o``, from its continent's ``per`` (see
-    :func:`_target_values`), ``holder`` and ``bonus``, and ``o``'s territory and card ``count``\s.
+    :func:`_target_values`), ``holder`` and ``bonus``, and ``o``'s territory and card counts (``count``).
     Scalars only: an inlined call with an array argument costs a reference count pair."""
     v = 1.0 + per
     if holder >= 0 and holder != player:
@@ -228,7 +229,7 @@ def _value_at(per, holder, count, cards, bonus, o, player, neutral, focus, elimi
     return v
 
 
-@njit(cache=True, inline="always", error_model="numpy")
+@kernel(inline=True)
 def _best_edge(owner, armies, player, C, work, table, stop_at, threshold, extra, neutral, bp):  # pragma: no cover
     """The border (source, target) with the best value x P(win), the source holding ``extra`` more
     armies, among those with P(win) >= ``threshold``; (-1, -1) if none. Ties go to the first in
@@ -283,7 +284,7 @@ def _best_edge(owner, armies, player, C, work, table, stop_at, threshold, extra,
     return bs, bt
 
 
-@njit(cache=True, inline="always", error_model="numpy")
+@kernel(inline=True)
 def _threat(owner, armies, player, C, work, mine_only=True):  # pragma: no cover - compiled
     """``work[n + t]``: enemy armies next to each territory ``t`` (only ``player``'s own, the others
     left at 0, with ``mine_only``: all the bots' decisions need)."""
@@ -359,9 +360,9 @@ class HeuristicBot:
         bp, table = compiled_args(self, state.board, state.rules.dice)
         work = np.empty(work_size(state.board.n_territories, len(state.board.continents)))
         if phase in (Phase.SETUP_CLAIM, Phase.SETUP_PLACE):
-            code = _decide_setup(state.S, state._C, bp, table, rng, work, np.full(state.board.n_territories, -1.0))
+            code = decide_setup(state.S, state.C, bp, table, rng, work, np.full(state.board.n_territories, -1.0))
         else:
-            code = _decide(state.S, state._C, bp, table, work)
+            code = decide(state.S, state.C, bp, table, work)
         return decode(code)
 
     # ------------------------------------------------------------------ evaluation
@@ -377,7 +378,7 @@ class HeuristicBot:
         return np.asarray(self.continent_weights, dtype=float)
 
     def params(self, data: BoardData) -> np.ndarray:
-        """The knobs as the float vector :func:`_decide` reads (indices ``P_*``), then the continents'
+        """The knobs as the float vector :func:`decide` reads (indices ``P_*``), then the continents'
         weights, sizes and bonuses."""
         head = [
             self.attack_threshold,
@@ -409,7 +410,7 @@ class HeuristicBot:
             float(self.continent_focus),
             float(self.eliminate),
             np.empty(work_size(state.board.n_territories, len(data.continent_size))),
-            state._C,
+            state.C,
         )[: state.board.n_territories].copy()
 
     @staticmethod
@@ -417,12 +418,12 @@ class HeuristicBot:
         """``[t]``: enemy armies next to each territory."""
         n = state.board.n_territories
         work = np.empty(work_size(n, len(state.board.continents)))
-        return _threat(state.owner, state.armies, player, state._C, work, False)[n : 2 * n].copy()
+        return _threat(state.owner, state.armies, player, state.C, work, False)[n : 2 * n].copy()
 
     def _trade(self, state: GameState) -> Trade | None:
         """The set the bot would trade now under its card policy, or None."""
         bp, _ = compiled_args(self, state.board, state.rules.dice)
-        c0, c1, c2, bonus = _choose_trade(state.S, state._C, bp)
+        c0, c1, c2, bonus = _choose_trade(state.S, state.C, bp)
         if c0 < 0:
             return None
         return Trade((int(c0), int(c1), int(c2)), None if bonus < 0 else int(bonus))
@@ -437,7 +438,7 @@ ORDER = 100
 
 
 def compiled_args(bot: HeuristicBot, board: Board, dice: DiceRules) -> tuple[np.ndarray, np.ndarray]:
-    """What :func:`_decide` needs besides the state: the bot's knobs and its win table.
+    """What :func:`decide` needs besides the state: the bot's knobs and its win table.
 
     Cached by the knobs alone, so that subclasses with fields of their own share the entry.
     """
@@ -455,32 +456,17 @@ _KNOBS = tuple(f.name for f in fields(HeuristicBot))
 
 def decode(code: tuple[int, int, int, int, int]) -> Decision:
     """The action (or battle order) of a decision code."""
-    kind, a, b, c, d = (int(x) for x in code)
+    kind, a, b, c, _ = (int(x) for x in code)
     if kind == ORDER:
         return BattleOrder(a, b, c)
-    if kind == engine.PLACE:
-        return Place(a, b)
-    if kind == engine.TRADE:
-        return Trade((a, b, c), None if d < 0 else d)
-    if kind == engine.MOVE_IN_ACTION:
-        return MoveIn(a)
-    if kind == engine.FORTIFY_ACTION:
-        return Fortify(a, b, c)
-    if kind == engine.END_ATTACK:
-        return EndAttack()
-    if kind == engine.END_TURN:
-        return EndTurn()
-    if kind == engine.DEFEND_ACTION:
-        return Defend(a)
-    if kind == engine.CLAIM:
-        return Claim(a)
-    if kind == engine.CAPITAL:
-        return ChooseCapital(a)
-    raise BotError(f"unknown decision code {code}")
+    try:
+        return state_decode(code)
+    except IllegalActionError:
+        raise BotError(f"unknown decision code {code}") from None
 
 
 # ---------------------------------------------------------------------------------- compiled decisions
-@njit(cache=True, error_model="numpy")
+@kernel
 def _choose_trade(S, C, bp):  # pragma: no cover - compiled
     """The set to trade under the card policy as (card, card, card, bonus or -1); card -1 for none.
 
@@ -488,14 +474,12 @@ def _choose_trade(S, C, bp):  # pragma: no cover - compiled
     most armies, then one with a bonus, then the fewest wilds; the first of equals.
     """
     p = S[engine.PLAYER]
-    held = engine.hand_size(S, p)
-    if held < 3 or (S[engine.RESUME_ATTACK] and held < FORCED_TRADE_HAND):
+    if not legality.may_trade(S):
         return -1, -1, -1, -1
-    hand = np.flatnonzero(engine._cards(S) == p)
-    owner = engine._owner(S)
+    held = engine.hand_size(S, p)
+    hand = np.flatnonzero(engine.card_view(S) == p)
     sym = C[engine.O_SYMBOLS]
     terr = C[engine.O_CARD_TERRITORY]
-    may_bonus = not S[engine.BONUS_USED] and C[engine.R_TERRITORY_BONUS] > 0
     best = (-1, -1, -1, -1)
     best_key = (-1, -1, -1)
     for i in range(held):
@@ -506,13 +490,15 @@ def _choose_trade(S, C, bp):  # pragma: no cover - compiled
                     continue
                 value = engine.set_value(S, C, c0, c1, c2)
                 wilds = (C[sym + c0] == 3) + (C[sym + c1] == 3) + (C[sym + c2] == 3)
-                # The bonus choices, ascending: the owned territories shown on the cards.
+                # The first of the bonus choices (the owned territories shown on the cards).
+                bits = legality.bonus_choices(S, C, c0, c1, c2)
                 bonus = -1
-                if may_bonus:
-                    for c in (c0, c1, c2):
-                        t = C[terr + c]
-                        if t >= 0 and owner[t] == p and (bonus < 0 or t < bonus):
-                            bonus = t
+                bit = 0
+                for c in (c0, c1, c2):
+                    t = C[terr + c]
+                    if (bits >> bit) & 1 and (bonus < 0 or t < bonus):
+                        bonus = t
+                    bit += 1
                 key = (value, 1 if bonus >= 0 else 0, -wilds)
                 if key > best_key:
                     best_key = key
@@ -520,34 +506,34 @@ def _choose_trade(S, C, bp):  # pragma: no cover - compiled
     if best[0] < 0:
         return best
     policy = bp[P_CARDS]
-    if held >= FORCED_TRADE_HAND or policy == 0 or (policy == 2 and best_key[0] >= bp[P_CARD_VALUE]):
+    if legality.must_trade(S) or policy == 0 or (policy == 2 and best_key[0] >= bp[P_CARD_VALUE]):
         return best
     return -1, -1, -1, -1
 
 
-@njit(cache=True, inline="always", error_model="numpy")
+@kernel(inline=True)
 def _values(S, C, bp, player, work, every=True):  # pragma: no cover - compiled
     nc = C[engine.R_CONTINENTS]
     n = S[engine.N_TERRITORIES]
     return _target_values(
-        engine._owner(S), engine._cards(S), player, S[engine.NEUTRAL], S[engine.N_FORCES],
+        engine.owner_view(S), engine.card_view(S), player, S[engine.NEUTRAL], S[engine.N_FORCES],
         C[C[engine.O_CONTINENT_OF] : C[engine.O_CONTINENT_OF] + n],
         bp[P_WEIGHTS + nc : P_WEIGHTS + 2 * nc], bp[P_WEIGHTS + 2 * nc : P_WEIGHTS + 3 * nc], bp[P_WEIGHTS : P_WEIGHTS + nc],
         bp[P_FOCUS], bp[P_ELIMINATE], work, C, every,
     )
 
 
-@njit(cache=True, inline="always", error_model="numpy")
+@kernel(inline=True)
 def _edge(S, C, bp, table, threshold, extra, work):  # pragma: no cover - compiled
     _values(S, C, bp, S[engine.PLAYER], work, False)
     return _best_edge(
-        engine._owner(S), engine._armies(S), S[engine.PLAYER], C, work, table, int(bp[P_STOP]), threshold, extra,
+        engine.owner_view(S), engine.armies_view(S), S[engine.PLAYER], C, work, table, int(bp[P_STOP]), threshold, extra,
         S[engine.NEUTRAL], bp,
     )
 
 
-@njit(cache=True, error_model="numpy")
-def _decide(S, C, bp, table, work):  # pragma: no cover - compiled
+@kernel
+def decide(S, C, bp, table, work):  # pragma: no cover - compiled
     """The bot's decision in a phase of play, as (code, a, b, c, d): see :func:`decode`.
 
     ``work`` is scratch of :func:`work_size`. One small function per phase: the compiled playout
@@ -555,22 +541,22 @@ def _decide(S, C, bp, table, work):  # pragma: no cover - compiled
     """
     phase = S[engine.PHASE]
     if phase == engine.ATTACK:
-        return _decide_attack(S, C, bp, table, work)
+        return decide_attack(S, C, bp, table, work)
     if phase == engine.MOVE_IN:
-        return _decide_move_in(S, C, bp, work)
+        return decide_move_in(S, C, bp, work)
     if phase == engine.REINFORCE:
         return _decide_reinforce(S, C, bp, table, work)
     if phase == engine.FORTIFY:
         return _fortify(S, C, bp, work)
     if phase == engine.DEFEND:
-        return engine.DEFEND_ACTION, engine.defender_dice(C, S[engine.HEADER + S[engine.N_TERRITORIES] + S[engine.ATTACK_T]]), 0, 0, 0
+        return engine.DEFEND_ACTION, engine.defender_dice(C, S[S[engine.AT_ARMIES] + S[engine.ATTACK_T]]), 0, 0, 0
     if phase == engine.CHOOSE_CAPITAL:
         return _decide_capital(S, C, work)
     return -1, 0, 0, 0, 0
 
 
-@njit(cache=True, error_model="numpy")
-def _decide_attack(S, C, bp, table, work):  # pragma: no cover - compiled
+@kernel
+def decide_attack(S, C, bp, table, work):  # pragma: no cover - compiled
     """The best battle worth fighting (a lower bar until the turn's first capture earns a card), or stop."""
     threshold = bp[P_ATTACK] if S[engine.CAPTURED] else min(bp[P_ATTACK], bp[P_CARD])
     s, t = _edge(S, C, bp, table, threshold, 0, work)
@@ -579,20 +565,20 @@ def _decide_attack(S, C, bp, table, work):  # pragma: no cover - compiled
     return ORDER, s, t, int(bp[P_STOP]), 0
 
 
-@njit(cache=True, error_model="numpy")
-def _decide_move_in(S, C, bp, work):  # pragma: no cover - compiled
+@kernel
+def decide_move_in(S, C, bp, work):  # pragma: no cover - compiled
     """Everything moves in, or with ``keep_ratio`` a share of the threat to the source stays."""
     lo, hi = S[engine.MOVE_LO], S[engine.MOVE_HI]
     if bp[P_KEEP] == 0:
         return engine.MOVE_IN_ACTION, hi, 0, 0, 0
-    owner = engine._owner(S)
+    owner = engine.owner_view(S)
     n = owner.shape[0]
-    threat = _threat(owner, engine._armies(S), S[engine.PLAYER], C, work)[n : 2 * n]
+    threat = _threat(owner, engine.armies_view(S), S[engine.PLAYER], C, work)[n : 2 * n]
     keep = min(hi - lo, int(threat[S[engine.MOVE_S]] * bp[P_KEEP]))
     return engine.MOVE_IN_ACTION, hi - keep, 0, 0, 0
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def _decide_reinforce(S, C, bp, table, work):  # pragma: no cover - compiled
     """Trade under the card policy; then all the armies on the source of the best attack, or on the
     borders by their threat ratio."""
@@ -605,8 +591,8 @@ def _decide_reinforce(S, C, bp, table, work):  # pragma: no cover - compiled
         if s >= 0:
             return engine.PLACE, s, pending, 0, 0
     p = S[engine.PLAYER]
-    owner = engine._owner(S)
-    armies = engine._armies(S)
+    owner = engine.owner_view(S)
+    armies = engine.armies_view(S)
     n = owner.shape[0]
     threat = _threat(owner, armies, p, C, work)[n : 2 * n]
     ratios = work[2 * n : 3 * n]
@@ -621,85 +607,21 @@ def _decide_reinforce(S, C, bp, table, work):  # pragma: no cover - compiled
         ratios[u] = threat[u] / max(armies[u], 1) if threat[u] > 0 else 0.0
         if ratios[u] > best_ratio:
             best, best_ratio = u, ratios[u]
-    total = _pairwise_sum(ratios, 0, n)
+    total = 0.0
+    for u in range(n):
+        total += ratios[u]
     if total == 0 or bp[P_RATIO] == 0:
         return engine.PLACE, biggest, pending, 0, 0
     k = max(1, min(pending, int(math.ceil(pending * best_ratio / total))))
     return engine.PLACE, best, k, 0, 0
 
 
-@njit(cache=True, error_model="numpy")
-def _block_sum(a, start, n):  # pragma: no cover - compiled
-    """numpy's sum of at most 128 numbers: eight running sums combined pairwise, then the rest."""
-    if n < 8:
-        total = 0.0
-        for i in range(start, start + n):
-            total += a[i]
-        return total
-    r0, r1, r2, r3 = a[start], a[start + 1], a[start + 2], a[start + 3]
-    r4, r5, r6, r7 = a[start + 4], a[start + 5], a[start + 6], a[start + 7]
-    full = n - n % 8
-    for i in range(start + 8, start + full, 8):
-        r0 += a[i]
-        r1 += a[i + 1]
-        r2 += a[i + 2]
-        r3 += a[i + 3]
-        r4 += a[i + 4]
-        r5 += a[i + 5]
-        r6 += a[i + 6]
-        r7 += a[i + 7]
-    total = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
-    for i in range(start + full, start + n):
-        total += a[i]
-    return total
-
-
-@njit(cache=True, error_model="numpy")
-def _pairwise_sum(a, start, n):  # pragma: no cover - compiled
-    """``a[start:start + n].sum()`` added in numpy's order (blocks of eight, halves above 128), so
-    that the bot's shares come out to the last bit as they did when it was written with numpy.
-
-    The halving is done with an explicit stack: numba's cache mishandles recursive functions."""
-    if n <= 128:
-        return _block_sum(a, start, n)
-    seg_start = np.empty(64, dtype=np.int64)
-    seg_n = np.empty(64, dtype=np.int64)
-    left = np.empty(64)
-    stage = np.zeros(64, dtype=np.int64)  # 0: left half next, 1: right half next
-    seg_start[0], seg_n[0], stage[0] = start, n, 0
-    top = 1
-    result = 0.0
-    while True:
-        s0, m = seg_start[top - 1], seg_n[top - 1]
-        half = m // 2
-        half -= half % 8
-        if m > 128 and stage[top - 1] == 0:
-            seg_start[top], seg_n[top], stage[top] = s0, half, 0
-            top += 1
-            continue
-        if m > 128:  # stage 1: the left half is done, go right
-            seg_start[top], seg_n[top], stage[top] = s0 + half, m - half, 0
-            stage[top - 1] = 2
-            top += 1
-            continue
-        result = _block_sum(a, s0, m)
-        top -= 1
-        # Hand the result up until a parent still has its right half to do.
-        while top > 0 and stage[top - 1] == 2:
-            result = left[top - 1] + result
-            top -= 1
-        if top == 0:
-            return result
-        left[top - 1] = result
-        stage[top - 1] = 1
-
-
-@njit(cache=True, error_model="numpy")
+@kernel
 def _decide_capital(S, C, work):  # pragma: no cover - compiled
     """The territory whose armies most outnumber the enemies next to it."""
     p = S[engine.PLAYER]
-    owner = engine._owner(S)
-    armies = engine._armies(S)
+    owner = engine.owner_view(S)
+    armies = engine.armies_view(S)
     n = owner.shape[0]
     threat = _threat(owner, armies, p, C, work)[n : 2 * n]
     best, score = -1, 0.0
@@ -709,15 +631,15 @@ def _decide_capital(S, C, work):  # pragma: no cover - compiled
     return engine.CAPITAL, best, 0, 0, 0
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def _fortify(S, C, bp, work):  # pragma: no cover - compiled
     """Move the biggest interior stack toward the front: along the shortest path through one's own
     territories (adjacent fortify), or onto the most threatened reachable front territory (connected)."""
     if bp[P_NO_FORTIFY]:
         return engine.END_TURN, 0, 0, 0, 0
     p = S[engine.PLAYER]
-    owner = engine._owner(S)
-    armies = engine._armies(S)
+    owner = engine.owner_view(S)
+    armies = engine.armies_view(S)
     n = owner.shape[0]
     _threat(owner, armies, p, C, work)  # work[n + t]; a front territory is one of mine with a threat
     source = -1
@@ -754,8 +676,8 @@ def _fortify(S, C, bp, work):  # pragma: no cover - compiled
     return engine.FORTIFY_ACTION, source, target, armies[source] - 1, 0
 
 
-@njit(cache=True, error_model="numpy")
-def _decide_setup(S, C, bp, table, rng, work, values):  # pragma: no cover - compiled
+@kernel
+def decide_setup(S, C, bp, table, rng, work, values):  # pragma: no cover - compiled
     """The bot's claim or setup placement (a little randomness breaks ties between equal openings).
 
     ``values``: the player's target values if already known (nothing is captured or traded while
@@ -763,8 +685,8 @@ def _decide_setup(S, C, bp, table, rng, work, values):  # pragma: no cover - com
     then they are computed into it.
     """
     p = S[engine.PLAYER]
-    owner = engine._owner(S)
-    armies = engine._armies(S)
+    owner = engine.owner_view(S)
+    armies = engine.armies_view(S)
     n = owner.shape[0]
     n_cont = C[engine.R_CONTINENTS]
     cont_of = C[C[engine.O_CONTINENT_OF] : C[engine.O_CONTINENT_OF] + n]
@@ -829,7 +751,7 @@ def _decide_setup(S, C, bp, table, rng, work, values):  # pragma: no cover - com
     return engine.PLACE, best, 1, 0, 0
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def _distance_to_front(owner, p, C, work, source):  # pragma: no cover - compiled
     """``work[2n + t]``: steps through ``p``'s territories from each to the nearest front-line one
     (one of ``p``'s with a threat in ``work[n + t]``); ``work[3n:4n]`` is the search queue.

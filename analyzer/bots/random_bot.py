@@ -7,7 +7,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from analyzer.game.actions import Action, Attack, Defend, EndAttack, EndTurn, Fortify, MoveIn, Place, Roll, as_id
-from analyzer.game.rules import FORCED_TRADE_HAND
 from analyzer.game.state import GameState, Phase
 
 
@@ -39,7 +38,7 @@ class RandomBot:
         p = state.player
         if phase == Phase.REINFORCE:
             trades = state.legal_trades()
-            if trades and (len(state.hand(p)) >= FORCED_TRADE_HAND or rng.random() < self.trade):
+            if trades and (state.must_trade() or rng.random() < self.trade):
                 return trades[int(rng.integers(len(trades)))]
             border = state.attack_sources(min_armies=1)
             if rng.random() < self.stack:

@@ -31,11 +31,12 @@ import json
 from dataclasses import dataclass
 from functools import lru_cache
 from enum import IntEnum
-from collections.abc import Callable
-from typing import Any, cast
+from collections.abc import Callable, Sequence
+from typing import Any, Generic, NamedTuple, TypeVar, cast
 
 import numpy as np
 
+from analyzer.game.engine import legality
 from analyzer.game.engine import steps as engine
 from analyzer.game import missions as missions_mod
 from analyzer.game.actions import (
@@ -60,16 +61,16 @@ from analyzer.game.actions import (
 from analyzer.game.board import SYMBOLS, Board, classic_board
 from analyzer.game.cards import find_sets, is_valid_set, set_symbols
 from analyzer.game.dice import DiceRules, roll_distribution
-from analyzer.errors import BoardError, IllegalActionError, StateFormatError
+from analyzer.errors import BoardError, IllegalActionError, PositionError, StateFormatError
 from analyzer.game.rules import FORCED_TRADE_HAND, NEUTRAL_ARMIES, Rules, starting_armies
 
 FORMAT = "risk-analyzer/state"
 FORMAT_VERSION = 1
 
 #: :attr:`GameState.current_player` while a chance event (dice, card draw) is pending.
-CHANCE = -1
+CHANCE = legality.CHANCE
 #: :attr:`GameState.current_player` once the game is over.
-TERMINAL = -2
+TERMINAL = legality.TERMINAL
 
 #: Card locations other than a player's hand.
 DECK = engine.DECK
@@ -136,17 +137,42 @@ class _Flag(_Int):
         return bool(state.S[self.index])
 
 
-class _Pair:
-    """A 4-tuple field stored in the state vector from ``index``; None while its first entry is -1."""
+class PendingAttack(NamedTuple):
+    """The attack waiting for its defence dice or its roll (``defence`` is 0 until chosen)."""
 
-    def __init__(self, index: int) -> None:
+    source: int
+    target: int
+    dice: int
+    defence: int
+
+
+class PendingMove(NamedTuple):
+    """The capture waiting for its move-in: from ``fewest`` (the dice rolled) to ``most`` (all but one) armies."""
+
+    source: int
+    target: int
+    fewest: int
+    most: int
+
+
+_P = TypeVar("_P", PendingAttack, PendingMove)
+
+
+class _Pending(Generic[_P]):
+    """A pending attack or move-in stored in the state vector from ``index``; None while its source is -1.
+
+    A plain 4-tuple is accepted on assignment (a saved game keeps them as lists).
+    """
+
+    def __init__(self, index: int, kind: type[_P]) -> None:
         self.index = index
+        self.kind: type[_P] = kind
 
-    def __get__(self, state: GameState, owner: type | None = None) -> tuple[int, int, int, int] | None:
+    def __get__(self, state: GameState, owner: type | None = None) -> _P | None:
         S, i = state.S, self.index
         if S[i] < 0:
             return None
-        return int(S[i]), int(S[i + 1]), int(S[i + 2]), int(S[i + 3])
+        return self.kind(int(S[i]), int(S[i + 1]), int(S[i + 2]), int(S[i + 3]))
 
     def __set__(self, state: GameState, value: tuple[int, int, int, int] | None) -> None:
         state.S[self.index : self.index + 4] = (-1, 0, 0, 0) if value is None else value
@@ -174,12 +200,14 @@ class GameState:
     bonus_used = _Flag(engine.BONUS_USED)
     resume_attack = _Flag(engine.RESUME_ATTACK)
     elimination_trade = _Flag(engine.ELIMINATION_TRADE)
-    #: The pending attack: source, target, attack dice, defence dice (0 until chosen).
-    attack = _Pair(engine.ATTACK_S)
-    #: The pending capture's move-in: source, target, fewest, most armies.
-    move = _Pair(engine.MOVE_S)
+    #: The pending attack, or None.
+    attack = _Pending(engine.ATTACK_S, PendingAttack)
+    #: The pending capture's move-in, or None.
+    move = _Pending(engine.MOVE_S, PendingMove)
 
     S: np.ndarray
+    #: The constant vector of the board and rules that the compiled steps read (shared; read-only).
+    C: np.ndarray
     owner: np.ndarray
     armies: np.ndarray
     card_loc: np.ndarray
@@ -232,7 +260,7 @@ class GameState:
             if len(_CONFIGS) >= 256:  # rules made per game (a cap per rollout) must not pile up
                 _CONFIGS.clear()
             cached = _CONFIGS[key] = (self.board, rules, engine.config(self.board, rules))
-        self._C = cached[2]
+        self.C = cached[2]
         self.S[engine.TURN_LIMIT] = -1 if rules.turn_limit is None else rules.turn_limit
 
     # ------------------------------------------------------------------ creation
@@ -256,7 +284,7 @@ class GameState:
         self.board = board if board is not None else classic_board()
         starting = starting_armies(n_players)
         if not 0 <= first_player < n_players:
-            raise IllegalActionError(f"first player {first_player} is not a seat of this {n_players}-player game")
+            raise PositionError(f"first player {first_player} is not a seat of this {n_players}-player game")
         self._bind(engine.new_state(self.board.n_territories, self.board.n_cards, n_players))
         self.rules = rules if rules is not None else Rules()
         self.pool[:] = starting
@@ -279,26 +307,26 @@ class GameState:
 
         if self.rules.missions:
             if missions is None or len(missions) != n_players:
-                raise IllegalActionError(f"the missions option needs one mission per player, got {missions!r}")
+                raise PositionError(f"the missions option needs one mission per player, got {missions!r}")
             bad = [m for m in missions if not 0 <= m < len(missions_mod.MISSIONS)]
             if bad or len(set(missions)) != len(missions):
-                raise IllegalActionError(
+                raise PositionError(
                     f"missions {missions!r} must be distinct ids from 0 to {len(missions_mod.MISSIONS) - 1}"
                 )
             self.missions[:] = missions
         if deal is not None:
             self._deal(deal)
         elif n_players == 2 or self.rules.setup == "deal":
-            raise IllegalActionError(f"a {n_players}-player game with setup={self.rules.setup!r} needs a deal")
+            raise PositionError(f"a {n_players}-player game with setup={self.rules.setup!r} needs a deal")
 
     def _deal(self, deal: list[int]) -> None:
         n = self.board.n_territories
         forces = len(self.pool)
         if len(deal) != n or any(not (isinstance(p, int) and 0 <= p < forces) for p in deal):
-            raise IllegalActionError(f"a deal must give each of the {n} territories an owner from 0 to {forces - 1}")
+            raise PositionError(f"a deal must give each of the {n} territories an owner from 0 to {forces - 1}")
         counts = np.bincount(np.asarray(deal), minlength=forces)
         if counts.max() - counts.min() > 1:
-            raise IllegalActionError(f"a deal must share the territories out evenly, got counts {counts.tolist()}")
+            raise PositionError(f"a deal must share the territories out evenly, got counts {counts.tolist()}")
         self.owner[:] = deal
         self.armies[:] = 1
         self.pool -= counts
@@ -460,18 +488,7 @@ class GameState:
         While a defence is pending it is the defender, or for the neutral force
         the attacker's opponent.
         """
-        phase = self.phase
-        if phase == Phase.GAME_OVER:
-            return TERMINAL
-        if phase in (Phase.ROLL, Phase.DRAW):
-            return CHANCE
-        if phase == Phase.DEFEND:
-            assert self.attack is not None
-            defender = int(self.owner[self.attack[1]])
-            if defender == self.neutral:
-                return 1 - self.player
-            return defender
-        return self.player
+        return int(legality.deciding_seat(self.S))
 
     def is_terminal(self) -> bool:
         return bool(self.S[engine.PHASE] == engine.GAME_OVER)
@@ -489,15 +506,15 @@ class GameState:
 
     def continents_held(self, player: int) -> list[int]:
         """Ids of the continents a player holds in full."""
-        mine = self.owner == player
-        return [c for c in range(len(self.board.continents)) if bool(mine[self.board.continent_masks[c]].all())]
+        held = int(engine.held_continents(self.S, self.C, player))
+        return [c for c in range(len(self.board.continents)) if held >> c & 1]
 
     def reinforcements(self, player: int) -> int:
         """Armies a player gets at the start of a turn from territories and continents (cards not included).
 
         ``max(3, territories // 3)`` plus the bonus of each continent held in full.
         """
-        return int(engine.reinforcements(self.S, self._C, player))
+        return int(engine.reinforcements(self.S, self.C, player))
 
     def next_set_value(self) -> int:
         """Armies the next set traded is worth under progressive values (the classic rule)."""
@@ -505,67 +522,37 @@ class GameState:
 
     def ranking(self) -> list[int]:
         """Players from first to last: the winner first, then by territories, then armies, then the later eliminated."""
-        elim_turn = {e.player: e.turn for e in self.eliminations}
+        n = self.n_players
+        eliminated = np.full(n, -1)
+        for e in self.eliminations:
+            eliminated[e.player] = e.turn
+        territories = np.bincount(self.owner[self.owner >= 0], minlength=len(self.pool))[:n]
+        armies = np.bincount(self.owner[self.owner >= 0], weights=self.armies[self.owner >= 0], minlength=len(self.pool))[:n]
+        winner = -1 if self.winner is None else self.winner
+        place = ranks(np.array([winner]), territories[None, :], armies[None, :], eliminated[None, :])[0]
+        return [int(p) for p in np.argsort(place, kind="stable")]
 
-        def key(p: int) -> tuple[int, int, int, int]:
-            mine = self.owner == p
-            return (
-                0 if p == self.winner else 1,
-                -int(np.count_nonzero(mine)),
-                -int(self.armies[mine].sum()),
-                -elim_turn.get(p, 10**9),
-            )
-
-        return sorted(range(self.n_players), key=key)
+    def continent_holders(self) -> list[int | None]:
+        """The force (a player, or the neutral) holding each continent in full, or None."""
+        holders: list[int | None] = [None] * len(self.board.continents)
+        for force in range(len(self.pool)):
+            for c in self.continents_held(force):
+                holders[c] = force
+        return holders
 
     # ------------------------------------------------------------------ legal actions
     def legal_actions(self) -> list[Action]:
-        """Every legal action of the player who must decide now ([] at chance or terminal nodes)."""
-        phase = self.phase
-        p = self.player
-        owner = self.owner
-        if phase == Phase.SETUP_CLAIM:
-            return [Claim(int(t)) for t in np.flatnonzero(owner == -1)]
-        if phase == Phase.SETUP_PLACE:
-            force = self._setup_force()
-            return [Place(int(t)) for t in np.flatnonzero(owner == force)]
-        if phase == Phase.CHOOSE_CAPITAL:
-            return [ChooseCapital(int(t)) for t in np.flatnonzero(owner == p)]
-        if phase == Phase.REINFORCE:
-            actions: list[Action] = list(self.legal_trades())
-            if len(self.hand(p)) < FORCED_TRADE_HAND:
-                for own in np.flatnonzero(owner == p):
-                    actions.extend(Place(int(own), k) for k in range(1, self.pending + 1))
-            return actions
-        if phase == Phase.ATTACK:
-            actions = []
-            a_max = self.rules.dice.attacker_max
-            for s in np.flatnonzero(owner == p):
-                n = int(self.armies[s])
-                if n < 2:
-                    continue
-                for t in self.board.neighbors[s]:
-                    if owner[t] != p:
-                        actions.extend(Attack(int(s), t, d) for d in range(1, min(a_max, n - 1) + 1))
-            actions.append(EndAttack())
-            return actions
-        if phase == Phase.DEFEND:
-            assert self.attack is not None
-            return [Defend(d) for d in range(1, self.max_defence_dice() + 1)]
-        if phase == Phase.MOVE_IN:
-            assert self.move is not None
-            return [MoveIn(k) for k in range(self.move[2], self.move[3] + 1)]
-        if phase == Phase.FORTIFY:
-            actions = []
-            for s in np.flatnonzero(owner == p):
-                n = int(self.armies[s])
-                if n < 2:
-                    continue
-                for t in self.fortify_targets(int(s)):
-                    actions.extend(Fortify(int(s), t, k) for k in range(1, n))
-            actions.append(EndTurn())
-            return actions
-        return []
+        """Every legal action of the player who must decide now ([] at chance or terminal nodes).
+
+        The candidates of the phase filtered through the compiled legality check
+        (:func:`analyzer.game.engine.legality.legal_rows`), the one that :meth:`apply` enforces.
+        """
+        make = _DECODE
+        return [make[k](a, b, c, d) for k, a, b, c, d in legality.legal_rows(self.S, self.C).tolist()]
+
+    def must_trade(self) -> bool:
+        """Whether the player to move holds so many cards that it must trade a set before placing."""
+        return bool(legality.must_trade(self.S))
 
     def attack_sources(self, min_armies: int = 2) -> np.ndarray:
         """Territories of the player to move with an enemy neighbour and at least ``min_armies`` armies.
@@ -578,40 +565,37 @@ class GameState:
 
     def move_range(self) -> tuple[int, int]:
         """Fewest and most armies the pending capture may move in."""
-        if self.move is None:
+        move = self.move
+        if move is None:
             raise IllegalActionError(f"no capture is pending in phase {self.phase.name}")
-        return self.move[2], self.move[3]
+        return move.fewest, move.most
+
+    def _pending_attack(self) -> PendingAttack:
+        attack = self.attack
+        if attack is None:
+            raise IllegalActionError(f"no attack is pending in phase {self.phase.name}")
+        return attack
 
     def legal_trades(self) -> list[Trade]:
         """The sets the player to move may trade now, with each choice of bonus territory."""
-        p = self.player
-        hand = self.hand(p)
-        if self.resume_attack and len(hand) < FORCED_TRADE_HAND:
+        if self.phase != Phase.REINFORCE:
             return []
-        out: list[Trade] = []
-        for cards in find_sets(hand, self.board.card_symbols):
-            bonuses = self._bonus_territories(cards)
-            if bonuses:
-                out.extend(Trade(cards, b) for b in bonuses)
-            else:
-                out.append(Trade(cards))
-        return out
+        rows = legality.legal_rows(self.S, self.C)
+        return [cast(Trade, decode(row)) for row in rows[rows[:, 0] == engine.TRADE].tolist()]
 
     def _bonus_territories(self, cards: tuple[int, ...]) -> list[int]:
         """Owned territories shown on the cards that may take the once-a-turn bonus."""
-        if self.bonus_used or self.rules.territory_bonus == 0:
-            return []
+        bits = int(legality.bonus_choices(self.S, self.C, *cards))
         terr = self.board.card_territory
-        return sorted({int(terr[c]) for c in cards if terr[c] >= 0 and self.owner[terr[c]] == self.player})
+        return sorted({int(terr[c]) for i, c in enumerate(cards) if bits >> i & 1})
 
     def max_defence_dice(self) -> int:
         """Most dice the defender of the pending attack may roll."""
-        assert self.attack is not None
-        return self.rules.dice.defender_dice(int(self.armies[self.attack[1]]))
+        return self.rules.dice.defender_dice(int(self.armies[self._pending_attack().target]))
 
     def fortify_targets(self, source: int) -> list[int]:
         """Where armies on ``source`` may fortify to under the rules' fortify option."""
-        return [int(t) for t in np.flatnonzero(engine.fortify_reach(self.S, self._C, source))]
+        return [int(t) for t in np.flatnonzero(engine.fortify_reach(self.S, self.C, source))]
 
     def _setup_force(self) -> int:
         """Whose armies go down on the current setup placement (the neutral's on a 2-player go's third army)."""
@@ -621,8 +605,8 @@ class GameState:
     def chance_outcomes(self) -> list[tuple[Action, float]]:
         """The outcomes of the pending chance event with their exact probabilities."""
         if self.phase == Phase.ROLL:
-            assert self.attack is not None
-            dist = roll_distribution(self.attack[2], self.attack[3], self.rules.dice)
+            attack = self._pending_attack()
+            dist = roll_distribution(attack.dice, attack.defence, self.rules.dice)
             return [(Roll(a, d), float(p)) for (a, d), p in dist.items()]
         if self.phase == Phase.DRAW:
             deck = self._draw_pile()
@@ -636,8 +620,8 @@ class GameState:
     def apply_chance(self, rng: np.random.Generator) -> Action:
         """Sample the pending chance event from ``rng``, apply it and return the outcome."""
         if self.phase == Phase.ROLL:
-            assert self.attack is not None
-            outcomes, cdf = _roll_cdf(self.attack[2], self.attack[3], self.rules.dice)
+            attack = self._pending_attack()
+            outcomes, cdf = roll_cdf(attack.dice, attack.defence, self.rules.dice)
             action: Action = outcomes[bisect.bisect_right(cdf, rng.random())]
         elif self.phase == Phase.DRAW:
             deck = self._draw_pile()
@@ -655,7 +639,7 @@ class GameState:
         reason. Territory names are accepted wherever an id is.
         """
         action = self._normalize(action)
-        reason = self._illegal_reason(action)
+        reason = self.illegal_reason(action)
         if reason is not None:
             raise IllegalActionError(f"illegal action {action!r} in phase {self.phase.name} (player {self.player}): {reason}")
         self.apply_unchecked(action)
@@ -665,7 +649,7 @@ class GameState:
             action = self._normalize(action)
         except (IllegalActionError, BoardError):
             return False
-        return self._illegal_reason(action) is None
+        return self.illegal_reason(action) is None
 
     def _normalize(self, action: Action) -> Action:
         index = self.board.index
@@ -681,7 +665,7 @@ class GameState:
             if isinstance(action, Fortify):
                 return Fortify(index(action.source), index(action.target), action.armies)
             if isinstance(action, Trade):
-                # As many cards as were given: _illegal_reason tells the player a set is three.
+                # As many cards as were given: illegal_reason tells the player a set is three.
                 cards = cast("tuple[int, int, int]", tuple(int(c) for c in action.cards))
                 bonus = None if action.bonus is None else index(action.bonus)
                 return Trade(cards, bonus)
@@ -691,116 +675,89 @@ class GameState:
             raise IllegalActionError(f"malformed action {action!r} in phase {self.phase.name}") from None
         return action
 
-    def _illegal_reason(self, action: Action) -> str | None:
-        """Why ``action`` is illegal now, or None if it is legal."""
+    def illegal_reason(self, action: Action) -> str | None:
+        """Why ``action`` is illegal now, or None if it is legal: the compiled check's reason, in words."""
         phase = self.phase
-        p = self.player
-        owner, armies = self.owner, self.armies
-        expected = _PHASE_ACTIONS[phase]
-        if not isinstance(action, expected):
-            names = ", ".join(t.__name__ for t in expected) or "nothing (the game is over)"
-            return f"expected {names}"
+        kind = type(action)
+        if kind not in _ENCODE or not legality.allowed(int(phase), _CODES[kind]):
+            expected = [t.__name__ for t, code in _CODES.items() if legality.allowed(int(phase), code)]
+            return f"expected {', '.join(expected) or 'nothing (the game is over)'}"
         for name in ("armies", "dice"):
             value = getattr(action, name, 1)
             if not isinstance(value, (int, np.integer)) or isinstance(value, bool):
                 return f"{name} must be a whole number, got {value!r}"
-        # Past _normalize every territory is an id.
-        if isinstance(action, Claim):
-            t = as_id(action.territory)
-            return None if owner[t] == -1 else f"{self._name(t)} is already claimed"
-        if isinstance(action, ChooseCapital):
-            t = as_id(action.territory)
-            return None if owner[t] == p else f"{self._name(t)} is not yours"
-        if isinstance(action, Place):
-            t = as_id(action.territory)
-            if phase == Phase.SETUP_PLACE:
-                force = self._setup_force()
-                if owner[t] != force:
-                    whose = "neutral" if force == self.neutral else "yours"
-                    return f"{self._name(t)} is not {whose}"
-                return None if action.armies == 1 else "setup places one army at a time"
-            if len(self.hand(p)) >= FORCED_TRADE_HAND:
-                return f"you hold {len(self.hand(p))} cards and must trade a set first"
-            if owner[t] != p:
-                return f"{self._name(t)} is not yours"
-            if not 1 <= action.armies <= self.pending:
-                return f"armies must be from 1 to the {self.pending} left to place, got {action.armies}"
-            return None
-        if isinstance(action, Trade):
-            cards = action.cards
-            if len(cards) != 3 or len(set(cards)) != 3:
-                return f"a set is three different cards, got {cards!r}"
+        if isinstance(action, Trade) and len(action.cards) != 3:
+            return f"a set is three different cards, got {action.cards!r}"
+        code = int(legality.reason(self.S, self.C, *_ENCODE[kind](action)))
+        return None if code == legality.LEGAL else self._message(code, action)
+
+    def _message(self, code: int, action: Any) -> str:
+        """The words for reason ``code`` of :mod:`analyzer.game.engine.legality` about ``action``
+        (past :meth:`_normalize`, every territory is an id)."""
+        L = legality
+        p, armies, name = self.player, self.armies, self._name
+        s = as_id(getattr(action, "source", getattr(action, "territory", 0)))
+        t = as_id(getattr(action, "target", 0))
+        if code == L.CLAIMED:
+            return f"{name(s)} is already claimed"
+        if code == L.NOT_YOURS:
+            return f"{name(s)} is not yours"
+        if code == L.NOT_THE_FORCE:
+            return f"{name(s)} is not {'neutral' if self._setup_force() == self.neutral else 'yours'}"
+        if code == L.ONE_AT_A_TIME:
+            return "setup places one army at a time"
+        if code == L.MUST_TRADE:
+            return f"you hold {len(self.hand(p))} cards and must trade a set first"
+        if code == L.PLACE_RANGE:
+            return f"armies must be from 1 to the {self.pending} left to place, got {action.armies}"
+        if code == L.SET_SHAPE:
+            return f"a set is three different cards, got {action.cards!r}"
+        if code == L.NOT_IN_HAND:
             hand = set(self.hand(p))
-            missing = [c for c in cards if c not in hand]
-            if missing:
-                return f"card(s) {missing} are not in your hand {sorted(hand)}"
-            if not is_valid_set([int(self.board.card_symbols[c]) for c in cards]):
-                symbols = [SYMBOLS[int(self.board.card_symbols[c])] for c in cards]
-                return f"cards {list(cards)} ({', '.join(symbols)}) are not a set: need three of a kind, one of each, or two plus a wild"
-            if self.resume_attack and len(hand) < FORCED_TRADE_HAND:
-                return "after an elimination you trade only until you hold fewer than 5 cards"
-            bonuses = self._bonus_territories(cards)
-            if bonuses and action.bonus not in bonuses:
-                return f"choose the bonus territory from {[self._name(t) for t in bonuses]}"
-            if not bonuses and action.bonus is not None:
-                return "no bonus territory may be chosen for this set"
-            return None
-        if isinstance(action, Attack):
-            s, t = as_id(action.source), as_id(action.target)
-            if owner[s] != p:
-                return f"{self._name(s)} is not yours"
-            if owner[t] == p:
-                return f"{self._name(t)} is yours"
-            if not self.board.adjacency[s, t]:
-                return f"{self._name(s)} does not border {self._name(t)}"
+            return f"card(s) {[c for c in action.cards if c not in hand]} are not in your hand {sorted(hand)}"
+        if code == L.NOT_A_SET:
+            symbols = [SYMBOLS[int(self.board.card_symbols[c])] for c in action.cards]
+            return f"cards {list(action.cards)} ({', '.join(symbols)}) are not a set: need three of a kind, one of each, or two plus a wild"
+        if code == L.TRADE_DOWN_ONLY:
+            return f"after an elimination you trade only until you hold fewer than {FORCED_TRADE_HAND} cards"
+        if code == L.CHOOSE_BONUS:
+            return f"choose the bonus territory from {[name(b) for b in self._bonus_territories(action.cards)]}"
+        if code == L.NO_BONUS:
+            return "no bonus territory may be chosen for this set"
+        if code == L.TARGET_YOURS:
+            return f"{name(t)} is yours"
+        if code == L.NOT_ADJACENT:
+            return f"{name(s)} does not border {name(t)}"
+        if code == L.TOO_FEW_TO_ATTACK:
+            return f"{name(s)} has {int(armies[s])} army; attacking needs at least 2"
+        if code == L.DICE_RANGE:
             most = self.rules.dice.attacker_dice(int(armies[s]))
-            if most < 1:
-                return f"{self._name(s)} has {int(armies[s])} army; attacking needs at least 2"
-            if not 1 <= action.dice <= most:
-                return f"dice must be from 1 to {most} with {int(armies[s])} armies on {self._name(s)}, got {action.dice}"
-            return None
-        if isinstance(action, Battle):
-            s, t = as_id(action.source), as_id(action.target)
-            reason = self._illegal_reason(Attack(s, t, 1))
-            if reason is not None:
-                return reason
-            if not 1 <= action.attacker_left <= int(armies[s]) or not 0 <= action.defender_left <= int(armies[t]):
-                return (
-                    f"a battle of {int(armies[s])} against {int(armies[t])} cannot leave "
-                    f"{action.attacker_left} and {action.defender_left}"
-                )
-            if action.defender_left == 0 and action.attacker_left < 2:
-                return "a capture leaves the attacker at least 2 armies (one moves in, one stays)"
-            return None
-        if isinstance(action, Defend):
-            most = self.max_defence_dice()
-            return None if 1 <= action.dice <= most else f"defence dice must be from 1 to {most}, got {action.dice}"
-        if isinstance(action, MoveIn):
-            assert self.move is not None
-            lo, hi = self.move[2], self.move[3]
-            if lo <= action.armies <= hi:
-                return None
+            return f"dice must be from 1 to {most} with {int(armies[s])} armies on {name(s)}, got {action.dice}"
+        if code == L.BATTLE_RANGE:
+            return (
+                f"a battle of {int(armies[s])} against {int(armies[t])} cannot leave "
+                f"{action.attacker_left} and {action.defender_left}"
+            )
+        if code == L.CAPTURE_LEAVES_TWO:
+            return "a capture leaves the attacker at least 2 armies (one moves in, one stays)"
+        if code == L.DEFENCE_RANGE:
+            return f"defence dice must be from 1 to {self.max_defence_dice()}, got {action.dice}"
+        if code == L.MOVE_RANGE:
+            lo, hi = self.move_range()
             return f"move in from {lo} (the dice rolled) to {hi} (all but one) armies, got {action.armies}"
-        if isinstance(action, Fortify):
-            s, t = as_id(action.source), as_id(action.target)
-            if owner[s] != p or owner[t] != p:
-                return f"both {self._name(s)} and {self._name(t)} must be yours"
-            if t not in self.fortify_targets(s):
-                how = "adjacent to" if self.rules.fortify == "adjacent" else "connected through your territories to"
-                return f"{self._name(t)} is not {how} {self._name(s)}"
-            if not 1 <= action.armies <= int(armies[s]) - 1:
-                return f"move from 1 to {int(armies[s]) - 1} armies (leave at least one on {self._name(s)}), got {action.armies}"
-            return None
-        if isinstance(action, Roll):
-            assert self.attack is not None
-            if (action.attacker_losses, action.defender_losses) not in roll_distribution(
-                self.attack[2], self.attack[3], self.rules.dice
-            ):
-                return f"{action} is not a possible outcome of {self.attack[2]} dice against {self.attack[3]}"
-            return None
-        if isinstance(action, Draw):
-            return None if action.card in set(self._draw_pile().tolist()) else f"card {action.card} is not in the deck"
-        return None  # EndAttack, EndTurn: legal whenever their phase is
+        if code == L.FORTIFY_NOT_YOURS:
+            return f"both {name(s)} and {name(t)} must be yours"
+        if code == L.NOT_REACHABLE:
+            how = "adjacent to" if self.rules.fortify == "adjacent" else "connected through your territories to"
+            return f"{name(t)} is not {how} {name(s)}"
+        if code == L.FORTIFY_RANGE:
+            return f"move from 1 to {int(armies[s]) - 1} armies (leave at least one on {name(s)}), got {action.armies}"
+        if code == L.IMPOSSIBLE_ROLL:
+            attack = self._pending_attack()
+            return f"{action} is not a possible outcome of {attack.dice} dice against {attack.defence}"
+        if code == L.NOT_IN_PILE:
+            return f"card {action.card} is not in the deck"
+        return f"no such territory in {action!r}"
 
     def _name(self, t: int) -> str:
         return self.board.territories[t]
@@ -817,7 +774,7 @@ class GameState:
         if encode is None:
             raise IllegalActionError(f"unknown action {action!r}")
         player, turn = self.player, self.turn
-        result = int(engine.step(self.S, self._C, *encode(action)))
+        result = int(engine.step(self.S, self.C, *encode(action)))
         if result >= 0:
             if kind is Trade:
                 self.trades.append(SetTraded(player, turn, result))
@@ -825,7 +782,7 @@ class GameState:
                 self.eliminations.append(Elimination(result, player, turn))
 
     def _begin_turn(self, player: int, new_round: bool) -> None:
-        engine.begin_turn(self.S, self._C, player, new_round)
+        engine.begin_turn(self.S, self.C, player, new_round)
 
     # ------------------------------------------------------------------ serialization
     def to_dict(self, history: bool = True) -> dict[str, Any]:
@@ -994,8 +951,14 @@ class GameState:
 
 
 @lru_cache(maxsize=None)
-def _roll_cdf(attacker_dice: int, defender_dice: int, dice: DiceRules) -> tuple[list[Roll], list[float]]:
-    """The outcomes of a roll and their cumulative probabilities, for sampling."""
+def roll_cdf(attacker_dice: int, defender_dice: int, dice: DiceRules) -> tuple[list[Roll], list[float]]:
+    """The outcomes of a roll and their cumulative probabilities, in the order both paths sample them.
+
+    >>> from analyzer.game.dice import CLASSIC_DICE
+    >>> outcomes, cdf = roll_cdf(1, 1, CLASSIC_DICE)
+    >>> [(r.attacker_losses, r.defender_losses) for r in outcomes], [round(p, 4) for p in cdf]
+    ([(1, 0), (0, 1)], [0.5833, 1.0])
+    """
     dist = roll_distribution(attacker_dice, defender_dice, dice)
     outcomes = [Roll(a, d) for a, d in dist]
     cdf = list(itertools.accumulate(float(p) for p in dist.values()))
@@ -1003,28 +966,65 @@ def _roll_cdf(attacker_dice: int, defender_dice: int, dice: DiceRules) -> tuple[
     return outcomes, cdf
 
 
+def ranks(winner: np.ndarray, territories: np.ndarray, armies: np.ndarray, eliminated: np.ndarray) -> np.ndarray:
+    """Each player's place (1 is first) in each of many games, shape ``(games, players)``: the winner
+    (``winner[g]``, -1 for none) first, then more territories, more armies, a later elimination
+    (``eliminated[g, p]``: the turn, -1 for never), and seat order last. :meth:`GameState.ranking`
+    and the simulator's tables both rank this way.
+
+    >>> ranks(np.array([-1]), np.array([[10, 20, 12]]), np.array([[30, 25, 40]]), np.array([[-1, -1, -1]])).tolist()
+    [[3, 1, 2]]
+    >>> ranks(np.array([2]), np.array([[0, 0, 42]]), np.array([[0, 0, 90]]), np.array([[5, 9, -1]])).tolist()
+    [[3, 2, 1]]
+    """
+    games, n = territories.shape
+    later = np.where(eliminated < 0, 10**9, eliminated)
+    seats = np.arange(n)
+    order = np.lexsort((
+        np.tile(seats, games), -later.ravel(), -armies.ravel(), -territories.ravel(),
+        (seats[None, :] != winner[:, None]).ravel(), np.repeat(np.arange(games), n),
+    ))
+    place = np.empty(games * n, dtype=np.int64)
+    place[order] = np.tile(np.arange(1, n + 1), games)
+    return place.reshape(games, n)
+
+
 def _even_deal(n_territories: int, forces: int) -> list[int]:
     """A placeholder deal that passes the constructor's checks; the caller overwrites it."""
     return [t % forces for t in range(n_territories)]
 
 
-_PHASE_ACTIONS: dict[Phase, tuple[type, ...]] = {
-    Phase.SETUP_CLAIM: (Claim,),
-    Phase.SETUP_PLACE: (Place,),
-    Phase.CHOOSE_CAPITAL: (ChooseCapital,),
-    Phase.REINFORCE: (Trade, Place),
-    Phase.ATTACK: (Attack, EndAttack, Battle),
-    Phase.DEFEND: (Defend,),
-    Phase.ROLL: (Roll,),
-    Phase.MOVE_IN: (MoveIn,),
-    Phase.FORTIFY: (Fortify, EndTurn),
-    Phase.DRAW: (Draw,),
-    Phase.GAME_OVER: (),
+#: Each action type's code for :func:`analyzer.game.engine.steps.step`, in the order messages list them.
+_CODES: dict[type, int] = {
+    Claim: engine.CLAIM,
+    ChooseCapital: engine.CAPITAL,
+    Trade: engine.TRADE,
+    Place: engine.PLACE,
+    Attack: engine.ATTACK_ACTION,
+    EndAttack: engine.END_ATTACK,
+    Battle: engine.BATTLE,
+    Defend: engine.DEFEND_ACTION,
+    Roll: engine.ROLL_ACTION,
+    MoveIn: engine.MOVE_IN_ACTION,
+    Fortify: engine.FORTIFY_ACTION,
+    EndTurn: engine.END_TURN,
+    Draw: engine.DRAW_ACTION,
 }
-
-
-def _place(a: Any) -> tuple[int, int, int, int, int]:
-    return engine.PLACE, int(a.territory), int(a.armies), 0, 0
+#: The fields of each action type that are its arguments a, b, c, d, in order.
+_ARGS: dict[type, tuple[str, ...]] = {
+    Claim: ("territory",),
+    ChooseCapital: ("territory",),
+    Place: ("territory", "armies"),
+    Attack: ("source", "target", "dice"),
+    EndAttack: (),
+    Battle: ("source", "target", "attacker_left", "defender_left"),
+    Defend: ("dice",),
+    Roll: ("attacker_losses", "defender_losses"),
+    MoveIn: ("armies",),
+    Fortify: ("source", "target", "armies"),
+    EndTurn: (),
+    Draw: ("card",),
+}
 
 
 def _trade(a: Any) -> tuple[int, int, int, int, int]:
@@ -1032,19 +1032,49 @@ def _trade(a: Any) -> tuple[int, int, int, int, int]:
     return engine.TRADE, int(c0), int(c1), int(c2), -1 if a.bonus is None else int(a.bonus)
 
 
+def _encoder(kind: type, names: tuple[str, ...]) -> Callable[[Any], tuple[int, int, int, int, int]]:
+    code = _CODES[kind]
+
+    def encode(a: Any) -> tuple[int, int, int, int, int]:
+        args = [int(getattr(a, n)) for n in names] + [0] * (4 - len(names))
+        return code, args[0], args[1], args[2], args[3]
+
+    return encode
+
+
 #: Each action type's code and arguments for :func:`analyzer.game.engine.steps.step`.
 _ENCODE: dict[type, Callable[[Any], tuple[int, int, int, int, int]]] = {
-    Place: _place,
-    Battle: lambda a: (engine.BATTLE, int(a.source), int(a.target), int(a.attacker_left), int(a.defender_left)),
-    Attack: lambda a: (engine.ATTACK_ACTION, int(a.source), int(a.target), int(a.dice), 0),
-    Roll: lambda a: (engine.ROLL_ACTION, int(a.attacker_losses), int(a.defender_losses), 0, 0),
-    Defend: lambda a: (engine.DEFEND_ACTION, int(a.dice), 0, 0, 0),
-    MoveIn: lambda a: (engine.MOVE_IN_ACTION, int(a.armies), 0, 0, 0),
-    EndAttack: lambda a: (engine.END_ATTACK, 0, 0, 0, 0),
-    Fortify: lambda a: (engine.FORTIFY_ACTION, int(a.source), int(a.target), int(a.armies), 0),
-    EndTurn: lambda a: (engine.END_TURN, 0, 0, 0, 0),
     Trade: _trade,
-    Draw: lambda a: (engine.DRAW_ACTION, int(a.card), 0, 0, 0),
-    Claim: lambda a: (engine.CLAIM, int(a.territory), 0, 0, 0),
-    ChooseCapital: lambda a: (engine.CAPITAL, int(a.territory), 0, 0, 0),
+    **{kind: _encoder(kind, names) for kind, names in _ARGS.items()},
 }
+
+
+#: Each action code's constructor from the arguments a, b, c, d (a legal listing makes many).
+_DECODE: dict[int, Callable[[int, int, int, int], Action]] = {
+    engine.CLAIM: lambda a, b, c, d: Claim(a),
+    engine.CAPITAL: lambda a, b, c, d: ChooseCapital(a),
+    engine.TRADE: lambda a, b, c, d: Trade((a, b, c), None if d < 0 else d),
+    engine.PLACE: lambda a, b, c, d: Place(a, b),
+    engine.ATTACK_ACTION: lambda a, b, c, d: Attack(a, b, c),
+    engine.END_ATTACK: lambda a, b, c, d: EndAttack(),
+    engine.BATTLE: lambda a, b, c, d: Battle(a, b, c, d),
+    engine.DEFEND_ACTION: lambda a, b, c, d: Defend(a),
+    engine.ROLL_ACTION: lambda a, b, c, d: Roll(a, b),
+    engine.MOVE_IN_ACTION: lambda a, b, c, d: MoveIn(a),
+    engine.FORTIFY_ACTION: lambda a, b, c, d: Fortify(a, b, c),
+    engine.END_TURN: lambda a, b, c, d: EndTurn(),
+    engine.DRAW_ACTION: lambda a, b, c, d: Draw(a),
+}
+
+
+def decode(row: Sequence[int]) -> Action:
+    """The action of a row ``(code, a, b, c, d)`` of :func:`analyzer.game.engine.steps.step`'s arguments.
+
+    >>> decode([engine.ATTACK_ACTION, 3, 4, 2, 0])
+    Attack(source=3, target=4, dice=2)
+    """
+    kind, a, b, c, d = (int(x) for x in row)
+    make = _DECODE.get(kind)
+    if make is None:
+        raise IllegalActionError(f"unknown action code {kind}")
+    return make(a, b, c, d)

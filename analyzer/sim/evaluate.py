@@ -23,10 +23,10 @@ from pathlib import Path
 from typing import Any
 
 import pandas as pd
-from scipy.stats import binomtest
 
 from analyzer.bots.base import Bot
 from analyzer.errors import SimulationError
+from analyzer.sim.intervals import wilson_interval
 from analyzer.sim.simulate import BATCH_SIZE, MAX_ROUNDS, SimulationResult, simulate
 from analyzer.game.state import GameState
 
@@ -100,8 +100,8 @@ def evaluate(
     rows = []
     for p in range(state.n_players):
         wins = int((winners == p).sum())
-        ci = binomtest(wins, rollouts).proportion_ci(confidence_level=confidence, method="wilson")
-        rows.append({"player": p, "bot": names[p], "wins": wins, "p_win": wins / rollouts, "ci_low": ci.low, "ci_high": ci.high})
+        low, high = wilson_interval(wins, rollouts, confidence)
+        rows.append({"player": p, "bot": names[p], "wins": wins, "p_win": wins / rollouts, "ci_low": low, "ci_high": high})
     return Evaluation(
         table=pd.DataFrame(rows),
         rollouts=rollouts,

@@ -3,7 +3,7 @@
 :func:`play` runs a game to its end with a :class:`~analyzer.bots.HeuristicBot`
 in every seat, entirely in numba-compiled code: the rule steps are
 :mod:`analyzer.game.engine.steps`'s (the same functions :class:`~analyzer.game.state.GameState`
-applies), the bots' decisions are :func:`analyzer.bots.heuristic._decide`
+applies), the bots' decisions are :func:`analyzer.bots.heuristic.decide`
 (the same function :meth:`HeuristicBot.choose` calls), battles are drawn
 from the exact solver's outcome distributions (or rolled die by die), and
 every random number comes from the game's generator in the same order as in
@@ -28,25 +28,26 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
-from numba import njit
+from analyzer.kernels import kernel
 
+from analyzer.game.engine import legality
 from analyzer.game.engine import steps as engine
 from analyzer.solver.battle import BattleOptions, kernel_args, outcome_cdf
 from analyzer.game.board import Board
 from analyzer.bots.heuristic import (
     ORDER,
     HeuristicBot,
-    _decide,
-    _decide_attack,
-    _decide_move_in,
-    _decide_setup,
+    decide,
+    decide_attack,
+    decide_move_in,
+    decide_setup,
     compiled_args,
     work_size,
 )
 from analyzer.game.dice import DiceRules
 from analyzer.game.rules import Rules
-from analyzer.game.state import Elimination, GameState, SetTraded, _roll_cdf
-from analyzer.errors import SimulationError
+from analyzer.errors import IllegalActionError, SimulationError
+from analyzer.game.state import Elimination, GameState, SetTraded, decode, roll_cdf
 
 # Event rows: kind and up to five values.
 EV_TRADE = 0  # player, turn, value
@@ -102,7 +103,7 @@ def check_battle_mode(rules: Rules, sample_battles: bool) -> None:
         )
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def _draw_battle(keys, where, pool, used, attackers, defenders, stop_at, kernel, u):  # pragma: no cover - compiled
     """The outcome (attacker left, defender left) of a battle at cumulative probability ``u``: the
     first outcome whose cumulative probability exceeds it, as ``np.searchsorted(cdf, u, "right")``.
@@ -154,14 +155,14 @@ def roll_tables(dice: DiceRules) -> tuple[np.ndarray, np.ndarray, np.ndarray, np
     """``[attack dice, defence dice, k]``: the cumulative probabilities, attacker and defender losses of
     one roll's outcomes (as :meth:`GameState.apply_chance` samples them), and their count."""
     a_max, d_max = dice.attacker_max, dice.defender_max
-    width = max(len(_roll_cdf(a, d, dice)[1]) for a in range(1, a_max + 1) for d in range(1, d_max + 1))
+    width = max(len(roll_cdf(a, d, dice)[1]) for a in range(1, a_max + 1) for d in range(1, d_max + 1))
     cdf = np.ones((a_max + 1, d_max + 1, width))
     a_loss = np.zeros((a_max + 1, d_max + 1, width), dtype=np.int64)
     d_loss = np.zeros((a_max + 1, d_max + 1, width), dtype=np.int64)
     count = np.zeros((a_max + 1, d_max + 1), dtype=np.int64)
     for a in range(1, a_max + 1):
         for d in range(1, d_max + 1):
-            outcomes, c = _roll_cdf(a, d, dice)
+            outcomes, c = roll_cdf(a, d, dice)
             count[a, d] = len(c)
             cdf[a, d, : len(c)] = c
             a_loss[a, d, : len(c)] = [r.attacker_losses for r in outcomes]
@@ -170,7 +171,7 @@ def roll_tables(dice: DiceRules) -> tuple[np.ndarray, np.ndarray, np.ndarray, np
 
 
 # ---------------------------------------------------------------------------------- the loop
-@njit(cache=True, error_model="numpy")
+@kernel
 def _push(events, n, kind, a, b, c, d, e):  # pragma: no cover - compiled
     if n == events.shape[0]:
         bigger = np.empty((2 * n, 6), dtype=np.int64)
@@ -185,11 +186,11 @@ def _push(events, n, kind, a, b, c, d, e):  # pragma: no cover - compiled
     return events, n + 1
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def _snapshot(S, C, events, n, turn):  # pragma: no cover - compiled
     """One EV_TURN row per seat: territories, armies and continents held after ``turn``."""
-    owner = engine._owner(S)
-    armies = engine._armies(S)
+    owner = engine.owner_view(S)
+    armies = engine.armies_view(S)
     for p in range(S[engine.N_PLAYERS]):
         k = 0
         total = 0
@@ -206,68 +207,96 @@ def _snapshot(S, C, events, n, turn):  # pragma: no cover - compiled
     return events, n
 
 
-@njit(cache=True, error_model="numpy")
-def _roll(S, C, rolls, rng):  # pragma: no cover - compiled
+@kernel
+def _roll(S, C, rolls, rng, check, bad):  # pragma: no cover - compiled
+    """Roll the pending attack's dice; the player eliminated, -1, or -2 if ``check`` found it illegal."""
     cdf, a_loss, d_loss, count = rolls
     a, d = S[engine.ATTACK_DICE], S[engine.DEFENCE_DICE]
     k = np.searchsorted(cdf[a, d, : count[a, d]], rng.random(), side="right")
+    if check and _illegal(S, C, bad, engine.ROLL_ACTION, a_loss[a, d, k], d_loss[a, d, k], 0, 0):
+        return -2
     return engine.roll(S, C, a_loss[a, d, k], d_loss[a, d, k])
 
 
-@njit(cache=True, error_model="numpy")
-def _run(S, C, params, tables, table_of, rng, sample, keys, where, pool, used, kernel, rolls, events, n, track, record_turns, start):  # pragma: no cover - compiled
+@kernel
+def _illegal(S, C, bad, kind, a, b, c, d):  # pragma: no cover - compiled
+    """Whether the action is illegal now; if so ``bad`` records the reason code and the action."""
+    why = legality.reason(S, C, kind, a, b, c, d)
+    if why == legality.LEGAL:
+        return False
+    bad[0], bad[1], bad[2], bad[3], bad[4], bad[5] = why, kind, a, b, c, d
+    return True
+
+
+@kernel
+def _run(S, C, params, tables, table_of, rng, sample, keys, where, pool, used, kernel, rolls, events, n, track, record_turns, start, check, bad):  # pragma: no cover - compiled
     """Play on until the game ends; returns the event rows and their count.
 
     ``track`` holds the turn in progress and whether the start position is still to be recorded.
+    With ``check`` every action goes through the legality check first; the first illegal one stops
+    the game, with its reason and the action in ``bad``.
     """
-    owner = engine._owner(S)
-    armies = engine._armies(S)
+    owner = engine.owner_view(S)
+    armies = engine.armies_view(S)
     work = np.empty(work_size(owner.shape[0], C[engine.R_CONTINENTS]))
-    # Each seat's target values during the setup placement, when they cannot change (see _decide_setup).
+    # Each seat's target values during the setup placement, when they cannot change (see decide_setup).
     setup_values = np.full((params.shape[0], owner.shape[0]), -1.0)
     while S[engine.PHASE] != engine.GAME_OVER:
         phase = S[engine.PHASE]
         p = S[engine.PLAYER]
         if phase == engine.DRAW:
-            engine.draw(S, C, engine.pile_card(S, rng.integers(0, engine.pile_size(S))))
+            card = engine.pile_card(S, rng.integers(0, engine.pile_size(S)))
+            if check and _illegal(S, C, bad, engine.DRAW_ACTION, card, 0, 0, 0):
+                return events, n
+            engine.draw(S, C, card)
         elif phase == engine.ROLL:
-            victim = _roll(S, C, rolls, rng)
+            victim = _roll(S, C, rolls, rng, check, bad)
+            if victim == -2:
+                return events, n
             if victim >= 0:
                 events, n = _push(events, n, EV_ELIMINATION, victim, p, S[engine.TURN], 0, 0)
         else:
-            seat = p
-            if phase == engine.DEFEND:
-                seat = owner[S[engine.ATTACK_T]]
-                if seat == S[engine.NEUTRAL]:
-                    seat = 1 - p
+            seat = legality.deciding_seat(S)
             bp = params[seat]
             table = tables[table_of[seat]]
             if phase == engine.SETUP_CLAIM or phase == engine.SETUP_PLACE:
-                kind, a, b, c, d = _decide_setup(S, C, bp, table, rng, work, setup_values[seat])
+                kind, a, b, c, d = decide_setup(S, C, bp, table, rng, work, setup_values[seat])
             elif phase == engine.ATTACK:
-                kind, a, b, c, d = _decide_attack(S, C, bp, table, work)
+                kind, a, b, c, d = decide_attack(S, C, bp, table, work)
             elif phase == engine.MOVE_IN:
-                kind, a, b, c, d = _decide_move_in(S, C, bp, work)
+                kind, a, b, c, d = decide_move_in(S, C, bp, work)
             else:
-                kind, a, b, c, d = _decide(S, C, bp, table, work)
+                kind, a, b, c, d = decide(S, C, bp, table, work)
             turn = S[engine.TURN]
             if kind == ORDER:
                 s, t, stop = a, b, c
                 if sample:
                     a_left, d_left = _draw_battle(keys, where, pool, used, armies[s], armies[t], stop, kernel, rng.random())
+                    if check and _illegal(S, C, bad, engine.BATTLE, s, t, a_left, d_left):
+                        return events, n
                     victim = engine.battle(S, C, s, t, a_left, d_left)
                     if victim >= 0:
                         events, n = _push(events, n, EV_ELIMINATION, victim, p, turn, 0, 0)
                 else:
                     # Die by die with the solver's stop rule; every bot defends with all the dice it may.
                     while owner[t] != p and armies[s] > stop:
-                        engine.attack(S, C, s, t, engine.attacker_dice(C, armies[s]))
+                        dice = engine.attacker_dice(C, armies[s])
+                        if check and _illegal(S, C, bad, engine.ATTACK_ACTION, s, t, dice, 0):
+                            return events, n
+                        engine.attack(S, C, s, t, dice)
                         if S[engine.PHASE] == engine.DEFEND:
-                            engine.step(S, C, engine.DEFEND_ACTION, engine.defender_dice(C, armies[t]), 0, 0, 0)
-                        victim = _roll(S, C, rolls, rng)
+                            defence = engine.defender_dice(C, armies[t])
+                            if check and _illegal(S, C, bad, engine.DEFEND_ACTION, defence, 0, 0, 0):
+                                return events, n
+                            engine.step(S, C, engine.DEFEND_ACTION, defence, 0, 0, 0)
+                        victim = _roll(S, C, rolls, rng, check, bad)
+                        if victim == -2:
+                            return events, n
                         if victim >= 0:
                             events, n = _push(events, n, EV_ELIMINATION, victim, p, turn, 0, 0)
             else:
+                if check and _illegal(S, C, bad, kind, a, b, c, d):
+                    return events, n
                 result = engine.step(S, C, kind, a, b, c, d)
                 if kind == engine.TRADE:
                     events, n = _push(events, n, EV_TRADE, p, turn, result, 0, 0)
@@ -308,7 +337,9 @@ class Prepared:
 
     def __init__(self, bots: Sequence[HeuristicBot], board: Board, dice: DiceRules, balanced_blitz: bool = False) -> None:
         if not compiled(bots):
-            raise TypeError("the compiled playout runs HeuristicBot seats only")
+            raise SimulationError(
+                f"the compiled playout runs HeuristicBot seats only, got {[type(b).__name__ for b in bots]}"
+            )
         self.params, self.tables, self.table_of = _seat_arrays(tuple(bots), board, dice)
         self.cache = battle_cache(dice, balanced_blitz).arrays()
         self.kernel = _kernel(dice, balanced_blitz)
@@ -322,6 +353,7 @@ def play(
     *,
     sample_battles: bool = True,
     record_turns: bool = False,
+    check: bool = False,
 ) -> Record:
     """Play ``state`` to its end in compiled code, ``bots[seat]`` deciding for each seat.
 
@@ -329,7 +361,7 @@ def play(
     path would; its action history is not kept (a compiled game makes no
     action objects).
     """
-    start, rows = play_events(state, bots, rng, sample_battles=sample_battles, record_turns=record_turns)
+    start, rows = play_events(state, bots, rng, sample_battles=sample_battles, record_turns=record_turns, check=check)
     trades = [SetTraded(int(r[1]), int(r[2]), int(r[3])) for r in rows[rows[:, 0] == EV_TRADE]]
     eliminations = [Elimination(int(r[1]), int(r[2]), int(r[3])) for r in rows[rows[:, 0] == EV_ELIMINATION]]
     state.trades.extend(trades)
@@ -344,6 +376,7 @@ def play_events(
     *,
     sample_battles: bool = True,
     record_turns: bool = False,
+    check: bool = False,
 ) -> tuple[np.ndarray, np.ndarray]:
     """:func:`play` without the Python records: returns the start position (owner and armies rows)
     and the event rows (``EV_*`` kind, then its values), for callers that tabulate many games at once.
@@ -358,10 +391,17 @@ def play_events(
         start[0], start[1] = state.owner, state.armies
     track = np.array([state.turn, in_setup], dtype=np.int64)
     p = prepared
+    bad = np.zeros(6, dtype=np.int64)
     events, n = _run(
-        state.S, state._C, p.params, p.tables, p.table_of, rng, sample_battles, *p.cache, p.kernel, p.rolls,
-        events, 0, track, record_turns, start,
+        state.S, state.C, p.params, p.tables, p.table_of, rng, sample_battles, *p.cache, p.kernel, p.rolls,
+        events, 0, track, record_turns, start, check, bad,
     )
+    if bad[0] != legality.LEGAL:
+        action = decode(bad[1:].tolist())
+        raise IllegalActionError(
+            f"the compiled playout chose illegal action {action!r} in phase {state.phase.name} "
+            f"(player {state.player}): {state.illegal_reason(action)}"
+        )
     return start, events[:n]
 
 

@@ -77,7 +77,6 @@ from typing import Any, cast
 
 import numpy as np
 import pandas as pd
-from scipy.stats import binomtest
 from tqdm.auto import tqdm
 
 from analyzer.game.actions import Action, Attack, Battle, Defend
@@ -86,12 +85,13 @@ from analyzer.game.board import Board
 from analyzer.bots.base import BattleOrder, Bot
 from analyzer.game.engine import steps as engine
 from analyzer.sim import playout
-from analyzer.bots.heuristic import HeuristicBot, board_data
+from analyzer.sim.intervals import wilson_interval
+from analyzer.bots.heuristic import HeuristicBot
 from analyzer.bots.registry import make_bot
 from analyzer.game.dice import DiceRules
 from analyzer.errors import BotError, SimulationError
 from analyzer.game.rules import Rules
-from analyzer.game.state import GameState, Phase
+from analyzer.game.state import GameState, Phase, ranks
 
 #: Default round cap: far beyond any game between the built-in bots, so only a stalemate reaches it.
 MAX_ROUNDS = 1000
@@ -316,15 +316,10 @@ class _Recorder:
         def setup_done(s: GameState) -> None:
             start[0], start[1] = s.owner, s.armies
 
-        data = board_data(state.board)
-
         def turn_done(s: GameState, turn: int) -> None:
             owner = s.owner.astype(np.int64)
             forces = len(s.pool)
-            ordered = owner[data.by_continent]
-            lo = np.minimum.reduceat(ordered, data.continent_starts)
-            hi = np.maximum.reduceat(ordered, data.continent_starts)
-            held = np.bincount(lo[lo == hi], minlength=forces)[:n]
+            held = [len(s.continents_held(p)) for p in range(n)]
             territories = np.bincount(owner, minlength=forces)[:n]
             armies = np.bincount(owner, weights=s.armies, minlength=forces)[:n].astype(np.int64)
             rows.extend([playout.EV_TURN, turn, p, territories[p], armies[p], held[p]] for p in range(n))
@@ -356,9 +351,9 @@ class _Recorder:
         G = len(done)
         game = np.array([d[0] for d in done], dtype=np.int64)
         Sx = np.stack([d[1] for d in done])
-        T = int(Sx[0, engine.N_TERRITORIES])
-        owner = Sx[:, engine.HEADER : engine.HEADER + T]
-        armies = Sx[:, engine.HEADER + T : engine.HEADER + 2 * T]
+        spans = engine.layout(int(Sx[0, engine.N_TERRITORIES]), int(Sx[0, engine.N_CARDS]), n)
+        (o, T), (a, _) = spans["owner"], spans["armies"]
+        owner, armies = Sx[:, o : o + T], Sx[:, a : a + T]
         start = np.stack([d[2] for d in done])
         winner = Sx[:, engine.WINNER]
         # Events of every game with the game's index in front; a start position's earlier records first.
@@ -383,12 +378,7 @@ class _Recorder:
         mine0 = start[:, 0][:, None, :] == seats[None, :, None]
         final_t = mine.sum(axis=2)
         final_a = (mine * armies[:, None, :]).sum(axis=2)
-        # GameState.ranking: the winner, then territories, armies and the later elimination; seat order last.
-        later = np.where(elim_turn < 0, 10**9, elim_turn)
-        order = np.lexsort((np.tile(seats, G), -later.ravel(), -final_a.ravel(), -final_t.ravel(),
-                            (seats[None, :] != winner[:, None]).ravel(), np.repeat(np.arange(G), n)))
-        rank = np.empty(G * n, dtype=np.int64)
-        rank[order] = np.tile(np.arange(1, n + 1), G)
+        rank = ranks(winner, final_t, final_a, elim_turn).ravel()
         turns = ev[kind == playout.EV_TURN]
         columns: dict[str, dict[str, Any]] = {
             "games": {
@@ -591,8 +581,8 @@ class SimulationResult:
         rows = []
         for key, row in grouped.iterrows():
             wins, n = int(row["wins"]), int(row["games"])
-            ci = binomtest(wins, n).proportion_ci(confidence_level=confidence, method="wilson")
-            rows.append({by: key, "games": n, "wins": wins, "win_rate": wins / n, "ci_low": ci.low, "ci_high": ci.high})
+            low, high = wilson_interval(wins, n, confidence)
+            rows.append({by: key, "games": n, "wins": wins, "win_rate": wins / n, "ci_low": low, "ci_high": high})
             if by == "seat":
                 rows[-1]["bot"] = row["bot"]
         return pd.DataFrame(rows)

@@ -62,7 +62,7 @@ from functools import lru_cache
 from typing import Any, Literal
 
 import numpy as np
-from numba import njit
+from analyzer.kernels import kernel
 
 from analyzer.game.dice import CLASSIC_DICE, DiceRules, roll_distribution, roll_table
 from analyzer.solver.blitz import balance, balanced_win_probability
@@ -172,12 +172,8 @@ def check_options(options: object) -> BattleOptions:
 # All of them share one convention: ``table`` is roll_table(dice), ``am``/``dm`` the most dice each
 # side rolls, ``s`` the stop threshold and ``cap`` whether dice are capped to stay above it.
 
-# numba's on-disk cache records the importing module's name; a cache written while this file ran
-# under another name (``python -m doctest analyzer/solver/battle.py``) would break the package's imports.
-_CACHE = __name__ == "analyzer.solver.battle"
 
-
-@njit(cache=_CACHE)
+@kernel
 def _attacker_dice(a: int, am: int, s: int, cap: bool) -> int:
     n = min(am, a - 1)
     if cap:
@@ -185,7 +181,7 @@ def _attacker_dice(a: int, am: int, s: int, cap: bool) -> int:
     return n
 
 
-@njit(cache=_CACHE)
+@kernel
 def _sweep(low, high, a_bot, a_lo, top, d_top, d_lo, table, am, dm, s, cap):
     """Pass probability from every transient state to the states its roll reaches.
 
@@ -217,7 +213,7 @@ def _sweep(low, high, a_bot, a_lo, top, d_top, d_lo, table, am, dm, s, cap):
                     low[a2 - a_bot, d2] += m * q
 
 
-@njit(cache=_CACHE)
+@kernel
 def outcome_arrays(attackers, defenders, table, am, dm, stop_at, cap):
     """One battle's outcomes by the plain sweep (:func:`battle_plain`), for drawing from in compiled code:
     ``(attacker_left, defender_left, probability)`` in :class:`BattleResult`'s order."""
@@ -249,7 +245,7 @@ def outcome_arrays(attackers, defenders, table, am, dm, stop_at, cap):
     return a_left, d_left, prob
 
 
-@njit(cache=_CACHE)
+@kernel
 def outcome_cdf(attackers, defenders, table, am, dm, stop_at, cap, balanced):
     """:func:`outcome_arrays` with cumulative probabilities, the last exactly 1, for drawing an
     outcome by inverse CDF (the simulator's one draw per battle); with ``balanced``, from Balanced
@@ -270,21 +266,21 @@ def outcome_cdf(attackers, defenders, table, am, dm, stop_at, cap, balanced):
 # conservation of a plain sweep, so plain float64 would drift by ~1e-13 at 1000 armies.
 
 
-@njit(cache=_CACHE)
+@kernel
 def _two_sum(a, b):
     s = a + b
     bb = s - a
     return s, (a - (s - bb)) + (b - bb)
 
 
-@njit(cache=_CACHE)
+@kernel
 def _split(a):
     t = 134217729.0 * a
     hi = t - (t - a)
     return hi, a - hi
 
 
-@njit(cache=_CACHE)
+@kernel
 def _dd_add(ah, al, bh, bl):
     s, e = _two_sum(ah, bh)
     e += al + bl
@@ -292,7 +288,7 @@ def _dd_add(ah, al, bh, bl):
     return hi, e - (hi - s)
 
 
-@njit(cache=_CACHE)
+@kernel
 def _dd_mul(ah, al, bh, bl):
     p = ah * bh
     a1, a2 = _split(ah)
@@ -303,7 +299,7 @@ def _dd_mul(ah, al, bh, bl):
     return hi, e - (hi - p)
 
 
-@njit(cache=_CACHE)
+@kernel
 def _dd_div(ah, al, bh, bl):
     q1 = ah / bh
     ph, pl = _dd_mul(bh, bl, q1, 0.0)
@@ -313,7 +309,7 @@ def _dd_div(ah, al, bh, bl):
     return hi, q2 - (hi - q1)
 
 
-@njit(cache=_CACHE)
+@kernel
 def _rescale(wh, wl, k):
     """Divide the window by a power of two (exactly) so its largest entry is in [0.5, 1); return the exponent."""
     biggest = 0.0
@@ -328,7 +324,7 @@ def _rescale(wh, wl, k):
     return e
 
 
-@njit(cache=_CACHE)
+@kernel
 def _window_start(wh, wl, ph, pl, n, top, k):
     """Set ``w[s] = [x^(top-s)] P(x)^n`` for ``s < k`` (with ``k*n <= top < k*n + k``), as ``w * 2^E``; return ``E``.
 
@@ -362,7 +358,7 @@ def _window_start(wh, wl, ph, pl, n, top, k):
     return exponent + _rescale(wh, wl, k)
 
 
-@njit(cache=_CACHE)
+@kernel
 def _window_advance(wh, wl, ph, pl, n, top, k, eh, el):
     """Turn the window of ``P^n`` into that of ``P^(n+1)``; return the exponent taken out by rescaling.
 
@@ -392,7 +388,7 @@ def _window_advance(wh, wl, ph, pl, n, top, k, eh, el):
     return _rescale(wh, wl, k)
 
 
-@njit(cache=_CACHE)
+@kernel
 def _put(low, high, a_bot, a_lo, a, d, p):
     if a >= a_lo:
         high[a - a_lo, d] += p
@@ -400,7 +396,7 @@ def _put(low, high, a_bot, a_lo, a, d, p):
         low[a - a_bot, d] += p
 
 
-@njit(cache=_CACHE)
+@kernel
 def _region_exits(A, D, a_lo, d_lo, qh, ql, low, high, a_bot):
     """Deposit, in ``low``/``high``, where a battle from ``(A, D)`` first leaves the full-dice region.
 
@@ -448,7 +444,7 @@ def _region_exits(A, D, a_lo, d_lo, qh, ql, low, high, a_bot):
             exp_d += _window_advance(wdh, wdl, rh, rl, n, ud, k, eh, el)
 
 
-@njit(cache=_CACHE)
+@kernel
 def _backward(a_max, d_max, win_reward, table, am, dm, s, cap, value, mean_a, mean_d, means):
     """Expected terminal values from every state with ``a <= a_max``, ``d <= d_max``.
 

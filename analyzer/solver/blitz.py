@@ -45,7 +45,7 @@ skip their distributions.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from analyzer.kernels import kernel
 
 #: A side whose chance of winning is at most this never wins (step 1).
 WIN_CUTOFF = 0.05
@@ -56,11 +56,8 @@ OUTCOME_CUTOFF = 0.1
 #: Exponent of every outcome's probability (step 4).
 OUTCOME_POWER = 1.8
 
-# numba's on-disk cache records the importing module's name (see analyzer.solver.battle).
-_CACHE = __name__ == "analyzer.solver.blitz"
 
-
-@njit(cache=_CACHE)
+@kernel
 def _scale(p, lo, hi, target):
     """Scale ``p[lo:hi]`` in place to sum to ``target`` (a side with no mass stays at 0)."""
     total = 0.0
@@ -72,7 +69,7 @@ def _scale(p, lo, hi, target):
             p[i] *= ratio
 
 
-@njit(cache=_CACHE)
+@kernel
 def _sides(p, n_won):
     """The attacker's and the defender's chances of winning."""
     won = 0.0
@@ -84,7 +81,7 @@ def _sides(p, n_won):
     return won, lost
 
 
-@njit(cache=_CACHE)
+@kernel
 def win_chance_cutoff(p, n_won):
     """Step 1: a side with a chance of winning of at most :data:`WIN_CUTOFF` never wins.
 
@@ -103,7 +100,7 @@ def win_chance_cutoff(p, n_won):
     return out
 
 
-@njit(cache=_CACHE)
+@kernel
 def win_chance_power(p, n_won):
     """Step 2: both chances of winning raised to :data:`WIN_POWER` and renormalised; each side scaled to its own."""
     out = p.copy()
@@ -115,7 +112,7 @@ def win_chance_power(p, n_won):
     return out
 
 
-@njit(cache=_CACHE)
+@kernel
 def outcome_cutoff(p, n_won):
     """Step 3: :data:`OUTCOME_CUTOFF` of probability off each end of the line of outcomes, then renormalised.
 
@@ -143,7 +140,7 @@ def outcome_cutoff(p, n_won):
     return out
 
 
-@njit(cache=_CACHE)
+@kernel
 def _power_side(out, p, lo, hi):
     """``out[lo:hi]``: ``p[lo:hi]`` raised to :data:`OUTCOME_POWER`, scaled back to the side's total."""
     biggest = 0.0
@@ -160,7 +157,7 @@ def _power_side(out, p, lo, hi):
     _scale(out, lo, hi, total)
 
 
-@njit(cache=_CACHE)
+@kernel
 def outcome_power(p, n_won):
     """Step 4: every outcome raised to :data:`OUTCOME_POWER`; each side keeps its chance of winning."""
     out = np.zeros_like(p)
@@ -169,7 +166,7 @@ def outcome_power(p, n_won):
     return out
 
 
-@njit(cache=_CACHE)
+@kernel
 def balance(p, n_won):
     """The four steps in order: Balanced Blitz's distribution from the true-random one ``p``.
 

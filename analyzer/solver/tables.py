@@ -18,8 +18,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 import numpy as np
-import pandas as pd
-
 from analyzer.solver.battle import (
     CLASSIC,
     BattleOptions,
@@ -31,7 +29,8 @@ from analyzer.solver.battle import (
 from analyzer.solver.blitz import balanced_win_probability
 from analyzer.errors import BattleInputError
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # pandas and matplotlib load only when a table is built: `risk-analyzer odds` starts fast
+    import pandas as pd
     from matplotlib.axes import Axes
 
 TableName = Literal["p_win", "expected_attacker_losses", "expected_defender_losses"]
@@ -69,6 +68,8 @@ class OddsTables:
         [2.0, 1.0, 0.4167, 0.5833, 0.4167]
         """
         stacked = {name: self.table(name).stack(future_stack=True) for name in TABLES}
+        import pandas as pd
+
         return pd.DataFrame(stacked).reset_index()
 
     def to_csv(self, path: str | Path, which: str = "p_win") -> None:
@@ -129,6 +130,8 @@ def odds_tables(max_armies: int, *, stop_at: int = 1, options: BattleOptions = C
                 r = battle(attackers, defenders, stop_at=s, options=opts)
                 lost_a[attackers, defenders] = r.expected_attacker_losses
                 lost_d[attackers, defenders] = r.expected_defender_losses
+    import pandas as pd
+
     rows = pd.Index(range(2, n + 1), name="attackers")
     cols = pd.Index(range(1, n + 1), name="defenders")
 

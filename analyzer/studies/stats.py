@@ -1,7 +1,7 @@
 """The statistics every study shares: win rates with intervals, differences between groups or paired
 runs, and a logistic regression.
 
-Win rates carry Wilson score intervals (:func:`scipy.stats.binomtest`).
+Win rates carry Wilson score intervals (:func:`analyzer.sim.intervals.wilson_interval`).
 A difference between two groups of seats, say those that hold a continent and
 those that do not, carries a percentile bootstrap interval that resamples whole
 games (:func:`scipy.stats.bootstrap`): the seats of one game are not
@@ -25,9 +25,10 @@ import numpy as np
 import pandas as pd
 from scipy.optimize import minimize
 from scipy.special import expit
-from scipy.stats import DegenerateDataWarning, binomtest, bootstrap, norm, ttest_1samp
+from scipy.stats import DegenerateDataWarning, bootstrap, norm, ttest_1samp
 
 from analyzer.errors import StudyError
+from analyzer.sim.intervals import wilson_interval
 
 #: Resamples of the bootstrap intervals: enough for a stable 95% percentile interval.
 BOOTSTRAP_RESAMPLES = 999
@@ -53,18 +54,6 @@ def check_count(value: object, name: str, minimum: int) -> int:
     if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < minimum:
         raise StudyError(f"{name} must be a whole number >= {minimum}, got {value!r}")
     return int(value)
-
-
-def wilson_interval(wins: int, n: int, confidence: float = 0.95) -> tuple[float, float]:
-    """Wilson score interval of a proportion ``wins / n`` (NaNs when ``n`` is 0).
-
-    >>> [round(x, 4) for x in wilson_interval(50, 100)]
-    [0.4038, 0.5962]
-    """
-    if n == 0:
-        return math.nan, math.nan
-    ci = binomtest(int(wins), int(n)).proportion_ci(confidence_level=confidence, method="wilson")
-    return float(ci.low), float(ci.high)
 
 
 def rate_table(

@@ -7,10 +7,10 @@ function here. :class:`analyzer.game.state.GameState` (the checked path, for
 people) and :mod:`analyzer.sim.playout` (whole games in compiled code, for the
 simulator) both call these functions, so the rules have one source.
 
-The state of a game is one ``int64`` vector ``S``: a header of scalars at the
-indices named below, then the arrays ``owner``, ``armies``, ``card_loc``,
-``pool``, ``alive`` (0/1), ``eliminated_by``, ``capitals`` and ``missions``
-(:func:`layout`). A copy of a game is a copy of ``S``. The constant data of a
+The state of a game is one ``int64`` vector ``S``, laid out as
+:mod:`analyzer.game.engine.layout` declares: a header of scalars, then the
+arrays ``owner``, ``armies``, ``card_loc``, ``pool``, ``alive`` (0/1),
+``eliminated_by``, ``capitals`` and ``missions``. A copy of a game is a copy of ``S``. The constant data of a
 board and rules is a tuple of ``int64`` arrays (:func:`config`). Values the
 rules tabulate (set values, territory reinforcements) are computed into it by
 :mod:`analyzer.game.rules`, so the compiled code holds no rule numbers of its own.
@@ -30,27 +30,62 @@ from __future__ import annotations
 from functools import lru_cache
 
 import numpy as np
-from numba import njit
+from analyzer.kernels import kernel
 
 from analyzer.game import missions as missions_mod
+from analyzer.game.engine.layout import (
+    AT_ALIVE,
+    AT_ARMIES,
+    AT_CAPITALS,
+    AT_CARD_LOC,
+    AT_ELIMINATED_BY,
+    AT_MISSIONS,
+    AT_OWNER,
+    AT_POOL,
+    ATTACK_DICE,
+    ATTACK_S,
+    ATTACK_T,
+    BONUS_USED,
+    CAPTURED,
+    DECK,
+    DEFENCE_DICE,
+    DISCARD,
+    ELIMINATION_TRADE,
+    FIELDS,
+    FIRST_PLAYER,
+    MOVE_HI,
+    MOVE_LO,
+    MOVE_S,
+    MOVE_T,
+    N_CARDS,
+    N_FORCES,
+    N_PLAYERS,
+    N_TERRITORIES,
+    NEUTRAL,
+    PENDING,
+    PHASE,
+    PLAYER,
+    RESUME_ATTACK,
+    ROUND,
+    SETS_TRADED,
+    SETUP_STEP,
+    TURN,
+    TURN_LIMIT,
+    WINNER,
+    armies_view,
+    card_view,
+    count_at,
+    layout,
+    new_state,
+    owner_view,
+    view,
+)
+
 from analyzer.game.board import Board
 from analyzer.game.rules import ELIMINATION_TRADE_HAND, Rules, fixed_set_value, reinforcement_from_territories
 
-# ---------------------------------------------------------------------------------- the state vector
-# Header indices. ATTACK_*: the pending attack (ATTACK_S < 0: none); MOVE_*: the pending capture's
-# move-in (MOVE_S < 0: none), fewest and most armies; WINNER and TURN_LIMIT: -1 for none.
-PHASE, PLAYER, TURN, ROUND, PENDING, CAPTURED, BONUS_USED, SETS_TRADED = range(8)
-RESUME_ATTACK, ELIMINATION_TRADE, SETUP_STEP, WINNER = range(8, 12)
-ATTACK_S, ATTACK_T, ATTACK_DICE, DEFENCE_DICE, MOVE_S, MOVE_T, MOVE_LO, MOVE_HI = range(12, 20)
-FIRST_PLAYER, N_PLAYERS, NEUTRAL, N_FORCES, TURN_LIMIT, N_TERRITORIES, N_CARDS = range(20, 27)
-HEADER = 32
-
 # Phases (the values of analyzer.game.state.Phase).
 SETUP_CLAIM, SETUP_PLACE, CHOOSE_CAPITAL, REINFORCE, ATTACK, DEFEND, ROLL, MOVE_IN, FORTIFY, DRAW, GAME_OVER = range(11)
-
-# Card locations other than a player's hand.
-DECK = -1
-DISCARD = -2
 
 # Action codes of step(): the arguments a, b, c, d of each.
 CLAIM = 0  # territory
@@ -67,106 +102,6 @@ FORTIFY_ACTION = 10  # source, target, armies
 END_TURN = 11
 DRAW_ACTION = 12  # card
 
-FIELDS = ("owner", "armies", "card_loc", "pool", "alive", "eliminated_by", "capitals", "missions")
-
-
-@lru_cache(maxsize=64)
-def layout(n_territories: int, n_cards: int, n_players: int) -> dict[str, tuple[int, int]]:
-    """``{array name: (start, length)}`` of the arrays in a state vector (shared: do not modify)."""
-    forces = n_players + (1 if n_players == 2 else 0)
-    lengths = (n_territories, n_territories, n_cards, forces, n_players, n_players, n_players, n_players)
-    out: dict[str, tuple[int, int]] = {}
-    start = HEADER
-    for name, length in zip(FIELDS, lengths):
-        out[name] = (start, length)
-        start += length
-    return out
-
-
-def new_state(n_territories: int, n_cards: int, n_players: int) -> np.ndarray:
-    """A state vector before any setup: no owners, cards in the deck, no winner."""
-    return _blank_state(n_territories, n_cards, n_players).copy()
-
-
-@lru_cache(maxsize=64)
-def _blank_state(n_territories: int, n_cards: int, n_players: int) -> np.ndarray:
-    spans = layout(n_territories, n_cards, n_players)
-    end = sum(spans["missions"])
-    S = np.zeros(end, dtype=np.int64)
-    S[N_PLAYERS] = n_players
-    S[NEUTRAL] = 2 if n_players == 2 else -1
-    S[N_FORCES] = spans["pool"][1]
-    S[N_TERRITORIES] = n_territories
-    S[N_CARDS] = n_cards
-    S[[WINNER, TURN_LIMIT, ATTACK_S, MOVE_S]] = -1
-    for name, value in (("owner", -1), ("card_loc", DECK), ("alive", 1), ("eliminated_by", -1), ("capitals", -1), ("missions", -1)):
-        start, length = spans[name]
-        S[start : start + length] = value
-    return S
-
-
-def view(S: np.ndarray, name: str) -> np.ndarray:
-    """The array ``name`` of state vector ``S``, as a view that writes through."""
-    start, length = layout(int(S[N_TERRITORIES]), int(S[N_CARDS]), int(S[N_PLAYERS]))[name]
-    return S[start : start + length]
-
-
-@njit(cache=True, error_model="numpy")
-def _ARMIES(S):  # pragma: no cover - compiled
-    """Offsets of the arrays in ``S`` (owner is at HEADER), for indexing it directly: in compiled
-    code an array view costs an atomic reference-count pair, more than the small rule steps
-    themselves. The views below, for the bots' longer loops, are built on them."""
-    return HEADER + S[N_TERRITORIES]
-
-
-@njit(cache=True, error_model="numpy")
-def _CARDS(S):  # pragma: no cover - compiled
-    return _ARMIES(S) + S[N_TERRITORIES]
-
-
-@njit(cache=True, error_model="numpy")
-def _POOL(S):  # pragma: no cover - compiled
-    return _CARDS(S) + S[N_CARDS]
-
-
-@njit(cache=True, error_model="numpy")
-def _PLAYERS(S, k):  # pragma: no cover - compiled
-    """The k-th per-player array: 0 alive, 1 eliminated_by, 2 capitals, 3 missions."""
-    return _POOL(S) + S[N_FORCES] + k * S[N_PLAYERS]
-
-
-@njit(cache=True, inline="always", error_model="numpy")
-def _owner(S):  # pragma: no cover - compiled
-    return S[HEADER : HEADER + S[N_TERRITORIES]]
-
-
-@njit(cache=True, inline="always", error_model="numpy")
-def _armies(S):  # pragma: no cover - compiled
-    start = _ARMIES(S)
-    return S[start : start + S[N_TERRITORIES]]
-
-
-@njit(cache=True, inline="always", error_model="numpy")
-def _cards(S):  # pragma: no cover - compiled
-    start = _CARDS(S)
-    return S[start : start + S[N_CARDS]]
-
-
-@njit(cache=True, inline="always", error_model="numpy")
-def _players_array(S, k):  # pragma: no cover - compiled
-    start = _PLAYERS(S, k)
-    return S[start : start + S[N_PLAYERS]]
-
-
-@njit(cache=True, error_model="numpy")
-def _count_at(S, start, length, x):  # pragma: no cover - compiled
-    k = 0
-    for i in range(start, start + length):
-        if S[i] == x:
-            k += 1
-    return k
-
-
 # ---------------------------------------------------------------------------------- constant data
 # The constant data C is one int64 vector (one array, so that compiled calls pass one reference):
 # the rules' numbers at R_*, the start of each part at O_*, then the parts.
@@ -176,6 +111,8 @@ O_NEIGHBORS, O_CONTINENT_OF, O_CONTINENT_BONUS, O_SYMBOLS, O_CARD_TERRITORY, O_S
 O_FIXED_VALUES, O_TERRITORY_ARMIES, O_MISSIONS, O_SRC, O_DST = range(16, 21)
 # The territories sorted by continent, and where each continent's run starts (one more at the end).
 O_BY_CONTINENT, O_CONTINENT_START = 21, 22
+# The mission a destroy mission falls back to (missions.FALLBACK).
+R_FALLBACK_MISSION = 23
 C_HEADER = 24
 # Columns of the mission table.
 M_KIND, M_EXTRA, M_TERRITORIES, M_MIN_ARMIES, M_TARGET, M_CONTINENTS = range(6)
@@ -227,6 +164,7 @@ def config(board: Board, rules: Rules) -> np.ndarray:
     offsets = [C_HEADER + sum(lengths[:i]) for i in range(len(parts))]
     C = np.zeros(C_HEADER + sum(lengths), dtype=np.int64)
     C[: len(header)] = header
+    C[R_FALLBACK_MISSION] = missions_mod.FALLBACK
     C[O_NEIGHBORS : O_NEIGHBORS + len(parts)] = offsets
     for start, values in zip(offsets, parts):
         C[start : start + len(values)] = values
@@ -247,26 +185,26 @@ def mission_table(board: Board) -> np.ndarray:
 
 
 # ---------------------------------------------------------------------------------- queries
-@njit(cache=True, error_model="numpy")
+@kernel
 def hand_size(S, p):  # pragma: no cover - compiled
-    return _count_at(S, _CARDS(S), S[N_CARDS], p)
+    return count_at(S, AT_CARD_LOC, N_CARDS, p)
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def held_continents(S, C, p):  # pragma: no cover - compiled
     """The continents player ``p`` holds in full, as a bit mask (bit ``c`` for continent ``c``)."""
     held = (1 << C[R_CONTINENTS]) - 1
     at = C[O_CONTINENT_OF]
     for t in range(S[N_TERRITORIES]):
-        if S[HEADER + t] != p:
+        if S[S[AT_OWNER] + t] != p:
             held &= ~(1 << C[at + t])
     return held
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def reinforcements(S, C, p):  # pragma: no cover - compiled
     """Armies player ``p`` gets at the start of a turn from territories and continents."""
-    n = _count_at(S, HEADER, S[N_TERRITORIES], p)
+    n = count_at(S, AT_OWNER, N_TERRITORIES, p)
     held = held_continents(S, C, p)
     total = C[C[O_TERRITORY_ARMIES] + n]
     for c in range(C[R_CONTINENTS]):
@@ -275,7 +213,7 @@ def reinforcements(S, C, p):  # pragma: no cover - compiled
     return total
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def set_value(S, C, c0, c1, c2):  # pragma: no cover - compiled
     """Armies the set of cards ``c0, c1, c2`` is worth if traded now."""
     if C[R_FIXED_VALUES]:
@@ -284,7 +222,7 @@ def set_value(S, C, c0, c1, c2):  # pragma: no cover - compiled
     return C[C[O_SET_VALUES] + min(S[SETS_TRADED], SET_VALUE_TABLE - 1)]
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def is_set(C, c0, c1, c2):  # pragma: no cover - compiled
     """Three of a kind, one of each, or any two plus a wild."""
     at = C[O_SYMBOLS]
@@ -294,28 +232,28 @@ def is_set(C, c0, c1, c2):  # pragma: no cover - compiled
     return (a == b and b == c) or (a != b and b != c and a != c)
 
 
-@njit(cache=True, error_model="numpy")
-def _pile_place(S):  # pragma: no cover - compiled
+@kernel
+def pile_place(S):  # pragma: no cover - compiled
     """Where a draw comes from: the deck, or once it is empty the discards (shuffled into a new deck)."""
-    return DECK if _count_at(S, _CARDS(S), S[N_CARDS], DECK) > 0 else DISCARD
+    return DECK if count_at(S, AT_CARD_LOC, N_CARDS, DECK) > 0 else DISCARD
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def draw_pile(S):  # pragma: no cover - compiled
     """The cards a draw comes from, ascending."""
-    return np.flatnonzero(_cards(S) == _pile_place(S))
+    return np.flatnonzero(card_view(S) == pile_place(S))
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def pile_size(S):  # pragma: no cover - compiled
-    return _count_at(S, _CARDS(S), S[N_CARDS], _pile_place(S))
+    return count_at(S, AT_CARD_LOC, N_CARDS, pile_place(S))
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def pile_card(S, k):  # pragma: no cover - compiled
     """``draw_pile(S)[k]`` without building the pile."""
-    at = _CARDS(S)
-    place = _pile_place(S)
+    at = S[AT_CARD_LOC]
+    place = pile_place(S)
     for c in range(S[N_CARDS]):
         if S[at + c] == place:
             if k == 0:
@@ -324,10 +262,10 @@ def pile_card(S, k):  # pragma: no cover - compiled
     return -1
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def fortify_reach(S, C, source):  # pragma: no cover - compiled
     """``[t]``: whether armies on ``source`` may fortify to ``t`` under the fortify option."""
-    owner = _owner(S)
+    owner = owner_view(S)
     p = owner[source]
     width, nb = C[R_WIDTH], C[O_NEIGHBORS]
     n = owner.shape[0]
@@ -359,32 +297,32 @@ def fortify_reach(S, C, source):  # pragma: no cover - compiled
     return reach
 
 
-@njit(cache=True, inline="always", error_model="numpy")
+@kernel(inline=True)
 def attacker_dice(C, armies):  # pragma: no cover - compiled
     """Most dice a territory holding ``armies`` may attack with (one army stays behind)."""
     return max(0, min(C[R_ATTACKER_MAX], armies - 1))
 
 
-@njit(cache=True, inline="always", error_model="numpy")
+@kernel(inline=True)
 def defender_dice(C, armies):  # pragma: no cover - compiled
     return max(0, min(C[R_DEFENDER_MAX], armies))
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def mission_complete(S, C, mission, p):  # pragma: no cover - compiled
     """Whether player ``p`` has fulfilled mission card ``mission`` (a destroy mission whose target is
     ``p`` itself, not in the game, or knocked out by someone else reads as "occupy 24 territories")."""
     row = C[O_MISSIONS] + M_COLUMNS * mission
-    elim = _players_array(S, 1)
     if C[row + M_KIND] == KIND_DESTROY:
         target = C[row + M_TARGET]
-        if target == p or target >= S[N_PLAYERS] or (elim[target] != -1 and elim[target] != p):
-            row = C[O_MISSIONS] + M_COLUMNS * 6
+        by = S[S[AT_ELIMINATED_BY] + target] if target < S[N_PLAYERS] else -1
+        if target == p or target >= S[N_PLAYERS] or (by != -1 and by != p):
+            row = C[O_MISSIONS] + M_COLUMNS * C[R_FALLBACK_MISSION]
         else:
-            return elim[target] == p
-    owner = _owner(S)
+            return by == p
+    owner = owner_view(S)
     if C[row + M_KIND] == KIND_TERRITORIES:
-        armies = _armies(S)
+        armies = armies_view(S)
         k = 0
         for t in range(owner.shape[0]):
             if owner[t] == p and armies[t] >= C[row + M_MIN_ARMIES]:
@@ -402,7 +340,7 @@ def mission_complete(S, C, mission, p):  # pragma: no cover - compiled
 
 
 # ---------------------------------------------------------------------------------- rule steps
-@njit(cache=True, error_model="numpy")
+@kernel
 def begin_turn(S, C, player, new_round):  # pragma: no cover - compiled
     """Start ``player``'s turn: the round count, the turn limit and the reinforcements."""
     if new_round:
@@ -418,11 +356,11 @@ def begin_turn(S, C, player, new_round):  # pragma: no cover - compiled
     S[BONUS_USED] = 0
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def next_turn(S, C):  # pragma: no cover - compiled
     """Pass the turn to the next seat still in the game."""
     n = S[N_PLAYERS]
-    alive = _PLAYERS(S, 0)
+    alive = S[AT_ALIVE]
     cur = S[PLAYER]
     first = S[FIRST_PLAYER]
     for step in range(1, n + 1):
@@ -433,7 +371,7 @@ def next_turn(S, C):  # pragma: no cover - compiled
             return
 
 
-@njit(cache=True, inline="always", error_model="numpy")
+@kernel(inline=True)
 def setup_force(S):  # pragma: no cover - compiled
     """Whose army goes down on the current setup placement (the neutral's on a 2-player go's third army)."""
     if S[NEUTRAL] >= 0 and S[SETUP_STEP] == 2:
@@ -441,14 +379,14 @@ def setup_force(S):  # pragma: no cover - compiled
     return S[PLAYER]
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def next_setup_player(S, C):  # pragma: no cover - compiled
     """Pass the setup to the next seat with armies left to place, or start the game."""
     n = S[N_PLAYERS]
     if S[PHASE] == SETUP_CLAIM:
         S[PLAYER] = (S[PLAYER] + 1) % n
         return
-    pool = _POOL(S)
+    pool = S[AT_POOL]
     for step in range(1, n + 1):
         p = (S[PLAYER] + step) % n
         if S[pool + p] > 0:
@@ -466,23 +404,23 @@ def next_setup_player(S, C):  # pragma: no cover - compiled
         begin_turn(S, C, S[FIRST_PLAYER], True)
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def claim(S, C, t):  # pragma: no cover - compiled
     p = S[PLAYER]
-    S[HEADER + t] = p
-    S[_ARMIES(S) + t] = 1
-    S[_POOL(S) + p] -= 1
-    if _count_at(S, HEADER, S[N_TERRITORIES], -1) == 0:
+    S[S[AT_OWNER] + t] = p
+    S[S[AT_ARMIES] + t] = 1
+    S[S[AT_POOL] + p] -= 1
+    if count_at(S, AT_OWNER, N_TERRITORIES, -1) == 0:
         S[PHASE] = SETUP_PLACE
     next_setup_player(S, C)
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def place(S, C, t, k):  # pragma: no cover - compiled
     """``k`` armies on ``t``: one setup army, or reinforcements."""
-    S[_ARMIES(S) + t] += k
+    S[S[AT_ARMIES] + t] += k
     if S[PHASE] == SETUP_PLACE:
-        pool = _POOL(S)
+        pool = S[AT_POOL]
         S[pool + setup_force(S)] -= 1
         neutral = S[NEUTRAL]
         if neutral >= 0:
@@ -505,9 +443,9 @@ def place(S, C, t, k):  # pragma: no cover - compiled
         check_victory(S, C)
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def choose_capital(S, C, t):  # pragma: no cover - compiled
-    S[_PLAYERS(S, 2) + S[PLAYER]] = t
+    S[S[AT_CAPITALS] + S[PLAYER]] = t
     nxt = (S[PLAYER] + 1) % S[N_PLAYERS]
     if nxt == S[FIRST_PLAYER]:
         begin_turn(S, C, S[FIRST_PLAYER], True)
@@ -515,40 +453,40 @@ def choose_capital(S, C, t):  # pragma: no cover - compiled
         S[PLAYER] = nxt
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def trade(S, C, c0, c1, c2, bonus):  # pragma: no cover - compiled
     """Trade a set for armies (and, with ``bonus`` >= 0, the territory bonus there); returns the value."""
     value = set_value(S, C, c0, c1, c2)
-    cards = _CARDS(S)
+    cards = S[AT_CARD_LOC]
     S[cards + c0] = DISCARD
     S[cards + c1] = DISCARD
     S[cards + c2] = DISCARD
     S[SETS_TRADED] += 1
     S[PENDING] += value
     if bonus >= 0:
-        S[_ARMIES(S) + bonus] += C[R_TERRITORY_BONUS]
+        S[S[AT_ARMIES] + bonus] += C[R_TERRITORY_BONUS]
         S[BONUS_USED] = 1
     return value
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def attack(S, C, s, t, dice):  # pragma: no cover - compiled
     S[ATTACK_S] = s
     S[ATTACK_T] = t
     S[ATTACK_DICE] = dice
     S[DEFENCE_DICE] = 0
-    if defender_dice(C, S[_ARMIES(S) + t]) == 1:
+    if defender_dice(C, S[S[AT_ARMIES] + t]) == 1:
         S[DEFENCE_DICE] = 1
         S[PHASE] = ROLL
     else:
         S[PHASE] = DEFEND
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def roll(S, C, attacker_losses, defender_losses):  # pragma: no cover - compiled
     """A roll's outcome; returns the player eliminated by a capture, or -1."""
     s, t, dice = S[ATTACK_S], S[ATTACK_T], S[ATTACK_DICE]
-    armies = _ARMIES(S)
+    armies = S[AT_ARMIES]
     S[armies + s] -= attacker_losses
     S[armies + t] -= defender_losses
     S[ATTACK_S] = -1
@@ -558,10 +496,10 @@ def roll(S, C, attacker_losses, defender_losses):  # pragma: no cover - compiled
     return capture(S, C, s, t, dice)
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def battle(S, C, s, t, attacker_left, defender_left):  # pragma: no cover - compiled
     """A whole battle's outcome; returns the player eliminated by a capture, or -1."""
-    armies = _ARMIES(S)
+    armies = S[AT_ARMIES]
     S[armies + s] = attacker_left
     S[armies + t] = defender_left
     if defender_left == 0:
@@ -569,17 +507,17 @@ def battle(S, C, s, t, attacker_left, defender_left):  # pragma: no cover - comp
     return -1
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def capture(S, C, s, t, dice):  # pragma: no cover - compiled
     """``t`` falls to the player to move; the move-in is from ``dice`` to all but one army of ``s``."""
-    victim = S[HEADER + t]
-    S[HEADER + t] = S[PLAYER]
+    victim = S[S[AT_OWNER] + t]
+    S[S[AT_OWNER] + t] = S[PLAYER]
     S[CAPTURED] = 1
     eliminated = -1
-    if victim != S[NEUTRAL] and _count_at(S, HEADER, S[N_TERRITORIES], victim) == 0:
+    if victim != S[NEUTRAL] and count_at(S, AT_OWNER, N_TERRITORIES, victim) == 0:
         eliminate(S, C, victim)
         eliminated = victim
-    most = S[_ARMIES(S) + s] - 1
+    most = S[S[AT_ARMIES] + s] - 1
     S[MOVE_S] = s
     S[MOVE_T] = t
     S[MOVE_LO] = dice
@@ -591,13 +529,13 @@ def capture(S, C, s, t, dice):  # pragma: no cover - compiled
     return eliminated
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def eliminate(S, C, victim):  # pragma: no cover - compiled
     """``victim`` is out: the player to move takes its cards, and trades at once from 6."""
     p = S[PLAYER]
-    S[_PLAYERS(S, 0) + victim] = 0
-    S[_PLAYERS(S, 1) + victim] = p
-    cards = _CARDS(S)
+    S[S[AT_ALIVE] + victim] = 0
+    S[S[AT_ELIMINATED_BY] + victim] = p
+    cards = S[AT_CARD_LOC]
     for c in range(S[N_CARDS]):
         if S[cards + c] == victim:
             S[cards + c] = p
@@ -605,9 +543,9 @@ def eliminate(S, C, victim):  # pragma: no cover - compiled
         S[ELIMINATION_TRADE] = 1
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def move_in(S, C, k):  # pragma: no cover - compiled
-    armies = _ARMIES(S)
+    armies = S[AT_ARMIES]
     S[armies + S[MOVE_S]] -= k
     S[armies + S[MOVE_T]] += k
     S[MOVE_S] = -1
@@ -622,28 +560,28 @@ def move_in(S, C, k):  # pragma: no cover - compiled
         S[PENDING] = 0
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def check_victory(S, C):  # pragma: no cover - compiled
     """The player to move wins when alone, or with its mission done, or holding every capital."""
     p = S[PLAYER]
     n = S[N_PLAYERS]
-    won = _count_at(S, _PLAYERS(S, 0), n, 1) == 1
+    won = count_at(S, AT_ALIVE, N_PLAYERS, 1) == 1
     if not won and C[R_MISSIONS]:
-        won = mission_complete(S, C, S[_PLAYERS(S, 3) + p], p)
+        won = mission_complete(S, C, S[S[AT_MISSIONS] + p], p)
     if not won and C[R_CAPITALS]:
-        capitals = _PLAYERS(S, 2)
+        capitals = S[AT_CAPITALS]
         won = True
         for q in range(n):
-            if S[capitals + q] < 0 or S[HEADER + S[capitals + q]] != p:
+            if S[capitals + q] < 0 or S[S[AT_OWNER] + S[capitals + q]] != p:
                 won = False
     if won:
         S[WINNER] = p
         S[PHASE] = GAME_OVER
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def fortify(S, C, s, t, k):  # pragma: no cover - compiled
-    armies = _ARMIES(S)
+    armies = S[AT_ARMIES]
     S[armies + s] -= k
     S[armies + t] += k
     check_victory(S, C)
@@ -651,23 +589,22 @@ def fortify(S, C, s, t, k):  # pragma: no cover - compiled
         end_turn(S, C)
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def end_turn(S, C):  # pragma: no cover - compiled
     """A card if the turn captured a territory (a chance event), then the next player's turn."""
-    cards, m = _CARDS(S), S[N_CARDS]
-    if S[CAPTURED] and (_count_at(S, cards, m, DECK) > 0 or _count_at(S, cards, m, DISCARD) > 0):
+    if S[CAPTURED] and (count_at(S, AT_CARD_LOC, N_CARDS, DECK) > 0 or count_at(S, AT_CARD_LOC, N_CARDS, DISCARD) > 0):
         S[PHASE] = DRAW
     else:
         next_turn(S, C)
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def draw(S, C, card):  # pragma: no cover - compiled
-    S[_CARDS(S) + card] = S[PLAYER]
+    S[S[AT_CARD_LOC] + card] = S[PLAYER]
     next_turn(S, C)
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def step(S, C, kind, a, b, c, d):  # pragma: no cover - compiled
     """Apply action ``kind`` (a code above) with arguments ``a, b, c, d``.
 

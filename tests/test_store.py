@@ -189,7 +189,7 @@ def test_a_game_moved_on_by_the_engine_is_stored_and_replayed(store: GameStore) 
     stored = store.create(state, "g")
     version = stored.version
     for _ in range(30):
-        if state.is_chance:
+        if state.is_chance():
             state.apply_chance(rng)
         else:
             actions = state.legal_actions()

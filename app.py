@@ -125,12 +125,17 @@ TOP_ATTACKS = 5
 CSS = """<style>
 .st-key-calculator [data-testid="stNumberInput"] input { font-size: 1.6rem; height: 3.2rem; }
 .st-key-calculator [data-testid="stNumberInputStepDown"],
-.st-key-calculator [data-testid="stNumberInputStepUp"] { width: 3rem; height: 3.2rem; }
+.st-key-calculator [data-testid="stNumberInputStepUp"] { width: 3rem !important; height: 3.2rem !important; }
+.st-key-calculator [data-testid="stNumberInputStepDown"] svg,
+.st-key-calculator [data-testid="stNumberInputStepUp"] svg { width: 1.5rem !important; height: 1.5rem !important; }
 .st-key-calculator [data-testid="stHorizontalBlock"] { flex-wrap: nowrap; gap: 0.5rem; }
 .st-key-calculator [data-testid="stColumn"] { min-width: 0; width: auto; flex: 1 1 0; }
 .st-key-calculator [data-testid="stMetricValue"] { font-size: 1.6rem; }
 .st-key-board_map { overflow-x: auto; }
-@media (max-width: 640px) { .block-container { padding: 2.5rem 0.75rem 1rem; } h1 { font-size: 1.6rem; } }
+@media (max-width: 640px) {
+  .block-container { padding: 2.5rem 0.75rem 1rem; }
+  h1 { font-size: 1.8rem !important; padding-top: 0 !important; }
+}
 </style>"""
 
 _MARKDOWN = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$&:])")
@@ -188,8 +193,8 @@ def show_stored(stored: StoredGame, *, keep_entries: bool = False) -> None:
     """Show ``stored``; its id goes in the URL.
 
     Unless ``keep_entries``, the widgets of the game start again from its
-    values (their keys change, and the names and colours are written into theirs);
-    with it (a refused change), every widget keeps what the user entered.
+    values (their keys change); with it (a refused change), every widget keeps
+    what the user entered.
     """
     st.session_state[GAME] = stored.state
     st.session_state[STORED_ID] = stored.id
@@ -197,17 +202,13 @@ def show_stored(stored: StoredGame, *, keep_entries: bool = False) -> None:
     st.session_state[GAME_NAME] = stored.name
     st.query_params[GAME_PARAM] = stored.id
     if not keep_entries:
-        fresh_widgets(stored.state)
+        fresh_widgets()
 
 
-def fresh_widgets(game: GameState) -> None:
+def fresh_widgets() -> None:
     st.session_state[GENERATION] = st.session_state.get(GENERATION, 0) + 1
     for key in (LOAD_ERROR, EDIT_ERROR, PLAYERS_ERROR, REFUSED_TABLE):
         st.session_state[key] = None
-    names, colors = player_labels(game)
-    for p in range(game.n_players):
-        st.session_state[f"name{p}"] = names[p] if names is not None else player_name(p)
-        st.session_state[f"color{p}"] = colors[p] if colors is not None else PLAYER_COLORS[p]
 
 
 def follow_url() -> None:
@@ -245,7 +246,7 @@ def new_game(game: GameState, name: str) -> None:
         close_game()
         st.session_state[GAME] = game
         st.session_state[GAME_NAME] = name
-        fresh_widgets(game)
+        fresh_widgets()
         st.session_state[STORE_ERROR] = f"{exc}. The game is kept in this page only: save it as a file to keep it."
 
 
@@ -272,7 +273,7 @@ def commit(game: GameState) -> bool:
         return False
     except StoreError as exc:
         st.session_state[GAME] = game
-        fresh_widgets(game)
+        fresh_widgets()
         st.session_state[STORE_ERROR] = f"{exc}. The change is kept in this page only: save the game as a file."
         return True
 
@@ -409,10 +410,22 @@ def odds_answer(odds: QuickOdds) -> None:
             "P(taken, with all before it)": list(odds.p_conquer),
         }), hide_index=True)
     with st.expander("Survivors", expanded=True):
-        st.bar_chart(odds.survivors, x="armies", y="probability", color="outcome", stack=True, height=180,
-                     x_label="armies left on the attacking territory", y_label="probability")
-        st.bar_chart(odds.defenders_left, x="defenders", y="probability", height=140,
-                     x_label="defenders left (0: conquered)", y_label="probability")
+        st.vega_lite_chart(odds.survivors, survivors_spec("armies", "armies left on the attacking territory",
+                                                          color=True), key="survivors")
+        st.vega_lite_chart(odds.defenders_left, survivors_spec("defenders", "defenders left (0: conquered)"),
+                           key="defenders_left")
+
+
+def survivors_spec(x: str, title: str, *, color: bool = False) -> dict[str, Any]:
+    """A bar chart of how likely each count left is: conquests green and stops red when ``color``."""
+    encoding: dict[str, Any] = {
+        "x": {"field": x, "type": "quantitative", "title": title, "axis": {"tickMinStep": 1, "format": "d"}},
+        "y": {"field": "probability", "type": "quantitative", "title": "probability", "stack": True},
+        "tooltip": [{"field": x}, {"field": "probability", "format": ".4f"}],
+        "color": ({"field": "outcome", "scale": {"domain": ["conquered", "stopped"], "range": ["#2ca02c", "#d62728"]},
+                   "legend": {"orient": "top", "title": None}} if color else {"value": "#1f5fbf"}),
+    }
+    return {"mark": {"type": "bar", "tooltip": True}, "encoding": encoding, "height": 150}
 
 
 def territory_pickers(game: GameState, names: list[str]) -> None:
@@ -647,13 +660,12 @@ def top_attacks(game: GameState, names: list[str]) -> None:
     if table.empty:
         st.caption("No attack possible.")
         return
-    st.dataframe(table[["source", "target", "attackers", "defenders", "p_win", "expected_gain"]], hide_index=True,
-                 key="top_attacks", column_config={
-                     "source": "From", "target": "To", "attackers": "A", "defenders": "D",
-                     "p_win": st.column_config.ProgressColumn("P(win)", format="percent", min_value=0.0,
-                                                              max_value=1.0),
-                     "expected_gain": st.column_config.NumberColumn("Gain", format="%.2f"),
-                 })
+    shown = table[["source", "target", "attackers", "defenders", "p_win", "expected_gain"]].set_axis(
+        ["From", "To", "A", "D", "P(win)", "Gain"], axis=1)
+    st.dataframe(shown, hide_index=True, key="top_attacks", column_config={
+        "P(win)": st.column_config.NumberColumn(format="percent"),
+        "Gain": st.column_config.NumberColumn(format="%.2f"),
+    })
 
 
 # ---------------------------------------------------------------------------------- cached work
@@ -809,6 +821,11 @@ def territory_editor(game: GameState, names: list[str]) -> GameState | None:
                     if pd.isna(edited.at[t, "Armies"]) or edited.at[t, "Armies"] != table.at[t, "Armies"]}
     if not (owner_changes or army_changes or unknown):
         return None
+    too_many = [t for t, a in army_changes.items() if not pd.isna(a) and a > MAX_ARMIES]
+    if too_many:
+        st.error(f"{too_many[0]}: at most {MAX_ARMIES:,} armies on a territory (the limit on armies), got "
+                 f"{army_changes[too_many[0]]:,.0f}. The table keeps your entries: correct the value to apply them.")
+        return None
     entries = repr((sorted(owner_changes.items()), sorted(army_changes.items()), unknown))
     if st.session_state.get(REFUSED_TABLE) == entries:
         st.warning("Your entries in the table were not applied: the game had changed elsewhere.")
@@ -849,14 +866,12 @@ def card_label(board: Board, card: int) -> str:
 def players_view(game: GameState, names: list[str]) -> None:
     board = game.board
     st.caption("Names and colours")
+    colors = player_colors(game)
     for p in range(game.n_players):
-        # No `value=`: the keys hold the game's names (written when it was opened), and the user's entry.
-        st.session_state.setdefault(f"name{p}", names[p])
-        st.session_state.setdefault(f"color{p}", player_colors(game)[p])
         name_col, color_col = st.columns([4, 1])
-        name_col.text_input(f"Name of seat {p + 1}", key=f"name{p}", max_chars=MAX_NAME_LENGTH,
-                            on_change=apply_labels)
-        color_col.color_picker("Colour", key=f"color{p}", on_change=apply_labels)
+        name_col.text_input(f"Name of seat {p + 1}", value=names[p], key=game_key(f"name{p}"),
+                            max_chars=MAX_NAME_LENGTH, on_change=apply_labels)
+        color_col.color_picker("Colour", value=colors[p], key=game_key(f"color{p}"), on_change=apply_labels)
     if len(set(names)) < len(names):
         st.warning("Two players have the same name; the tables will not tell them apart.")
     alive = [p for p in range(game.n_players) if np.any(game.owner == p)]
@@ -893,8 +908,8 @@ def apply_labels() -> None:
     """Store the names and colours typed (a blank name is the seat's default one)."""
     game: GameState = st.session_state[GAME]
     seats = range(game.n_players)
-    names = [str(st.session_state.get(f"name{p}") or "").strip() or player_name(p) for p in seats]
-    colors = [str(st.session_state.get(f"color{p}") or PLAYER_COLORS[p]) for p in seats]
+    names = [str(st.session_state.get(game_key(f"name{p}")) or "").strip() or player_name(p) for p in seats]
+    colors = [str(st.session_state.get(game_key(f"color{p}")) or PLAYER_COLORS[p]) for p in seats]
     try:
         labelled = with_player_labels(game, names, colors)
     except ValueError as exc:

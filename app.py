@@ -212,20 +212,24 @@ def fresh_widgets() -> None:
 
 
 def follow_url() -> None:
-    """Open the game the URL names, or bring the open one up to the version stored now.
+    """Open the game the URL names, when it is not the one shown.
 
-    Runs first, before any widget is drawn, so it may set the widgets' values.
+    Runs first, before any widget is drawn. A newer version of the game shown is
+    brought in by :func:`watch_store`, after the page has handled the user's
+    entries: an entry made on the version shown is then saved against it, or
+    refused and kept, never dropped by a game changing under it.
     """
     wanted = st.query_params.get(GAME_PARAM)
     shown = st.session_state.get(STORED_ID)
+    if wanted is None:
+        if shown is not None:
+            # The URL lost its id (the user went back to the start page): the game is closed.
+            close_game()
+        return
+    if wanted == shown:
+        return
     try:
-        if wanted is None:
-            if shown is not None:
-                # The URL lost its id (the user went back to the start page): the game is closed.
-                close_game()
-            return
-        if wanted != shown or store().version(wanted) != st.session_state.get(VERSION):
-            show_stored(store().load(wanted))
+        show_stored(store().load(wanted))
     except StoreError as exc:
         # The game in memory, if any, stays; the message says why the stored one could not be read.
         st.session_state[STORE_ERROR] = str(exc)
@@ -280,16 +284,22 @@ def commit(game: GameState) -> bool:
 
 @st.fragment(run_every=POLL_SECONDS)
 def watch_store() -> None:
-    """Rerun the page when another device saved a new version of the open game."""
+    """Show the game as stored now when another device saved a new version of it.
+
+    Drawn last on the page, so a full run handles the user's entries first; on
+    its own it runs every :data:`POLL_SECONDS`, and only reruns the page when the
+    version moved.
+    """
     game_id = st.session_state.get(STORED_ID)
     if game_id is None:
         return
     try:
-        changed = store().version(game_id) != st.session_state.get(VERSION)
+        if store().version(game_id) == st.session_state.get(VERSION):
+            return
+        show_stored(store().load(game_id))
     except StoreError:
-        return  # said by the next full run
-    if changed:
-        st.rerun(scope="app")
+        return  # the game shown stays; the next change saved says what is wrong
+    st.rerun(scope="app")
 
 
 def store_message() -> None:
@@ -605,7 +615,6 @@ def load_upload() -> None:
 
 # ---------------------------------------------------------------------------------- the open game
 def game_page(game: GameState, names: list[str]) -> None:
-    watch_store()
     store_message()
     title_col, close_col = st.columns([4, 1])
     title_col.subheader(plain(st.session_state.get(GAME_NAME) or "Game"))
@@ -633,8 +642,10 @@ def game_page(game: GameState, names: list[str]) -> None:
                         "Enter them on the Board tab, or start a new game.")
                 continue
             changed = view(game, names)
-            if changed is not None and commit(changed):
-                st.rerun()
+            if changed is not None:
+                commit(changed)
+                st.rerun()  # the new game, or the fresh one with the refusal, drawn from the top
+    watch_store()
 
 
 def players_summary(game: GameState, names: list[str]) -> pd.DataFrame:

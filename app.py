@@ -619,6 +619,8 @@ def game_page(game: GameState, names: list[str]) -> None:
     title_col, close_col = st.columns([4, 1])
     title_col.subheader(plain(st.session_state.get(GAME_NAME) or "Game"))
     close_col.button("All games", on_click=close_game, key="close_game")
+    if st.session_state.get(STORED_ID) is not None:
+        st.caption(f"Saved: version {st.session_state[VERSION]}")
     in_setup = bool(np.any(game.owner < 0))
     st.markdown(f"Turn **{game.turn}** · {game.phase.name.replace('_', ' ').lower()} · "
                 f"**{plain(names[game.player])}** to play")

@@ -159,10 +159,9 @@ def main() -> None:
     st.html(CSS)
     st.title("Risk Analyzer")
     follow_url()
+    calculator()
     game: GameState | None = st.session_state.get(GAME)
     names = player_names(game) if game is not None else []
-    with shown_errors():
-        calculator(game, names)
     if game is None:
         start_page()
         return
@@ -331,8 +330,18 @@ def player_colors(game: GameState) -> list[str]:
 
 
 # ---------------------------------------------------------------------------------- the calculator
-def calculator(game: GameState | None, names: list[str]) -> None:
-    """Odds of any battle or chain, typed as counts; with a game open, two territories picked fill them in."""
+@st.fragment
+def calculator() -> None:
+    """Odds of any battle or chain, typed as counts; with a game open, two territories picked fill them in.
+
+    A fragment: a changed input reruns the calculator alone, not the map and tables of the game below.
+    """
+    game: GameState | None = st.session_state.get(GAME)
+    with shown_errors():
+        calculator_body(game, player_names(game) if game is not None else [])
+
+
+def calculator_body(game: GameState | None, names: list[str]) -> None:
     for key, value in ((ATTACKERS, 12), (DEFENDERS, 7), (STOP_AT, 1), (CHAIN, ""), (GARRISON, 1), (TARGET_P, 0.75),
                        (CAPITAL, False), (TIES, False), (BLITZ, False), (SIDES, 6), (CAP, False)):
         st.session_state.setdefault(key, value)

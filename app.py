@@ -133,8 +133,8 @@ CSS = """<style>
 .st-key-calculator [data-testid="stMetricValue"] { font-size: 1.6rem; }
 .st-key-board_map { overflow-x: auto; }
 @media (max-width: 640px) {
-  .block-container { padding: 2.5rem 0.75rem 1rem; }
-  h1 { font-size: 1.8rem !important; padding-top: 0 !important; }
+  .block-container { padding: 3.5rem 0.75rem 1rem; }
+  h1 { font-size: 1.8rem !important; }
 }
 </style>"""
 
@@ -429,22 +429,27 @@ def odds_answer(odds: QuickOdds) -> None:
             "P(taken, with all before it)": list(odds.p_conquer),
         }), hide_index=True)
     with st.expander("Survivors", expanded=True):
-        st.vega_lite_chart(odds.survivors, survivors_spec("armies", "armies left on the attacking territory",
+        st.vega_lite_chart(odds.survivors, survivors_spec("armies", "armies left (green: won, red: stopped)",
                                                           color=True), key="survivors")
         st.vega_lite_chart(odds.defenders_left, survivors_spec("defenders", "defenders left (0: conquered)"),
                            key="defenders_left")
 
 
 def survivors_spec(x: str, title: str, *, color: bool = False) -> dict[str, Any]:
-    """A bar chart of how likely each count left is: conquests green and stops red when ``color``."""
+    """A bar chart of how likely each count left is: conquests green and stops red when ``color``.
+
+    No legend (the axis title says it): a legend squeezes the plot of a chart this low to nothing.
+    """
     encoding: dict[str, Any] = {
-        "x": {"field": x, "type": "quantitative", "title": title, "axis": {"tickMinStep": 1, "format": "d"}},
-        "y": {"field": "probability", "type": "quantitative", "title": "probability", "stack": True},
+        # Ordinal: one bar per count, as wide as the chart allows; the labels thin out where they would overlap.
+        "x": {"field": x, "type": "ordinal", "title": title, "sort": "ascending",
+              "axis": {"labelOverlap": "greedy", "labelAngle": 0}},
+        "y": {"field": "probability", "type": "quantitative", "title": "probability"},
         "tooltip": [{"field": x}, {"field": "probability", "format": ".4f"}],
         "color": ({"field": "outcome", "scale": {"domain": ["conquered", "stopped"], "range": ["#2ca02c", "#d62728"]},
-                   "legend": {"orient": "top", "title": None}} if color else {"value": "#1f5fbf"}),
+                   "legend": None} if color else {"value": "#1f5fbf"}),
     }
-    return {"mark": {"type": "bar", "tooltip": True}, "encoding": encoding, "height": 150}
+    return {"mark": {"type": "bar", "tooltip": True}, "encoding": encoding, "height": 140}
 
 
 def territory_pickers(game: GameState, names: list[str]) -> None:

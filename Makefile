@@ -27,8 +27,9 @@ browser:
 		echo "installing Debian's chromium for the browser tests"; \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
 
+# The games are kept in an SQLite file: DB=path/to/games.sqlite3 chooses it (default: the user's data directory).
 run: $(RUN_STAMP)
-	$(VENV)/bin/streamlit run app.py --server.port $(PORT)
+	$(if $(DB),RISK_ANALYZER_DB="$(DB)") $(VENV)/bin/streamlit run app.py --server.port $(PORT)
 
 test: $(TEST_STAMP) browser
 	$(PY) -m pytest -n 2 --dist loadgroup

@@ -48,3 +48,19 @@ class SimulationError(RiskAnalyzerError):
 
 class StudyError(RiskAnalyzerError):
     """A strategy study was asked for with bad parameters, or given a table it cannot read."""
+
+
+class StoreError(RiskAnalyzerError):
+    """The game store cannot be used: its file is missing, unwritable, locked, corrupt or of another schema,
+    or a game asked for is not in it. The message names the file and the cause."""
+
+
+class StoreConflictError(StoreError):
+    """A change was made against an older version of a stored game than the one stored now.
+
+    ``current`` is the game as stored now (a :class:`analyzer.store.StoredGame`), so the caller can show it.
+    """
+
+    def __init__(self, message: str, current: object) -> None:
+        super().__init__(message)
+        self.current = current

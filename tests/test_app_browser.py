@@ -1,19 +1,31 @@
-"""The app in a real browser: setup, save and load, territories picked on the map, an attack's odds against the
-solver, a refused entry."""
+"""The app in a real browser: the calculator on a phone, games that survive a reload and a server restart, two
+devices on one game, conflicts, setup, save and load, territories picked on the map, refused entries.
+
+One Streamlit server for the module, on its own game store (restarted once, by the restart test), and one
+more for the unwritable store.
+"""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import IO
 
 import pytest
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import Browser, Locator, Page, expect
 
-from analyzer.analysis.position import attack_sources, attack_targets
+from analyzer.analysis.position import edit_position
 from analyzer.solver.battle import battle
 from analyzer.game.board import classic_board
 from analyzer.plot import player_name
 from analyzer.game.state import GameState
+from analyzer.store import DB_ENV, GameStore
+from conftest import ROOT, SERVER_START_TIMEOUT, _free_port, _healthy
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -24,6 +36,78 @@ BOARD = classic_board()
 N_TERRITORIES = BOARD.n_territories
 OWNER_COLUMN = 1
 ARMIES_COLUMN = 2
+PHONE = {"width": 390, "height": 844}
+
+
+class Server:
+    """``streamlit run app.py`` on the game store ``db``, which can be stopped and started again."""
+
+    def __init__(self, db: Path) -> None:
+        self.db = db
+        self.port = _free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.process: subprocess.Popen[bytes] | None = None
+        self.log: IO[str] | None = None
+
+    def start(self) -> None:
+        command = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
+                   "--server.port", str(self.port), "--browser.gatherUsageStats", "false"]
+        # A file rather than a pipe: nobody reads the server's output until it fails, and a full pipe would block it.
+        self.log = tempfile.TemporaryFile(mode="w+")
+        self.process = subprocess.Popen(command, cwd=ROOT, stdout=self.log, stderr=subprocess.STDOUT,
+                                        env={**os.environ, DB_ENV: str(self.db)})
+        deadline = time.monotonic() + SERVER_START_TIMEOUT
+        while not _healthy(self.url):
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                self.log.seek(0)
+                pytest.fail(f"streamlit server did not start at {self.url}:\n{self.log.read()}", pytrace=False)
+            time.sleep(0.25)
+
+    def stop(self) -> None:
+        if self.process is not None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        if self.log is not None:
+            self.log.close()
+        self.process = self.log = None
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    served = Server(tmp_path_factory.mktemp("store") / "games.sqlite3")
+    served.start()
+    try:
+        yield served
+    finally:
+        served.stop()
+
+
+@pytest.fixture(scope="module")
+def app_url(server: Server) -> str:
+    """This module's server, on its own store (rather than conftest's, on the user's)."""
+    return server.url
+
+
+def phone(browser: Browser) -> Page:
+    return browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+
+
+def no_traceback(page: Page) -> None:
+    expect(page.get_by_test_id("stException")).to_have_count(0)
+
+
+def metric_value(page: Page, label: str) -> Locator:
+    return page.get_by_test_id("stMetric").filter(has_text=label).get_by_test_id("stMetricValue")
+
+
+def type_number(page: Page, label: str, value: int) -> None:
+    field = page.get_by_label(label, exact=True)
+    field.fill(str(value))
+    field.press("Enter")
 
 
 def territory_grid(page: Page) -> Locator:
@@ -95,7 +179,8 @@ def test_new_setup_then_save_and_load_round_trip(page: Page, app_url: str) -> No
     assert set(first) == {"Player 1", "Player 2", "Player 3"}
     for territory in BOARD.territories:
         expect(map_marker(page, territory)).to_have_count(1)
-    box = page.get_by_test_id("stVegaLiteChart").locator("svg").first.bounding_box()
+    the_map = page.get_by_test_id("stVegaLiteChart").filter(has=page.locator('[aria-roledescription="circle"]'))
+    box = the_map.locator("svg").first.bounding_box()
     assert box is not None and box["width"] > box["height"] > 300, "the map should be a wide picture"
 
     # The first seat renamed: the name is saved with the game and comes back with it.
@@ -103,37 +188,63 @@ def test_new_setup_then_save_and_load_round_trip(page: Page, app_url: str) -> No
     renamed = ["Alice" if owner == "Player 1" else owner for owner in first]
     wait_for_owners(page, lambda owners: owners == renamed)
 
-    with page.expect_download() as download_info:
-        page.get_by_role("button", name="Save game").click()
-    download = download_info.value
+    download = save_game(page)
     saved = download.path().read_text(encoding="utf-8")
     state = GameState.from_json(saved)
     assert owners_of(state) == first
     assert state.labels["names"] == ["Alice", "Player 2", "Player 3"]
 
     # Another game with another name first, so that loading visibly brings the saved ones back.
+    page.get_by_role("button", name="All games").click()
     page.get_by_label("Seed").fill("2")
     page.get_by_label("Seed").press("Enter")
     page.get_by_role("button", name="New random setup").click()
-    wait_for_owners(page, lambda owners: "Alice" in owners and owners != renamed)
+    # Names belong to a game: the new one has the default ones.
+    wait_for_owners(page, lambda owners: "Alice" not in owners and owners != first)
     rename(page, 1, "Bob")
     wait_for_owners(page, lambda owners: "Bob" in owners)
 
+    share_expander(page)
     page.get_by_test_id("stFileUploaderDropzoneInput").set_input_files(
         files=[{"name": "saved.json", "mimeType": "application/json", "buffer": saved.encode("utf-8")}]
     )
     wait_for_owners(page, lambda owners: owners == renamed)
+    page.get_by_role("tab", name="Players & cards").click()
     expect(page.get_by_label("Name of seat 1")).to_have_value("Alice")
     expect(page.get_by_test_id("stAlertContentError")).to_have_count(0)
 
 
+def share_expander(page: Page) -> None:
+    """Open the expander with the game's file buttons, if it is closed."""
+    button = page.get_by_role("button", name="Save game")
+    if not button.is_visible():
+        page.get_by_text("Share, save or open another game").click()
+    expect(button).to_be_visible()
+
+
+def save_game(page: Page) -> object:
+    share_expander(page)
+    with page.expect_download() as download_info:
+        page.get_by_role("button", name="Save game").click()
+    return download_info.value
+
+
 def rename(page: Page, seat: int, name: str) -> None:
-    """Type a new name for ``seat`` (from 1) in the sidebar, opening the players' expander if it is closed."""
+    """Type a new name for ``seat`` (from 1) on the Players & cards tab, then go back to the Board tab."""
+    page.get_by_role("tab", name="Players & cards").click()
     field = page.get_by_label(f"Name of seat {seat}")
-    if not field.is_visible():
-        page.get_by_text("Players: names and colours").click()
+    saved = saved_version(page)
     field.fill(name)
     field.press("Enter")
+    expect(page.get_by_text(f"Saved: version {saved + 1}")).to_be_visible()
+    page.get_by_role("tab", name="Board").click()
+
+
+def saved_version(page: Page) -> int:
+    """The stored version the page shows."""
+    caption = page.get_by_text("Saved: version ")
+    expect(caption).to_be_visible()
+    return int(caption.inner_text().split()[-1])
 
 
 PICKER = "Pick territories (type to search, or click them on the map): ringed on the map, edited here"
@@ -147,7 +258,9 @@ def map_marker(page: Page, territory: str) -> Locator:
 #: True once the app is idle with one map on the page that rings exactly the territories given. All at once:
 #: when the picked list changes the map is a new chart, drawn for a moment next to the old one.
 _MAP_RINGS = """ringed => {
-    const charts = document.querySelectorAll("[data-testid=stVegaLiteChart]");
+    // The map is the chart of circles (the calculator's survivors' charts are bars).
+    const charts = Array.from(document.querySelectorAll("[data-testid=stVegaLiteChart]"))
+        .filter(chart => chart.querySelector("[aria-roledescription=circle]") !== null);
     if (charts.length !== 1 || document.querySelector("[data-testid=stStatusWidget]") !== null) return false;
     const rings = Array.from(charts[0].querySelectorAll("[aria-roledescription=point]"), ring => ring.ariaLabel);
     return rings.length === ringed.length && ringed.every(t => rings.some(label => label.includes(`Territory: ${t};`)));
@@ -212,37 +325,145 @@ def choose(page: Page, label: str, option: str) -> None:
     box.press("Enter")
 
 
-def test_an_attack_entered_in_the_browser_shows_the_solvers_odds(page: Page, app_url: str) -> None:
+def test_on_a_phone_the_calculator_shows_the_solvers_odds_for_a_typed_battle(browser: Browser, app_url: str) -> None:
+    page = phone(browser)
     page.set_default_timeout(TIMEOUT_MS)
     page.goto(app_url)
+    # The calculator is the first thing on the page, in view without opening the sidebar or scrolling.
+    attackers = page.get_by_label("Attacking armies", exact=True)
+    expect(attackers).to_be_in_viewport()
+    type_number(page, "Attacking armies", 23)
+    type_number(page, "Defenders", 17)
+    expected = battle(23, 17)
+    expect(metric_value(page, "P(win)")).to_have_text(f"{expected.p_win:.2%}")
+    expect(metric_value(page, "Attacker's expected losses")).to_have_text(f"{expected.expected_attacker_losses:.2f}")
+    expect(metric_value(page, "P(win)")).to_be_in_viewport()
+    # One tap on + is one more attacker.
+    page.get_by_test_id("stNumberInputStepUp").first.click()
+    expect(metric_value(page, "P(win)")).to_have_text(f"{battle(24, 17).p_win:.2%}")
+    no_traceback(page)
+    page.context.close()
+
+
+def test_a_game_survives_a_reload_and_a_server_restart(browser: Browser, server: Server) -> None:
+    page = phone(browser)
+    page.set_default_timeout(TIMEOUT_MS)
+    page.goto(server.url)
+    page.get_by_label("Name", exact=True).fill("Restart me")
     page.get_by_role("button", name="New random setup").click()
+    expect(page.get_by_role("heading", name="Restart me")).to_be_visible()
+    page.wait_for_url("**/?game=*")
+    url = page.url
+    game_id = url.split("game=")[1]
+    set_armies(page, "Alaska", 77)
+    wait_for_column(page, ARMIES_COLUMN, lambda armies: armies[BOARD.index("Alaska")] == "77")
+
+    page.reload()
+    expect(page.get_by_role("heading", name="Restart me")).to_be_visible()
+    wait_for_column(page, ARMIES_COLUMN, lambda armies: armies[BOARD.index("Alaska")] == "77")
+
+    server.stop()
+    server.start()
+    page.goto(url)
+    expect(page.get_by_role("heading", name="Restart me")).to_be_visible()
+    armies = wait_for_column(page, ARMIES_COLUMN, lambda armies: armies[BOARD.index("Alaska")] == "77")
+    assert armies == [str(a) for a in GameStore(server.db).load(game_id).state.armies]
+    no_traceback(page)
+    page.context.close()
+
+
+def set_armies(page: Page, territory: str, armies: int) -> None:
+    """The quick edit: pick ``territory`` in the picker, type the armies, press Apply."""
+    picker = page.get_by_label(PICKER)
+    picker.click()
+    picker.fill(territory)
+    picker.press("Enter")
+    page.keyboard.press("Escape")
+    type_number(page, "Armies on each", armies)
+    page.get_by_role("button", name="Apply to the picked territories").click()
+
+
+def open_new_game(browser: Browser, url: str) -> tuple[Page, str]:
+    page = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    page.goto(url)
+    page.get_by_role("button", name="New random setup").click()
+    page.wait_for_url("**/?game=*")
     expect(page.get_by_role("heading", name="Territories")).to_be_visible()
-    with page.expect_download() as download_info:
-        page.get_by_role("button", name="Save game").click()
-    state = GameState.from_json(download_info.value.path().read_text(encoding="utf-8"))
+    return page, page.url
 
-    # Not the first pair offered: a later source of the player to move, and its last target.
-    sources = attack_sources(state, state.player)
-    source = sources[-1]
-    target = attack_targets(state, source)[-1]
-    names = state.board.territories
 
-    def label(t: int) -> str:
-        return f"{names[t]} ({player_name(int(state.owner[t]))}, {int(state.armies[t])})"
+def test_two_devices_on_one_game_see_each_others_edits(browser: Browser, server: Server) -> None:
+    first, url = open_new_game(browser, server.url)
+    second = phone(browser)
+    second.set_default_timeout(TIMEOUT_MS)
+    second.goto(url)
+    wait_for_owners(second, lambda owners: True)
 
-    page.get_by_role("tab", name="Attack odds").click()
-    choose(page, "Attack from", label(source))
-    # The targets offered follow the source only once its rerun has landed.
-    expect(page.get_by_role("heading", name=f"{names[source]} ({int(state.armies[source])}) attacks")).to_be_visible()
-    choose(page, "Attack", label(target))
-    expect(page.get_by_role("heading", name=f"{names[source]} ({int(state.armies[source])}) attacks "
-                                            f"{names[target]} ({int(state.armies[target])})")).to_be_visible()
-    expected = battle(int(state.armies[source]), int(state.armies[target]))
-    p_win = page.get_by_test_id("stMetric").filter(has_text="P(win)").get_by_test_id("stMetricValue")
-    expect(p_win).to_have_text(f"{expected.p_win:.2%}")
-    losses = page.get_by_test_id("stMetric").filter(has_text="Attacker's expected losses").get_by_test_id("stMetricValue")
-    expect(losses).to_have_text(f"{expected.expected_attacker_losses:.2f}")
-    expect(page.locator("[data-testid=stImage] img:visible")).to_have_count(1)  # the survivors' chart
+    set_armies(first, "Peru", 55)
+    # No reload: the second device's page follows the store within a few seconds.
+    wait_for_column(second, ARMIES_COLUMN, lambda armies: armies[BOARD.index("Peru")] == "55")
+    set_armies(second, "Ural", 66)
+    wait_for_column(first, ARMIES_COLUMN, lambda armies: armies[BOARD.index("Ural")] == "66")
+    for page in (first, second):
+        no_traceback(page)
+        page.context.close()
+
+
+def test_a_conflicting_edit_is_refused_and_nothing_is_lost(browser: Browser, server: Server) -> None:
+    page, url = open_new_game(browser, server.url)
+    game_id = url.split("game=")[1]
+    store = GameStore(server.db)
+    picker = page.get_by_label(PICKER)
+    picker.click()
+    picker.fill("Alaska")
+    picker.press("Enter")
+    page.keyboard.press("Escape")
+    type_number(page, "Armies on each", 44)
+    # Another device saves a change; Apply is pressed before this page's polling has brought it in. The
+    # polling may win the race now and then (the Apply is then simply saved on the fresh game): try again.
+    for attempt in range(5):
+        stored = store.load(game_id)
+        other = edit_position(stored.state, armies={"Peru": 30 + attempt})
+        store.save(game_id, other, expected_version=stored.version)
+        page.get_by_role("button", name="Apply to the picked territories").click()
+        refusal = page.get_by_test_id("stAlertContentError").filter(has_text="changed elsewhere")
+        try:
+            expect(refusal).to_be_visible(timeout=5_000)
+            break
+        except AssertionError:
+            continue
+    else:
+        pytest.fail("no change was ever refused")
+    # The fresh game is shown, the other device's change is kept, and the refused entry is still in its widgets.
+    wait_for_column(page, ARMIES_COLUMN, lambda armies: armies[BOARD.index("Peru")] == str(30 + attempt))
+    assert int(store.load(game_id).state.armies[BOARD.index("Peru")]) == 30 + attempt
+    expect(page.get_by_test_id("stMultiSelect").filter(has=page.get_by_label(PICKER))).to_contain_text("Alaska")
+    expect(page.get_by_label("Armies on each", exact=True)).to_have_value("44")
+    page.get_by_role("button", name="Apply to the picked territories").click()
+    wait_for_column(page, ARMIES_COLUMN, lambda armies: armies[BOARD.index("Alaska")] == "44")
+    assert int(store.load(game_id).state.armies[BOARD.index("Alaska")]) == 44
+    no_traceback(page)
+    page.context.close()
+
+
+def test_an_unwritable_store_gives_a_message_and_no_traceback(browser: Browser, tmp_path: Path) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("a file, not a folder")
+    unwritable = Server(blocker / "games.sqlite3")
+    unwritable.start()
+    try:
+        page = phone(browser)
+        page.set_default_timeout(TIMEOUT_MS)
+        page.goto(unwritable.url)
+        expect(page.get_by_test_id("stAlertContentError").filter(has_text="cannot be created")).to_be_visible()
+        page.get_by_role("button", name="New random setup").click()
+        expect(page.get_by_test_id("stAlertContentError").filter(has_text="kept in this page only")).to_be_visible()
+        expect(page.get_by_text("to play")).to_be_visible()
+        no_traceback(page)
+        page.context.close()
+    finally:
+        unwritable.stop()
 
 
 def test_an_unknown_territory_shows_a_message_and_keeps_the_game(page: Page, app_url: str) -> None:

@@ -1,0 +1,199 @@
+"""The game store: round trips, versions and conflicts, schemas, and every way its file can fail."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from analyzer.analysis.position import edit_position, with_player_labels
+from analyzer.errors import StoreConflictError, StoreError
+from analyzer.game.state import GameState
+from analyzer.store import APPLICATION_ID, DB_ENV, SCHEMA_VERSION, GameStore, default_path
+
+
+def game(seed: int = 1, n_players: int = 3) -> GameState:
+    return GameState.random_start(n_players, np.random.default_rng(seed))
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> GameStore:
+    return GameStore(tmp_path / "games.sqlite3")
+
+
+def test_a_game_comes_back_as_it_was_stored_history_and_labels_included(store: GameStore) -> None:
+    state = with_player_labels(game(), ["Ann", "Bo", "Cy"], ["#d62728", "#1f5fbf", "#2ca02c"])
+    state.apply(state.legal_actions()[0])  # a move in the history, which must replay on loading
+    stored = store.create(state, "Friday night")
+    back = GameStore(store.path).load(stored.id)  # another store object: nothing kept in memory
+    assert back.state.to_json() == state.to_json()
+    assert back.name == "Friday night" and back.version == 1
+    (summary,) = store.list()
+    assert (summary.id, summary.name, summary.players, summary.turn) == (stored.id, "Friday night",
+                                                                         ("Ann", "Bo", "Cy"), state.turn)
+
+
+def test_each_save_is_a_new_version_and_every_version_is_kept(store: GameStore) -> None:
+    first = game()
+    stored = store.create(first, "g")
+    second = edit_position(first, armies={"Peru": 9})
+    assert store.save(stored.id, second, expected_version=1).version == 2
+    assert store.version(stored.id) == 2
+    assert [v for v, _ in store.history(stored.id)] == [1, 2]
+    assert int(store.load(stored.id).state.armies[first.board.index("Peru")]) == 9
+    assert store.load(stored.id, version=1).state.to_json() == first.to_json()
+
+
+def test_a_change_made_on_an_old_version_is_refused_with_the_fresh_game(store: GameStore) -> None:
+    state = game()
+    stored = store.create(state, "g")
+    theirs = edit_position(state, armies={"Peru": 9})
+    store.save(stored.id, theirs, expected_version=1)
+    mine = edit_position(state, armies={"Peru": 4})
+    with pytest.raises(StoreConflictError, match="changed elsewhere") as refused:
+        store.save(stored.id, mine, expected_version=1)
+    assert refused.value.current.version == 2
+    assert refused.value.current.state.to_json() == theirs.to_json()
+    assert store.load(stored.id).state.to_json() == theirs.to_json()  # nothing overwritten
+    assert store.version(stored.id) == 2
+
+
+def test_two_writers_racing_on_one_version_one_wins(store: GameStore) -> None:
+    state = game()
+    stored = store.create(state, "g")
+    outcomes: list[str] = []
+
+    def write(armies: int) -> None:
+        try:
+            GameStore(store.path).save(stored.id, edit_position(state, armies={"Peru": armies}), expected_version=1)
+            outcomes.append("saved")
+        except StoreConflictError:
+            outcomes.append("refused")
+
+    threads = [threading.Thread(target=write, args=(a,)) for a in (5, 6, 7, 8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(outcomes) == ["refused"] * 3 + ["saved"]
+    assert store.version(stored.id) == 2
+
+
+def test_list_rename_and_delete(store: GameStore) -> None:
+    a = store.create(game(1), "first")
+    b = store.create(game(2, 4), "second")
+    assert [g.name for g in store.list()] == ["second", "first"]  # the last changed first
+    store.rename(a.id, "  renamed  ")
+    assert {g.id: g.name for g in store.list()} == {a.id: "renamed", b.id: "second"}
+    assert store.version(a.id) == 1  # a name is not part of the game
+    store.delete(b.id)
+    assert [g.id for g in store.list()] == [a.id]
+    with pytest.raises(StoreError, match="no game"):
+        store.load(b.id)
+    with pytest.raises(StoreError, match="no game"):
+        store.save(b.id, game(), expected_version=1)
+
+
+@pytest.mark.parametrize("name", ["", "   ", "x" * 41, 7])
+def test_a_bad_name_is_refused(store: GameStore, name: object) -> None:
+    with pytest.raises(StoreError, match="1 to 40 characters"):
+        store.create(game(), name)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("game_id", ["", "a/b", "x" * 65, "'; DROP TABLE games; --"])
+def test_a_malformed_id_is_refused(store: GameStore, game_id: str) -> None:
+    with pytest.raises(StoreError, match="game id"):
+        store.load(game_id)
+
+
+def test_a_file_of_a_newer_schema_is_refused_not_misread(store: GameStore) -> None:
+    store.create(game(), "g")
+    with sqlite3.connect(store.path) as connection:
+        connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    with pytest.raises(StoreError, match=f"newer Risk Analyzer \\(schema {SCHEMA_VERSION + 1}\\)"):
+        GameStore(store.path).list()
+
+
+def test_a_file_of_an_older_schema_is_refused_not_misread(store: GameStore) -> None:
+    with sqlite3.connect(store.path) as connection:
+        connection.execute("CREATE TABLE games (id TEXT, json TEXT)")
+        connection.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+        connection.execute("PRAGMA user_version = 0")
+    with pytest.raises(StoreError, match="older Risk Analyzer \\(schema 0\\)"):
+        store.list()
+
+
+def test_another_programs_database_is_refused(store: GameStore) -> None:
+    with sqlite3.connect(store.path) as connection:
+        connection.execute("CREATE TABLE games (id TEXT)")
+    with pytest.raises(StoreError, match="another program"):
+        store.list()
+
+
+def test_a_damaged_file_gives_a_clear_message(tmp_path: Path) -> None:
+    path = tmp_path / "games.sqlite3"
+    path.write_bytes(b"this is not a database" * 100)
+    with pytest.raises(StoreError, match="damaged or is not a database"):
+        GameStore(path).list()
+
+
+def test_a_damaged_game_row_is_named(store: GameStore) -> None:
+    stored = store.create(game(), "broken")
+    with sqlite3.connect(store.path) as connection:
+        connection.execute("UPDATE games SET state = '{\"format\": 99}'")
+    with pytest.raises(StoreError, match="'broken' .* does not load"):
+        store.load(stored.id)
+
+
+def test_an_unwritable_path_gives_a_clear_message(tmp_path: Path) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    with pytest.raises(StoreError, match="cannot be created"):
+        GameStore(blocker / "games.sqlite3").list()
+
+
+def test_a_locked_file_gives_a_clear_message(store: GameStore) -> None:
+    stored = store.create(game(), "g")
+    holder = sqlite3.connect(store.path, isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        with pytest.raises(StoreError, match="locked"):
+            GameStore(store.path, timeout=0.1).save(stored.id, game(), expected_version=1)
+    finally:
+        holder.close()
+    assert store.version(stored.id) == 1
+
+
+def test_the_file_is_chosen_by_the_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv(DB_ENV, str(tmp_path / "club.sqlite3"))
+    assert default_path() == tmp_path / "club.sqlite3"
+    monkeypatch.delenv(DB_ENV)
+    assert default_path().name == "games.sqlite3" and "risk-analyzer" in str(default_path())
+
+
+def test_a_game_that_would_not_load_back_is_not_saved(store: GameStore) -> None:
+    stored = store.create(game(), "g")
+    broken = game()
+    broken.labels["names"] = ["only one name"]  # three seats: player_labels refuses it on loading
+    with pytest.raises(StoreError):
+        store.save(stored.id, broken, expected_version=1)
+    assert store.version(stored.id) == 1
+
+
+def test_a_game_moved_on_by_the_engine_is_stored_and_replayed(store: GameStore) -> None:
+    state = game(3, 2)
+    rng = np.random.default_rng(5)
+    stored = store.create(state, "g")
+    version = stored.version
+    for _ in range(30):
+        if state.is_chance():
+            state.apply_chance(rng)
+        else:
+            actions = state.legal_actions()
+            state.apply(actions[int(rng.integers(len(actions)))])
+        version = store.save(stored.id, state, expected_version=version).version
+    assert store.load(stored.id).state.to_json() == state.to_json()
+    assert len(store.history(stored.id)) == 31

@@ -15,6 +15,7 @@ from collections.abc import Callable
 
 from analyzer.bots.base import Bot
 from analyzer.bots.heuristic import DEFAULT_BOT, HeuristicBot
+from analyzer.bots.planner import PLANNER_BOT
 from analyzer.bots.random_bot import RandomBot
 from analyzer.errors import BotError
 
@@ -24,6 +25,8 @@ BOTS: dict[str, Callable[[], Bot]] = {
     "random": RandomBot,
     "default": lambda: DEFAULT_BOT,
     "heuristic": lambda: DEFAULT_BOT,
+    # The heuristic bot with a whole-region attack plan, reinforcing for it, and an ease-of-holding draft.
+    "planner": lambda: PLANNER_BOT,
     # No continent plan: attacks any even fight, trades at once, stacks the borders by threat, never fortifies.
     "greedy": lambda: HeuristicBot(
         attack_threshold=0.5, card_threshold=0.5, continent_focus=0.0, eliminate=0.0,

@@ -16,7 +16,9 @@ each decision (bots keep no memory):
   taken plus ``bonus_turns`` turns of the continent's bonus. For every
   continent an enemy holds, breaking it (its weakest territory next to the
   bot's) is worth ``break_turns`` turns of the bonus. The plan is the best
-  value x odds among those with odds of at least ``plan_threshold``.
+  value x odds among those with odds of at least ``plan_threshold``. (Breaking
+  weighs more than completing by default: measured, ``break_turns`` 5 against
+  1 lifted the 2-player score against the classic bot from 59.5% to 69.9%.)
 * **reinforcement**: every army on the plan's stack; with no plan, as the
   default bot (the source of its best attack).
 * **attack**: the plan's weakest target next to its stack while the plan's
@@ -81,7 +83,7 @@ class PlannerBot(HeuristicBot):
 
     plan_threshold: float = 0.5
     bonus_turns: float = 2.0
-    break_turns: float = 1.0
+    break_turns: float = 5.0
     draft_weights: tuple[float, ...] | None = None
 
     def __post_init__(self) -> None:

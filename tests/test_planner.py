@@ -112,3 +112,31 @@ def test_the_plans_odds_are_close_to_the_exact_whole_region_conquest():
         exact = conquest({"Siam": siam}, targets, borders).p_all
         approx = float(win_probability(np.array([siam]), np.array([4 + 3]), 1, DiceRules())[0])
         assert approx == pytest.approx(exact, abs=0.08), siam
+
+
+# ---------------------------------------------------------------------------------- the turn search
+def test_turn_search_is_reproducible_and_its_turn_is_legal():
+    from analyzer.bots.search import PLANS, play_setup, suggest_turn
+
+    state = play_setup(GameState.new(3, np.random.default_rng(4)), np.random.default_rng(4))
+    plans = {name: PLANS[name] for name in ("default", "bold: attack any fight at 50%", "careful: only near-certain fights")}
+    one = suggest_turn(state, rollouts=6, seed=2, plans=plans)
+    two = suggest_turn(state, rollouts=6, seed=2, plans=plans)
+    assert one.table.equals(two.table) and one.actions == two.actions
+    assert one.rollouts == 6 and set(one.table["plan"]) == set(plans)
+    base = one.table.set_index("plan").loc["default"]
+    assert base["gain"] == 0 and base["gain_low"] == 0 == base["gain_high"]
+    # The gain is the paired difference of win chances on the same rollouts.
+    for _, row in one.table.iterrows():
+        assert row["gain"] == pytest.approx(row["win_chance"] - base["win_chance"])
+        assert row["gain_low"] <= row["gain"] <= row["gain_high"]
+    # The recommended turn replays legally through the checked engine on the first rollout's dice.
+    from analyzer.bots.search import _play_turn
+
+    s = state.copy()
+    actions: list = []
+    _play_turn(s, state.current_player, PLANS[one.plan], game_rng(2, 0), actions)
+    assert tuple(actions) == one.actions
+    assert s.turn == state.turn + 1 or s.is_terminal()
+    with pytest.raises(BotError, match="rollouts must be at least 2"):
+        suggest_turn(state, rollouts=1)

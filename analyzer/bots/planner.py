@@ -57,6 +57,7 @@ from analyzer.bots.heuristic import (
     ORDER,
     P_STOP,
     P_WEIGHTS,
+    BoardData,
     HeuristicBot,
     _choose_trade,
     _decide,
@@ -110,12 +111,11 @@ class PlannerBot(HeuristicBot):
         work = np.empty(work_size(n, len(state.board.continents)))
         return decode(decide(state.S, state._C, bp, table, rng, work, np.full(n, -1.0)))
 
-    def params(self, data: object) -> np.ndarray:
+    def params(self, data: BoardData) -> np.ndarray:
         """The heuristic's parameters, the planner's knobs (``Q_*`` past them), then the heuristic's
         parameters again with the draft's continent weights."""
-        base = HeuristicBot.params(self, data)  # type: ignore[arg-type]
-        assert hasattr(data, "continent_size")
-        weights = self.draft_weights if self.draft_weights is not None else tuple(ease_weights(data).tolist())  # type: ignore[arg-type]
+        base = super().params(data)
+        weights = self.draft_weights if self.draft_weights is not None else tuple(ease_weights(data).tolist())
         if len(weights) != len(data.continent_size):
             raise BotError(f"draft_weights has {len(weights)} entries; the board has {len(data.continent_size)} continents")
         draft = base.copy()
@@ -124,15 +124,15 @@ class PlannerBot(HeuristicBot):
         return np.concatenate([base, knobs, draft])
 
 
-def ease_weights(data: object) -> np.ndarray:
+def ease_weights(data: BoardData) -> np.ndarray:
     """Each continent's ease of holding: 1 / (its territories + its border territories), 1 for the easiest.
 
     >>> from analyzer.game.board import classic_board
     >>> [round(float(w), 2) for w in ease_weights(board_data(classic_board()))]
     [0.42, 0.83, 0.45, 0.56, 0.29, 1.0]
     """
-    auto = np.asarray(data.auto_weights)  # type: ignore[attr-defined]
-    bonus = np.asarray(data.continent_bonus)  # type: ignore[attr-defined]
+    auto = np.asarray(data.auto_weights)
+    bonus = np.asarray(data.continent_bonus)
     # auto_weights is bonus / (size + borders), scaled; undo the bonus to get 1 / (size + borders).
     raw = auto / np.where(bonus > 0, bonus, 1.0)
     return raw / raw.max()

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from analyzer.errors import RiskAnalyzerError
 
 #: Modules of :mod:`analyzer.commands`, in the order their subcommands are listed.
-COMMANDS: tuple[str, ...] = ("board", "odds", "simulate")
+COMMANDS: tuple[str, ...] = ("board", "odds", "simulate", "ladder")
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:

@@ -42,6 +42,7 @@ KERNEL_MODULES = (
     "analyzer.game.engine.steps",
     "analyzer.game.engine.legality",
     "analyzer.bots.heuristic",
+    "analyzer.bots.planner",
     "analyzer.sim.playout",
     "analyzer.solver.battle",
     "analyzer.solver.blitz",

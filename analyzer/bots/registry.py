@@ -15,14 +15,20 @@ from collections.abc import Callable
 
 from analyzer.bots.base import Bot
 from analyzer.bots.heuristic import DEFAULT_BOT, HeuristicBot
+from analyzer.bots.planner import PLANNER_BOT
 from analyzer.bots.random_bot import RandomBot
 from analyzer.errors import BotError
 
-#: The built-in bots. ``default`` and ``heuristic`` are the strong default bot;
-#: ``greedy`` and ``cautious`` are simpler members of the heuristic family.
+#: The built-in bots. ``default`` is the planning bot (:class:`~analyzer.bots.planner.PlannerBot`), also
+#: ``planner``; ``classic`` (also ``heuristic``) is the heuristic bot that was the default before it,
+#: :data:`~analyzer.bots.heuristic.DEFAULT_BOT`, kept as the baseline; ``greedy`` and ``cautious`` are
+#: simpler members of the heuristic family.
 BOTS: dict[str, Callable[[], Bot]] = {
     "random": RandomBot,
-    "default": lambda: DEFAULT_BOT,
+    "default": lambda: PLANNER_BOT,
+    # The heuristic bot with a whole-region attack plan, reinforcing for it, and an ease-of-holding draft.
+    "planner": lambda: PLANNER_BOT,
+    "classic": lambda: DEFAULT_BOT,
     "heuristic": lambda: DEFAULT_BOT,
     # No continent plan: attacks any even fight, trades at once, stacks the borders by threat, never fortifies.
     "greedy": lambda: HeuristicBot(

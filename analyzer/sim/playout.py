@@ -44,6 +44,8 @@ from analyzer.bots.heuristic import (
     compiled_args,
     work_size,
 )
+from analyzer.bots import planner
+from analyzer.bots.planner import PlannerBot
 from analyzer.game.dice import DiceRules
 from analyzer.game.rules import Rules
 from analyzer.errors import IllegalActionError, SimulationError
@@ -57,9 +59,10 @@ EV_TURN = 2  # turn, seat, territories, armies, continents held
 
 
 def compiled(bots: Sequence[object]) -> bool:
-    """Whether :func:`play` can run these bots: plain :class:`HeuristicBot` seats (subclasses may change
-    any decision in Python, so they play through :func:`analyzer.sim.simulate.play`)."""
-    return all(type(b) is HeuristicBot for b in bots)
+    """Whether :func:`play` can run these bots: plain :class:`HeuristicBot` and :class:`PlannerBot` seats
+    (other subclasses may change any decision in Python, so they play through
+    :func:`analyzer.sim.simulate.play`)."""
+    return all(type(b) is HeuristicBot or type(b) is PlannerBot for b in bots)
 
 
 # ---------------------------------------------------------------------------------- battle outcomes
@@ -229,7 +232,7 @@ def _illegal(S, C, bad, kind, a, b, c, d):  # pragma: no cover - compiled
 
 
 @kernel
-def _run(S, C, params, tables, table_of, rng, sample, keys, where, pool, used, kernel, rolls, events, n, track, record_turns, start, check, bad):  # pragma: no cover - compiled
+def _run(S, C, params, kinds, tables, table_of, rng, sample, keys, where, pool, used, kernel, rolls, events, n, track, record_turns, start, check, bad):  # pragma: no cover - compiled
     """Play on until the game ends; returns the event rows and their count.
 
     ``track`` holds the turn in progress and whether the start position is still to be recorded.
@@ -259,7 +262,9 @@ def _run(S, C, params, tables, table_of, rng, sample, keys, where, pool, used, k
             seat = legality.deciding_seat(S)
             bp = params[seat]
             table = tables[table_of[seat]]
-            if phase == engine.SETUP_CLAIM or phase == engine.SETUP_PLACE:
+            if kinds[seat] == 1:
+                kind, a, b, c, d = planner.decide(S, C, bp, table, rng, work, setup_values[seat])
+            elif phase == engine.SETUP_CLAIM or phase == engine.SETUP_PLACE:
                 kind, a, b, c, d = decide_setup(S, C, bp, table, rng, work, setup_values[seat])
             elif phase == engine.ATTACK:
                 kind, a, b, c, d = decide_attack(S, C, bp, table, work)
@@ -338,9 +343,9 @@ class Prepared:
     def __init__(self, bots: Sequence[HeuristicBot], board: Board, dice: DiceRules, balanced_blitz: bool = False) -> None:
         if not compiled(bots):
             raise SimulationError(
-                f"the compiled playout runs HeuristicBot seats only, got {[type(b).__name__ for b in bots]}"
+                f"the compiled playout runs HeuristicBot and PlannerBot seats only, got {[type(b).__name__ for b in bots]}"
             )
-        self.params, self.tables, self.table_of = _seat_arrays(tuple(bots), board, dice)
+        self.params, self.kinds, self.tables, self.table_of = _seat_arrays(tuple(bots), board, dice)
         self.cache = battle_cache(dice, balanced_blitz).arrays()
         self.kernel = _kernel(dice, balanced_blitz)
         self.rolls = roll_tables(dice)
@@ -393,7 +398,7 @@ def play_events(
     p = prepared
     bad = np.zeros(6, dtype=np.int64)
     events, n = _run(
-        state.S, state.C, p.params, p.tables, p.table_of, rng, sample_battles, *p.cache, p.kernel, p.rolls,
+        state.S, state.C, p.params, p.kinds, p.tables, p.table_of, rng, sample_battles, *p.cache, p.kernel, p.rolls,
         events, 0, track, record_turns, start, check, bad,
     )
     if bad[0] != legality.LEGAL:
@@ -406,10 +411,16 @@ def play_events(
 
 
 @lru_cache(maxsize=32)
-def _seat_arrays(bots: tuple[HeuristicBot, ...], board: Board, dice: DiceRules) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Each seat's knobs, the distinct win tables, and each seat's table (seats with the same stop rule
-    share one, which keeps the lookups in cache)."""
-    per_seat = [compiled_args(bot, board, dice) for bot in bots]
+def _seat_arrays(bots: tuple[HeuristicBot, ...], board: Board, dice: DiceRules) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Each seat's knobs (padded to one length), which decisions it runs (1: the planner's), the distinct
+    win tables, and each seat's table (seats with the same stop rule share one, which keeps the lookups
+    in cache)."""
+    per_seat = [
+        planner.planner_args(bot, board, dice) if isinstance(bot, PlannerBot) else compiled_args(bot, board, dice)
+        for bot in bots
+    ]
+    kinds = np.array([isinstance(bot, PlannerBot) for bot in bots], dtype=np.int64)
+    width = max(len(a[0]) for a in per_seat)
     distinct: dict[int, int] = {}
     tables: list[np.ndarray] = []
     for _, table in per_seat:
@@ -417,4 +428,5 @@ def _seat_arrays(bots: tuple[HeuristicBot, ...], board: Board, dice: DiceRules) 
             distinct[id(table)] = len(tables)
             tables.append(table)
     table_of = np.array([distinct[id(t)] for _, t in per_seat], dtype=np.int64)
-    return np.stack([a[0] for a in per_seat]), np.stack(tables), table_of
+    params = np.stack([np.pad(a[0], (0, width - len(a[0]))) for a in per_seat])
+    return params, kinds, np.stack(tables), table_of

@@ -47,7 +47,7 @@ def card_timing(
     n_games: int = 1000,
     seed: int = 0,
     *,
-    field: Bot | str = "default",
+    field: Bot | str = "classic",
     baseline: str | None = BASELINE,
     confidence: float = 0.95,
     workers: int = 1,

@@ -224,7 +224,7 @@ def play_continents(
     n_games: int,
     seed: int = 0,
     *,
-    bots: Sequence[Bot | str] | str = "default",
+    bots: Sequence[Bot | str] | str = "classic",
     rounds: int = ROUNDS,
     workers: int = 1,
     dask: bool = False,

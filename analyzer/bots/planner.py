@@ -1,0 +1,305 @@
+"""The planning bot: drafts for continents it can hold, and attacks and reinforces for a whole-region plan.
+
+:class:`PlannerBot` is a :class:`~analyzer.bots.heuristic.HeuristicBot` (it
+keeps every knob, and reuses the family's compiled kernels for the decisions
+it does not change) that adds a plan, computed afresh from the position at
+each decision (bots keep no memory):
+
+* **the plan**: for every continent it does not hold, the stack it would
+  attack from (its biggest territory bordering the continent's missing
+  territories, plus the armies still to place) and the exact odds, from the
+  solver's win table, of taking all of them: one battle against their armies
+  plus the army left behind in each territory the stack moves on from (the
+  whole-region approximation the card study's :class:`ContinentCardBot` uses,
+  and a close one: see ``tests/test_planner.py``, which checks it against
+  :func:`analyzer.solver.chains.conquest`). Its value is the territories
+  taken plus ``bonus_turns`` turns of the continent's bonus. For every
+  continent an enemy holds, breaking it (its weakest territory next to the
+  bot's) is worth ``break_turns`` turns of the bonus. The plan is the best
+  value x odds among those with odds of at least ``plan_threshold``. (Breaking
+  weighs more than completing by default: measured, ``break_turns`` 5 against
+  1 lifted the 2-player score against the classic bot from 59.5% to 69.9%.)
+* **a kill**: taking a stack of at least ``kill_from`` armies next to one of
+  those attacking stacks is worth ``kill`` per army on it (a plan of its own,
+  so that big stacks meet rather than circle the board).
+* **reinforcement**: every army on the plan's stack; with no plan, as the
+  default bot (the source of its best attack).
+* **attack**: the plan's weakest target next to its stack while the plan's
+  odds hold, then the default bot's attacks (a cheap card capture, any good fight).
+* **draft**: the default bot's claim rule, weighing each continent by
+  ``draft_weights``: by default the board's ease of holding, 1 / (territories
+  + border territories), scaled to 1 for the easiest (Australia 1, South
+  America 0.83, Africa 0.56, Europe 0.45, North America 0.42, Asia 0.29),
+  which ranks the continents as the fitted draft model of
+  :mod:`analyzer.studies.openings` and the first-claim study do.
+
+Every decision is compiled and shared by :meth:`PlannerBot.choose` and the
+compiled playout (:mod:`analyzer.sim.playout`), so games are the same either way.
+
+>>> import numpy as np
+>>> from analyzer.game.state import GameState
+>>> rng = np.random.default_rng(3)
+>>> state = GameState.new(4, rng)
+>>> type(PlannerBot().choose(state, rng)).__name__
+'Claim'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+from analyzer.kernels import kernel
+
+from analyzer.bots.base import Decision
+from analyzer.bots.heuristic import (
+    ORDER,
+    P_STOP,
+    P_WEIGHTS,
+    BoardData,
+    HeuristicBot,
+    _choose_trade,
+    decide as heuristic_decide,
+    decide_attack,
+    decide_move_in,
+    _decide_reinforce,
+    decide_setup,
+    board_data,
+    decode,
+    win_table,
+    work_size,
+)
+from analyzer.errors import BotError
+from analyzer.game.board import Board
+from analyzer.game.dice import DiceRules
+from analyzer.game.engine import steps as engine
+from analyzer.game.engine.layout import armies_view, owner_view
+from analyzer.game.state import GameState, Phase
+
+#: Offsets of the planner's knobs after the heuristic's parameters (see :meth:`PlannerBot.params`).
+Q_THRESHOLD, Q_BONUS_TURNS, Q_BREAK_TURNS, Q_KILL, Q_KILL_FROM = range(5)
+Q_DRAFT = 5  # then a whole copy of the heuristic's parameters, with the draft's continent weights
+
+
+@dataclass(frozen=True)
+class PlannerBot(HeuristicBot):
+    """The planning bot; see the module docstring. Every :class:`HeuristicBot` knob keeps its meaning."""
+
+    plan_threshold: float = 0.5
+    bonus_turns: float = 2.0
+    break_turns: float = 5.0
+    kill: float = 0.2
+    kill_from: int = 30
+    draft_weights: tuple[float, ...] | None = None
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if not isinstance(self.plan_threshold, (int, float)) or not 0.0 <= self.plan_threshold <= 1.0:
+            raise BotError(f"plan_threshold must be a probability from 0 to 1, got {self.plan_threshold!r}")
+        for name in ("bonus_turns", "break_turns", "kill", "kill_from"):
+            value = getattr(self, name)
+            if not isinstance(value, (int, float)) or value < 0:
+                raise BotError(f"{name} must be a number >= 0, got {value!r}")
+
+    def choose(self, state: GameState, rng: np.random.Generator) -> Decision:
+        """The bot's decision, made by :func:`decide`: the same compiled code the compiled playout runs."""
+        phase = state.phase
+        if phase in (Phase.ROLL, Phase.DRAW, Phase.GAME_OVER):
+            raise BotError(f"{type(self).__name__} was asked to move in phase {phase.name}, which has no decision")
+        bp, table = planner_args(self, state.board, state.rules.dice)
+        n = state.board.n_territories
+        work = np.empty(work_size(n, len(state.board.continents)))
+        return decode(decide(state.S, state.C, bp, table, rng, work, np.full(n, -1.0)))
+
+    def params(self, data: BoardData) -> np.ndarray:
+        """The heuristic's parameters, the planner's knobs (``Q_*`` past them), then the heuristic's
+        parameters again with the draft's continent weights."""
+        base = super().params(data)
+        weights = self.draft_weights if self.draft_weights is not None else tuple(ease_weights(data).tolist())
+        if len(weights) != len(data.continent_size):
+            raise BotError(f"draft_weights has {len(weights)} entries; the board has {len(data.continent_size)} continents")
+        draft = base.copy()
+        draft[P_WEIGHTS : P_WEIGHTS + len(weights)] = weights
+        knobs = np.array([self.plan_threshold, self.bonus_turns, self.break_turns, self.kill, self.kill_from], dtype=float)
+        return np.concatenate([base, knobs, draft])
+
+
+def ease_weights(data: BoardData) -> np.ndarray:
+    """Each continent's ease of holding: 1 / (its territories + its border territories), 1 for the easiest.
+
+    >>> from analyzer.game.board import classic_board
+    >>> [round(float(w), 2) for w in ease_weights(board_data(classic_board()))]
+    [0.42, 0.83, 0.45, 0.56, 0.29, 1.0]
+    """
+    auto = np.asarray(data.auto_weights)
+    bonus = np.asarray(data.continent_bonus)
+    # auto_weights is bonus / (size + borders), scaled; undo the bonus to get 1 / (size + borders).
+    raw = auto / np.where(bonus > 0, bonus, 1.0)
+    return raw / raw.max()
+
+
+def planner_args(bot: PlannerBot, board: Board, dice: DiceRules) -> tuple[np.ndarray, np.ndarray]:
+    """What :func:`decide` needs besides the state: the bot's parameter vector and its win table."""
+    return _planner_args(bot, board, dice)
+
+
+@lru_cache(maxsize=64)
+def _planner_args(bot: PlannerBot, board: Board, dice: DiceRules) -> tuple[np.ndarray, np.ndarray]:
+    bp = bot.params(board_data(board))
+    bp.setflags(write=False)
+    return bp, win_table(bot.stop_at, dice)
+
+
+# ---------------------------------------------------------------------------------- compiled decisions
+@kernel
+def _plan(S, C, bp, table, extra, work):  # pragma: no cover - compiled
+    """The plan as (stack, target, odds): the stack to attack from with ``extra`` more armies, the
+    first territory to take (the weakest of the plan's targets next to the stack) and the odds of the
+    whole plan; stack -1 if no plan reaches ``plan_threshold``. ``work[:4 * continents]`` is scratch."""
+    p = S[engine.PLAYER]
+    owner = owner_view(S)
+    armies = armies_view(S)
+    n = owner.shape[0]
+    nc = C[engine.R_CONTINENTS]
+    co = C[engine.O_CONTINENT_OF]
+    bonus_at = C[engine.O_CONTINENT_BONUS]
+    q = P_WEIGHTS + 3 * nc
+    threshold = bp[q + Q_THRESHOLD]
+    width, nb = C[engine.R_WIDTH], C[engine.O_NEIGHBORS]
+    # Per continent, in work: territories missing, armies on them, the one owner of all of it (-2: none
+    # seen yet, -1: several), and my biggest stack next to a missing territory (-1: none).
+    missing = work[0:nc]
+    against = work[nc : 2 * nc]
+    holder = work[2 * nc : 3 * nc]
+    stack = work[3 * nc : 4 * nc]
+    for c in range(nc):
+        missing[c] = 0.0
+        against[c] = 0.0
+        holder[c] = -2.0
+        stack[c] = -1.0
+    for t in range(n):
+        c = C[co + t]
+        o = owner[t]
+        if o != p:
+            missing[c] += 1
+            against[c] += armies[t]
+        if holder[c] == -2:
+            holder[c] = o
+        elif holder[c] != o:
+            holder[c] = -1
+    for u in range(n):
+        if owner[u] != p:
+            continue
+        for j in range(width):
+            v = C[nb + u * width + j]
+            if v < 0:
+                break
+            if owner[v] == p:
+                continue
+            c = C[co + v]
+            s = int(stack[c])
+            if s < 0 or armies[u] > armies[s]:
+                stack[c] = u
+    best = 0.0
+    bs, bt, bp_win = -1, -1, 0.0
+    for c in range(nc):
+        s = int(stack[c])
+        if missing[c] == 0 or s < 0:
+            continue
+        a = armies[s] + extra
+        if a < 2 or a <= bp[P_STOP] or a <= missing[c]:
+            # Too small to leave an army in every territory it would take.
+            continue
+        # The weakest target next to the stack: the battle the plan starts with.
+        t0 = -1
+        for j in range(width):
+            v = C[nb + s * width + j]
+            if v < 0:
+                break
+            if owner[v] != p and C[co + v] == c and (t0 < 0 or armies[v] < armies[t0]):
+                t0 = v
+        bonus = C[bonus_at + c]
+        if holder[c] >= 0 and holder[c] != p and holder[c] != S[engine.NEUTRAL]:
+            # An enemy's continent: one capture breaks it.
+            d = armies[t0]
+            value = bp[q + Q_BREAK_TURNS] * bonus + 1.0
+        else:
+            d = int(against[c] + missing[c]) - 1
+            value = bp[q + Q_BONUS_TURNS] * bonus + missing[c]
+        odds = _odds(table, a, d)
+        if odds >= threshold and odds * value > best:
+            best = odds * value
+            bs, bt, bp_win = s, t0, odds
+        # Killing a stack next to mine is worth its armies: without it two big stacks can circle the
+        # board taking each other's single armies, while the card sets swell both without end.
+        for j in range(width):
+            v = C[nb + s * width + j]
+            if v < 0:
+                break
+            if owner[v] == p or armies[v] < bp[q + Q_KILL_FROM]:
+                continue
+            odds = _odds(table, a, armies[v])
+            value = bp[q + Q_KILL] * armies[v]
+            if odds >= threshold and odds * value > best:
+                best = odds * value
+                bs, bt, bp_win = s, v, odds
+    return bs, bt, bp_win
+
+
+@kernel(inline=True)
+def _odds(table, a, d):  # pragma: no cover - compiled
+    """P(win) from the table; battles beyond it scaled down, keeping their ratio (as the heuristic's)."""
+    top = table.shape[0] - 1
+    m = max(a, d)
+    if m > top:
+        a = max(int(a * (top / m)), min(a, 2))
+        d = max(int(d * (top / m)), 1)
+    return table[a, d]
+
+
+@kernel
+def _decide_attack_plan(S, C, bp, table, work):  # pragma: no cover - compiled
+    """The plan's next battle, else the default bot's attack."""
+    s, t, _ = _plan(S, C, bp, table, 0, work)
+    if s >= 0:
+        return ORDER, s, t, int(bp[P_STOP]), 0
+    return decide_attack(S, C, bp, table, work)
+
+
+@kernel
+def _decide_reinforce_plan(S, C, bp, table, work):  # pragma: no cover - compiled
+    """Trade as the default bot does; then every army on the plan's stack, else as the default bot."""
+    c0, c1, c2, bonus = _choose_trade(S, C, bp)
+    if c0 >= 0:
+        return engine.TRADE, c0, c1, c2, bonus
+    pending = S[engine.PENDING]
+    s, _, _ = _plan(S, C, bp, table, pending, work)
+    if s >= 0:
+        return engine.PLACE, s, pending, 0, 0
+    return _decide_reinforce(S, C, bp, table, work)
+
+
+@kernel
+def decide(S, C, bp, table, rng, work, setup_values):  # pragma: no cover - compiled
+    """The planner's decision as (code, a, b, c, d) (see :func:`analyzer.bots.heuristic.decode`), in any
+    phase with a decision: ``setup_values`` as :func:`analyzer.bots.heuristic._decide_setup` takes them."""
+    phase = S[engine.PHASE]
+    nc = C[engine.R_CONTINENTS]
+    if phase == engine.SETUP_CLAIM:
+        length = P_WEIGHTS + 3 * nc
+        draft = bp[length + Q_DRAFT : 2 * length + Q_DRAFT]
+        return decide_setup(S, C, draft, table, rng, work, setup_values)
+    if phase == engine.SETUP_PLACE:
+        return decide_setup(S, C, bp, table, rng, work, setup_values)
+    if phase == engine.ATTACK:
+        return _decide_attack_plan(S, C, bp, table, work)
+    if phase == engine.REINFORCE:
+        return _decide_reinforce_plan(S, C, bp, table, work)
+    if phase == engine.MOVE_IN:
+        return decide_move_in(S, C, bp, work)
+    return heuristic_decide(S, C, bp, table, work)
+
+
+#: The planning bot with its default knobs.
+PLANNER_BOT = PlannerBot()

@@ -14,6 +14,7 @@ limit                      value           what it bounds
                                            (256 MiB of float64): ``odds 1000000000 5`` and
                                            ``odds-table --max 100000`` are refused
 ``MAX_TABLE_ARMIES``       2,000           ``odds-table --max``
+``MAX_BLITZ_TABLE_ARMIES`` 100             ``odds-table --max`` with ``--balanced-blitz``
 ``MAX_CHAIN_LENGTH``       1,000           territories in one chain of battles
 ``MAX_DICE``               5               dice a side may roll at most
 ``MAX_DICE_SIDES``         100             sides of a die
@@ -50,6 +51,7 @@ ValueError: attackers 1000000000 is past the limit of 1000000 (analyzer.limits.M
 from __future__ import annotations
 
 import os
+import reprlib
 
 #: Armies on one territory (a saved game, an edit, an attacker or a defender).
 MAX_ARMIES = 1_000_000
@@ -57,6 +59,8 @@ MAX_ARMIES = 1_000_000
 MAX_SOLVER_CELLS = 1 << 25
 #: Largest ``odds-table --max``: its three (N + 1) x (N + 1) grids stay within MAX_SOLVER_CELLS.
 MAX_TABLE_ARMIES = 2_000
+#: Largest odds table under Balanced Blitz, where each of its cells is a battle of its own.
+MAX_BLITZ_TABLE_ARMIES = 100
 #: Territories in one chain of battles.
 MAX_CHAIN_LENGTH = 1_000
 #: Dice one side may roll at most.
@@ -104,12 +108,41 @@ def max_workers() -> int:
     return max(4, 4 * cpus)
 
 
-def check_limit(value: int, limit: int, what: str, error: type[ValueError]) -> int:
-    """``value`` if it is at most ``limit``, else ``error`` naming ``what``, the value and the limit."""
+def check_limit(value: int, limit: int, what: str, error: type[ValueError], name: str | None = None) -> int:
+    """``value`` if it is at most ``limit``, else ``error`` naming ``what``, the value and the limit.
+
+    ``name`` is the limit's name here; by default the one constant of that value, if only one has it.
+    """
     if value > limit:
-        name = next((k for k, v in globals().items() if k.startswith("MAX_") and v == limit), None)
+        if name is None:
+            names = [k for k, v in globals().items() if k.startswith("MAX_") and v == limit]
+            name = names[0] if len(names) == 1 else None
         where = f" (analyzer.limits.{name})" if name else ""
         # str() of a huge int is slow (and refused past 4300 digits): quote its size instead.
         shown = value if value.bit_length() < 100 else f"of about 10**{int(value.bit_length() * 0.30103)}"
         raise error(f"{what} {shown} is past the limit of {limit}{where}")
     return value
+
+
+class _Repr(reprlib.Repr):
+    def repr_int(self, x: int, level: int) -> str:
+        # repr() of a huge int is slow, and refused past 4300 digits.
+        return repr(x) if x.bit_length() < 128 else f"<a {x.bit_length()}-bit number>"
+
+
+_REPR = _Repr()
+_REPR.maxlevel = 3
+_REPR.maxstring = _REPR.maxother = 60
+_REPR.maxlist = _REPR.maxtuple = _REPR.maxdict = 6
+
+
+def quote(value: object) -> str:
+    """A short repr of a user's value for a message: never more than :data:`MAX_MESSAGE` characters.
+
+    >>> quote("x" * 1000)[:10], len(quote(list(range(10**5)))) < 60
+    ("'xxxxxxxxx", True)
+    >>> quote(10**5000)
+    '<a 16610-bit number>'
+    """
+    text = _REPR.repr(value)
+    return text if len(text) <= MAX_MESSAGE else text[: MAX_MESSAGE - 3] + "..."

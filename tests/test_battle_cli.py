@@ -93,7 +93,11 @@ def test_chain(capsys: pytest.CaptureFixture[str]) -> None:
         (["5", "2", "--chain", "3"], "give exactly one of DEFENDERS"),
         (["5", "2", "--need", "1.5"], "target probability must be a number between 0 and 1"),
         (["5", "--chain", "3", "0"], "defenders[1] must be a whole number >= 1, got 0"),
-        (["5", "2", "--sides", "1"], "dice sides must be an integer >= 2, got 1"),
+        (["5", "2", "--sides", "1"], "dice sides must be a whole number from 2 to 100"),
+        (["10", "5", "--sides", "100"], "MAX_ROLL_PAIRS"),
+        (["1000000000", "5"], "attackers 1000000000 is past the limit of 1000000"),
+        (["5", "2000000"], "defenders 2000000 is past the limit of 1000000"),
+        (["1000000", "1000000", "--stop-at", "999999"], "MAX_SOLVER_CELLS"),
         (["5", "2", "--defender-dice", "3"], "defender_dice must be None or a whole number from 1 to 2, got 3"),
     ],
 )

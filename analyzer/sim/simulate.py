@@ -86,7 +86,10 @@ from analyzer.sim import playout
 from analyzer.bots.heuristic import HeuristicBot, board_data
 from analyzer.bots.registry import make_bot
 from analyzer.game.dice import DiceRules
-from analyzer.errors import BotError, SimulationError
+from analyzer import limits
+from analyzer.errors import BotError, IllegalActionError, PositionError, SimulationError
+from analyzer.game.validation import check_action, validate
+from analyzer.limits import check_limit, quote
 from analyzer.game.rules import Rules
 from analyzer.game.state import GameState, Phase
 
@@ -178,18 +181,24 @@ def play(
         if state.phase == Phase.ROLL or state.phase == Phase.DRAW:
             state.apply_chance(rng)
         else:
-            decision = bots[state.current_player].choose(state, rng)
-            if type(decision) is BattleOrder:
-                _check_order(state, decision)
-                if sample_battles:
-                    s, t = decision.source, decision.target
-                    a_left, d_left = sample_battle(int(state.armies[s]), int(state.armies[t]), decision.stop_at, dice, rng)
-                    apply(Battle(s, t, a_left, d_left))
+            seat = state.current_player
+            decision = bots[seat].choose(state, rng)
+            try:
+                if type(decision) is BattleOrder:
+                    _check_order(state, decision)
+                    if sample_battles:
+                        s, t = decision.source, decision.target
+                        a_left, d_left = sample_battle(int(state.armies[s]), int(state.armies[t]), decision.stop_at, dice, rng)
+                        apply(Battle(s, t, a_left, d_left))
+                    else:
+                        roll_battle(state, decision, bots, rng, check)
                 else:
-                    roll_battle(state, decision, bots, rng, check)
-            else:
-                # Anything but a BattleOrder is meant as an Action; the engine rejects what is not one.
-                apply(cast(Action, decision))
+                    # Anything but a BattleOrder is meant as an Action; the engine rejects what is not one.
+                    if check:
+                        check_action(decision, "the action")
+                    apply(cast(Action, decision))
+            except (IllegalActionError, PositionError, BotError) as exc:
+                raise BotError(f"bot {quote(_bot_name(bots[seat]))} of seat {seat} chose {quote(decision)}: {exc}") from None
         if state.turn != turn:
             if on_setup_done is not None:
                 on_setup_done(state)
@@ -248,6 +257,19 @@ class RunSpec:
         }
 
 
+def _bot_name(bot: Bot) -> str:
+    return f"{type(bot).__module__}.{type(bot).__qualname__}"
+
+
+def trusted_bot(bot: Bot) -> bool:
+    """Whether ``bot`` is one of the package's own bots, whose actions may skip the engine's checks.
+
+    Any other bot (``module:Class`` from the command line, an object passed in) plays through the
+    checked path, so that an illegal action is an error naming it rather than a corrupt game.
+    """
+    return type(bot).__module__.startswith("analyzer.bots.")
+
+
 def _bot_id(bot: Bot) -> str:
     """A dataclass bot's repr names its parameters; other objects' reprs hold a memory address."""
     if dataclasses.is_dataclass(bot):
@@ -284,10 +306,11 @@ class _Recorder:
             state = GameState.new(spec.n_players, rng, self.rules, spec.board)
         else:
             if self.start is None:
-                self.start = GameState.from_json(spec.start, spec.board)
+                # simulate() validated the position before writing it: trusted, and saved without history.
+                self.start = GameState.from_json(spec.start, spec.board, trusted=True)
             state = self.start.copy()
             state.rules = dataclasses.replace(
-                state.rules, turn_limit=_cap(state.rules.turn_limit, state.round + spec.max_rounds)
+                state.rules, turn_limit=_cap(state.rules.turn_limit, min(state.round + spec.max_rounds, limits.MAX_ROUNDS))
             )
         if spec.compiled and not spec.check and playout.compiled(spec.bots):
             if self.prepared is None:
@@ -707,18 +730,27 @@ def simulate(
     """
     n_players = _check_count(n_players, "players", 2)
     if start is not None:
+        if not isinstance(start, GameState):
+            raise SimulationError(f"start must be a GameState, got {type(start).__name__}")
+        # The compiled playout trusts the position: prove it first (it may have been edited by hand).
+        validate(start, replay=False)
+        if start.is_terminal():
+            raise SimulationError("the start position is already over: there is nothing to play")
         n_players = start.n_players
     elif n_players > 6:
         raise SimulationError(f"the game is for 2 to 6 players, got {n_players}")
-    n_games = _check_count(n_games, "games", 1)
+    n_games = check_limit(_check_count(n_games, "games", 1), limits.MAX_GAMES, "games", SimulationError)
     seed = _check_count(seed, "seed", 0)
-    workers = _check_count(workers, "workers", 1)
+    workers = check_limit(_check_count(workers, "workers", 1), limits.max_workers(),
+                          "workers (four per CPU; analyzer.limits.max_workers())", SimulationError)
     bot_objects, names = resolve_bots(bots, n_players)
+    if not all(trusted_bot(b) for b in bot_objects):
+        check = True
     if batch_size is None:
         fast = compiled and not check and playout.compiled(bot_objects)
         batch_size = COMPILED_BATCH_SIZE if fast else BATCH_SIZE
-    batch_size = _check_count(batch_size, "batch size", 1)
-    max_rounds = _check_count(max_rounds, "max rounds", 1)
+    batch_size = check_limit(_check_count(batch_size, "batch size", 1), limits.MAX_BATCH_SIZE, "batch size", SimulationError)
+    max_rounds = check_limit(_check_count(max_rounds, "max rounds", 1), limits.MAX_ROUNDS, "max rounds", SimulationError, "MAX_ROUNDS")
     spec = RunSpec(
         n_players=n_players,
         bots=bot_objects,

@@ -60,7 +60,6 @@ from __future__ import annotations
 import bisect
 import dataclasses
 import gc
-import json
 import math
 import multiprocessing
 import os
@@ -83,6 +82,7 @@ from analyzer.game.board import Board
 from analyzer.bots.base import BattleOrder, Bot
 from analyzer.game.engine import steps as engine
 from analyzer.sim import playout
+from analyzer.sim.checkpoints import TABLES, Checkpoint, die_with_parent
 from analyzer.bots.heuristic import HeuristicBot, board_data
 from analyzer.bots.registry import make_bot
 from analyzer.game.dice import DiceRules
@@ -100,7 +100,6 @@ BATCH_SIZE = 100
 #: Games per batch when every seat runs compiled: a batch then takes about as long as 100 Python games
 #: take a tenth of, and the tables are built once per batch.
 COMPILED_BATCH_SIZE = 1000
-TABLES = ("games", "seats", "eliminations", "trades", "starts", "turns")
 _SETUP_PHASES = (Phase.SETUP_CLAIM, Phase.SETUP_PLACE, Phase.CHOOSE_CAPITAL)
 
 
@@ -473,60 +472,6 @@ def run_batch(spec: RunSpec, batch: int) -> dict[str, pd.DataFrame]:
     return recorder.frames()
 
 
-# ---------------------------------------------------------------------------------- checkpoints
-class Checkpoint:
-    """A directory of finished batches: ``run.json`` (the run's parameters) and, per batch,
-    ``batch-NNNNNN.TABLE.parquet`` files made visible by a ``batch-NNNNNN.done`` marker.
-
-    A rerun with the same parameters loads the finished batches and plays only
-    the others; a rerun with different ones is refused (:class:`SimulationError`)
-    rather than mixing two runs' games.
-    """
-
-    def __init__(self, directory: str | Path, spec: RunSpec) -> None:
-        self.dir = Path(directory)
-        self.dir.mkdir(parents=True, exist_ok=True)
-        params = spec.params()
-        meta = self.dir / "run.json"
-        if meta.exists():
-            recorded = json.loads(meta.read_text())
-            if recorded != params:
-                changed = sorted(k for k in params.keys() | recorded.keys() if params.get(k) != recorded.get(k))
-                raise SimulationError(
-                    f"checkpoint {self.dir} belongs to a run with different {', '.join(changed)}; "
-                    "rerun with the same options to resume, or delete it (or choose another --out) to start afresh"
-                )
-        else:
-            _atomic_write(meta, json.dumps(params, indent=1).encode())
-
-    def _path(self, batch: int, suffix: str) -> Path:
-        return self.dir / f"batch-{batch:06d}.{suffix}"
-
-    def finished(self) -> set[int]:
-        return {int(p.name.split(".")[0].split("-")[1]) for p in self.dir.glob("batch-*.done")}
-
-    def save(self, batch: int, frames: dict[str, pd.DataFrame]) -> None:
-        for name, frame in frames.items():
-            tmp = self._path(batch, f"{name}.parquet.tmp")
-            frame.to_parquet(tmp, index=False)
-            os.replace(tmp, self._path(batch, f"{name}.parquet"))
-        _atomic_write(self._path(batch, "done"), b"")
-
-    def load(self, batch: int) -> dict[str, pd.DataFrame]:
-        return {name: pd.read_parquet(self._path(batch, f"{name}.parquet")) for name in TABLES}
-
-    def remove(self) -> None:
-        for p in self.dir.iterdir():
-            p.unlink()
-        self.dir.rmdir()
-
-
-def _atomic_write(path: Path, data: bytes) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_bytes(data)
-    os.replace(tmp, path)
-
-
 # ---------------------------------------------------------------------------------- backends
 def _serial(spec: RunSpec, batches: list[int]) -> Iterator[tuple[int, dict[str, pd.DataFrame]]]:
     for b in batches:
@@ -536,7 +481,10 @@ def _serial(spec: RunSpec, batches: list[int]) -> Iterator[tuple[int, dict[str, 
 def _processes(spec: RunSpec, batches: list[int], workers: int) -> Iterator[tuple[int, dict[str, pd.DataFrame]]]:
     # fork: a spawned child would re-run `python -m analyzer`'s main module; fall back where there is no fork.
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-    with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context(method)) as pool:
+    with ProcessPoolExecutor(
+        max_workers=workers, mp_context=multiprocessing.get_context(method), initializer=die_with_parent,
+        initargs=(os.getpid(),),
+    ) as pool:
         futures = {pool.submit(run_batch, spec, b): b for b in batches}
         try:
             for future in as_completed(futures):
@@ -767,13 +715,12 @@ def simulate(
         batch_size=batch_size,
         start=None if start is None else start.to_json(history=False),
     )
-    store = Checkpoint(checkpoint, spec) if checkpoint is not None else None
+    store = Checkpoint(checkpoint, spec.params()) if checkpoint is not None else None
     parts: dict[int, dict[str, pd.DataFrame]] = {}
-    if store is not None:
-        for b in sorted(store.finished()):
-            parts[b] = store.load(b)
-    todo = [b for b in range(spec.n_batches) if b not in parts]
-    resumed = sum(len(spec.batch_games(b)) for b in parts)
+    # Finished batches are known by their markers; their tables are read after the new games.
+    finished = sorted(b for b in store.finished() if b < spec.n_batches) if store is not None else []
+    todo = [b for b in range(spec.n_batches) if b not in set(finished)]
+    resumed = sum(len(spec.batch_games(b)) for b in finished)
 
     if dask or scheduler is not None:
         results = _dask(spec, todo, workers, scheduler)
@@ -791,6 +738,15 @@ def simulate(
             parts[b] = frames
             turns_played += int(frames["games"]["turns"].sum())
             bar.update(len(spec.batch_games(b)))
+        for b in finished:
+            assert store is not None
+            loaded = store.load(b)
+            if loaded is None:  # damaged: set aside by load(); play its games again
+                loaded = run_batch(spec, b)
+                store.save(b, loaded)
+                resumed -= len(spec.batch_games(b))
+                turns_played += int(loaded["games"]["turns"].sum())
+            parts[b] = loaded
     seconds = time.perf_counter() - started
     ordered = [parts[b] for b in range(spec.n_batches)]
     return SimulationResult(

@@ -42,7 +42,7 @@ limit                      value           what it bounds
 1000000
 >>> check_limit(5, MAX_DICE, "attacker dice", ValueError)
 5
->>> check_limit(10**9, MAX_ARMIES, "attackers", ValueError)
+>>> check_limit(10**9, MAX_ARMIES, "attackers", ValueError, "MAX_ARMIES")
 Traceback (most recent call last):
 ...
 ValueError: attackers 1000000000 is past the limit of 1000000 (analyzer.limits.MAX_ARMIES)

@@ -13,6 +13,7 @@ from analyzer import limits
 from analyzer.bots import RandomBot
 from analyzer.errors import BoardError, PositionError, RiskAnalyzerError, RulesError, StateFormatError
 from analyzer.game.board import classic_board
+from analyzer.game.engine import steps as engine_steps
 from analyzer.game.rules import Rules
 from analyzer.game.state import GameState, Phase
 from analyzer.game.validation import check_action, json_depth, load_state, loads, quote, validate
@@ -227,3 +228,23 @@ def test_a_map_too_small_or_too_large_for_the_players_is_refused_at_setup() -> N
         GameState.new(2, np.random.default_rng(0), board=tiny)
     with pytest.raises(BoardError, match="a 4-player game needs from 4"):
         GameState.new(4, np.random.default_rng(0), board=tiny)
+
+
+def test_rollouts_and_evaluate_prove_a_hand_edited_position_first() -> None:
+    from analyzer.sim.evaluate import evaluate
+
+    state = GameState.random_start(3, np.random.default_rng(4))
+    state.S[engine_steps.ATTACK_S : engine_steps.ATTACK_S + 4] = (0, 1, 9, 9)  # the segfault in evaluate
+    with pytest.raises(PositionError, match=r"attack is \(0, 1, 9, 9\) in phase REINFORCE"):
+        evaluate(state, "default", rollouts=2, progress=False)
+
+
+def test_apply_refuses_numbers_past_int32_naming_the_action() -> None:
+    from analyzer.errors import IllegalActionError
+    from analyzer.game.actions import Place, Roll
+
+    state = GameState.random_start(3, np.random.default_rng(0))
+    with pytest.raises(IllegalActionError, match=r"illegal action Place\(territory=0, armies=1099511627776\): action.armies"):
+        state.apply(Place(0, 2**40))
+    with pytest.raises(IllegalActionError, match="action.attacker_losses must be a whole number, got 1.5"):
+        state.apply(Roll(1.5, 0))  # type: ignore[arg-type]

@@ -675,6 +675,7 @@ class GameState:
         Raises :class:`IllegalActionError` naming the action, the phase and the
         reason. Territory names are accepted wherever an id is.
         """
+        validation.check_action(action, "action", IllegalActionError)  # before any number reaches numpy
         action = self._normalize(action)
         reason = self._illegal_reason(action)
         if reason is not None:

@@ -38,12 +38,12 @@ from __future__ import annotations
 
 import json
 import re
-import reprlib
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from analyzer import limits
+from analyzer.limits import quote
 from analyzer.errors import PositionError, RiskAnalyzerError, StateFormatError
 from analyzer.game import missions as missions_mod
 from analyzer.game.engine import steps as engine
@@ -65,31 +65,6 @@ _SETUP = (engine.SETUP_CLAIM, engine.SETUP_PLACE, engine.CHOOSE_CAPITAL)
 MAX_HAND_WAITING = FORCED_TRADE_HAND + 1
 #: Most cards the player to move holds: 5 in hand and a victim's 6 just taken, before trading down.
 MAX_HAND_TO_MOVE = FORCED_TRADE_HAND + ELIMINATION_TRADE_HAND
-
-
-# ---------------------------------------------------------------------------------- messages
-class _Repr(reprlib.Repr):
-    def repr_int(self, x: int, level: int) -> str:
-        # repr() of a huge int is slow, and refused past 4300 digits.
-        return repr(x) if x.bit_length() < 128 else f"<a {x.bit_length()}-bit number>"
-
-
-_REPR = _Repr()
-_REPR.maxlevel = 3
-_REPR.maxstring = _REPR.maxother = 60
-_REPR.maxlist = _REPR.maxtuple = _REPR.maxdict = 6
-
-
-def quote(value: object) -> str:
-    """A short repr of a user's value for a message: never more than :data:`~analyzer.limits.MAX_MESSAGE` characters.
-
-    >>> quote("x" * 1000)[:10], len(quote(list(range(10**5)))) < 60
-    ("'xxxxxxxxx", True)
-    >>> quote(10**5000)
-    '<a 16610-bit number>'
-    """
-    text = _REPR.repr(value)
-    return text if len(text) <= limits.MAX_MESSAGE else text[: limits.MAX_MESSAGE - 3] + "..."
 
 
 # ---------------------------------------------------------------------------------- JSON
@@ -302,13 +277,20 @@ def read_fields(data: Any, board: Board | None, format_: str, version: int) -> d
     return out
 
 
-def check_action(action: object, field: str = "action") -> None:
+def check_action(action: object, field: str = "action", error: type[RiskAnalyzerError] = PositionError) -> None:
     """Refuse an action whose fields are not plain whole numbers within int32 (or territory names).
 
     Run before an action's numbers go near compiled code or numpy; its legality is the engine's.
     """
     from dataclasses import fields, is_dataclass
 
+    try:
+        _check_action(action, field, is_dataclass, fields)
+    except PositionError as exc:
+        raise (exc if error is PositionError else error(f"illegal action {quote(action)}: {exc}")) from None
+
+
+def _check_action(action: object, field: str, is_dataclass: Any, fields: Any) -> None:
     if not is_dataclass(action) or isinstance(action, type):
         raise _fail(field, "an action", action)
     for f in fields(action):

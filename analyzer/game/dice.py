@@ -23,7 +23,7 @@ from functools import lru_cache
 import numpy as np
 
 from analyzer.errors import RulesError
-from analyzer.limits import MAX_DICE, MAX_DICE_SIDES, MAX_ROLL_PAIRS
+from analyzer.limits import MAX_DICE, MAX_DICE_SIDES, MAX_ROLL_PAIRS, quote
 
 
 @dataclass(frozen=True)
@@ -43,14 +43,14 @@ class DiceRules:
         if not _whole(self.sides) or not 2 <= self.sides <= MAX_DICE_SIDES:
             raise RulesError(
                 f"dice sides must be a whole number from 2 to {MAX_DICE_SIDES} (analyzer.limits.MAX_DICE_SIDES), "
-                f"got {_short(self.sides)}"
+                f"got {quote(self.sides)}"
             )
         for name in ("attacker_max", "defender_max"):
             value = getattr(self, name)
             if not _whole(value) or not 1 <= value <= MAX_DICE:
-                raise RulesError(f"{name} must be a whole number from 1 to {MAX_DICE}, got {_short(value)}")
+                raise RulesError(f"{name} must be a whole number from 1 to {MAX_DICE}, got {quote(value)}")
         if not isinstance(self.ties_to_attacker, bool):
-            raise RulesError(f"ties_to_attacker must be true or false, got {_short(self.ties_to_attacker)}")
+            raise RulesError(f"ties_to_attacker must be true or false, got {quote(self.ties_to_attacker)}")
         # roll_table enumerates every sorted attack roll against every sorted defence roll.
         pairs = sum(
             math.comb(self.sides + a - 1, a) * math.comb(self.sides + d - 1, d)
@@ -75,12 +75,6 @@ class DiceRules:
 
 def _whole(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _short(value: object) -> str:
-    from analyzer.game.validation import quote
-
-    return quote(value)
 
 
 CLASSIC_DICE = DiceRules()

@@ -710,7 +710,7 @@ def bare_map_png() -> bytes:
 def map_spec(game_json: str, names: tuple[str, ...], colors: tuple[str, ...], picked: tuple[str, ...]) -> dict[str, Any]:
     # The Vega-Lite spec is cached rather than the Altair chart: st.altair_chart would convert the chart
     # again on every rerun, which costs more than all the rest of the Board tab.
-    return board_chart(GameState.from_json(game_json), names, colors, picked, width=MAP_WIDTH).to_dict()
+    return board_chart(GameState.from_json(game_json, trusted=True), names, colors, picked, width=MAP_WIDTH).to_dict()
 
 
 def figure_png(fig: Figure) -> bytes:
@@ -721,12 +721,12 @@ def figure_png(fig: Figure) -> bytes:
 
 @st.cache_data(max_entries=256, show_spinner=False)
 def cached_continents(game_json: str, player: int, stop_at: int) -> pd.DataFrame:
-    return continent_table(GameState.from_json(game_json), player, stop_at=stop_at)
+    return continent_table(GameState.from_json(game_json, trusted=True), player, stop_at=stop_at)
 
 
 @st.cache_data(max_entries=256, show_spinner=False)
 def cached_suggestions(game_json: str, player: int, stop_at: int) -> pd.DataFrame:
-    return attack_suggestions(GameState.from_json(game_json), player, stop_at=stop_at)
+    return attack_suggestions(GameState.from_json(game_json, trusted=True), player, stop_at=stop_at)
 
 
 @st.cache_data(max_entries=16, show_spinner=False)

@@ -349,7 +349,8 @@ BAD_MAPS: list[tuple[str, Any, str]] = [
         lambda d: d["continents"].append({"name": "Empty", "bonus": 2}),
         r"continent 'Empty' has no territories",
     ),
-    ("bad-bonus", _set(("continents", 0, "bonus"), -1), r"continent 'West': bonus must be a whole number >= 0, got -1"),
+    ("bad-bonus", _set(("continents", 0, "bonus"), -1), r"continent 'West': bonus must be a whole number from 0 to 1000 \(analyzer.limits.MAX_BONUS\), got -1"),
+    ("huge-bonus", _set(("continents", 0, "bonus"), 40000), r"bonus must be a whole number from 0 to 1000"),
     (
         "missing-territory-key",
         lambda d: d["territories"][1].pop("card"),
@@ -368,11 +369,19 @@ BAD_MAPS: list[tuple[str, Any, str]] = [
     ("bad-card", _set(("territories", 2, "card"), "tank"), r"territory 'C': unknown card symbol 'tank'"),
     ("wild-as-territory-card", _set(("territories", 2, "card"), "wild"), r"unknown card symbol 'wild'"),
     ("bad-coords", _set(("territories", 1, "x"), "left"), r"territory 'B': coordinates x='left', y=0 must be finite"),
-    ("nan-coords", _set(("territories", 1, "y"), float("nan")), r"territory 'B': coordinates .* must be finite"),
+    ("nan-coords", _set(("territories", 1, "y"), float("nan")), r"not valid JSON: .NaN is not a JSON number"),
     ("bool-coords", _set(("territories", 1, "y"), True), r"must be finite numbers"),
     ("bad-wild-cards", _set(("wild_cards",), -2), r"'wild_cards' must be a whole number >= 0, got -2"),
     ("empty-territories", _set(("territories",), []), r"'territories' must be a non-empty list"),
     ("blank-name", _set(("name",), " "), r"name must be a non-empty string"),
+    # Sizes past analyzer.limits are refused before anything of that size is built.
+    ("huge-wild-cards", _set(("wild_cards",), 10**9), r"1000000000 wild cards is too many; the limit is 100"),
+    (
+        "too-many-territories",
+        _set(("territories",), [{"name": f"T{i}", "continent": "West", "x": 0, "y": 0, "card": "infantry"} for i in range(32767)]),
+        r"32767 territories is too many; the limit is 1000 \(analyzer.limits.MAX_TERRITORIES\)",
+    ),
+    ("long-name", _set(("territories", 1, "name"), "B" * 100_000), r"is longer than 40 characters"),
 ]
 
 

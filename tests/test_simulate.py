@@ -329,3 +329,58 @@ def test_docstring_examples(module):
     import importlib
 
     assert doctest.testmod(importlib.import_module(module)).failed == 0
+
+
+# ---------------------------------------------------------------------------------- damaged checkpoints, orphans
+def test_a_damaged_checkpoint_is_named_set_aside_and_replayed(tmp_path):
+    from analyzer.sim.checkpoints import CheckpointWarning
+
+    ckpt = tmp_path / "run.checkpoint"
+    run = dict(n_players=3, bots="random", n_games=6, seed=2, batch_size=2, progress=False)
+    reference = simulate(**run)
+    simulate(**run, checkpoint=ckpt)
+    cut = ckpt / "batch-000001.seats.parquet"
+    cut.write_bytes(cut.read_bytes()[:40])  # a copy cut short
+    with pytest.warns(CheckpointWarning, match="batch-000001.seats.parquet is damaged"):
+        again = simulate(**run, checkpoint=ckpt)
+    assert (ckpt / "batch-000001.seats.parquet.damaged").exists()
+    assert again.games_played == 2
+    assert_same(reference, again)
+    (ckpt / "run.json").write_text('{"n_players": 3, "bo')
+    with pytest.warns(CheckpointWarning, match="run.json is damaged"):
+        again = simulate(**run, checkpoint=ckpt)
+    assert again.games_played == 6
+    assert_same(reference, again)
+
+
+def test_workers_die_with_their_parent(tmp_path):
+    script = (
+        "from analyzer.sim.simulate import simulate\n"
+        "simulate(4, 'random', n_games=400, seed=1, workers=2, batch_size=1, progress=False)\n"
+    )
+    parent = subprocess.Popen([sys.executable, "-c", script], cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
+
+    def children() -> list[int]:
+        found = []
+        for status in Path("/proc").glob("[0-9]*/status"):
+            try:
+                text = status.read_text()
+            except OSError:
+                continue
+            if f"\nPPid:\t{parent.pid}\n" in text:
+                found.append(int(status.parent.name))
+        return found
+
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and len(children()) < 2:
+        time.sleep(0.1)
+    workers = children()
+    assert len(workers) >= 2, "the pool should have started its workers"
+    parent.send_signal(signal.SIGKILL)
+    parent.wait()
+    deadline = time.monotonic() + 60
+    alive = workers
+    while time.monotonic() < deadline and alive:
+        time.sleep(0.1)
+        alive = [w for w in workers if Path(f"/proc/{w}").exists() and "State:\tZ" not in Path(f"/proc/{w}/status").read_text()]
+    assert not alive, f"workers {alive} outlived their parent"

@@ -42,7 +42,7 @@ from analyzer.kernels import kernel
 
 from analyzer.game.engine import legality
 from analyzer.game.engine import steps as engine
-from analyzer.game.actions import ChooseCapital, Claim, Defend, EndAttack, EndTurn, Fortify, MoveIn, Place, Trade
+from analyzer.game.actions import Trade
 from analyzer.solver.battle import BattleOptions, win_grid
 from analyzer.game.board import Board
 from analyzer.bots.base import BattleOrder, Decision

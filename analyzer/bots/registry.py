@@ -18,6 +18,7 @@ from analyzer.bots.heuristic import DEFAULT_BOT, HeuristicBot
 from analyzer.bots.planner import PLANNER_BOT
 from analyzer.bots.random_bot import RandomBot
 from analyzer.errors import BotError
+from analyzer.limits import quote
 
 #: The built-in bots. ``default`` is the planning bot (:class:`~analyzer.bots.planner.PlannerBot`), also
 #: ``planner``; ``classic`` (also ``heuristic``) is the heuristic bot that was the default before it,
@@ -49,11 +50,15 @@ def make_bot(name: str) -> Bot:
     if ":" in key:
         module_name, _, attr = key.partition(":")
         try:
+            # An empty or relative module name (":Bot", ".x:Bot") is a ValueError or TypeError of importlib's.
             obj = getattr(importlib.import_module(module_name), attr)
-        except (ImportError, AttributeError) as exc:
-            raise BotError(f"bot {name!r}: cannot import {attr!r} from module {module_name!r} ({exc})") from None
-        bot = obj() if isinstance(obj, type) else obj
+        except (ImportError, AttributeError, ValueError, TypeError) as exc:
+            raise BotError(f"bot {quote(name)}: cannot import {quote(attr)} from module {quote(module_name)} ({quote(str(exc))})") from None
+        try:
+            bot = obj() if isinstance(obj, type) else obj
+        except TypeError as exc:
+            raise BotError(f"bot {quote(name)}: cannot build it with no arguments ({quote(str(exc))})") from None
         if not isinstance(bot, Bot):
-            raise BotError(f"bot {name!r} is not a bot: it has no choose(state, rng) method")
+            raise BotError(f"bot {quote(name)} is not a bot: it has no choose(state, rng) method")
         return bot
-    raise BotError(f"unknown bot {name!r}: expected one of {', '.join(BOTS)} or module:ClassName")
+    raise BotError(f"unknown bot {quote(name)}: expected one of {', '.join(BOTS)} or module:ClassName")

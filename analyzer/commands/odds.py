@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -20,6 +21,8 @@ from analyzer.solver.tables import TABLES, odds_tables
 from analyzer.solver.chains import ChainResult, chain, chain_armies_needed
 from analyzer.game.dice import DiceRules
 from analyzer.errors import BattleInputError
+from analyzer.commands.simulate import check_path
+from analyzer.limits import quote
 
 
 def register(subparsers: Any) -> None:
@@ -202,7 +205,22 @@ def describe_chain(r: ChainResult) -> str:
     return "\n".join(lines)
 
 
+def _plot_format(path: str) -> None:
+    """Refuse a --plot file type matplotlib cannot write, before the table is computed."""
+    from matplotlib.backend_bases import FigureCanvasBase
+
+    kinds = FigureCanvasBase.get_supported_filetypes()
+    suffix = Path(path).suffix.lstrip(".").lower()
+    if suffix not in kinds:
+        raise BattleInputError(f"--plot {quote(path)}: cannot write a {quote(suffix or 'file without a type')}; "
+                               f"use one of .{', .'.join(sorted(kinds))}")
+
+
 def run_table(args: argparse.Namespace) -> int:
+    check_path(args.out, "--out")
+    if args.plot:
+        check_path(args.plot, "--plot")
+        _plot_format(args.plot)
     tables = odds_tables(args.max_armies, stop_at=args.stop_at, options=_options(args))
     tables.to_csv(args.out, which=args.table)
     what = "all three tables" if args.table == "all" else args.table

@@ -22,6 +22,8 @@ from typing import Any
 
 from analyzer.bots import BOTS
 from analyzer.errors import SimulationError
+from analyzer.game.validation import loads
+from analyzer.limits import quote
 from analyzer.game.rules import Rules
 from analyzer.sim.simulate import BATCH_SIZE, COMPILED_BATCH_SIZE, MAX_ROUNDS, simulate
 
@@ -62,6 +64,10 @@ def register(subparsers: Any) -> None:
         "--batch-size", type=int, default=None,
         help=f"games per task and checkpoint (default {COMPILED_BATCH_SIZE} when every bot runs compiled, else {BATCH_SIZE})",
     )
+    parser.add_argument(
+        "--check", action="store_true",
+        help="apply every action through the engine's legality check (always on for bots from outside the package)",
+    )
     parser.add_argument("--rules", metavar="JSON", help='rule options as JSON, e.g. \'{"fortify": "connected"}\'')
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
@@ -71,13 +77,19 @@ def register(subparsers: Any) -> None:
 def _rules(text: str | None) -> Rules:
     if text is None:
         return Rules()
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise SimulationError(f"--rules is not valid JSON ({exc}); expected an object like {{\"fortify\": \"connected\"}}") from None
+    data = loads(text, "--rules", SimulationError)
     if not isinstance(data, dict):
-        raise SimulationError(f"--rules must be a JSON object of rule options, got {text!r}")
+        raise SimulationError(f"--rules must be a JSON object of rule options like {{\"fortify\": \"connected\"}}, got {quote(text)}")
     return Rules.from_dict(data)
+
+
+def check_path(text: str, option: str) -> Path:
+    """A file name from the command line, if the file system and the messages can both spell it."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise SimulationError(f"{option}: the file name {text.encode('utf-8', 'surrogateescape')!r} is not UTF-8") from None
+    return Path(text)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -86,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
     bots = [b.strip() for b in args.bots.split(",")]
     if len(bots) == 1:
         bots *= args.players
-    out = Path(args.out) if args.out else None
+    out = check_path(args.out, "--out") if args.out else None
     if out is not None and not out.parent.is_dir():
         raise SimulationError(f"--out {args.out}: directory {out.parent} does not exist")
     checkpoint = Path(f"{out}.checkpoint") if out is not None else None
@@ -99,6 +111,7 @@ def run(args: argparse.Namespace) -> int:
         rules=_rules(args.rules),
         max_rounds=args.max_rounds,
         sample_battles=not args.roll_dice,
+        check=args.check,
         record_turns=args.record_turns,
         workers=args.workers,
         dask=args.dask,

@@ -11,7 +11,7 @@ history replays exactly without a random generator.
 from __future__ import annotations
 
 from dataclasses import astuple, dataclass, fields
-from typing import Any, ClassVar, Union, cast
+from typing import Any, Union, cast
 
 from analyzer.errors import StateFormatError
 

@@ -49,6 +49,15 @@ from typing import Any
 import numpy as np
 
 from analyzer.errors import BoardError
+from analyzer.limits import (
+    MAX_BONUS,
+    MAX_CONTINENTS,
+    MAX_JSON_BYTES,
+    MAX_NAME_LENGTH,
+    MAX_TERRITORIES,
+    MAX_WILD_CARDS,
+    quote,
+)
 
 #: Card symbol names; a card's symbol code is its index here.
 SYMBOLS: tuple[str, ...] = ("infantry", "cavalry", "artillery", "wild")
@@ -67,9 +76,6 @@ _REQUIRED_KEYS = ("name", "format", "version", "continents", "territories", "bor
 _OPTIONAL_KEYS = ("notes", "wild_cards")
 _CONTINENT_KEYS = ("name", "bonus")
 _TERRITORY_KEYS = ("name", "continent", "x", "y", "card")
-# Ids are stored in int8 / int16 arrays for compact, cache-friendly hot loops.
-_MAX_CONTINENTS = int(np.iinfo(np.int8).max)
-_MAX_TERRITORIES = int(np.iinfo(np.int16).max)
 
 #: A territory or continent given by name (any case) or by id; NumPy integers from the arrays work too.
 NameOrId = str | int | np.integer[Any]
@@ -150,11 +156,7 @@ class Board:
         n_continents = len(continents)
         if n == 0:
             raise BoardError(f"{source}: the map has no territories")
-        if n > _MAX_TERRITORIES or n_continents > _MAX_CONTINENTS:
-            raise BoardError(
-                f"{source}: {n} territories in {n_continents} continents is too many: "
-                f"expected at most {_MAX_TERRITORIES} territories and {_MAX_CONTINENTS} continents"
-            )
+        _check_sizes(n, n_continents, wild_cards, source)
         if len(coords) != n or len(territory_symbols) != n:
             raise BoardError(f"{source}: expected one coordinate pair and one card symbol per territory")
 
@@ -277,22 +279,22 @@ class Board:
 
     def _lookup(self, key: NameOrId, ids: dict[str, int], names: tuple[str, ...], kind: str) -> int:
         if isinstance(key, (bool, np.bool_)):
-            raise BoardError(f"expected a {kind} name or id, got {key!r}")
+            raise BoardError(f"expected a {kind} name or id, got {quote(key)}")
         if isinstance(key, (int, np.integer)):
             if 0 <= key < len(names):
                 return int(key)
-            raise BoardError(f"{kind} id {key} is out of range: map {self.name!r} has ids 0..{len(names) - 1}")
+            raise BoardError(f"{kind} id {quote(key)} is out of range: map {self.name!r} has ids 0..{len(names) - 1}")
         if isinstance(key, str):
             found = ids.get(key.strip().casefold())
             if found is not None:
                 return found
-            close = difflib.get_close_matches(key.strip().casefold(), list(ids), n=3, cutoff=0.6)
+            close = difflib.get_close_matches(key.strip().casefold(), list(ids), n=3, cutoff=0.6) if len(key) <= 2 * MAX_NAME_LENGTH else []
             if close:
                 hint = "did you mean " + " or ".join(repr(names[ids[c]]) for c in close) + "?"
             else:
                 hint = f"expected one of: {', '.join(names)}"
-            raise BoardError(f"unknown {kind} {key!r} on map {self.name!r}; {hint}")
-        raise BoardError(f"expected a {kind} name or id, got {type(key).__name__} {key!r}")
+            raise BoardError(f"unknown {kind} {quote(key)} on map {self.name!r}; {hint}")
+        raise BoardError(f"expected a {kind} name or id, got {type(key).__name__} {quote(key)}")
 
     def are_adjacent(self, a: NameOrId, b: NameOrId) -> bool:
         """Whether territories ``a`` and ``b`` share a border (land or sea)."""
@@ -340,16 +342,14 @@ class Board:
         file = CLASSIC_MAP if path is None else Path(path)
         source = str(file)
         try:
-            text = file.read_text(encoding="utf-8")
+            with file.open("rb") as f:
+                # One byte past the limit is enough to know the file is too large.
+                text = f.read(MAX_JSON_BYTES + 1)
         except OSError as exc:
             raise BoardError(f"{source}: cannot read the map file: {exc.strerror or exc}") from exc
-        except UnicodeDecodeError as exc:
-            raise BoardError(f"{source}: not a UTF-8 text file ({exc.reason} at byte {exc.start})") from exc
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise BoardError(f"{source}: not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from exc
-        return cls.from_dict(data, source=source, path=file)
+        from analyzer.game.validation import loads
+
+        return cls.from_dict(loads(text, f"{source}:", BoardError), source=source, path=file)
 
 
 @functools.cache
@@ -394,12 +394,25 @@ def _plain_number(value: float) -> int | float:
     return int(as_float) if as_float.is_integer() else as_float
 
 
+def _check_sizes(territories: int, continents: int, wild_cards: int, source: str) -> None:
+    """The map's sizes against :mod:`analyzer.limits`, before anything of that size is allocated."""
+    for what, value, limit, name in (
+        ("territories", territories, MAX_TERRITORIES, "MAX_TERRITORIES"),
+        ("continents", continents, MAX_CONTINENTS, "MAX_CONTINENTS"),
+        ("wild cards", wild_cards, MAX_WILD_CARDS, "MAX_WILD_CARDS"),
+    ):
+        if value > limit:
+            raise BoardError(f"{source}: {value} {what} is too many; the limit is {limit} (analyzer.limits.{name})")
+
+
 def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _is_number(value: object) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+    if isinstance(value, int) and not isinstance(value, bool):
+        return abs(value) <= 10**15  # far off any drawing, and convertible to a float
+    return isinstance(value, float) and math.isfinite(value)
 
 
 def _unreachable(neighbors: Sequence[Sequence[int]]) -> list[int]:
@@ -422,12 +435,14 @@ def _check_keys(obj: dict[str, Any], required: Sequence[str], optional: Sequence
     unknown = [k for k in obj if k not in required and k not in optional]
     if unknown:
         allowed = ", ".join(map(repr, (*required, *optional)))
-        raise BoardError(f"{where} has unknown key(s) {', '.join(map(repr, unknown))}; expected only {allowed}")
+        raise BoardError(f"{where} has unknown key(s) {quote(', '.join(map(str, unknown)))}; expected only {allowed}")
 
 
 def _name(value: object, where: str) -> str:
     if not isinstance(value, str) or not value.strip():
-        raise BoardError(f"{where}: name must be a non-empty string, got {value!r}")
+        raise BoardError(f"{where}: name must be a non-empty string, got {quote(value)}")
+    if len(value) > MAX_NAME_LENGTH:
+        raise BoardError(f"{where}: name {quote(value)} is longer than {MAX_NAME_LENGTH} characters (analyzer.limits.MAX_NAME_LENGTH)")
     if value != value.strip():
         raise BoardError(f"{where}: name {value!r} has leading or trailing spaces")
     return value
@@ -436,7 +451,7 @@ def _name(value: object, where: str) -> str:
 def _object_list(data: dict[str, Any], key: str, source: str) -> list[Any]:
     value = data[key]
     if not isinstance(value, list) or not value:
-        raise BoardError(f"{source}: {key!r} must be a non-empty list, got {value!r:.60}")
+        raise BoardError(f"{source}: {key!r} must be a non-empty list, got {quote(value)}")
     return value
 
 
@@ -446,16 +461,18 @@ def _parse(data: Any, source: str) -> dict[str, Any]:
         raise BoardError(f"{source}: expected a JSON object at the top level, got {type(data).__name__}")
     _check_keys(data, _REQUIRED_KEYS, _OPTIONAL_KEYS, f"{source}: the map")
     if data["format"] != MAP_FORMAT:
-        raise BoardError(f"{source}: 'format' is {data['format']!r}, expected {MAP_FORMAT!r}")
+        raise BoardError(f"{source}: 'format' is {quote(data['format'])}, expected {MAP_FORMAT!r}")
     if data["version"] != MAP_VERSION or not _is_int(data["version"]):
-        raise BoardError(f"{source}: 'version' is {data['version']!r}, expected {MAP_VERSION}")
+        raise BoardError(f"{source}: 'version' is {quote(data['version'])}, expected {MAP_VERSION}")
     name = _name(data["name"], f"{source}: the map")
     notes = data.get("notes", "")
     if not isinstance(notes, str):
         raise BoardError(f"{source}: 'notes' must be a string, got {type(notes).__name__}")
     wild_cards = data.get("wild_cards", 0)
     if not _is_int(wild_cards) or wild_cards < 0:
-        raise BoardError(f"{source}: 'wild_cards' must be a whole number >= 0, got {wild_cards!r}")
+        raise BoardError(f"{source}: 'wild_cards' must be a whole number >= 0, got {quote(wild_cards)}")
+    n_territories, n_continents = (len(v) if isinstance(v, list) else 0 for v in (data["territories"], data["continents"]))
+    _check_sizes(n_territories, n_continents, wild_cards, source)
 
     # Continents.
     continent_names: list[str] = []
@@ -464,15 +481,17 @@ def _parse(data: Any, source: str) -> dict[str, Any]:
     for i, entry in enumerate(_object_list(data, "continents", source)):
         where = f"{source}: continent #{i + 1}"
         if not isinstance(entry, dict):
-            raise BoardError(f"{where} must be an object with 'name' and 'bonus', got {entry!r}")
+            raise BoardError(f"{where} must be an object with 'name' and 'bonus', got {quote(entry)}")
         _check_keys(entry, _CONTINENT_KEYS, (), where)
         cname = _name(entry["name"], where)
         where = f"{source}: continent {cname!r}"
         if cname.casefold() in continent_ids:
             raise BoardError(f"{source}: duplicate continent name {cname!r}")
         bonus = entry["bonus"]
-        if not _is_int(bonus) or bonus < 0:
-            raise BoardError(f"{where}: bonus must be a whole number >= 0, got {bonus!r}")
+        if not _is_int(bonus) or not 0 <= bonus <= MAX_BONUS:
+            raise BoardError(
+                f"{where}: bonus must be a whole number from 0 to {MAX_BONUS} (analyzer.limits.MAX_BONUS), got {quote(bonus)}"
+            )
         continent_ids[cname.casefold()] = i
         continent_names.append(cname)
         bonuses.append(bonus)
@@ -486,7 +505,7 @@ def _parse(data: Any, source: str) -> dict[str, Any]:
     for i, entry in enumerate(_object_list(data, "territories", source)):
         where = f"{source}: territory #{i + 1}"
         if not isinstance(entry, dict):
-            raise BoardError(f"{where} must be an object with {', '.join(_TERRITORY_KEYS)}, got {entry!r}")
+            raise BoardError(f"{where} must be an object with {', '.join(_TERRITORY_KEYS)}, got {quote(entry)}")
         _check_keys(entry, _TERRITORY_KEYS, (), where)
         tname = _name(entry["name"], where)
         where = f"{source}: territory {tname!r}"
@@ -496,14 +515,14 @@ def _parse(data: Any, source: str) -> dict[str, Any]:
         c = continent_ids.get(continent.casefold()) if isinstance(continent, str) else None
         if c is None:
             raise BoardError(
-                f"{where}: unknown continent {continent!r}; expected one of {', '.join(continent_names)}"
+                f"{where}: unknown continent {quote(continent)}; expected one of {quote(', '.join(continent_names))}"
             )
         x, y = entry["x"], entry["y"]
         if not (_is_number(x) and _is_number(y)):
-            raise BoardError(f"{where}: coordinates x={x!r}, y={y!r} must be finite numbers")
+            raise BoardError(f"{where}: coordinates x={quote(x)}, y={quote(y)} must be finite numbers")
         card = entry["card"]
         if card not in _TERRITORY_SYMBOLS:
-            raise BoardError(f"{where}: unknown card symbol {card!r}; expected one of {', '.join(_TERRITORY_SYMBOLS)}")
+            raise BoardError(f"{where}: unknown card symbol {quote(card)}; expected one of {', '.join(_TERRITORY_SYMBOLS)}")
         territory_ids[tname.casefold()] = i
         territory_names.append(tname)
         members[c].append(i)
@@ -519,24 +538,28 @@ def _parse(data: Any, source: str) -> dict[str, Any]:
     def territory_id(value: object, where: str) -> int:
         t = territory_ids.get(value.casefold()) if isinstance(value, str) else None
         if t is None:
-            close = difflib.get_close_matches(str(value), territory_names, n=2, cutoff=0.6)
+            close = difflib.get_close_matches(value, territory_names, n=2, cutoff=0.6) if isinstance(value, str) else []
             hint = f"; did you mean {' or '.join(map(repr, close))}?" if close else ""
-            raise BoardError(f"{where} names unknown territory {value!r}{hint}")
+            raise BoardError(f"{where} names unknown territory {quote(value)}{hint}")
         return t
 
     borders: list[Border] = []
     seen: dict[tuple[int, int], int] = {}
-    for i, entry in enumerate(_object_list(data, "borders", source)):
+    entries = _object_list(data, "borders", source)
+    most = len(territory_names) * (len(territory_names) - 1) // 2
+    if len(entries) > most:
+        raise BoardError(f"{source}: {len(entries)} borders among {len(territory_names)} territories; at most {most} are distinct")
+    for i, entry in enumerate(entries):
         where = f"{source}: border #{i + 1}"
         if not isinstance(entry, list) or len(entry) != 3:
-            raise BoardError(f"{where} must be a list [territory, territory, \"land\" or \"sea\"], got {entry!r}")
+            raise BoardError(f"{where} must be a list [territory, territory, \"land\" or \"sea\"], got {quote(entry)}")
         a, b = territory_id(entry[0], where), territory_id(entry[1], where)
         where = f"{source}: border #{i + 1} {territory_names[a]} - {territory_names[b]}"
         if a == b:
             raise BoardError(f"{where} joins a territory to itself")
         kind = entry[2]
         if kind not in BORDER_KINDS:
-            raise BoardError(f"{where} has kind {kind!r}; expected \"land\" or \"sea\"")
+            raise BoardError(f"{where} has kind {quote(kind)}; expected \"land\" or \"sea\"")
         key = (min(a, b), max(a, b))
         if key in seen:
             raise BoardError(f"{where} is a duplicate of border #{seen[key] + 1}")

@@ -23,6 +23,7 @@ from functools import lru_cache
 import numpy as np
 
 from analyzer.errors import RulesError
+from analyzer.limits import MAX_DICE, MAX_DICE_SIDES, MAX_ROLL_PAIRS, quote
 
 
 @dataclass(frozen=True)
@@ -39,12 +40,29 @@ class DiceRules:
     ties_to_attacker: bool = False
 
     def __post_init__(self) -> None:
-        if not isinstance(self.sides, int) or self.sides < 2:
-            raise RulesError(f"dice sides must be an integer >= 2, got {self.sides!r}")
+        if not _whole(self.sides) or not 2 <= self.sides <= MAX_DICE_SIDES:
+            raise RulesError(
+                f"dice sides must be a whole number from 2 to {MAX_DICE_SIDES} (analyzer.limits.MAX_DICE_SIDES), "
+                f"got {quote(self.sides)}"
+            )
         for name in ("attacker_max", "defender_max"):
             value = getattr(self, name)
-            if not isinstance(value, int) or not 1 <= value <= 5:
-                raise RulesError(f"{name} must be an integer from 1 to 5, got {value!r}")
+            if not _whole(value) or not 1 <= value <= MAX_DICE:
+                raise RulesError(f"{name} must be a whole number from 1 to {MAX_DICE}, got {quote(value)}")
+        if not isinstance(self.ties_to_attacker, bool):
+            raise RulesError(f"ties_to_attacker must be true or false, got {quote(self.ties_to_attacker)}")
+        # roll_table enumerates every sorted attack roll against every sorted defence roll.
+        pairs = sum(
+            math.comb(self.sides + a - 1, a) * math.comb(self.sides + d - 1, d)
+            for a in range(1, self.attacker_max + 1)
+            for d in range(1, self.defender_max + 1)
+        )
+        if pairs > MAX_ROLL_PAIRS:
+            raise RulesError(
+                f"{self.sides}-sided dice, {self.attacker_max} against {self.defender_max}, have {pairs:,} pairs of "
+                f"sorted rolls to enumerate; the limit is {MAX_ROLL_PAIRS:,} (analyzer.limits.MAX_ROLL_PAIRS): "
+                "use fewer sides or dice"
+            )
 
     def attacker_dice(self, armies: int) -> int:
         """Most dice an attacking territory with ``armies`` armies may roll (one stays behind)."""
@@ -53,6 +71,10 @@ class DiceRules:
     def defender_dice(self, armies: int) -> int:
         """Most dice a defending territory with ``armies`` armies may roll."""
         return max(0, min(self.defender_max, armies))
+
+
+def _whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 CLASSIC_DICE = DiceRules()

@@ -44,6 +44,7 @@ from typing import Any, Literal
 
 from analyzer.game.dice import DiceRules
 from analyzer.errors import RulesError
+from analyzer.limits import MAX_BONUS, MAX_ROUNDS, quote
 
 #: Starting armies per player, by number of players (the guide's table).
 STARTING_ARMIES: dict[int, int] = {2: 40, 3: 35, 4: 30, 5: 25, 6: 20}
@@ -83,12 +84,21 @@ class Rules:
     def __post_init__(self) -> None:
         for name, allowed in _CHOICES.items():
             value = getattr(self, name)
-            if value not in allowed:
-                raise RulesError(f"rules option {name}={value!r} is not one of {', '.join(allowed)}")
-        if not isinstance(self.territory_bonus, int) or self.territory_bonus < 0:
-            raise RulesError(f"territory_bonus must be a whole number >= 0, got {self.territory_bonus!r}")
-        if self.turn_limit is not None and (not isinstance(self.turn_limit, int) or self.turn_limit < 1):
-            raise RulesError(f"turn_limit must be a whole number >= 1 or None, got {self.turn_limit!r}")
+            if not isinstance(value, str) or value not in allowed:
+                raise RulesError(f"rules option {name}={quote(value)} is not one of {', '.join(allowed)}")
+        if not _whole(self.territory_bonus) or not 0 <= self.territory_bonus <= MAX_BONUS:
+            raise RulesError(
+                f"territory_bonus must be a whole number from 0 to {MAX_BONUS} (analyzer.limits.MAX_BONUS), "
+                f"got {quote(self.territory_bonus)}"
+            )
+        if self.turn_limit is not None and (not _whole(self.turn_limit) or not 1 <= self.turn_limit <= MAX_ROUNDS):
+            raise RulesError(
+                f"turn_limit must be None or a whole number from 1 to {MAX_ROUNDS} (analyzer.limits.MAX_ROUNDS), "
+                f"got {quote(self.turn_limit)}"
+            )
+        for name in ("missions", "capitals"):
+            if not isinstance(getattr(self, name), bool):
+                raise RulesError(f"{name} must be true or false, got {quote(getattr(self, name))}")
         if self.missions and self.capitals:
             raise RulesError("missions and capitals are separate game modes; choose at most one")
         if not isinstance(self.dice, DiceRules):
@@ -116,14 +126,24 @@ class Rules:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Rules:
         """Inverse of :meth:`to_dict`; unknown keys are an error."""
+        if not isinstance(data, dict):
+            raise RulesError(f"rules must be an object of rule options, got {quote(data)}")
         known = {f.name for f in fields(cls)}
-        unknown = set(data) - known
+        unknown = [str(k) for k in data if k not in known]
         if unknown:
-            raise RulesError(f"unknown rules option(s): {', '.join(sorted(unknown))}")
+            raise RulesError(f"unknown rules option(s): {quote(', '.join(sorted(unknown)))}; expected {', '.join(sorted(known))}")
         values = dict(data)
         if isinstance(values.get("dice"), dict):
+            dice_known = {f.name for f in fields(DiceRules)}
+            unknown = [str(k) for k in values["dice"] if k not in dice_known]
+            if unknown:
+                raise RulesError(f"unknown dice option(s): {quote(', '.join(sorted(unknown)))}; expected {', '.join(sorted(dice_known))}")
             values["dice"] = DiceRules(**values["dice"])
         return cls(**values)
+
+
+def _whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def fixed_set_value(symbols: tuple[int, int, int]) -> int:

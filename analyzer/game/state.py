@@ -54,14 +54,14 @@ from analyzer.game.actions import (
     Place,
     Roll,
     Trade,
-    action_from_json,
     action_to_json,
     as_id,
 )
 from analyzer.game.board import SYMBOLS, Board, classic_board
-from analyzer.game.cards import find_sets, is_valid_set, set_symbols
+from analyzer.game import validation
 from analyzer.game.dice import DiceRules, roll_distribution
-from analyzer.errors import BoardError, IllegalActionError, PositionError, StateFormatError
+from analyzer.errors import BoardError, IllegalActionError, PositionError
+from analyzer.limits import MAX_ARMIES, MAX_SETS_TRADED
 from analyzer.game.rules import FORCED_TRADE_HAND, NEUTRAL_ARMIES, Rules, starting_armies
 
 FORMAT = "risk-analyzer/state"
@@ -346,6 +346,7 @@ class GameState:
         rules = rules if rules is not None else Rules()
         board = board if board is not None else classic_board()
         starting_armies(n_players)  # validates the count before drawing anything
+        validation.check_board_for_game(board, n_players)
         first = int(rng.integers(n_players))
         deal = None
         if n_players == 2 or rules.setup == "deal":
@@ -406,37 +407,56 @@ class GameState:
         (2, 35)
         """
         board = board if board is not None else classic_board()
+        if not isinstance(board, Board):
+            raise PositionError(f"board must be a Board, got {type(board).__name__}")
         n = board.n_territories
-        owner_arr = np.asarray(owner)
-        armies_arr = np.asarray(armies)
+        try:
+            owner_arr = np.asarray(owner)
+            armies_arr = np.asarray(armies)
+        except (ValueError, TypeError, OverflowError):
+            raise PositionError("owners and armies must be lists of whole numbers, one per territory") from None
         if owner_arr.shape != (n,) or armies_arr.shape != (n,):
-            raise IllegalActionError(
+            raise PositionError(
                 f"a position needs an owner and armies for each of the {n} territories, "
                 f"got {owner_arr.size} owners and {armies_arr.size} army counts"
             )
         if not np.issubdtype(owner_arr.dtype, np.integer) or not np.issubdtype(armies_arr.dtype, np.integer):
-            raise IllegalActionError("owners and armies must be whole numbers")
+            raise PositionError("owners and armies must be whole numbers")
+        owner_arr, armies_arr = owner_arr.astype(np.int64), armies_arr.astype(np.int64)
         if n_players is None:
             n_players = max(2, int(owner_arr.max()) + 1)
-        starting_armies(n_players)
+        n_players = validation.read_int(n_players, "n_players", 2, 6)
         forces = n_players + (1 if n_players == 2 else 0)
         bad = np.flatnonzero((owner_arr < 0) | (owner_arr >= forces))
         if len(bad):
             t = int(bad[0])
-            raise IllegalActionError(
+            raise PositionError(
                 f"{board.territories[t]} has owner {int(owner_arr[t])}; expected a player from 0 to {forces - 1}"
             )
-        bad = np.flatnonzero(armies_arr < 1)
+        bad = np.flatnonzero((armies_arr < 1) | (armies_arr > MAX_ARMIES))
         if len(bad):
             t = int(bad[0])
-            raise IllegalActionError(f"{board.territories[t]} has {int(armies_arr[t])} armies; every territory holds at least 1")
+            raise PositionError(
+                f"{board.territories[t]} has {int(armies_arr[t])} armies; every territory holds 1 to {MAX_ARMIES} "
+                "(analyzer.limits.MAX_ARMIES)"
+            )
+        player = validation.read_int(player, "player", -(2**62), 2**62)
         if not 0 <= player < n_players or not np.any(owner_arr == player):
-            raise IllegalActionError(f"player {player} to move must be a seat from 0 to {n_players - 1} that owns a territory")
-        if not isinstance(sets_traded, int) or sets_traded < 0:
-            raise IllegalActionError(f"sets traded must be a whole number >= 0, got {sets_traded!r}")
+            raise PositionError(f"player {player} to move must be a seat from 0 to {n_players - 1} that owns a territory")
+        sets_traded = validation.read_int(sets_traded, "sets traded", 0, MAX_SETS_TRADED)
+        if hands is not None and not isinstance(hands, dict):
+            raise PositionError(f"hands must map seats to lists of cards, got {validation.quote(hands)}")
+        hand_lists: dict[int, list[int]] = {}
+        for p, cards in (hands or {}).items():
+            seat = validation.read_int(p, "a hand's seat", -(2**62), 2**62)
+            if not 0 <= seat < n_players:
+                raise PositionError(f"hand given for player {p}; expected a player from 0 to {n_players - 1}")
+            if not isinstance(cards, (list, tuple)) or len(cards) > board.n_cards:
+                raise PositionError(f"hands[{p}] must be a list of card ids, got {validation.quote(cards)}")
+            hand_lists[seat] = [validation.read_int(c, f"hands[{p}]", -(2**62), 2**62) for c in cards]
         rules = rules if rules is not None else Rules()
         if rules.missions or rules.capitals:
-            raise IllegalActionError("a position entered mid-game cannot carry missions or capitals yet")
+            raise PositionError("a position entered mid-game cannot carry missions or capitals yet")
         # Built as a dealt game whose deal the position then overwrites.
         state = cls(n_players, rules, board, first_player=player, deal=_even_deal(n, forces))
         state.owner[:] = owner_arr
@@ -444,15 +464,13 @@ class GameState:
         state.pool[:] = 0
         for p in range(n_players):
             state.alive[p] = bool(np.any(owner_arr == p))
-        for p, cards in (hands or {}).items():
-            if not 0 <= int(p) < n_players:
-                raise IllegalActionError(f"hand given for player {p}; expected a player from 0 to {n_players - 1}")
+        for seat, cards in hand_lists.items():
             for c in cards:
-                if not 0 <= int(c) < board.n_cards:
-                    raise IllegalActionError(f"card {c} does not exist; cards are numbered 0 to {board.n_cards - 1}")
-                if state.card_loc[int(c)] != DECK:
-                    raise IllegalActionError(f"card {c} is in more than one hand")
-                state.card_loc[int(c)] = int(p)
+                if not 0 <= c < board.n_cards:
+                    raise PositionError(f"card {c} does not exist; cards are numbered 0 to {board.n_cards - 1}")
+                if state.card_loc[c] != DECK:
+                    raise PositionError(f"card {c} is in more than one hand")
+                state.card_loc[c] = seat
         state.sets_traded = sets_traded
         state.initial = {
             "n_players": n_players,
@@ -460,12 +478,13 @@ class GameState:
                 "owner": owner_arr.tolist(),
                 "armies": armies_arr.tolist(),
                 "player": player,
-                "hands": {str(p): [int(c) for c in cards] for p, cards in (hands or {}).items()},
+                "hands": {str(p): cards for p, cards in hand_lists.items()},
                 "sets_traded": sets_traded,
             },
         }
         state.history = []
         state._begin_turn(player, True)
+        validation.validate(state, replay=False)
         return state
 
     def copy(self) -> GameState:
@@ -638,6 +657,7 @@ class GameState:
         Raises :class:`IllegalActionError` naming the action, the phase and the
         reason. Territory names are accepted wherever an id is.
         """
+        validation.check_action(action, "action", IllegalActionError)  # before any number reaches numpy
         action = self._normalize(action)
         reason = self.illegal_reason(action)
         if reason is not None:
@@ -815,8 +835,8 @@ class GameState:
             "resume_attack": self.resume_attack,
             "elimination_trade": self.elimination_trade,
             "setup_step": self.setup_step,
-            "attack": list(self.attack) if self.attack is not None else None,
-            "move": list(self.move) if self.move is not None else None,
+            "attack": _as_list(validation.pending_attack(self)),
+            "move": _as_list(validation.pending_move(self)),
             "winner": self.winner,
             "eliminations": [[e.player, e.by, e.turn] for e in self.eliminations],
             "trades": [[r.player, r.turn, r.value] for r in self.trades],
@@ -830,83 +850,49 @@ class GameState:
         return json.dumps(self.to_dict(history), separators=(",", ":"))
 
     @classmethod
-    def from_dict(cls, data: Any, board: Board | None = None) -> GameState:
-        """Inverse of :meth:`to_dict`; raises :class:`StateFormatError` naming what is wrong."""
-        if not isinstance(data, dict) or data.get("format") != FORMAT:
-            raise StateFormatError(f"not a saved game: expected a JSON object with format {FORMAT!r}")
-        if data.get("version") != FORMAT_VERSION:
-            raise StateFormatError(f"saved game version {data.get('version')!r} is not supported (expected {FORMAT_VERSION})")
-        try:
-            if board is None:
-                board = classic_board() if data["map"] == "classic" else Board.from_dict(data["map"], "saved game")
-            state = object.__new__(cls)
-            state.board = board
-            n_players = int(data["n_players"])
-            starting_armies(n_players)
-            state._bind(engine.new_state(board.n_territories, board.n_cards, n_players))
-            state.rules = Rules.from_dict(data["rules"])
-            state.initial = dict(data["initial"])
-            state.phase = Phase[data["phase"]]
-            for name in ("player", "first_player", "turn", "round", "pending", "sets_traded", "setup_step"):
-                setattr(state, name, int(data[name]))
-            for name in ("captured", "bonus_used", "resume_attack", "elimination_trade"):
-                setattr(state, name, bool(data[name]))
-            arrays = {
-                "owner": (np.int8, board.n_territories),
-                "armies": (np.int32, board.n_territories),
-                "card_loc": (np.int8, board.n_cards),
-                "pool": (np.int32, state.n_players + (state.neutral is not None)),
-                "alive": (bool, state.n_players),
-                "eliminated_by": (np.int8, state.n_players),
-                "capitals": (np.int16, state.n_players),
-                "missions": (np.int16, state.n_players),
-            }
-            for name, (dtype, length) in arrays.items():
-                arr = np.asarray(data[name], dtype=dtype)
-                if arr.shape != (length,):
-                    raise StateFormatError(f"saved game field {name!r} has {arr.size} entries, expected {length}")
-                getattr(state, name)[:] = arr
-            for name in ("attack", "move"):
-                value = data[name]
-                if value is not None and len(value) != 4:
-                    raise StateFormatError(f"saved game field {name!r} has {len(value)} entries, expected 4")
-                setattr(state, name, None if value is None else tuple(int(v) for v in value))
-            state.winner = data["winner"]
-            state.eliminations = [Elimination(*map(int, e)) for e in data["eliminations"]]
-            state.trades = [SetTraded(*map(int, r)) for r in data["trades"]]
-            state.history = [action_from_json(a) for a in data.get("history", [])]
-            state.labels = dict(data.get("labels", {}))
-        except StateFormatError:
-            raise
-        except (KeyError, TypeError, ValueError, OverflowError) as exc:
-            raise StateFormatError(f"saved game is malformed: {type(exc).__name__}: {exc}") from None
-        state._validate()
+    def from_dict(cls, data: Any, board: Board | None = None, *, trusted: bool = False) -> GameState:
+        """Inverse of :meth:`to_dict`, through :func:`analyzer.game.validation.validate`.
+
+        Raises :class:`StateFormatError` for a malformed save and :class:`PositionError`
+        naming the field for an impossible one. The history must replay to the stored
+        state unless ``trusted`` (for a state this process saved itself, with or without
+        its history).
+        """
+        fields = validation.read_fields(data, board, FORMAT, FORMAT_VERSION)
+        board = fields["board"]
+        state = object.__new__(cls)
+        state.board = board
+        state._bind(engine.new_state(board.n_territories, board.n_cards, fields["n_players"]))
+        state.rules = fields["rules"]
+        state.initial = fields["initial"]
+        S = state.S
+        for name, index in (("phase", engine.PHASE), ("player", engine.PLAYER), ("first_player", engine.FIRST_PLAYER),
+                            ("turn", engine.TURN), ("round", engine.ROUND), ("pending", engine.PENDING),
+                            ("sets_traded", engine.SETS_TRADED), ("setup_step", engine.SETUP_STEP),
+                            ("captured", engine.CAPTURED), ("bonus_used", engine.BONUS_USED),
+                            ("resume_attack", engine.RESUME_ATTACK), ("elimination_trade", engine.ELIMINATION_TRADE)):
+            S[index] = int(fields[name])
+        for name in engine.FIELDS:
+            getattr(state, name)[:] = fields[name]
+        for name, index in (("attack", engine.ATTACK_S), ("move", engine.MOVE_S)):
+            S[index : index + 4] = (-1, 0, 0, 0) if fields[name] is None else fields[name]
+        S[engine.WINNER] = -1 if fields["winner"] is None else fields["winner"]
+        state.eliminations = [Elimination(*e) for e in fields["eliminations"]]
+        state.trades = [SetTraded(*r) for r in fields["trades"]]
+        # A save without its history (to_json(history=False)) can be loaded only as trusted.
+        state.history = fields["history"] if fields["history"] is not None else ([] if trusted else None)  # type: ignore[assignment]
+        state.labels = fields["labels"]
+        validation.validate(state, replay=not trusted)
         return state
 
     @classmethod
-    def from_json(cls, text: str | bytes, board: Board | None = None) -> GameState:
-        try:
-            data = json.loads(text)
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-            raise StateFormatError(f"saved game is not valid JSON: {exc}") from None
-        return cls.from_dict(data, board)
+    def from_json(cls, text: str | bytes, board: Board | None = None, *, trusted: bool = False) -> GameState:
+        """A saved game from its JSON text (see :meth:`from_dict`); size and nesting are checked before parsing."""
+        return cls.from_dict(validation.loads(text, "saved game"), board, trusted=trusted)
 
     def _validate(self) -> None:
-        """Reject loaded states that break the invariants the engine relies on."""
-        forces = len(self.pool)
-        if np.any(self.owner < -1) or np.any(self.owner >= forces):
-            raise StateFormatError(f"saved game has an owner outside -1..{forces - 1}")
-        if self.phase.value >= Phase.REINFORCE.value and self.phase != Phase.GAME_OVER:
-            empty = self.armies < 1
-            if self.phase == Phase.MOVE_IN and self.move is not None:
-                empty[self.move[1]] = False  # the captured territory waits for the move-in
-            if np.any(self.owner < 0) or np.any(empty):
-                bad = [self._name(int(t)) for t in np.flatnonzero((self.owner < 0) | empty)]
-                raise StateFormatError(f"saved game in play has territories without an owner or army: {bad[:5]}")
-        if np.any(self.card_loc < DISCARD) or np.any(self.card_loc >= self.n_players):
-            raise StateFormatError("saved game has a card in an unknown place")
-        if not 0 <= self.player < self.n_players:
-            raise StateFormatError(f"saved game's player {self.player} is not a seat of a {self.n_players}-player game")
+        """Reject a state that breaks the invariants the engine relies on (no replay; see :mod:`analyzer.game.validation`)."""
+        validation.validate(self, replay=False)
 
     @classmethod
     def replay(cls, initial: dict[str, Any], history: list[Action], rules: Rules | None = None, board: Board | None = None) -> GameState:
@@ -987,6 +973,10 @@ def ranks(winner: np.ndarray, territories: np.ndarray, armies: np.ndarray, elimi
     place = np.empty(games * n, dtype=np.int64)
     place[order] = np.tile(np.arange(1, n + 1), games)
     return place.reshape(games, n)
+
+
+def _as_list(pending: tuple[int, int, int, int] | None) -> list[int] | None:
+    return None if pending is None else list(pending)
 
 
 def _even_deal(n_territories: int, forces: int) -> list[int]:

@@ -63,7 +63,6 @@ from __future__ import annotations
 import bisect
 import dataclasses
 import gc
-import json
 import math
 import multiprocessing
 import os
@@ -86,10 +85,14 @@ from analyzer.bots.base import BattleOrder, Bot
 from analyzer.game.engine import steps as engine
 from analyzer.sim import playout
 from analyzer.sim.intervals import wilson_interval
+from analyzer.sim.checkpoints import TABLES, Checkpoint, die_with_parent
 from analyzer.bots.heuristic import HeuristicBot
 from analyzer.bots.registry import make_bot
 from analyzer.game.dice import DiceRules
-from analyzer.errors import BotError, SimulationError
+from analyzer import limits
+from analyzer.errors import BotError, IllegalActionError, PositionError, SimulationError
+from analyzer.game.validation import check_action, validate
+from analyzer.limits import check_limit, quote
 from analyzer.game.rules import Rules
 from analyzer.game.state import GameState, Phase, ranks
 
@@ -100,7 +103,6 @@ BATCH_SIZE = 100
 #: Games per batch when every seat runs compiled: a batch then takes about as long as 100 Python games
 #: take a tenth of, and the tables are built once per batch.
 COMPILED_BATCH_SIZE = 1000
-TABLES = ("games", "seats", "eliminations", "trades", "starts", "turns")
 _SETUP_PHASES = (Phase.SETUP_CLAIM, Phase.SETUP_PLACE, Phase.CHOOSE_CAPITAL)
 
 
@@ -188,18 +190,24 @@ def play(
         if state.phase == Phase.ROLL or state.phase == Phase.DRAW:
             state.apply_chance(rng)
         else:
-            decision = bots[state.current_player].choose(state, rng)
-            if type(decision) is BattleOrder:
-                _check_order(state, decision)
-                if sample_battles:
-                    s, t = decision.source, decision.target
-                    a_left, d_left = sample_battle(int(state.armies[s]), int(state.armies[t]), decision.stop_at, dice, rng, balanced)
-                    apply(Battle(s, t, a_left, d_left))
+            seat = state.current_player
+            decision = bots[seat].choose(state, rng)
+            try:
+                if type(decision) is BattleOrder:
+                    _check_order(state, decision)
+                    if sample_battles:
+                        s, t = decision.source, decision.target
+                        a_left, d_left = sample_battle(int(state.armies[s]), int(state.armies[t]), decision.stop_at, dice, rng, balanced)
+                        apply(Battle(s, t, a_left, d_left))
+                    else:
+                        roll_battle(state, decision, bots, rng, check)
                 else:
-                    roll_battle(state, decision, bots, rng, check)
-            else:
-                # Anything but a BattleOrder is meant as an Action; the engine rejects what is not one.
-                apply(cast(Action, decision))
+                    # Anything but a BattleOrder is meant as an Action; the engine rejects what is not one.
+                    if check:
+                        check_action(decision, "the action")
+                    apply(cast(Action, decision))
+            except (IllegalActionError, PositionError, BotError) as exc:
+                raise BotError(f"bot {quote(_bot_name(bots[seat]))} of seat {seat} chose {quote(decision)}: {exc}") from None
         if state.turn != turn:
             if on_setup_done is not None:
                 on_setup_done(state)
@@ -258,6 +266,19 @@ class RunSpec:
         }
 
 
+def _bot_name(bot: Bot) -> str:
+    return f"{type(bot).__module__}.{type(bot).__qualname__}"
+
+
+def trusted_bot(bot: Bot) -> bool:
+    """Whether ``bot`` is one of the package's own bots, whose actions may skip the engine's checks.
+
+    Any other bot (``module:Class`` from the command line, an object passed in) plays through the
+    checked path, so that an illegal action is an error naming it rather than a corrupt game.
+    """
+    return type(bot).__module__.startswith("analyzer.bots.")
+
+
 def _bot_id(bot: Bot) -> str:
     """A dataclass bot's repr names its parameters; other objects' reprs hold a memory address."""
     if dataclasses.is_dataclass(bot):
@@ -294,10 +315,11 @@ class _Recorder:
             state = GameState.new(spec.n_players, rng, self.rules, spec.board)
         else:
             if self.start is None:
-                self.start = GameState.from_json(spec.start, spec.board)
+                # simulate() validated the position before writing it: trusted, and saved without history.
+                self.start = GameState.from_json(spec.start, spec.board, trusted=True)
             state = self.start.copy()
             state.rules = dataclasses.replace(
-                state.rules, turn_limit=_cap(state.rules.turn_limit, state.round + spec.max_rounds)
+                state.rules, turn_limit=_cap(state.rules.turn_limit, min(state.round + spec.max_rounds, limits.MAX_ROUNDS))
             )
         if spec.compiled and not spec.check and playout.compiled(spec.bots):
             if self.prepared is None:
@@ -452,60 +474,6 @@ def run_batch(spec: RunSpec, batch: int) -> dict[str, pd.DataFrame]:
     return recorder.frames()
 
 
-# ---------------------------------------------------------------------------------- checkpoints
-class Checkpoint:
-    """A directory of finished batches: ``run.json`` (the run's parameters) and, per batch,
-    ``batch-NNNNNN.TABLE.parquet`` files made visible by a ``batch-NNNNNN.done`` marker.
-
-    A rerun with the same parameters loads the finished batches and plays only
-    the others; a rerun with different ones is refused (:class:`SimulationError`)
-    rather than mixing two runs' games.
-    """
-
-    def __init__(self, directory: str | Path, spec: RunSpec) -> None:
-        self.dir = Path(directory)
-        self.dir.mkdir(parents=True, exist_ok=True)
-        params = spec.params()
-        meta = self.dir / "run.json"
-        if meta.exists():
-            recorded = json.loads(meta.read_text())
-            if recorded != params:
-                changed = sorted(k for k in params.keys() | recorded.keys() if params.get(k) != recorded.get(k))
-                raise SimulationError(
-                    f"checkpoint {self.dir} belongs to a run with different {', '.join(changed)}; "
-                    "rerun with the same options to resume, or delete it (or choose another --out) to start afresh"
-                )
-        else:
-            _atomic_write(meta, json.dumps(params, indent=1).encode())
-
-    def _path(self, batch: int, suffix: str) -> Path:
-        return self.dir / f"batch-{batch:06d}.{suffix}"
-
-    def finished(self) -> set[int]:
-        return {int(p.name.split(".")[0].split("-")[1]) for p in self.dir.glob("batch-*.done")}
-
-    def save(self, batch: int, frames: dict[str, pd.DataFrame]) -> None:
-        for name, frame in frames.items():
-            tmp = self._path(batch, f"{name}.parquet.tmp")
-            frame.to_parquet(tmp, index=False)
-            os.replace(tmp, self._path(batch, f"{name}.parquet"))
-        _atomic_write(self._path(batch, "done"), b"")
-
-    def load(self, batch: int) -> dict[str, pd.DataFrame]:
-        return {name: pd.read_parquet(self._path(batch, f"{name}.parquet")) for name in TABLES}
-
-    def remove(self) -> None:
-        for p in self.dir.iterdir():
-            p.unlink()
-        self.dir.rmdir()
-
-
-def _atomic_write(path: Path, data: bytes) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_bytes(data)
-    os.replace(tmp, path)
-
-
 # ---------------------------------------------------------------------------------- backends
 def _serial(spec: RunSpec, batches: list[int]) -> Iterator[tuple[int, dict[str, pd.DataFrame]]]:
     for b in batches:
@@ -515,7 +483,10 @@ def _serial(spec: RunSpec, batches: list[int]) -> Iterator[tuple[int, dict[str, 
 def _processes(spec: RunSpec, batches: list[int], workers: int) -> Iterator[tuple[int, dict[str, pd.DataFrame]]]:
     # fork: a spawned child would re-run `python -m analyzer`'s main module; fall back where there is no fork.
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-    with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context(method)) as pool:
+    with ProcessPoolExecutor(
+        max_workers=workers, mp_context=multiprocessing.get_context(method), initializer=die_with_parent,
+        initargs=(os.getpid(),),
+    ) as pool:
         futures = {pool.submit(run_batch, spec, b): b for b in batches}
         try:
             for future in as_completed(futures):
@@ -709,18 +680,27 @@ def simulate(
     """
     n_players = _check_count(n_players, "players", 2)
     if start is not None:
+        if not isinstance(start, GameState):
+            raise SimulationError(f"start must be a GameState, got {type(start).__name__}")
+        # The compiled playout trusts the position: prove it first (it may have been edited by hand).
+        validate(start, replay=False)
+        if start.is_terminal():
+            raise SimulationError("the start position is already over: there is nothing to play")
         n_players = start.n_players
     elif n_players > 6:
         raise SimulationError(f"the game is for 2 to 6 players, got {n_players}")
-    n_games = _check_count(n_games, "games", 1)
+    n_games = check_limit(_check_count(n_games, "games", 1), limits.MAX_GAMES, "games", SimulationError)
     seed = _check_count(seed, "seed", 0)
-    workers = _check_count(workers, "workers", 1)
+    workers = check_limit(_check_count(workers, "workers", 1), limits.max_workers(),
+                          "workers (four per CPU; analyzer.limits.max_workers())", SimulationError)
     bot_objects, names = resolve_bots(bots, n_players)
+    if not all(trusted_bot(b) for b in bot_objects):
+        check = True
     if batch_size is None:
         fast = compiled and not check and playout.compiled(bot_objects)
         batch_size = COMPILED_BATCH_SIZE if fast else BATCH_SIZE
-    batch_size = _check_count(batch_size, "batch size", 1)
-    max_rounds = _check_count(max_rounds, "max rounds", 1)
+    batch_size = check_limit(_check_count(batch_size, "batch size", 1), limits.MAX_BATCH_SIZE, "batch size", SimulationError)
+    max_rounds = check_limit(_check_count(max_rounds, "max rounds", 1), limits.MAX_ROUNDS, "max rounds", SimulationError, "MAX_ROUNDS")
     playout.check_battle_mode(start.rules if start is not None else rules if rules is not None else Rules(), sample_battles)
     spec = RunSpec(
         n_players=n_players,
@@ -738,13 +718,12 @@ def simulate(
         batch_size=batch_size,
         start=None if start is None else start.to_json(history=False),
     )
-    store = Checkpoint(checkpoint, spec) if checkpoint is not None else None
+    store = Checkpoint(checkpoint, spec.params()) if checkpoint is not None else None
     parts: dict[int, dict[str, pd.DataFrame]] = {}
-    if store is not None:
-        for b in sorted(store.finished()):
-            parts[b] = store.load(b)
-    todo = [b for b in range(spec.n_batches) if b not in parts]
-    resumed = sum(len(spec.batch_games(b)) for b in parts)
+    # Finished batches are known by their markers; their tables are read after the new games.
+    finished = sorted(b for b in store.finished() if b < spec.n_batches) if store is not None else []
+    todo = [b for b in range(spec.n_batches) if b not in set(finished)]
+    resumed = sum(len(spec.batch_games(b)) for b in finished)
 
     if dask or scheduler is not None:
         results = _dask(spec, todo, workers, scheduler)
@@ -762,6 +741,15 @@ def simulate(
             parts[b] = frames
             turns_played += int(frames["games"]["turns"].sum())
             bar.update(len(spec.batch_games(b)))
+        for b in finished:
+            assert store is not None
+            loaded = store.load(b)
+            if loaded is None:  # damaged: set aside by load(); play its games again
+                loaded = run_batch(spec, b)
+                store.save(b, loaded)
+                resumed -= len(spec.batch_games(b))
+                turns_played += int(loaded["games"]["turns"].sum())
+            parts[b] = loaded
     seconds = time.perf_counter() - started
     ordered = [parts[b] for b in range(spec.n_batches)]
     return SimulationResult(

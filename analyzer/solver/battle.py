@@ -64,9 +64,10 @@ from typing import Any, Literal
 import numpy as np
 from analyzer.kernels import kernel
 
-from analyzer.game.dice import CLASSIC_DICE, DiceRules, roll_distribution, roll_table
+from analyzer.game.dice import DiceRules, roll_distribution, roll_table
 from analyzer.solver.blitz import balance, balanced_win_probability
 from analyzer.errors import BattleInputError
+from analyzer.limits import MAX_ARMIES, MAX_SOLVER_CELLS, check_limit
 
 StopMode = Literal["overshoot", "cap"]
 
@@ -664,10 +665,23 @@ def _result(attackers: int, defenders: int, stop_at: int, options: BattleOptions
     return BattleResult(attackers, defenders, stop_at, options, attacker_left, defender_left, probability)
 
 
+def check_armies(value: object, name: str, minimum: int) -> int:
+    """:func:`whole_number`, and at most :data:`analyzer.limits.MAX_ARMIES`."""
+    return check_limit(whole_number(value, name, minimum), MAX_ARMIES, name, BattleInputError, "MAX_ARMIES")
+
+
+def check_cells(cells: int, what: str) -> None:
+    """Refuse a solve that would allocate more than :data:`analyzer.limits.MAX_SOLVER_CELLS` probabilities."""
+    check_limit(cells, MAX_SOLVER_CELLS, f"the probability cells of {what}:", BattleInputError, "MAX_SOLVER_CELLS")
+
+
 def _check(attackers: object, defenders: object, stop_at: object, options: object) -> tuple[int, int, int, BattleOptions]:
-    a = whole_number(attackers, "attackers", 2)
-    d = whole_number(defenders, "defenders", 1)
-    return a, d, check_stop_at(stop_at, a), check_options(options)
+    a = check_armies(attackers, "attackers", 2)
+    d = check_armies(defenders, "defenders", 1)
+    s = check_stop_at(stop_at, a)
+    # The stopped outcomes are a (stop_at + 1) x (defenders + 1) grid; the rest is linear in the armies.
+    check_cells((s + 1) * (d + 1), f"a battle against {d} stopping at {s}")
+    return a, d, s, check_options(options)
 
 
 def battle(attackers: int, defenders: int, *, stop_at: int = 1, options: BattleOptions = CLASSIC) -> BattleResult:
@@ -687,6 +701,7 @@ def battle(attackers: int, defenders: int, *, stop_at: int = 1, options: BattleO
 def battle_plain(attackers: int, defenders: int, *, stop_at: int = 1, options: BattleOptions = CLASSIC) -> BattleResult:
     """:func:`battle` by the plain O(A * D) sweep over every state: the reference the fast path is checked against."""
     a, d, s, opts = _check(attackers, defenders, stop_at, options)
+    check_cells((a + 1) * (d + 1), f"a plain sweep of {a} against {d}")
     return _result(a, d, s, opts, _solve(a, d, s, opts, plain=True))
 
 
@@ -738,6 +753,7 @@ def start_values(
     With ``win_reward`` all ones this is P(win) for every start ``a <= a_max``
     at once. Under Balanced Blitz each start is its own reshaped battle.
     """
+    check_cells((a_max + 1) * (defenders + 1), f"{a_max} attackers against {defenders}")
     reward = np.ascontiguousarray(win_reward[: a_max + 1], dtype=float)
     if options.balanced_blitz:
         out = np.zeros(a_max + 1)
@@ -755,6 +771,7 @@ def start_values(
 def win_grid(max_armies: int, stop_at: int, options: BattleOptions) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """P(win) and expected armies left on each side from every ``(a, d)`` with ``a, d <= max_armies`` (true random)."""
     n = max_armies
+    check_cells(3 * (n + 1) ** 2, f"the tables up to {n} against {n}")
     value, mean_a, mean_d = (np.zeros((n + 1, n + 1)) for _ in range(3))
     _backward(n, n, np.ones(n + 1), *kernel_args(options, stop_at), value, mean_a, mean_d, True)
     return value, mean_a, mean_d
@@ -790,7 +807,7 @@ def armies_needed(defenders: int, p: float, *, stop_at: int = 1, options: Battle
     >>> armies_needed(1, 0.5), armies_needed(10, 0.75)
     (3, 14)
     """
-    d = whole_number(defenders, "defenders", 1)
+    d = check_armies(defenders, "defenders", 1)
     target = check_probability(p)
     stop = whole_number(stop_at, "stop_at", 1)
     opts = check_options(options)

@@ -38,9 +38,12 @@ from analyzer.solver.battle import (
     check_stop_at,
     first_reaching,
     start_values,
+    check_armies,
+    check_cells,
     whole_number,
 )
 from analyzer.errors import BattleInputError
+from analyzer.limits import MAX_CHAIN_LENGTH, check_limit, quote
 
 
 def moved_in(won_with: np.ndarray, garrison: int, stop_at: int, options: BattleOptions) -> np.ndarray:
@@ -74,8 +77,9 @@ def stage_forward(start: np.ndarray, defenders: int, stop_at: int, options: Batt
 
 def _check_defenders(defenders: object) -> tuple[int, ...]:
     if isinstance(defenders, (str, bytes)) or not isinstance(defenders, Sequence) or not defenders:
-        raise BattleInputError(f"defenders must be a non-empty sequence of whole numbers >= 1, got {defenders!r}")
-    return tuple(whole_number(d, f"defenders[{i}]", 1) for i, d in enumerate(defenders))
+        raise BattleInputError(f"defenders must be a non-empty sequence of whole numbers >= 1, got {quote(defenders)}")
+    check_limit(len(defenders), MAX_CHAIN_LENGTH, "territories in the chain:", BattleInputError, "MAX_CHAIN_LENGTH")
+    return tuple(check_armies(d, f"defenders[{i}]", 1) for i, d in enumerate(defenders))
 
 
 def _check_garrisons(garrison: object, n: int) -> tuple[int, ...]:
@@ -166,8 +170,9 @@ def chain(
     >>> [round(float(p), 4) for p in r.p_conquer], round(r.expected_territories, 4)
     ([0.9903, 0.9138, 0.6775], 2.5816)
     """
-    a0 = whole_number(attackers, "attackers", 2)
+    a0 = check_armies(attackers, "attackers", 2)
     ds = _check_defenders(defenders)
+    check_cells((a0 + 1) * (max(ds) + 1), f"{a0} attackers against {max(ds)}")
     gs = _check_garrisons(garrison, len(ds))
     s = check_stop_at(stop_at, a0)
     opts = check_options(options)

@@ -1,0 +1,59 @@
+"""Careless and hostile command lines and bots: one line on stderr and exit 2, never a traceback or a hang."""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+
+from analyzer.cli import main
+from analyzer.errors import BotError
+from analyzer.game.actions import Place
+from analyzer.game.state import GameState, Phase
+from analyzer.sim.simulate import simulate
+
+DEEP = '{"a":' * 30_000 + "1" + "}" * 30_000
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["simulate", "--games", str(10**15)], "games 1000000000000000 is past the limit of 100000000"),
+        (["simulate", "--workers", "1000", "--games", "2"], "workers"),
+        (["simulate", "--max-rounds", str(10**20)], "analyzer.limits.MAX_ROUNDS"),
+        (["simulate", "--batch-size", str(10**9)], "MAX_BATCH_SIZE"),
+        (["simulate", "--rules", '{"territory_bonus": 100000000000000000000}'], "MAX_BONUS"),
+        (["simulate", "--rules", '{"dice": {"foo": 1}}'], "unknown dice option"),
+        (["simulate", "--rules", '{"missions": "no"}'], "missions must be true or false"),
+        (["simulate", "--rules", DEEP], "nests 30000 levels deep"),
+        (["simulate", "--bots", ":Bot"], "cannot import"),
+        (["simulate", "--bots", ".x:Bot"], "cannot import"),
+        (["simulate", "--games", "2", "--out", os.fsdecode(b"\xff.parquet")], "is not UTF-8"),
+        (["odds-table", "--max", "100000", "--out", "t.csv"], "MAX_TABLE_ARMIES"),
+        (["odds-table", "--max", "5", "--out", "t.csv", "--plot", "t.xyz"], "cannot write a 'xyz'"),
+        (["odds", "10", "--chain", *["3"] * 1001], "MAX_CHAIN_LENGTH"),
+    ],
+)
+def test_bad_command_lines_exit_2_with_one_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: object, argv: list[str], message: str
+) -> None:
+    assert main([*argv, "--quiet"] if argv[0] == "simulate" else argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and message in err, err
+
+
+class GreedyPlacer:
+    """A user's bot that places far more armies than it has, on an enemy territory."""
+
+    def choose(self, state: GameState, rng: np.random.Generator) -> object:
+        if state.phase == Phase.REINFORCE:
+            enemy = int(np.flatnonzero(state.owner != state.player)[0])
+            return Place(enemy, state.pending + 1000)
+        return state.legal_actions()[-1]
+
+
+def test_a_user_bot_s_illegal_action_is_an_error_naming_the_bot_the_action_and_the_reason() -> None:
+    for check in (False, True):  # a bot from outside the package always plays through the checked path
+        with pytest.raises(BotError, match=r"bot 'test_cli_input.GreedyPlacer' of seat \d chose Place\(territory=\d+, armies=\d+\): .*is not yours"):
+            simulate(3, [GreedyPlacer(), "random", "random"], n_games=1, seed=1, check=check, progress=False)

@@ -320,12 +320,3 @@ def test_evaluation_of_a_lopsided_position_and_its_reproducibility():
     again = evaluate(state, "default", rollouts=30, seed=2, workers=2, batch_size=10, progress=False)
     pd.testing.assert_frame_equal(ev.table, again.table)
 
-
-@pytest.mark.parametrize(
-    "module", ["analyzer.sim.simulate", "analyzer.sim.evaluate", "analyzer.bots.base", "analyzer.bots.heuristic", "analyzer.bots.registry"]
-)
-def test_docstring_examples(module):
-    import doctest
-    import importlib
-
-    assert doctest.testmod(importlib.import_module(module)).failed == 0

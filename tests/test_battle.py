@@ -2,20 +2,14 @@
 
 from __future__ import annotations
 
-import doctest
 import math
 from fractions import Fraction
-from types import ModuleType
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import analyzer.solver.battle
-import analyzer.solver.tables
-import analyzer.solver.chains
-import analyzer.commands.odds
 from analyzer.solver.battle import (
     EXACT_LIMIT,
     BattleOptions,
@@ -434,9 +428,3 @@ def test_bad_inverse_and_exact_requests() -> None:
     with pytest.raises(BattleInputError, match="g must be a whole number >= 0"):
         battle(5, 2).p_defender_at_most(-1)
 
-
-@pytest.mark.parametrize(
-    "module", [analyzer.solver.battle, analyzer.solver.chains, analyzer.solver.tables, analyzer.commands.odds], ids=lambda m: m.__name__
-)
-def test_docstring_examples(module: ModuleType) -> None:
-    assert doctest.testmod(module).failed == 0

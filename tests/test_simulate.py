@@ -321,16 +321,6 @@ def test_evaluation_of_a_lopsided_position_and_its_reproducibility():
     pd.testing.assert_frame_equal(ev.table, again.table)
 
 
-@pytest.mark.parametrize(
-    "module", ["analyzer.sim.simulate", "analyzer.sim.evaluate", "analyzer.bots.base", "analyzer.bots.heuristic", "analyzer.bots.registry"]
-)
-def test_docstring_examples(module):
-    import doctest
-    import importlib
-
-    assert doctest.testmod(importlib.import_module(module)).failed == 0
-
-
 # ---------------------------------------------------------------------------------- damaged checkpoints, orphans
 def test_a_damaged_checkpoint_is_named_set_aside_and_replayed(tmp_path):
     from analyzer.sim.checkpoints import CheckpointWarning

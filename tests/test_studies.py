@@ -4,7 +4,6 @@ truth in synthetic cases, replays checked against the simulator, and clear error
 from __future__ import annotations
 
 import dataclasses
-import doctest
 from fractions import Fraction
 
 import numpy as np
@@ -47,13 +46,6 @@ from analyzer.studies import (
     seat_order_win_rates,
 )
 from analyzer.studies.openings import draft_arrays
-import analyzer.studies.cards
-import analyzer.studies.continents
-import analyzer.studies.openings
-import analyzer.studies.plots
-import analyzer.studies.policies
-import analyzer.studies.replay
-import analyzer.studies.stats
 from analyzer.studies.stats import fit_logistic, paired_difference, rate_difference, rate_table
 
 BOARD = classic_board()
@@ -490,11 +482,3 @@ def test_holding_value_covers_no_effect_in_a_synthetic_case():
     assert covers(row["adjusted_low"], row["adjusted_high"], 0.0)
     assert covers(row["holder_ci_low"], row["holder_ci_high"], 1 / 3)
 
-
-@pytest.mark.parametrize(
-    "module",
-    [analyzer.studies.cards, analyzer.studies.continents, analyzer.studies.openings, analyzer.studies.plots,
-     analyzer.studies.policies, analyzer.studies.replay, analyzer.studies.stats],
-)
-def test_docstring_examples(module):
-    assert doctest.testmod(module).failed == 0

@@ -943,7 +943,7 @@ def roll_cdf(attacker_dice: int, defender_dice: int, dice: DiceRules) -> tuple[l
     >>> from analyzer.game.dice import CLASSIC_DICE
     >>> outcomes, cdf = roll_cdf(1, 1, CLASSIC_DICE)
     >>> [(r.attacker_losses, r.defender_losses) for r in outcomes], [round(p, 4) for p in cdf]
-    ([(1, 0), (0, 1)], [0.5833, 1.0])
+    ([(0, 1), (1, 0)], [0.4167, 1.0])
     """
     dist = roll_distribution(attacker_dice, defender_dice, dice)
     outcomes = [Roll(a, d) for a, d in dist]

@@ -11,7 +11,7 @@ which read a start from the header (one load, as cheap as a constant offset).
 
 >>> S = new_state(42, 44, 4)
 >>> layout(42, 44, 4)["armies"], int(S[AT_ARMIES]), int(S[N_TERRITORIES])
-((82, 42), 82, 42)
+((77, 42), 77, 42)
 >>> view(S, "owner")[:3], armies_view(S).shape
 (array([-1, -1, -1]), (42,))
 """

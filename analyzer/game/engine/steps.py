@@ -21,8 +21,8 @@ rules tabulate (set values, territory reinforcements) are computed into it by
 >>> owner, armies = view(S, "owner"), view(S, "armies")
 >>> owner[:] = [0] * 11 + [1] * 31; armies[:] = 1
 >>> begin_turn(S, C, 0, True)
->>> int(S[PENDING]), int(S[TURN]), int(S[ROUND])  # 11 territories: 3 armies
-(3, 1, 1)
+>>> int(S[PENDING]), int(S[TURN]), int(S[ROUND])  # 11 territories: 3 armies; North America (the first 9): 5
+(8, 1, 1)
 """
 
 from __future__ import annotations

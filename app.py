@@ -16,8 +16,8 @@ widgets. A fragment polls the stored version every few seconds, so a change made
 on another device appears without a reload.
 
 A view of a tab is ``view(game, names) -> GameState | None``: a view that
-returns a new game has it stored (this is how a "Record" tab for live play plugs
-in, as one more entry of :data:`VIEWS`).
+returns a new game has it stored; the "Record" tab (:mod:`app_live`, a game
+followed entry by entry as it is played) is one of them.
 
 The tabs are lazy (``on_change="rerun"``): only the open one is computed, and
 solver results are cached by position, so an interaction costs one tab.
@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import hashlib
 import io
-import re
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime, timezone
@@ -38,6 +37,8 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 from matplotlib.figure import Figure
+
+import app_live
 
 from analyzer.analysis.position import (
     attack_sources,
@@ -56,6 +57,7 @@ from analyzer.bots.registry import BOTS
 from analyzer.errors import StoreConflictError, StoreError
 from analyzer.game.board import SYMBOLS, Board, classic_board
 from analyzer.game.state import GameState
+from analyzer.text import plain
 from analyzer.limits import MAX_ARMIES, MAX_NAME_LENGTH
 from analyzer.plot import (
     NEUTRAL_COLOR,
@@ -137,22 +139,6 @@ CSS = """<style>
   h1 { font-size: 1.8rem !important; }
 }
 </style>"""
-
-_MARKDOWN = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$&:])")
-
-
-def plain(text: object) -> str:
-    """``text`` with Markdown's and HTML's special characters escaped, to show user text as typed.
-
-    Player names, game names and file names come from users and files; shown as
-    Markdown, a name like ``![x](http://host/t.png)`` would make every browser on
-    the game fetch that address.
-
-    >>> plain("![x](http://h/t.png)")
-    '\\\\!\\\\[x\\\\]\\\\(http\\\\://h/t\\\\.png\\\\)'
-    """
-    return _MARKDOWN.sub(r"\\\1", str(text))
-
 
 def main() -> None:
     st.set_page_config(page_title="Risk Analyzer", layout="wide", initial_sidebar_state="collapsed")
@@ -536,6 +522,11 @@ def start_page() -> None:
     random_col.button("New random setup", on_click=new_random_setup, type="primary", key="new_random")
     blank_col.button("New blank game", on_click=new_blank_game, key="new_blank",
                      help="Territories dealt round the table with one army each, to type a real game over.")
+    with st.expander("Follow a game at the table, move by move"):
+        live = app_live.render(None, "live-start")
+        if live is not None:
+            new_game(live, chosen_name())
+            st.rerun()
     upload_game()
     st.subheader("Classic map")
     st.image(bare_map_png())
@@ -653,7 +644,7 @@ def game_page(game: GameState, names: list[str]) -> None:
         if not tab.open:
             continue
         with tab, shown_errors():
-            if in_setup and view not in (board_view, players_view, tables_view):
+            if in_setup and view not in (board_view, record_view, players_view, tables_view):
                 st.info("This game is still in its setup: this tab needs an owner for every territory. "
                         "Enter them on the Board tab, or start a new game.")
                 continue
@@ -1037,6 +1028,11 @@ def suggestions_view(game: GameState, names: list[str]) -> None:
 
 
 # ---------------------------------------------------------------------------------- Tables
+def record_view(game: GameState, names: list[str]) -> GameState | None:
+    """Follow the game as it is played at the table, entry by entry (:mod:`app_live`)."""
+    return app_live.render(game, "live")
+
+
 def tables_view(game: GameState, names: list[str]) -> None:
     size_col, stop_col, which_col = st.columns(3)
     max_armies = size_col.slider("Up to armies", 5, 60, 20, key="table_max")
@@ -1052,6 +1048,7 @@ def tables_view(game: GameState, names: list[str]) -> None:
 #: The tabs of an open game, in order: (label, view). A view returning a game has it stored.
 VIEWS: tuple[tuple[str, Callable[[GameState, list[str]], GameState | None]], ...] = (
     ("Board", board_view),
+    ("Record", record_view),
     ("Players & cards", players_view),
     ("Continents", continents_view),
     ("Reinforcements", reinforcements_view),

@@ -16,7 +16,6 @@ roll instead.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 
 import numpy as np
@@ -33,19 +32,13 @@ from analyzer.game.state import DECK, GameState, Phase
 from analyzer.limits import MAX_ARMIES, MAX_NAME_LENGTH
 from analyzer.live import LIVE_LABEL, LiveGame
 from analyzer.plot import PLAYER_COLORS
+from analyzer.text import plain
 
-#: Characters Markdown would read as formatting; escaped so a message shows as typed.
-_MARKDOWN = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$])")
 NO_CARD = -1
 #: The ways to start a game's territories.
 CLAIM_ONE_BY_ONE = "claimed one at a time, as at the table"
 ENTER_BY_PLAYER = "entered player by player (claimed or dealt)"
 RANDOM_DEAL = "dealt at random, with armies placed"
-
-
-def plain(text: str) -> str:
-    """``text`` escaped so that ``st.error`` shows it exactly, not as Markdown."""
-    return _MARKDOWN.sub(r"\\\1", text)
 
 
 def render(game: GameState | None, key: str) -> GameState | None:

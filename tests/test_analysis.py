@@ -31,7 +31,7 @@ from analyzer.analysis.position import (
 from analyzer.solver.battle import battle, battle_exact
 from analyzer.game.board import classic_board
 from analyzer.solver.chains import chain
-from analyzer.errors import BoardError, IllegalActionError, StateFormatError
+from analyzer.errors import BoardError, IllegalActionError, PositionError, StateFormatError
 from analyzer.plot import plot_survivors
 from analyzer.game.state import GameState, Phase
 
@@ -160,13 +160,13 @@ def test_edits_make_a_new_game_and_leave_the_old_one_alone() -> None:
 @pytest.mark.parametrize(
     ("kwargs", "error", "message"),
     [
-        ({"armies": {"Alaska": -3}}, IllegalActionError, "Alaska has -3 armies; every territory holds at least 1"),
-        ({"armies": {"Alaska": float("nan")}}, IllegalActionError, "armies of Alaska is empty"),
-        ({"armies": {"Alaska": 2.5}}, IllegalActionError, "armies of Alaska must be a whole number, got 2.5"),
-        ({"owner": {"Peru": 7}}, IllegalActionError, "Peru has owner 7; expected a player from 0 to 2"),
+        ({"armies": {"Alaska": -3}}, PositionError, r"Alaska has -3 armies; every territory holds 1 to 1000000 \(analyzer.limits.MAX_ARMIES\)"),
+        ({"armies": {"Alaska": float("nan")}}, PositionError, "armies of Alaska is empty"),
+        ({"armies": {"Alaska": 2.5}}, PositionError, "armies of Alaska must be a whole number, got 2.5"),
+        ({"owner": {"Peru": 7}}, PositionError, "Peru has owner 7; expected a player from 0 to 2"),
         ({"owner": {"Atlantis": 1}}, BoardError, "unknown territory 'Atlantis'"),
-        ({"hands": {0: [99]}}, IllegalActionError, "card 99 does not exist"),
-        ({"sets_traded": -1}, IllegalActionError, "sets traded must be a whole number >= 0"),
+        ({"hands": {0: [99]}}, PositionError, "card 99 does not exist"),
+        ({"sets_traded": -1}, PositionError, "sets traded must be a whole number from 0 to 10000, got -1"),
     ],
 )
 def test_bad_edits_name_the_value(kwargs: dict[str, object], error: type[Exception], message: str) -> None:
@@ -218,7 +218,7 @@ def test_malformed_labels_in_a_file_are_named(labels: dict[str, object], message
 
 def test_labels_for_the_wrong_number_of_seats_are_refused() -> None:
     state = GameState.random_start(3, np.random.default_rng(1))
-    with pytest.raises(IllegalActionError, match="the player colours must be a list of 3"):
+    with pytest.raises(PositionError, match="the player colours must be a list of 3"):
         with_player_labels(state, NAMES, COLORS[:2])
 
 
@@ -326,8 +326,12 @@ def test_reinforcements_by_hand() -> None:
 
 
 def test_eliminated_players_and_the_neutral_force_are_left_out() -> None:
-    state = GameState.from_position([0] * 41 + [2], [1] * N, n_players=2)
-    assert reinforcement_forecast(state)["player"].tolist() == [0]
+    # A 2-player game is over once a player holds nothing, so the neutral (force 2) is checked at
+    # two players and an eliminated seat at three.
+    two = GameState.from_position([0] * 40 + [1, 2], [1] * N, n_players=2)
+    assert reinforcement_forecast(two)["player"].tolist() == [0, 1]
+    three = GameState.from_position([0] * 41 + [2], [1] * N, n_players=3)
+    assert reinforcement_forecast(three)["player"].tolist() == [0, 2]
 
 
 # ---------------------------------------------------------------------------------- suggestions

@@ -38,7 +38,7 @@ from analyzer.game.board import Board, NameOrId, classic_board
 from analyzer.bots.base import Bot
 from analyzer.game.cards import find_sets
 from analyzer.solver.chains import ChainResult, chain, conquest
-from analyzer.errors import IllegalActionError, SimulationError, StateFormatError
+from analyzer.errors import IllegalActionError, PositionError, SimulationError, StateFormatError
 from analyzer.sim.evaluate import evaluate
 from analyzer.sim.intervals import wilson_interval
 from analyzer.game.rules import FORCED_TRADE_HAND, Rules, reinforcement_from_territories
@@ -84,7 +84,7 @@ def edit_position(
     >>> edit_position(state, armies={"Alaska": -2})
     Traceback (most recent call last):
     ...
-    analyzer.errors.IllegalActionError: Alaska has -2 armies; every territory holds at least 1
+    analyzer.errors.PositionError: Alaska has -2 armies; every territory holds 1 to 1000000 (analyzer.limits.MAX_ARMIES)
     """
     board = state.board
     new_owner = state.owner.astype(np.int64)
@@ -138,8 +138,8 @@ def with_player_labels(state: GameState, names: Sequence[str], colors: Sequence[
     ['Ann', 'Bo', 'Cy']
     """
     labelled = state.copy()
-    labelled.labels[NAMES_LABEL] = _checked_labels(NAMES_LABEL, list(names), state.n_players, IllegalActionError)
-    labelled.labels[COLORS_LABEL] = _checked_labels(COLORS_LABEL, list(colors), state.n_players, IllegalActionError)
+    labelled.labels[NAMES_LABEL] = _checked_labels(NAMES_LABEL, list(names), state.n_players, PositionError)
+    labelled.labels[COLORS_LABEL] = _checked_labels(COLORS_LABEL, list(colors), state.n_players, PositionError)
     return labelled
 
 
@@ -172,13 +172,13 @@ def _checked_labels(key: str, values: Any, n_players: int, error: type[ValueErro
 def _whole(value: Any, what: str) -> int:
     """``value`` as an int if it is a whole number (a data editor hands back floats, or NaN for a cleared cell)."""
     if value is None or (isinstance(value, float) and math.isnan(value)) or value is pd.NA:
-        raise IllegalActionError(f"{what} is empty; enter a whole number")
+        raise PositionError(f"{what} is empty; enter a whole number")
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-        raise IllegalActionError(f"{what} must be a whole number, got {value!r}")
+        raise PositionError(f"{what} must be a whole number, got {value!r}")
     if isinstance(value, numbers.Integral):
         return int(value)
     if not float(value).is_integer():
-        raise IllegalActionError(f"{what} must be a whole number, got {value!r}")
+        raise PositionError(f"{what} must be a whole number, got {value!r}")
     return int(float(value))
 
 

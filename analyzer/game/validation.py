@@ -47,6 +47,7 @@ from analyzer.limits import quote
 from analyzer.errors import PositionError, RiskAnalyzerError, StateFormatError
 from analyzer.game import missions as missions_mod
 from analyzer.game.engine import steps as engine
+from analyzer.game.engine.layout import AT, HEADER
 from analyzer.game.rules import ELIMINATION_TRADE_HAND, FORCED_TRADE_HAND, NEUTRAL_ARMIES, STARTING_ARMIES
 
 if TYPE_CHECKING:
@@ -368,7 +369,7 @@ class _Checker:
         if not isinstance(getattr(st, "board", None), Board) or not isinstance(getattr(st, "rules", None), Rules):
             raise self.fail("board and rules must be a Board and a Rules")
         S = st.S
-        if not isinstance(S, np.ndarray) or S.dtype != np.int64 or S.ndim != 1 or len(S) < engine.HEADER:
+        if not isinstance(S, np.ndarray) or S.dtype != np.int64 or S.ndim != 1 or len(S) < HEADER:
             raise self.fail("the state vector must be a 1-d int64 array")
         n = int(S[engine.N_PLAYERS])
         if n not in STARTING_ARMIES:
@@ -379,6 +380,8 @@ class _Checker:
         expected = {engine.N_TERRITORIES: T, engine.N_CARDS: M, engine.NEUTRAL: 2 if n == 2 else -1,
                     engine.N_FORCES: spans["pool"][1],
                     engine.TURN_LIMIT: -1 if st.rules.turn_limit is None else st.rules.turn_limit}
+        # Compiled code finds every array through these header slots: a wrong one would read out of bounds.
+        expected.update({AT[name]: start for name, (start, _) in spans.items()})
         for index, value in expected.items():
             if S[index] != value:
                 raise self.fail(f"state vector header [{index}] is {int(S[index])}, expected {value} for this board and rules")

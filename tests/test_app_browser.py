@@ -1,5 +1,6 @@
 """The app in a real browser: the calculator on a phone, games that survive a reload and a server restart, two
-devices on one game, conflicts, setup, save and load, territories picked on the map, refused entries.
+devices on one game, conflicts, setup, save and load, territories picked on the map, refused entries, a battle
+recorded on the Record tab of a phone that is still in the log after a reload.
 
 One Streamlit server for the module, on its own game store (restarted once, by the restart test), and one
 more for the unwritable store.
@@ -16,12 +17,15 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO
 
+import numpy as np
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
 from analyzer.analysis.position import edit_position
 from analyzer.solver.battle import battle
+from analyzer.game.actions import Battle, Place
 from analyzer.game.board import classic_board
+from analyzer.live import LiveGame
 from analyzer.plot import player_name
 from analyzer.game.state import GameState
 from analyzer.store import DB_ENV, GameStore
@@ -104,7 +108,7 @@ def metric_value(page: Page, label: str) -> Locator:
     return page.get_by_test_id("stMetric").filter(has_text=label).get_by_test_id("stMetricValue")
 
 
-def type_number(page: Page, label: str, value: int) -> None:
+def type_number(page: Page | Locator, label: str, value: int) -> None:
     field = page.get_by_label(label, exact=True)
     field.fill(str(value))
     field.press("Enter")
@@ -317,7 +321,7 @@ def test_territories_clicked_on_the_map_are_picked_and_edited(page: Page, app_ur
     expect(page.get_by_test_id("stAlertContentError")).to_have_count(0)
 
 
-def choose(page: Page, label: str, option: str) -> None:
+def choose(page: Page | Locator, label: str, option: str) -> None:
     """Pick ``option`` in the selectbox labelled ``label`` the way a user does: open it, type, press Enter."""
     box = page.get_by_label(label, exact=True)
     box.click()
@@ -370,6 +374,50 @@ def test_a_game_survives_a_reload_and_a_server_restart(browser: Browser, server:
     assert armies == [str(a) for a in GameStore(server.db).load(game_id).state.armies]
     no_traceback(page)
     page.context.close()
+
+
+def test_a_battle_recorded_on_a_phone_is_still_in_the_log_after_a_reload(browser: Browser, server: Server) -> None:
+    # Bo is to play with 4 armies to place; Bo's Alaska (3) borders Ann's Kamchatka (3).
+    live = LiveGame.random(["Ann", "Bo", "Cy"], np.random.default_rng(1))
+    game_id = GameStore(server.db).create(live.state, "Recorded on a phone").id
+    page = phone(browser)
+    page.set_default_timeout(TIMEOUT_MS)
+    page.goto(f"{server.url}/?game={game_id}")
+    expect(page.get_by_role("heading", name="Recorded on a phone")).to_be_visible()
+    page.get_by_role("tab", name="Record").click()
+    # The calculator has an "Attack from" of its own: the panel's widgets are those in the tabs.
+    panel = page.get_by_test_id("stTabs")
+    expect(page.get_by_text("Turn 1 · Bo to play · reinforce · 4 armies to place")).to_be_visible()
+    choose(panel, "Place on", "Alaska")
+    type_number(panel, "Armies", 4)
+    page.get_by_role("button", name="Place", exact=True).click()
+    expect(page.get_by_text("Turn 1 · Bo to play · attack")).to_be_visible()
+    choose(panel, "Attack from", "Alaska")
+    choose(panel, "Attack", "Kamchatka")
+    # Two rolls of three dice against two can leave 5 of Alaska's 7 and 1 of Kamchatka's 3.
+    type_number(panel, "Armies left on the attacking territory", 5)
+    type_number(panel, "Armies left on the defending territory (0: taken)", 1)
+    page.get_by_role("button", name="Record battle").click()
+    line = "Turn 1, Bo: Alaska (7) attacks Kamchatka (3): stopped with 5 against 1"
+    open_log(page, line)
+    expect(page.get_by_role("button", name="Undo (battle)")).to_be_visible()
+    no_traceback(page)
+
+    page.reload()
+    expect(page.get_by_role("heading", name="Recorded on a phone")).to_be_visible()
+    page.get_by_role("tab", name="Record").click()
+    open_log(page, line)
+    history = GameStore(server.db).load(game_id).state.history
+    assert history[-2:] == [Place(BOARD.index("Alaska"), 4), Battle(BOARD.index("Alaska"), BOARD.index("Kamchatka"), 5, 1)]
+    no_traceback(page)
+    page.context.close()
+
+
+def open_log(page: Page, line: str) -> None:
+    """Open the Record tab's log and wait for ``line`` in it."""
+    log = page.get_by_test_id("stExpander").filter(has=page.get_by_text("Log", exact=True))
+    log.get_by_text("Log", exact=True).click()
+    expect(log.get_by_text(line)).to_be_visible()
 
 
 def set_armies(page: Page, territory: str, armies: int) -> None:

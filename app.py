@@ -160,7 +160,7 @@ def shown_errors() -> Iterator[None]:
     try:
         yield
     except ValueError as exc:
-        st.error(str(exc))
+        st.error(plain(str(exc)))
 
 
 # ---------------------------------------------------------------------------------- the store
@@ -289,7 +289,7 @@ def watch_store() -> None:
 
 def store_message() -> None:
     if st.session_state.get(STORE_ERROR):
-        st.error(st.session_state[STORE_ERROR])
+        st.error(plain(st.session_state[STORE_ERROR]))
 
 
 def default_name() -> str:
@@ -460,7 +460,7 @@ def territory_pickers(game: GameState, names: list[str]) -> None:
                        on_change=fill_calculator, help="Each territory must border the one before it.",
                        max_selections=MAX_CHAIN - 1)
     if st.session_state.get(CHAIN_ERROR):
-        st.error(st.session_state[CHAIN_ERROR])
+        st.error(plain(st.session_state[CHAIN_ERROR]))
 
 
 def fill_calculator() -> None:
@@ -493,7 +493,7 @@ def start_page() -> None:
     try:
         games = store().list()
     except StoreError as exc:
-        st.error(f"{exc}. New games are kept in this page only.")
+        st.error(plain(f"{exc}. New games are kept in this page only."))
         games = []
     if not games and not st.session_state.get(STORE_ERROR):
         st.caption("No stored game yet: start one below. Each game is saved as it changes, and its page address "
@@ -536,7 +536,7 @@ def start_page() -> None:
 def upload_game() -> None:
     st.file_uploader("Open a saved game (JSON)", type="json", key=UPLOAD, on_change=load_upload)
     if st.session_state.get(LOAD_ERROR):
-        st.error(st.session_state[LOAD_ERROR])
+        st.error(plain(st.session_state[LOAD_ERROR]))
 
 
 def ago(when: datetime) -> str:
@@ -785,7 +785,7 @@ def quick_edit(game: GameState, names: list[str], picked: Sequence[str]) -> None
                             key=EDIT_ARMIES)
     st.button("Apply to the picked territories", on_click=apply_quick_edit, disabled=not picked, key="apply_quick_edit")
     if st.session_state.get(EDIT_ERROR):
-        st.error(st.session_state[EDIT_ERROR])
+        st.error(plain(st.session_state[EDIT_ERROR]))
 
 
 def apply_quick_edit() -> None:
@@ -841,8 +841,8 @@ def territory_editor(game: GameState, names: list[str]) -> GameState | None:
         return None
     too_many = [t for t, a in army_changes.items() if not pd.isna(a) and a > MAX_ARMIES]
     if too_many:
-        st.error(f"{too_many[0]}: at most {MAX_ARMIES:,} armies on a territory (the limit on armies), got "
-                 f"{army_changes[too_many[0]]:,.0f}. The table keeps your entries: correct the value to apply them.")
+        st.error(plain(f"{too_many[0]}: at most {MAX_ARMIES:,} armies on a territory (the limit on armies), got "
+                       f"{army_changes[too_many[0]]:,.0f}. The table keeps your entries: correct the value to apply them."))
         return None
     entries = repr((sorted(owner_changes.items()), sorted(army_changes.items()), unknown))
     if st.session_state.get(REFUSED_TABLE) == entries:
@@ -855,7 +855,7 @@ def territory_editor(game: GameState, names: list[str]) -> GameState | None:
             raise ValueError(f"{unknown[0]} has no owner; choose one of {', '.join(names)}")
         updated = edit_position(game, owner=owner_changes, armies=army_changes)
     except ValueError as exc:
-        st.error(f"{exc}. The table keeps your entries: correct the value to apply them.")
+        st.error(plain(f"{exc}. The table keeps your entries: correct the value to apply them."))
         return None
     # Marked before the save: if it is refused the entries stay in the table (its key does not change).
     st.session_state[REFUSED_TABLE] = entries
@@ -903,7 +903,7 @@ def players_view(game: GameState, names: list[str]) -> None:
                        format_func=lambda c: card_label(board, c), key=game_key(f"hand{p}"))
     st.button("Apply", on_click=apply_players, key="apply_players", type="primary")
     if st.session_state.get(PLAYERS_ERROR):
-        st.error(st.session_state[PLAYERS_ERROR])
+        st.error(plain(st.session_state[PLAYERS_ERROR]))
 
 
 def apply_players() -> None:

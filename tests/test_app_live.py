@@ -16,6 +16,7 @@ from streamlit.testing.v1 import AppTest
 from analyzer.game.actions import Place
 from analyzer.game.board import classic_board
 from analyzer.game.state import GameState
+from analyzer.text import plain
 from analyzer.live import LiveGame
 from app_live import ENTER_BY_PLAYER, RANDOM_DEAL
 from test_record import play_script, same_game, script_start
@@ -166,7 +167,7 @@ def test_refused_entries_show_the_engines_message_and_keep_the_game() -> None:
     after_place = game_of(at)
     assert after_place.armies[0] == 14 and not errors(at)
     # 14 territories each (4 armies): Player 1 holds both Americas (+5 +2), Player 2 Africa (+3), Player 3 Australia (+2).
-    assert "Next reinforcements: Player 1 11, Player 2 7, Player 3 6" in [c.value for c in at.caption]
+    assert plain("Next reinforcements: Player 1 11, Player 2 7, Player 3 6") in [c.value for c in at.caption]
     # A result impossible from the armies before it.
     at.selectbox(key=k("from")).set_value(0).run()
     at.selectbox(key=k("to")).set_value(BOARD.index("Kamchatka"))
@@ -230,7 +231,7 @@ def test_start_by_entering_each_players_territories_then_their_armies() -> None:
     at.multiselect(key=k("deal_1")).set_value(list(range(14, 28)))
     at.multiselect(key=k("deal_2")).set_value(list(range(28, 41)))
     press(at, "start")
-    assert errors(at) == ["1 territories have no owner yet: Eastern Australia"]
+    assert errors(at) == [plain("1 territories have no owner yet: Eastern Australia")]
     at.multiselect(key=k("deal_2")).set_value(list(range(27, 42)))
     press(at, "start")
     assert errors(at) == ["Siberia is picked for two players"]

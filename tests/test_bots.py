@@ -174,8 +174,7 @@ def _set_cards() -> list[int]:
 )
 def test_card_policies(policy, card_value, sets_traded, trades):
     cards = _set_cards()
-    state = position({}, {}, rest=0, hands={0: cards}, sets_traded=sets_traded)
-    state.owner[T("Kamchatka")] = 1  # someone to fight
+    state = position({"Kamchatka": 1}, {}, rest=0, hands={0: cards}, sets_traded=sets_traded)  # someone to fight
     bot = HeuristicBot(cards=policy, card_value=card_value)
     action = bot.choose(state, np.random.default_rng(0))
     assert isinstance(action, Trade) is trades

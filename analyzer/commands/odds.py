@@ -21,7 +21,7 @@ from analyzer.solver.tables import TABLES, odds_tables
 from analyzer.solver.chains import ChainResult, chain, chain_armies_needed
 from analyzer.game.dice import DiceRules
 from analyzer.errors import BattleInputError
-from analyzer.commands.simulate import check_path
+from analyzer.commands.files import check_path
 from analyzer.limits import quote
 
 
@@ -217,9 +217,9 @@ def _plot_format(path: str) -> None:
 
 
 def run_table(args: argparse.Namespace) -> int:
-    check_path(args.out, "--out")
+    check_path(args.out, "--out", BattleInputError)
     if args.plot:
-        check_path(args.plot, "--plot")
+        check_path(args.plot, "--plot", BattleInputError)
         _plot_format(args.plot)
     tables = odds_tables(args.max_armies, stop_at=args.stop_at, options=_options(args))
     tables.to_csv(args.out, which=args.table)

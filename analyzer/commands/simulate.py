@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from analyzer.bots import BOTS
+from analyzer.commands.files import check_path
 from analyzer.errors import SimulationError
 from analyzer.game.validation import loads
 from analyzer.limits import quote
@@ -83,22 +84,13 @@ def _rules(text: str | None) -> Rules:
     return Rules.from_dict(data)
 
 
-def check_path(text: str, option: str) -> Path:
-    """A file name from the command line, if the file system and the messages can both spell it."""
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        raise SimulationError(f"{option}: the file name {text.encode('utf-8', 'surrogateescape')!r} is not UTF-8") from None
-    return Path(text)
-
-
 def run(args: argparse.Namespace) -> int:
     if not 2 <= args.players <= 6:
         raise SimulationError(f"--players must be from 2 to 6, got {args.players}")
     bots = [b.strip() for b in args.bots.split(",")]
     if len(bots) == 1:
         bots *= args.players
-    out = check_path(args.out, "--out") if args.out else None
+    out = check_path(args.out, "--out", SimulationError) if args.out else None
     if out is not None and not out.parent.is_dir():
         raise SimulationError(f"--out {args.out}: directory {out.parent} does not exist")
     checkpoint = Path(f"{out}.checkpoint") if out is not None else None

@@ -52,7 +52,7 @@ from analyzer.analysis.position import (
     win_chances,
     with_player_labels,
 )
-from analyzer.analysis.quick_odds import MAX_CHAIN, MAX_NEEDED_DEFENDERS, QuickOdds, dice_options, quick_odds
+from analyzer.analysis.quick_odds import MAX_CHAIN, MAX_NEEDED_DEFENDERS, QuickOdds, quick_odds
 from analyzer.bots.registry import BOTS
 from analyzer.errors import StoreConflictError, StoreError
 from analyzer.game.board import SYMBOLS, Board, classic_board
@@ -68,6 +68,7 @@ from analyzer.plot import (
     draw_board,
     player_name,
 )
+from analyzer.solver.battle import dice_options
 from analyzer.solver.tables import TABLES, odds_tables
 from analyzer.store import GameStore, StoredGame, default_path
 

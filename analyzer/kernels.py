@@ -38,6 +38,7 @@ PACKAGE = Path(__file__).resolve().parent
 #: The modules that hold kernels. :func:`kernel` refuses a function from any other module, so a new
 #: kernel module cannot be left out of :func:`source_key`.
 KERNEL_MODULES = (
+    "analyzer.game.dice",
     "analyzer.game.engine.layout",
     "analyzer.game.engine.steps",
     "analyzer.game.engine.legality",

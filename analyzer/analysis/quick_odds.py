@@ -21,7 +21,6 @@ import pandas as pd
 
 from analyzer.errors import BattleInputError
 from analyzer.game.board import classic_board
-from analyzer.game.dice import DiceRules
 from analyzer.limits import MAX_ARMIES
 from analyzer.solver.battle import BattleOptions, armies_needed, battle, whole_number
 from analyzer.solver.chains import chain, chain_armies_needed
@@ -33,18 +32,6 @@ MAX_CHAIN = classic_board().n_territories - 1
 MAX_NEEDED_DEFENDERS = 3_000
 #: Outcomes less likely than this at either end of a distribution are left out of the survivors' chart.
 CHART_TAIL = 1e-6
-
-
-def dice_options(*, capital: bool = False, ties_to_attacker: bool = False, balanced_blitz: bool = False,
-                 sides: int = 6, cap: bool = False) -> BattleOptions:
-    """The solver's options from the choices of ``risk-analyzer odds``: ``--capital``, ``--ties-to-attacker``,
-    ``--balanced-blitz``, ``--sides`` and ``--cap``.
-
-    >>> dice_options(capital=True).dice.defender_max
-    3
-    """
-    dice = DiceRules(sides=sides, defender_max=3 if capital else 2, ties_to_attacker=ties_to_attacker)
-    return BattleOptions(dice=dice, stop_mode="cap" if cap else "overshoot", balanced_blitz=balanced_blitz)
 
 
 @dataclass(frozen=True)

@@ -16,10 +16,9 @@ from typing import Any
 
 import numpy as np
 
-from analyzer.solver.battle import BattleOptions, BattleResult, armies_needed, battle
+from analyzer.solver.battle import BattleOptions, BattleResult, armies_needed, battle, dice_options
 from analyzer.solver.tables import TABLES, odds_tables
 from analyzer.solver.chains import ChainResult, chain, chain_armies_needed
-from analyzer.game.dice import DiceRules
 from analyzer.errors import BattleInputError
 from analyzer.commands.files import check_path
 from analyzer.limits import quote
@@ -93,14 +92,8 @@ def _battle_options(parser: argparse.ArgumentParser) -> None:
 
 
 def _options(args: argparse.Namespace) -> BattleOptions:
-    dice = DiceRules(sides=args.sides, defender_max=3 if args.capital else 2, ties_to_attacker=args.ties_to_attacker)
-    return BattleOptions(
-        dice=dice,
-        attacker_dice=args.attacker_dice,
-        defender_dice=args.defender_dice,
-        stop_mode="cap" if args.cap else "overshoot",
-        balanced_blitz=args.balanced_blitz,
-    )
+    return dice_options(capital=args.capital, ties_to_attacker=args.ties_to_attacker, balanced_blitz=args.balanced_blitz,
+                        sides=args.sides, cap=args.cap, attacker_dice=args.attacker_dice, defender_dice=args.defender_dice)
 
 
 def run_odds(args: argparse.Namespace) -> int:

@@ -23,7 +23,22 @@ from functools import lru_cache
 import numpy as np
 
 from analyzer.errors import RulesError
+from analyzer.kernels import kernel
 from analyzer.limits import MAX_DICE, MAX_DICE_SIDES, MAX_ROLL_PAIRS, quote
+
+
+@kernel(inline=True)
+def most_dice(armies: int, most: int, behind: int) -> int:  # pragma: no cover - compiled
+    """Dice a side may roll from a territory holding ``armies``: at most ``most``, and ``behind``
+    armies may not roll (the attacker's one army that stays behind; the defender has none).
+
+    The one statement of the rule: :class:`DiceRules`, the engine's steps and the solver's sweeps
+    all call this kernel.
+
+    >>> most_dice(3, 3, 1), most_dice(1, 2, 0), most_dice(1, 3, 1)
+    (2, 1, 0)
+    """
+    return max(0, min(most, armies - behind))
 
 
 @dataclass(frozen=True)
@@ -66,11 +81,11 @@ class DiceRules:
 
     def attacker_dice(self, armies: int) -> int:
         """Most dice an attacking territory with ``armies`` armies may roll (one stays behind)."""
-        return max(0, min(self.attacker_max, armies - 1))
+        return int(most_dice(armies, self.attacker_max, 1))
 
     def defender_dice(self, armies: int) -> int:
         """Most dice a defending territory with ``armies`` armies may roll."""
-        return max(0, min(self.defender_max, armies))
+        return int(most_dice(armies, self.defender_max, 0))
 
 
 def _whole(value: object) -> bool:

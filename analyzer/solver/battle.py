@@ -64,7 +64,7 @@ from typing import Any, Literal
 import numpy as np
 from analyzer.kernels import kernel
 
-from analyzer.game.dice import DiceRules, roll_distribution, roll_table
+from analyzer.game.dice import DiceRules, most_dice, roll_distribution, roll_table
 from analyzer.solver.blitz import balance, balanced_win_probability
 from analyzer.errors import BattleInputError
 from analyzer.limits import MAX_ARMIES, MAX_SOLVER_CELLS, check_limit
@@ -141,24 +141,33 @@ class BattleOptions:
         >>> BattleOptions().attacker_rolls(3, 1), BattleOptions(stop_mode="cap").attacker_rolls(6, 4)
         (2, 2)
         """
-        if armies <= stop_at:
-            return 0
-        n = min(self.attacker_cap, armies - 1)
-        return min(n, armies - stop_at) if self.stop_mode == "cap" else n
+        return int(_attacker_dice(armies, self.attacker_cap, stop_at, self.stop_mode == "cap")) if armies > stop_at else 0
 
     def attacker_rolls_array(self, armies: np.ndarray, stop_at: int) -> np.ndarray:
         """:meth:`attacker_rolls` for every entry of ``armies`` at once."""
-        n = np.minimum(self.attacker_cap, armies - 1)
-        if self.stop_mode == "cap":
-            n = np.minimum(n, armies - stop_at)
-        return np.where(armies > stop_at, n, 0)
+        return _attacker_dice_array(np.ascontiguousarray(armies, dtype=np.int64), self.attacker_cap, stop_at, self.stop_mode == "cap")
 
     def defender_rolls(self, armies: int) -> int:
         """Dice rolled by a territory holding ``armies`` defenders."""
-        return min(self.defender_cap, armies)
+        return int(most_dice(armies, self.defender_cap, 0))
 
 
 CLASSIC = BattleOptions()
+
+
+def dice_options(*, capital: bool = False, ties_to_attacker: bool = False, balanced_blitz: bool = False,
+                 sides: int = 6, cap: bool = False, attacker_dice: int | None = None,
+                 defender_dice: int | None = None) -> BattleOptions:
+    """The options from the choices of ``risk-analyzer odds`` and the app's calculator: ``--capital``
+    (a third defending die), ``--ties-to-attacker``, ``--balanced-blitz``, ``--sides``, ``--cap`` and the
+    dice each side chooses to roll.
+
+    >>> dice_options(capital=True).dice.defender_max
+    3
+    """
+    dice = DiceRules(sides=sides, defender_max=3 if capital else 2, ties_to_attacker=ties_to_attacker)
+    return BattleOptions(dice=dice, attacker_dice=attacker_dice, defender_dice=defender_dice,
+                         stop_mode="cap" if cap else "overshoot", balanced_blitz=balanced_blitz)
 
 
 def check_options(options: object) -> BattleOptions:
@@ -176,10 +185,20 @@ def check_options(options: object) -> BattleOptions:
 
 @kernel
 def _attacker_dice(a: int, am: int, s: int, cap: bool) -> int:
-    n = min(am, a - 1)
+    n = most_dice(a, am, 1)
     if cap:
         n = min(n, a - s)
     return n
+
+
+@kernel
+def _attacker_dice_array(armies, am, s, cap):
+    out = np.zeros(armies.shape, dtype=np.int64)
+    flat, res = armies.ravel(), out.ravel()
+    for i in range(flat.size):
+        if flat[i] > s:
+            res[i] = _attacker_dice(flat[i], am, s, cap)
+    return out
 
 
 @kernel

@@ -82,6 +82,7 @@ from analyzer.game.engine.layout import (
 )
 
 from analyzer.game.board import Board
+from analyzer.game.dice import most_dice
 from analyzer.game.rules import ELIMINATION_TRADE_HAND, Rules, fixed_set_value, reinforcement_from_territories
 
 # Phases (the values of analyzer.game.state.Phase).
@@ -300,12 +301,13 @@ def fortify_reach(S, C, source):  # pragma: no cover - compiled
 @kernel(inline=True)
 def attacker_dice(C, armies):  # pragma: no cover - compiled
     """Most dice a territory holding ``armies`` may attack with (one army stays behind)."""
-    return max(0, min(C[R_ATTACKER_MAX], armies - 1))
+    return most_dice(armies, C[R_ATTACKER_MAX], 1)
 
 
 @kernel(inline=True)
 def defender_dice(C, armies):  # pragma: no cover - compiled
-    return max(0, min(C[R_DEFENDER_MAX], armies))
+    """Most dice a territory holding ``armies`` may defend with."""
+    return most_dice(armies, C[R_DEFENDER_MAX], 0)
 
 
 @kernel

@@ -130,17 +130,3 @@ def page(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Page]:
             new_page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
     finally:
         context.close()
-
-
-@pytest.fixture(autouse=True)
-def _main_module_kept() -> Iterator[None]:
-    """Put ``__main__`` back after each test. Streamlit's ``AppTest.from_function`` runs a temporary script as
-    ``__main__``; a process started later by the "spawn" method (Dask's nanny) re-runs ``__main__``'s file, and
-    that script cannot run on its own."""
-    main = sys.modules["__main__"]
-    saved = {name: getattr(main, name) for name in ("__file__", "__spec__") if hasattr(main, name)}
-    yield
-    if sys.modules["__main__"] is not main:
-        sys.modules["__main__"] = main
-    for name, value in saved.items():
-        setattr(main, name, value)

@@ -425,7 +425,9 @@ def set_armies(page: Page, territory: str, armies: int) -> None:
     picker = page.get_by_label(PICKER)
     picker.click()
     picker.fill(territory)
-    picker.press("Enter")
+    # Click the option rather than press Enter: on a loaded machine Enter can come before the
+    # filtered list is drawn, pick nothing, and leave Apply disabled.
+    page.get_by_role("option", name=territory, exact=True).click()
     page.keyboard.press("Escape")
     type_number(page, "Armies on each", armies)
     page.get_by_role("button", name="Apply to the picked territories").click()

@@ -10,6 +10,7 @@ import signal
 import subprocess
 import sys
 import time
+import types
 from pathlib import Path
 
 import numpy as np
@@ -60,12 +61,20 @@ def test_same_results_for_any_worker_count_and_batch_size(serial):
     assert_same(serial, simulate(**{**RUN, "batch_size": 24}))
 
 
-def test_dask_gives_the_serial_results(serial):
+def test_dask_gives_the_serial_results(serial, tmp_path, monkeypatch):
+    # The caller's __main__ is a script that fails when re-run, as a Streamlit AppTest's or a notebook's
+    # is: Dask's spawned workers must not re-run it (they died with it as they started).
+    script = tmp_path / "main.py"
+    script.write_text("raise SystemExit('re-ran the caller\\'s main')\n")
+    main = types.ModuleType("__main__")
+    main.__file__ = str(script)
+    monkeypatch.setitem(sys.modules, "__main__", main)
     assert_same(serial, simulate(**RUN, workers=2, dask=True))
-    # And on a scheduler given by address, as --scheduler does.
+    assert sys.modules["__main__"] is main
+    # And on a scheduler given by address, as --scheduler does (its workers are threads of this process).
     from distributed import LocalCluster
 
-    with LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None) as cluster:
         assert_same(serial, simulate(**RUN, scheduler=cluster.scheduler_address))
 
 

@@ -61,12 +61,15 @@ Tables
 from __future__ import annotations
 
 import bisect
+import contextlib
 import dataclasses
 import gc
 import math
 import multiprocessing
 import os
+import sys
 import time
+import types
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
@@ -496,12 +499,30 @@ def _processes(spec: RunSpec, batches: list[int], workers: int) -> Iterator[tupl
                 future.cancel()
 
 
+@contextlib.contextmanager
+def _blank_main() -> Iterator[None]:
+    """A blank ``__main__`` while worker processes start.
+
+    Dask's nanny starts its workers by "spawn", which re-runs the file of the caller's ``__main__`` in
+    each child. The workers need nothing from it (:func:`run_batch` is imported from here), and the
+    callers' mains cannot be re-run: a Streamlit script would run the whole app in each worker, and
+    a test runner's or notebook's main fails on its own, killing the worker as it starts.
+    """
+    main = sys.modules["__main__"]
+    sys.modules["__main__"] = types.ModuleType("__main__")
+    try:
+        yield
+    finally:
+        sys.modules["__main__"] = main
+
+
 def _dask(spec: RunSpec, batches: list[int], workers: int, scheduler: str | None) -> Iterator[tuple[int, dict[str, pd.DataFrame]]]:
     from distributed import Client, LocalCluster, as_completed as dask_completed
 
     cluster = None
     if scheduler is None:
-        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None)
+        with _blank_main():
+            cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None)
         client = Client(cluster)
     else:
         client = Client(scheduler)

@@ -11,6 +11,11 @@ folder; nothing stale can be found in it. The older folders are pruned (the
 newest few are kept, for a checkout that switches branches), and ``make clean``
 removes them all.
 
+With ``RISK_ANALYZER_KERNELS=python`` in the environment, :func:`kernel` returns
+each function as it is, plain Python, and numba is never imported: the
+command line's small ``odds`` (``analyzer.cli.run``) answers so, before numba
+could even have started.
+
 The cache lives in ``analyzer/__pycache__/kernels/`` when the package folder is
 writable (a checkout), else in the user's cache folder
 (``$XDG_CACHE_HOME/risk-analyzer/kernels``, for an installed wheel).
@@ -29,9 +34,6 @@ from collections.abc import Callable, Iterable
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, TypeVar
-
-import numba
-from numba.core import config as numba_config
 
 PACKAGE = Path(__file__).resolve().parent
 
@@ -52,6 +54,18 @@ KERNEL_MODULES = (
 #: numba's options for every kernel. ``error_model="numpy"``: no Python division checks in the hot
 #: loops (~8% of the playout's time); no kernel divides by a value that can be zero.
 OPTIONS: dict[str, Any] = {"error_model": "numpy"}
+
+#: Set to "python" in the environment before the package is imported, every kernel runs as the plain
+#: Python it is written in: no compile and no numba import. A one-off small job (the CLI's battle
+#: odds) then answers in a tenth of the ~0.8 s that importing numba and loading its kernels costs;
+#: it is also the way to step through a kernel in a debugger. Anything larger runs far slower.
+MODE_VARIABLE = "RISK_ANALYZER_KERNELS"
+
+
+def plain() -> bool:
+    """Whether kernels run as plain Python (:data:`MODE_VARIABLE` is ``python``)."""
+    return os.environ.get(MODE_VARIABLE, "") == "python"
+
 
 #: Cache folders kept besides the current one.
 KEEP = 3
@@ -105,6 +119,8 @@ def source_files(modules: Iterable[str] = KERNEL_MODULES, root: Path = PACKAGE) 
 
 def source_key(modules: Iterable[str] = KERNEL_MODULES, root: Path = PACKAGE) -> str:
     """A hash of :func:`source_files` (paths and contents), numba's version and the Python version."""
+    import numba
+
     digest = hashlib.sha256(f"{numba.__version__} {sys.version_info[:3]}".encode())
     for path in source_files(modules, root):
         digest.update(path.relative_to(root).as_posix().encode() + b"\0")
@@ -149,9 +165,14 @@ def kernel(fn: F | None = None, *, inline: bool = False) -> Any:
     """
 
     def wrap(f: F) -> F:
+        if f.__module__ not in KERNEL_MODULES and f.__module__.startswith("analyzer."):
+            raise RuntimeError(f"{f.__module__}.{f.__qualname__}: kernels live in the modules of KERNEL_MODULES")
+        if plain():
+            return f
+        import numba
+        from numba.core import config as numba_config
+
         if f.__module__ not in KERNEL_MODULES:
-            if f.__module__.startswith("analyzer."):
-                raise RuntimeError(f"{f.__module__}.{f.__qualname__}: kernels live in the modules of KERNEL_MODULES")
             # A kernel module run under another name (``python -m doctest``) compiles without the
             # cache: numba's cache records the module name, and a wrong one breaks later imports.
             return numba.njit(**OPTIONS, inline="always" if inline else "never")(f)

@@ -164,6 +164,38 @@ def test_a_real_process_prints_smg_figure() -> None:
     assert done.returncode == 0 and "0.01002828887" in done.stdout
 
 
+@pytest.mark.parametrize("argv", [["12", "7", "--need", "0.8"], ["20", "--chain", "3", "4", "2"], ["9", "6", "--stop-at", "3", "--cap"]])
+def test_a_small_odds_process_runs_the_solver_uncompiled_with_the_compiled_answer(
+    capsys: pytest.CaptureFixture[str], argv: list[str]
+) -> None:
+    # The real command solves these as plain Python and never imports numba (-X importtime lists every import).
+    done = subprocess.run([sys.executable, "-X", "importtime", "-m", "analyzer", "odds", *argv, "--json"],
+                          capture_output=True, text=True)
+    assert done.returncode == 0
+    imported = {line.split("|")[-1].strip() for line in done.stderr.splitlines() if line.startswith("import time:")}
+    assert "analyzer.solver.battle" in imported and "numba" not in imported
+    # This process's solver is compiled.
+    assert main(["odds", *argv, "--json"]) == 0
+    compiled = json.loads(capsys.readouterr().out)
+    assert_close(json.loads(done.stdout), compiled)
+
+
+def assert_close(a: object, b: object) -> None:
+    """``a`` and ``b`` (parsed JSON) the same but for the last bits of their floats."""
+    if isinstance(b, dict):
+        assert isinstance(a, dict) and a.keys() == b.keys()
+        for key in b:
+            assert_close(a[key], b[key])
+    elif isinstance(b, list):
+        assert isinstance(a, list) and len(a) == len(b)
+        for x, y in zip(a, b):
+            assert_close(x, y)
+    elif isinstance(b, float):
+        assert a == pytest.approx(b, rel=1e-12, abs=1e-15)
+    else:
+        assert a == b
+
+
 def test_no_traceback_from_a_real_process() -> None:
     for argv in (["1", "3"], ["5", "2.5"], ["5", "2", "--stop-at", "7"]):
         done = subprocess.run([sys.executable, "-m", "analyzer", "odds", *argv], capture_output=True, text=True)

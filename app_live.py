@@ -16,7 +16,8 @@ roll instead.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 import numpy as np
 import pandas as pd
@@ -33,6 +34,8 @@ from analyzer.limits import MAX_ARMIES, MAX_NAME_LENGTH
 from analyzer.live import LIVE_LABEL, LiveGame
 from analyzer.plot import PLAYER_COLORS
 from analyzer.text import plain
+
+T = TypeVar("T")
 
 NO_CARD = -1
 #: The ways to start a game's territories.
@@ -86,6 +89,22 @@ def _apply(live: LiveGame, entry: Callable[[], object]) -> GameState | None:
     return live.state
 
 
+def _selectbox(label: str, options: Sequence[T], format_func: Callable[[T], str], key: str) -> T | None:
+    """``st.selectbox`` whose shown choice follows its label when the label changes (army counts after an entry).
+
+    The browser holds a choice as its label. When an entry changes the labels
+    ("Ukraine (8, Blue)" becomes "Ukraine (3, Blue)"), Streamlit keeps the
+    choice but does not send the browser its new label, so the box goes on
+    showing the old one, and sends it back with the next press, when it no
+    longer matches an option and the choice falls to the first one.
+    Re-stating the choice through ``st.session_state`` before the widget is
+    drawn makes Streamlit send the current label with it.
+    """
+    if key in st.session_state and st.session_state[key] in options:
+        st.session_state[key] = st.session_state[key]
+    return st.selectbox(label, options, format_func=format_func, key=key)
+
+
 def _territory_label(game: GameState, names: list[str]) -> Callable[[int], str]:
     def label(t: int) -> str:
         owner = int(game.owner[t])
@@ -130,9 +149,9 @@ def _start_form(key: str) -> GameState | None:
     if not 2 <= len(names) <= 6:
         st.error(plain(f"a game has 2 to 6 players, got {len(names)}"))
         return None
-    first = st.selectbox("Goes first", range(len(names)), format_func=lambda p: names[p], key=_k(key, "first"))
-    me = st.selectbox("You are", [None, *range(len(names))], key=_k(key, "me"),
-                      format_func=lambda p: "nobody (every card face down)" if p is None else names[p])
+    first = _selectbox("Goes first", range(len(names)), lambda p: names[p], _k(key, "first"))
+    me = _selectbox("You are", [None, *range(len(names))], lambda p: "nobody (every card face down)" if p is None else names[p],
+                    _k(key, "me"))
     how = st.radio("Territories", [CLAIM_ONE_BY_ONE, ENTER_BY_PLAYER, RANDOM_DEAL], key=_k(key, "how"))
     deal = _deal_pickers(names, key) if how == ENTER_BY_PLAYER else None
     if not st.button("Start", key=_k(key, "start"), width="stretch", type="primary"):
@@ -283,7 +302,7 @@ def _trade(live: LiveGame, s: GameState, names: list[str], key: str) -> GameStat
 def _place(live: LiveGame, s: GameState, names: list[str], key: str) -> GameState | None:
     mine = s.territories_of(s.player)
     label = _territory_label(s, names)
-    t = st.selectbox("Place on", mine, format_func=label, key=_k(key, "place_t"))
+    t = _selectbox("Place on", mine, label, _k(key, "place_t"))
     k = st.number_input("Armies", min_value=1, max_value=MAX_ARMIES, value=max(1, s.pending), key=_k(key, f"place_k{s.pending}"))
     several = st.text_input("Or several at once, like 'Ukraine 3, Ural 2'", key=_k(key, "place_many"))
     if st.button("Place", key=_k(key, "place_go"), width="stretch", type="primary"):
@@ -300,9 +319,9 @@ def _battle(live: LiveGame, s: GameState, names: list[str], key: str) -> GameSta
         sources = [int(t) for t in s.attack_sources()]
         if not sources:
             return None
-        src = st.selectbox("Attack from", sources, format_func=label, key=_k(key, "from"))
+        src = _selectbox("Attack from", sources, label, _k(key, "from"))
         targets = [int(t) for t in s.board.neighbors[src] if s.owner[t] != s.player]
-        tgt = st.selectbox("Attack", targets, format_func=label, key=_k(key, "to"))
+        tgt = _selectbox("Attack", targets, label, _k(key, "to"))
         a = st.number_input("Armies left on the attacking territory", min_value=1, max_value=MAX_ARMIES,
                             value=int(s.armies[src]), key=_k(key, f"a_left{src}"))
         d = st.number_input("Armies left on the defending territory (0: taken)", min_value=0, max_value=MAX_ARMIES,
@@ -343,10 +362,10 @@ def _fortify_or_end(live: LiveGame, s: GameState, names: list[str], key: str) ->
     label = _territory_label(s, names)
     with st.expander("Fortify", expanded=s.phase == Phase.FORTIFY):
         sources = [t for t in s.territories_of(s.player) if s.armies[t] > 1]
-        src = st.selectbox("Fortify from", sources, format_func=label, key=_k(key, "f_from"))
+        src = _selectbox("Fortify from", sources, label, _k(key, "f_from"))
         if src is not None:
             targets = s.fortify_targets(int(src))
-            tgt = st.selectbox("to", targets, format_func=label, key=_k(key, "f_to"))
+            tgt = _selectbox("to", targets, label, _k(key, "f_to"))
             k = st.number_input("Armies moved", min_value=1, max_value=MAX_ARMIES, value=1, key=_k(key, "f_k"))
             if st.button("Fortify (ends the turn)", key=_k(key, "f_go"), width="stretch"):
                 new = _apply(live, lambda: live.fortify(int(src), int(tgt), int(k), card=drawn_card))

@@ -249,3 +249,31 @@ def test_start_by_entering_each_players_territories_then_their_armies() -> None:
     press(at, "start_go")
     game = game_of(at)
     assert game.phase.name == "REINFORCE" and game.armies[BOARD.index("Japan")] == 21 and int(game.armies.sum()) == 105
+
+
+def shown(box: Any, sent: str) -> str:
+    """The label a browser shows in a selectbox: the one the app sends with the box, else the one it last sent itself."""
+    return box.proto.raw_value if box.proto.set_value else sent
+
+
+def test_after_a_battle_the_boxes_show_the_armies_left() -> None:
+    owner = [0] * 14 + [1] * 14 + [2] * 14
+    start = LiveGame(GameState.from_position(owner, [3] * 42, n_players=3, player=0), me=0).state
+    at = _app(start)
+    at.text_input(key=k("place_many")).set_value("Alaska 11")
+    press(at, "place_go")
+    at.selectbox(key=k("from")).set_value(0).run()
+    at.selectbox(key=k("to")).set_value(BOARD.index("Kamchatka"))
+    sent = {"from": at.selectbox(key=k("from")), "to": at.selectbox(key=k("to"))}
+    labels = {name: box.options[box.index] for name, box in sent.items()}
+    assert labels == {"from": "Alaska (14, Player 1)", "to": "Kamchatka (3, Player 3)"}
+    # Alaska's 14 against Kamchatka's 3, stopped at 10 and 1: the browser sent the labels above with the press.
+    at.number_input(key=k("a_left0")).set_value(10)
+    at.number_input(key=k("d_left")).set_value(1)
+    press(at, "battle_go")
+    assert game_of(at).armies[[0, BOARD.index("Kamchatka")]].tolist() == [10, 1]
+    after = {name: at.selectbox(key=k(name)) for name in sent}
+    assert after["from"].options[0] == "Alaska (10, Player 1)"
+    assert {name: shown(after[name], labels[name]) for name in sent} == {
+        "from": "Alaska (10, Player 1)", "to": "Kamchatka (1, Player 3)"}
+    assert (after["from"].value, after["to"].value) == (0, BOARD.index("Kamchatka"))  # the same choice, relabelled

@@ -1,0 +1,133 @@
+"""Face-down cards in the game layer (analyzer/game/face_down.py): the JSON form, the 44 cards, trades, rollouts."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from analyzer.errors import IllegalActionError, PositionError
+from analyzer.game import face_down
+from analyzer.game.actions import Trade
+from analyzer.game.board import SYMBOLS, classic_board
+from analyzer.game.cards import is_valid_set
+from analyzer.game.state import DECK, DISCARD, GameState
+
+BOARD = classic_board()
+SYMBOL = BOARD.card_symbols
+#: Player 0 holds North America's neighbours' middle block, so no card 0-13 shows a territory of theirs.
+OWNER = [1] * 14 + [0] * 14 + [2] * 14
+
+
+def position(hands: dict[int, list[int | str]]) -> GameState:
+    return GameState.from_position(OWNER, [3] * 42, player=0, hands=hands)
+
+
+def test_unknown_cards_take_the_lowest_free_ids_and_every_card_stays_accounted_for() -> None:
+    s = position({0: [3, 4, "?"], 1: ["?", "?"]})
+    # The placeholders are 0, 1, 2: the lowest cards no hand names, seat 0's first.
+    assert s.hand(0) == [0, 3, 4] and s.hand(1) == [1, 2] and s.face_down == [0, 1, 2]
+    assert face_down.counts(s) == [1, 2, 0]
+    known = sum(len(s.hand(p)) for p in range(3)) - len(s.face_down)
+    deck, discard = int((s.card_loc == DECK).sum()), int((s.card_loc == DISCARD).sum())
+    assert (known, len(s.face_down), deck, discard) == (2, 3, 39, 0)
+    assert face_down.unseen(s) == [c for c in range(44) if c not in (3, 4)]
+
+
+def test_json_round_trip_keeps_the_face_down_cards_and_replays() -> None:
+    s = position({0: [3, 4, "?"], 1: ["?", "?"]})
+    data = json.loads(s.to_json())
+    assert data["face_down"] == [0, 1, 2] and data["initial"]["position"]["face_down"] == [0, 1, 2]
+    loaded = GameState.from_json(s.to_json())  # checked: its history replays from the typed start
+    assert loaded == s and loaded.face_down == [0, 1, 2]
+    # A save from before face-down cards has no such field: nothing is face down.
+    plain = position({0: [3, 4]})
+    assert "face_down" not in json.loads(plain.to_json())
+    assert GameState.from_json(plain.to_json()).face_down == []
+
+
+def test_more_cards_than_the_deck_holds_are_refused() -> None:
+    with pytest.raises(PositionError, match="the hands name 40 cards and hold 5 face down; there are only 44 cards"):
+        position({0: list(range(40)), 1: ["?"] * 5})
+
+
+@pytest.mark.parametrize(("face_down_field", "message"), [
+    ([5], "face_down names card 5, which is in the deck"),
+    ([1, 1], "face_down must list distinct card ids in order"),
+    ([44], "face_down"),
+    ("0", "face_down"),
+])
+def test_a_save_whose_face_down_list_is_impossible_is_refused(face_down_field: object, message: str) -> None:
+    data = json.loads(position({1: ["?", "?"]}).to_json(history=False))
+    data["face_down"] = face_down_field
+    with pytest.raises(PositionError, match=message):
+        GameState.from_dict(data, trusted=True)
+
+
+def test_trade_of_a_face_down_card_takes_the_first_identity_that_makes_a_set() -> None:
+    s = position({0: [3, 4, "?"], 1: ["?", "?"]})
+    assert [SYMBOLS[SYMBOL[c]] for c in (3, 4, 0)] == ["cavalry", "cavalry", "infantry"]  # the placeholder's: no set
+    before = s.pending
+    s.apply(Trade((3, 4, 0)))
+    # The face-down card becomes card 2 (cavalry), the lowest unseen card that makes a set; 0 takes 2's place.
+    assert s.history == [Trade((3, 4, 2))] and s.trades[0].value == 4 and s.pending == before + 4
+    assert s.card_loc[[2, 3, 4]].tolist() == [DISCARD] * 3 and s.hand(1) == [0, 1] and s.face_down == [0, 1]
+    assert s.initial["position"]["hands"] == {"0": [3, 4, 2], "1": [1, 0]}
+    assert GameState.from_json(s.to_json()) == s  # still a real game that replays
+
+
+def test_trade_of_face_down_cards_needs_enough_cards_and_a_possible_set() -> None:
+    s = position({0: ["?", "?"]})
+    with pytest.raises(IllegalActionError, match="not in your hand"):
+        s.apply(Trade((0, 1, 2)))
+    # Two known infantry and one face-down card (placeholder 1, an artillery), when every other infantry and
+    # wild card has been seen: only an infantry or a wild would make a set.
+    s = position({0: [0, 9, "?"]})
+    assert s.face_down == [1]
+    for c in range(44):
+        if SYMBOLS[SYMBOL[c]] in ("infantry", "wild") and c not in (0, 9):
+            s.card_loc[c] = DISCARD
+    with pytest.raises(IllegalActionError, match="no unseen card has the symbol needed"):
+        face_down.set_identities(s, 0, [0, 9, 1])
+    s.card_loc[43] = DECK  # one wild unseen again: it is the face-down card's only identity
+    assert face_down.set_identities(s, 0, [0, 9, 1]) == [[1, 43]]
+
+
+def test_swap_refuses_a_card_that_has_been_seen() -> None:
+    s = position({0: [3, 4, "?"]})
+    with pytest.raises(IllegalActionError, match="card 3 has been seen"):
+        face_down.swap(s, 3, 10)
+
+
+def test_determinize_draws_hidden_cards_afresh_and_leaves_known_ones() -> None:
+    s = position({0: [3, 4], 1: ["?", "?", "?"], 2: ["?"]})
+    down = s.face_down
+    draws = [face_down.determinize(s, np.random.default_rng(i)) for i in range(30)]
+    for d in draws:
+        assert d.hand(0) == [3, 4] and d.face_down == [] and d.history == []
+        assert [len(d.hand(p)) for p in range(3)] == [2, 3, 1] and int((d.card_loc == DECK).sum()) == 38
+        assert not {3, 4} & (set(d.hand(1)) | set(d.hand(2)))
+    assert len({tuple(d.hand(1) + d.hand(2)) for d in draws}) > 20  # 40 * 39 * 38 * 37 / 6 ways: rarely the same twice
+    again = face_down.determinize(s, np.random.default_rng(3))
+    assert again == draws[3] and s.face_down == down
+    # Across many draws every unseen card turns up in a hand, in proportion: 4 of the 42 each time.
+    many = [face_down.determinize(s, np.random.default_rng(i)) for i in range(2000)]
+    seen = np.bincount([c for d in many for c in d.hand(1) + d.hand(2)], minlength=44)
+    assert seen[3] == seen[4] == 0
+    expected = 2000 * 4 / 42
+    assert all(abs(seen[c] - expected) < 5 * np.sqrt(expected) for c in range(44) if c not in (3, 4))
+
+
+def test_a_traded_set_is_always_a_valid_set() -> None:
+    rng = np.random.default_rng(5)
+    for _ in range(50):
+        known = sorted(int(c) for c in rng.choice(44, size=int(rng.integers(0, 3)), replace=False))
+        s = position({0: [*known, *["?"] * (3 - len(known))]})
+        cards = tuple(s.hand(0))
+        # A known card showing a territory of the player's takes the bonus, as the table would say.
+        bonus = next((int(BOARD.card_territory[c]) for c in known
+                      if BOARD.card_territory[c] >= 0 and s.owner[BOARD.card_territory[c]] == 0), None)
+        s.apply(Trade((cards[0], cards[1], cards[2]), bonus))  # with a card face down, some unseen card completes a set
+        assert is_valid_set([int(SYMBOL[c]) for c in s.history[-1].cards])  # type: ignore[attr-defined]
+        assert set(known) <= set(s.history[-1].cards)  # type: ignore[attr-defined]

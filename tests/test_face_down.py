@@ -131,3 +131,42 @@ def test_a_traded_set_is_always_a_valid_set() -> None:
         s.apply(Trade((cards[0], cards[1], cards[2]), bonus))  # with a card face down, some unseen card completes a set
         assert is_valid_set([int(SYMBOL[c]) for c in s.history[-1].cards])  # type: ignore[attr-defined]
         assert set(known) <= set(s.history[-1].cards)  # type: ignore[attr-defined]
+
+
+def test_win_chances_start_each_rollout_from_a_fresh_draw_of_the_face_down_cards(monkeypatch: pytest.MonkeyPatch) -> None:
+    from analyzer.analysis import position as analysis
+    from analyzer.analysis.position import win_chances
+
+    starts: list[tuple[GameState, int]] = []
+    real = analysis.evaluate
+
+    def spy(state: GameState, bots: object, rollouts: int, seed: int, **kw: object) -> object:
+        starts.append((state.copy(), rollouts))
+        return real(state, bots, rollouts=rollouts, seed=seed, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(analysis, "evaluate", spy)
+    s = position_state = position({0: [3, 4], 1: ["?", "?", "?"], 2: ["?"]})
+    chances = win_chances(s, budget=0, batch=12, seed=7)
+    assert chances.rollouts == 12 and [n for _, n in starts] == [1] * 12
+    for start, _ in starts:
+        assert start.hand(0) == [3, 4] and start.face_down == []
+        assert [len(start.hand(p)) for p in range(3)] == [2, 3, 1]
+        assert np.array_equal(start.owner, s.owner) and np.array_equal(start.armies, s.armies)
+    hidden = [tuple(start.hand(1) + start.hand(2)) for start, _ in starts]
+    assert len(set(hidden)) == 12  # a fresh draw each time (42C3 x 39 draws: a repeat among 12 has odds of about 1 in 7,000)
+    assert chances.assumed == ("Face-down cards (Player 2 3, Player 3 1) drawn at random from the 42 cards "
+                               "not yet seen, afresh in each rollout.")
+    # The same seed gives the same draws and the same estimate; another seed other draws.
+    first = list(starts)
+    starts.clear()
+    again = win_chances(position_state, budget=0, batch=12, seed=7)
+    assert [a.to_dict() for a, _ in starts] == [b.to_dict() for b, _ in first]
+    assert again.table.equals(chances.table)
+    starts.clear()
+    win_chances(position_state, budget=0, batch=12, seed=8)
+    assert [tuple(a.hand(1) + a.hand(2)) for a, _ in starts] != hidden
+    # With every card known, one batch plays from the position itself and assumes nothing.
+    starts.clear()
+    known = position({0: [3, 4], 1: [5, 6, 7]})
+    plain = win_chances(known, budget=0, batch=12, seed=7)
+    assert [n for _, n in starts] == [12] and starts[0][0] == known and plain.assumed == ""

@@ -42,6 +42,7 @@ from analyzer.errors import IllegalActionError, PositionError, SimulationError, 
 from analyzer.sim.evaluate import evaluate
 from analyzer.sim.intervals import wilson_interval
 from analyzer.game.rules import FORCED_TRADE_HAND, Rules, reinforcement_from_territories
+from analyzer.game import face_down
 from analyzer.game.state import GameState
 
 #: Keys of :attr:`GameState.labels` under which :func:`with_player_labels` keeps the players' names and colours.
@@ -539,7 +540,8 @@ class WinChances:
     ``table`` has one row per player: ``player``, ``wins``, ``p_win`` and the
     Wilson interval ``ci_low``, ``ci_high`` at ``confidence``. ``capped``
     rollouts hit the round cap with no winner and count as a loss for all.
-    ``seconds`` is the time the rollouts took.
+    ``seconds`` is the time the rollouts took. ``assumed`` says what the
+    rollouts assumed of cards nobody has seen ("" when every card is known).
     """
 
     table: pd.DataFrame
@@ -547,6 +549,24 @@ class WinChances:
     capped: int
     confidence: float
     seconds: float
+    assumed: str = ""
+
+
+def face_down_assumption(state: GameState) -> str:
+    """What an analysis that draws the face-down cards assumes of them, in words ("" if none is face down).
+
+    >>> owner = [0] * 14 + [1] * 14 + [2] * 14
+    >>> state = GameState.from_position(owner, [3] * 42, hands={1: ["?", "?"], 2: ["?"]})
+    >>> face_down_assumption(state)
+    'Face-down cards (Player 2 2, Player 3 1) drawn at random from the 44 cards not yet seen, afresh in each rollout.'
+    """
+    counts = face_down.counts(state)
+    if not any(counts):
+        return ""
+    names = player_labels(state)[0] or [f"Player {p + 1}" for p in range(state.n_players)]  # only seats hold cards
+    held = ", ".join(f"{names[p]} {k}" for p, k in enumerate(counts) if k)
+    return (f"Face-down cards ({held}) drawn at random from the {len(face_down.unseen(state))} cards not yet seen, "
+            "afresh in each rollout.")
 
 
 def win_chances(
@@ -569,6 +589,12 @@ def win_chances(
     ``on_progress(rollouts_done, fraction_of_budget_used)`` is called after
     each batch, for a progress bar.
 
+    With face-down cards (:attr:`GameState.face_down`) each rollout starts
+    from its own :func:`analyzer.game.face_down.determinize` of ``state``,
+    drawn from ``SeedSequence(seed, spawn_key=(k, i))`` for rollout ``i`` of
+    batch ``k``, so the placeholders' identities never decide a rollout; this
+    plays one game per :func:`evaluate` call, several times slower per rollout.
+
     >>> import numpy as np
     >>> state = GameState.random_start(3, np.random.default_rng(2))
     >>> chances = win_chances(state, budget=0, batch=4, seed=1)    # no time: one batch
@@ -584,10 +610,18 @@ def win_chances(
     done = capped = k = 0
     while done == 0 or (time.perf_counter() - started < budget and done < max_rollouts):
         n = min(batch, max_rollouts - done)
-        batch_seed = int(np.random.SeedSequence(seed, spawn_key=(k,)).generate_state(1)[0])
-        result = evaluate(state, bots, rollouts=n, seed=batch_seed, progress=False)
-        wins += result.table["wins"].to_numpy()
-        capped += result.capped
+        if state.face_down:
+            for i in range(n):
+                rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(k, i)))
+                start = face_down.determinize(state, rng)
+                result = evaluate(start, bots, rollouts=1, seed=int(rng.integers(2**62)), progress=False)
+                wins += result.table["wins"].to_numpy()
+                capped += result.capped
+        else:
+            batch_seed = int(np.random.SeedSequence(seed, spawn_key=(k,)).generate_state(1)[0])
+            result = evaluate(state, bots, rollouts=n, seed=batch_seed, progress=False)
+            wins += result.table["wins"].to_numpy()
+            capped += result.capped
         done += n
         k += 1
         if on_progress is not None:
@@ -596,4 +630,5 @@ def win_chances(
     for p in range(state.n_players):
         low, high = wilson_interval(int(wins[p]), done, confidence)
         rows.append({"player": p, "wins": int(wins[p]), "p_win": wins[p] / done, "ci_low": low, "ci_high": high})
-    return WinChances(pd.DataFrame(rows), done, capped, confidence, time.perf_counter() - started)
+    return WinChances(pd.DataFrame(rows), done, capped, confidence, time.perf_counter() - started,
+                      face_down_assumption(state))

@@ -170,3 +170,29 @@ def test_win_chances_start_each_rollout_from_a_fresh_draw_of_the_face_down_cards
     known = position({0: [3, 4], 1: [5, 6, 7]})
     plain = win_chances(known, budget=0, batch=12, seed=7)
     assert [n for _, n in starts] == [12] and starts[0][0] == known and plain.assumed == ""
+
+
+def test_the_chance_of_a_set_in_a_hand_with_face_down_cards() -> None:
+    from fractions import Fraction
+
+    from analyzer.analysis.position import reinforcement_forecast
+
+    # Two known infantry (cards 0 and 9) and one face-down card: 12 infantry and 2 wilds among the 42 unseen.
+    s = position({0: [0, 9, "?"]})
+    assert face_down.set_chance(s, 0) == Fraction(14, 42)
+    # Three face-down cards from all 44 (14 of each symbol, 2 wilds): no set only with two of one symbol and one
+    # of another, no wild: 3 * 2 * C(14, 2) * 14 = 7644 of the C(44, 3) = 13244 hands.
+    three = position({0: ["?", "?", "?"]})
+    assert face_down.set_chance(three, 0) == 1 - Fraction(7644, 13244)
+    # Five cards always hold a set.
+    five = position({0: ["?"] * 5})
+    assert face_down.set_chance(five, 0) == 1
+    rows = {name: reinforcement_forecast(x).set_index("player").loc[0] for name, x in
+            (("one", s), ("three", three), ("five", five))}
+    assert rows["one"][["face_down", "has_set", "set_value"]].tolist() == [1, False, 0]
+    assert rows["one"]["p_set"] == pytest.approx(1 / 3)
+    assert rows["three"]["p_set"] == pytest.approx(5600 / 13244)
+    assert rows["five"][["face_down", "p_set", "has_set", "set_value"]].tolist() == [5, 1.0, True, 4]
+    # Known cards alone: a set or not, for sure.
+    known = reinforcement_forecast(position({0: [0, 9, 10]})).set_index("player").loc[0]
+    assert known[["face_down", "p_set", "has_set", "set_value"]].tolist() == [0, 1.0, True, 4]

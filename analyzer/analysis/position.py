@@ -426,7 +426,12 @@ def reinforcement_forecast(state: GameState) -> pd.DataFrame:
     ``set_value`` (what a set traded now is worth: under progressive values the
     next value of the shared counter, which grows with every trade made before
     this player's turn; under fixed values the best set in the hand; 0 without
-    a set) and ``with_set`` (``base + set_value``).
+    a set) and ``with_set`` (``base + set_value``). ``face_down`` counts the
+    cards held face down and ``p_set`` is the exact chance that the hand holds
+    a set (:func:`analyzer.game.face_down.set_chance`: 1 or 0 when every card
+    is known). With face-down cards ``has_set`` means a set is certain (five
+    cards always hold one), and under fixed values a set of unknown cards is
+    counted at the least a set is worth.
 
     >>> state = GameState.from_position([0] * 41 + [1], [3] * 42, n_players=3)
     >>> reinforcement_forecast(state)[["player", "from_territories", "from_continents", "base"]].values.tolist()
@@ -441,13 +446,17 @@ def reinforcement_forecast(state: GameState) -> pd.DataFrame:
         held = state.continents_held(p)
         hand = state.hand(p)
         symbols = [int(x) for x in board.card_symbols]
-        sets = find_sets(hand, symbols)
-        if not sets:
+        hidden = [c for c in hand if c in set(state.face_down)]
+        sets = find_sets([c for c in hand if c not in hidden], symbols)
+        p_set = float(face_down.set_chance(state, p)) if hidden else float(bool(sets))
+        if p_set < 1:
             value = 0
         elif state.rules.card_values == "progressive":
             value = state.next_set_value()
-        else:
+        elif sets:
             value = max(state.rules.set_value(state.sets_traded, (symbols[a], symbols[b], symbols[c])) for a, b, c in sets)
+        else:
+            value = min(state.rules.set_value(state.sets_traded, three) for three in ((0, 0, 0), (1, 1, 1), (2, 2, 2), (0, 1, 2)))
         from_territories = reinforcement_from_territories(owned)
         from_continents = sum(board.continents[c].bonus for c in held)
         rows.append({
@@ -458,13 +467,15 @@ def reinforcement_forecast(state: GameState) -> pd.DataFrame:
             "from_continents": from_continents,
             "base": from_territories + from_continents,
             "cards": len(hand),
-            "has_set": bool(sets),
+            "face_down": len(hidden),
+            "p_set": p_set,
+            "has_set": p_set == 1,
             "must_trade": len(hand) >= FORCED_TRADE_HAND,
             "set_value": value,
             "with_set": from_territories + from_continents + value,
         })
     columns = ["player", "territories", "from_territories", "continents", "from_continents", "base", "cards",
-               "has_set", "must_trade", "set_value", "with_set"]
+               "face_down", "p_set", "has_set", "must_trade", "set_value", "with_set"]
     return pd.DataFrame(rows, columns=columns)
 
 

@@ -32,7 +32,9 @@ hand names, so loading the same position always gives the same game:
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Mapping, Sequence
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -181,6 +183,38 @@ def set_identities(state: GameState, player: int, cards: Sequence[int], bonus: i
         + (f" showing {board.territories[bonus]}" if bonus is not None else "")
         + ": no unseen card has the symbol needed"
     )
+
+
+def set_chance(state: GameState, player: int) -> Fraction:
+    """The chance that ``player``'s hand holds a set, its face-down cards being any of the unseen cards.
+
+    Exact: the face-down cards' symbols follow the multivariate hypergeometric
+    law of drawing them from the unseen cards (1 or 0 when every card of the
+    hand is known). Two known infantry and one face-down card, from the 42
+    unseen cards (12 infantry and 2 wilds among them), make a set 14 times
+    in 42:
+
+    >>> from analyzer.game.state import GameState
+    >>> s = GameState.from_position([0] * 14 + [1] * 28, [3] * 42, hands={0: [0, 9, "?"]})
+    >>> set_chance(s, 0)
+    Fraction(1, 3)
+    """
+    hand = state.hand(player)
+    down = set(state.face_down)
+    symbols = state.board.card_symbols
+    known = [int(symbols[c]) for c in hand if c not in down]
+    k = len(hand) - len(known)
+    pool = np.bincount([int(symbols[c]) for c in unseen(state)], minlength=4)
+    total = math.comb(int(pool.sum()), k)
+    chance = Fraction(0)
+    for drawn in itertools.product(range(k + 1), repeat=4):
+        if sum(drawn) != k:
+            continue
+        ways = math.prod(math.comb(int(n), x) for n, x in zip(pool, drawn))
+        if ways and any(is_valid_set(three) for three in itertools.combinations(
+                known + [s for s, x in enumerate(drawn) for _ in range(x)], 3)):
+            chance += Fraction(ways, total)
+    return chance
 
 
 def determinize(state: GameState, rng: np.random.Generator) -> GameState:

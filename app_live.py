@@ -17,7 +17,7 @@ roll instead.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import numpy as np
 import pandas as pd
@@ -32,12 +32,16 @@ from analyzer.game.board import SYMBOLS, classic_board
 from analyzer.game.state import DECK, GameState, Phase
 from analyzer.limits import MAX_ARMIES, MAX_NAME_LENGTH
 from analyzer.live import LIVE_LABEL, LiveGame
-from analyzer.plot import PLAYER_COLORS
+from analyzer.plot import NEUTRAL_COLOR, PICK_SELECTION, PLAYER_COLORS, board_chart, chart_picks
 from analyzer.text import plain
 
 T = TypeVar("T")
 
 NO_CARD = -1
+#: Widths of the maps tapped to claim territories: the whole world (as on the Board tab), and one
+#: continent, which fits a phone's 390 px.
+WORLD_MAP_WIDTH = 760
+CONTINENT_MAP_WIDTH = 360
 #: The ways to start a game's territories.
 CLAIM_ONE_BY_ONE = "claimed one at a time, as at the table"
 ENTER_BY_PLAYER = "entered player by player (claimed or dealt)"
@@ -251,10 +255,46 @@ def _entries(live: LiveGame, names: list[str], key: str) -> GameState | None:
 
 def _claim(live: LiveGame, s: GameState, names: list[str], key: str) -> GameState | None:
     free = s.territories_of(-1)
+    tapped = _tapped_territory(s, names, key)
+    if tapped is not None:
+        return _apply(live, lambda: live.claim(tapped))
     t = st.selectbox(f"{names[s.player]} claims", free, format_func=lambda t: s.board.territories[t], key=_k(key, "claim"))
     if st.button("Claim", key=_k(key, "claim_go"), width="stretch", type="primary"):
         return _apply(live, lambda: live.claim(int(t)))
     return None
+
+
+def _tapped_territory(s: GameState, names: list[str], key: str) -> int | None:
+    """The free territory tapped on the setup map, if one was: tapping it claims it for the player to move."""
+    st.caption(plain(f"Tap a free territory on the map to claim it for {names[s.player]}, or pick it below."))
+    continents = s.board.continents
+    # One continent at a time is big enough to tap on a phone; the whole map is wider than a phone.
+    shown = st.selectbox("Map of", [None, *range(len(continents))], key=_k(key, "claim_map_of"),
+                         format_func=lambda c: "the whole world (scrolls on a phone)" if c is None else continents[c].name)
+    colors = player_labels(s)[1] or list(PLAYER_COLORS[: s.n_players])
+    spec = _claim_map_spec(s.to_json(history=False), tuple(player_names(s)), tuple(colors), shown)
+    # Keyed by the claims made so far: after a claim the map starts with nothing selected, so the same
+    # selection is not read again on the next run, and the next tap is always a change the chart reports.
+    event = st.vega_lite_chart(spec=spec, key=_k(key, f"claim_map{len(s.history)}"), on_select="rerun",
+                               selection_mode=PICK_SELECTION, width="content")
+    tapped = [s.board.index(name) for name in chart_picks(event["selection"], s.board)]
+    taken = [t for t in tapped if s.owner[t] >= 0]
+    if taken:
+        holder = player_names(s)[int(s.owner[taken[0]])]
+        st.info(plain(f"{s.board.territories[taken[0]]} is already {holder}'s: tap a free territory"))
+    free = [t for t in tapped if s.owner[t] < 0]
+    return free[0] if free else None
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def _claim_map_spec(game_json: str, names: tuple[str, ...], colors: tuple[str, ...], continent: int | None) -> dict[str, Any]:
+    # The spec, not the chart, is cached: converting an Altair chart costs more than the rest of the panel.
+    game = GameState.from_json(game_json, trusted=True)
+    forces = len(game.pool)
+    colors = colors + (NEUTRAL_COLOR,) * (forces - len(colors))
+    width = WORLD_MAP_WIDTH if continent is None else CONTINENT_MAP_WIDTH
+    spec: dict[str, Any] = board_chart(game, names, colors, width=width, continent=continent).to_dict()
+    return spec
 
 
 def _place_starting(live: LiveGame, s: GameState, names: list[str], key: str) -> GameState | None:

@@ -18,6 +18,7 @@ from analyzer.game.board import classic_board
 from analyzer.game.state import GameState
 from analyzer.text import plain
 from analyzer.live import LiveGame
+from analyzer.plot import PICK_SELECTION
 from app_live import ENTER_BY_PLAYER, RANDOM_DEAL
 from test_record import play_script, same_game, script_start
 
@@ -277,3 +278,53 @@ def test_after_a_battle_the_boxes_show_the_armies_left() -> None:
     assert {name: shown(after[name], labels[name]) for name in sent} == {
         "from": "Alaska (10, Player 1)", "to": "Kamchatka (1, Player 3)"}
     assert (after["from"].value, after["to"].value) == (0, BOARD.index("Kamchatka"))  # the same choice, relabelled
+
+
+def tap(at: AppTest, territory: str) -> None:
+    """Tap ``territory`` on the setup map: the chart's selection event, as Streamlit hands it to the script."""
+    game = game_of(at)
+    at.session_state[k(f"claim_map{len(game.history)}")] = {"selection": {PICK_SELECTION: [{"territory": territory}]}}
+    at.run()
+    assert not at.exception, at.exception
+
+
+def test_tapping_the_map_claims_territories_and_the_list_still_does() -> None:
+    at = _app(None)
+    at.text_input(key=k("names")).set_value("Ann, Bo, Cy").run()
+    at.selectbox(key=k("first")).set_value(1)
+    press(at, "start")
+    assert plain("Tap a free territory on the map to claim it for Bo, or pick it below.") in [c.value for c in at.caption]
+    tap(at, "Peru")
+    assert game_of(at).owner[BOARD.index("Peru")] == 1 and len(game_of(at).history) == 1
+    # A tap on a territory already held changes nothing and says why.
+    before = game_of(at)
+    tap(at, "Peru")
+    assert game_of(at) == before and [i.value for i in at.info] == [plain("Peru is already Bo's: tap a free territory")]
+    tap(at, "Alaska")
+    assert game_of(at).owner[BOARD.index("Alaska")] == 2  # Cy's turn to claim
+    at.selectbox(key=k("claim")).set_value(BOARD.index("Brazil"))
+    press(at, "claim_go")
+    game = game_of(at)
+    assert game.owner[BOARD.index("Brazil")] == 0 and len(game.history) == 3
+    # The map shown is the one for the next claim: nothing selected yet, so a run reads no tap.
+    at.run()
+    assert game_of(at) == game
+
+
+def test_the_setup_map_of_one_continent_draws_only_its_territories_and_borders() -> None:
+    from analyzer.errors import BoardError
+    from analyzer.plot import board_chart
+
+    game = GameState.from_position([0] * 41 + [1], [1] * 42, n_players=3)
+    europe = next(i for i, c in enumerate(BOARD.continents) if c.name == "Europe")
+    spec = board_chart(game, continent=europe, width=360).to_dict()
+    rows = [row for data in spec["datasets"].values() for row in data]
+    territories = [r["territory"] for r in rows if "territory" in r]
+    assert territories == [BOARD.territories[t] for t in BOARD.continents[europe].territories]
+    assert len(territories) == 7
+    # Only Europe's own 12 borders, counted on the board: Iceland to Great Britain and Scandinavia; Great Britain
+    # to Scandinavia, Northern and Western Europe; Scandinavia to Northern Europe and Ukraine; Northern Europe to
+    # Western and Southern Europe and Ukraine; Southern Europe to Western Europe and Ukraine.
+    assert sum(1 for r in rows if "x2" in r) == 12
+    with pytest.raises(BoardError, match="continent 6 does not exist"):
+        board_chart(game, continent=6)

@@ -27,6 +27,7 @@ from analyzer.analysis.log import log_csv, log_lines, player_names
 from analyzer.analysis.position import player_labels
 from analyzer.analysis.luck import extreme_battles, luck_series, luck_table
 from analyzer.errors import RiskAnalyzerError
+from analyzer.game import face_down
 from analyzer.game.actions import Territory
 from analyzer.game.board import SYMBOLS, classic_board
 from analyzer.game.state import DECK, GameState, Phase
@@ -221,7 +222,9 @@ def _status(live: LiveGame, names: list[str]) -> None:
     # Territories and continents held now, as the next turn pays them (cards aside).
     st.caption(plain("Next reinforcements: " + ", ".join(f"{names[p]} {s.reinforcements(p)}" for p in alive)))
     counts = live.card_counts()
-    st.caption(plain("Cards: " + ", ".join(f"{names[p]} {counts[p]}" for p in range(s.n_players) if s.alive[p])))
+    down = face_down.counts(s)
+    st.caption(plain("Cards: " + ", ".join(f"{names[p]} {counts[p]}" + (f" ({down[p]} face down)" if down[p] else "")
+                                           for p in range(s.n_players) if s.alive[p])))
     if live.me is not None:
         mine = live.known_hand(live.me)
         hidden = len(s.hand(live.me)) - len(mine)

@@ -328,3 +328,10 @@ def test_the_setup_map_of_one_continent_draws_only_its_territories_and_borders()
     assert sum(1 for r in rows if "x2" in r) == 12
     with pytest.raises(BoardError, match="continent 6 does not exist"):
         board_chart(game, continent=6)
+
+
+def test_the_panel_counts_each_players_face_down_cards() -> None:
+    owner = [0] * 14 + [1] * 14 + [2] * 14
+    typed = GameState.from_position(owner, [3] * 42, player=0, hands={0: [20], 1: ["?", "?", "?"], 2: [5, "?"]})
+    at = _app(LiveGame(typed, me=0).state)
+    assert plain("Cards: Player 1 1, Player 2 3 (3 face down), Player 3 2 (1 face down)") in [c.value for c in at.caption]

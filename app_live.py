@@ -366,7 +366,7 @@ def _battle(live: LiveGame, s: GameState, names: list[str], key: str) -> GameSta
         targets = [int(t) for t in s.board.neighbors[src] if s.owner[t] != s.player]
         tgt = _selectbox("Attack", targets, label, _k(key, "to"))
         a = st.number_input("Armies left on the attacking territory", min_value=1, max_value=MAX_ARMIES,
-                            value=int(s.armies[src]), key=_k(key, f"a_left{src}"))
+                            value=int(s.armies[src]), key=_k(key, f"a_left{src}_{int(s.armies[src])}"))
         d = st.number_input("Armies left on the defending territory (0: taken)", min_value=0, max_value=MAX_ARMIES,
                             value=0, key=_k(key, "d_left"))
         # A refused entry must not cut the panel short: widgets not drawn in a run lose what was typed.
@@ -388,7 +388,7 @@ def _move_in(live: LiveGame, s: GameState, key: str) -> GameState | None:
     assert s.move is not None
     where = s.board.territories[s.move[1]]
     k = st.number_input(f"Armies moved into {where} ({lo} to {hi})", min_value=0, max_value=MAX_ARMIES, value=hi,
-                        key=_k(key, "move_k"))
+                        key=_k(key, f"move_k{lo}_{hi}"))
     if st.button("Move in", key=_k(key, "move_go"), width="stretch", type="primary"):
         return _apply(live, lambda: live.move_in(int(k)))
     return None

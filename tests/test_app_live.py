@@ -89,11 +89,12 @@ def record(at: AppTest, step: tuple[str, dict[str, Any]]) -> None:
         src = BOARD.index(kw["source"])
         at.selectbox(key=k("from")).set_value(src).run()
         at.selectbox(key=k("to")).set_value(BOARD.index(kw["target"]))
-        at.number_input(key=k(f"a_left{src}")).set_value(kw["attacker_left"])
+        at.number_input(key=k(f"a_left{src}_{game.armies[src]}")).set_value(kw["attacker_left"])
         at.number_input(key=k("d_left")).set_value(kw["defender_left"])
         press(at, "battle_go")
     elif name == "move_in":
-        at.number_input(key=k("move_k")).set_value(kw["armies"])
+        lo, hi = game.move_range()
+        at.number_input(key=k(f"move_k{lo}_{hi}")).set_value(kw["armies"])
         press(at, "move_go")
     elif name in ("fortify", "end_turn"):
         if game.captured:
@@ -172,11 +173,11 @@ def test_refused_entries_show_the_engines_message_and_keep_the_game() -> None:
     # A result impossible from the armies before it.
     at.selectbox(key=k("from")).set_value(0).run()
     at.selectbox(key=k("to")).set_value(BOARD.index("Kamchatka"))
-    at.number_input(key=k("a_left0")).set_value(15)
+    at.number_input(key=k("a_left0_14")).set_value(15)
     press(at, "battle_go")
     (message,) = errors(at)
     assert "cannot leave 15 and 0" in message.replace("\\", "") and game_of(at) == after_place
-    assert at.number_input(key=k("a_left0")).value == 15
+    assert at.number_input(key=k("a_left0_14")).value == 15
     # Roll by roll: an outcome the dice cannot give is refused, a possible one recorded.
     at.number_input(key=k("r_al")).set_value(3)
     press(at, "roll_go")
@@ -269,7 +270,7 @@ def test_after_a_battle_the_boxes_show_the_armies_left() -> None:
     labels = {name: box.options[box.index] for name, box in sent.items()}
     assert labels == {"from": "Alaska (14, Player 1)", "to": "Kamchatka (3, Player 3)"}
     # Alaska's 14 against Kamchatka's 3, stopped at 10 and 1: the browser sent the labels above with the press.
-    at.number_input(key=k("a_left0")).set_value(10)
+    at.number_input(key=k("a_left0_14")).set_value(10)
     at.number_input(key=k("d_left")).set_value(1)
     press(at, "battle_go")
     assert game_of(at).armies[[0, BOARD.index("Kamchatka")]].tolist() == [10, 1]
@@ -278,6 +279,28 @@ def test_after_a_battle_the_boxes_show_the_armies_left() -> None:
     assert {name: shown(after[name], labels[name]) for name in sent} == {
         "from": "Alaska (10, Player 1)", "to": "Kamchatka (1, Player 3)"}
     assert (after["from"].value, after["to"].value) == (0, BOARD.index("Kamchatka"))  # the same choice, relabelled
+
+
+def test_after_a_move_in_the_next_battle_starts_from_the_armies_left() -> None:
+    owner = [0] * 14 + [1] * 14 + [2] * 14
+    armies = [3] * 42
+    iceland, scandinavia = BOARD.index("Iceland"), BOARD.index("Scandinavia")
+    armies[iceland] = 10  # Iceland borders Scandinavia and Great Britain, both Player 2's
+    at = _app(LiveGame(GameState.from_position(owner, armies, n_players=3, player=0), me=0).state)
+    at.text_input(key=k("place_many")).set_value("Alaska 11")
+    press(at, "place_go")
+    at.selectbox(key=k("from")).set_value(iceland).run()
+    at.selectbox(key=k("to")).set_value(scandinavia)
+    # Scandinavia taken with 9 of Iceland's 10 left, then 3 moved in (3 to 8 allowed): Iceland keeps 6.
+    at.number_input(key=k(f"a_left{iceland}_10")).set_value(9)
+    press(at, "battle_go")
+    at.number_input(key=k("move_k3_8")).set_value(3)
+    press(at, "move_go")
+    assert game_of(at).armies[iceland] == 6
+    # The next battle from Iceland starts from its 6 armies, not the 9 typed for the last one.
+    assert at.selectbox(key=k("from")).value == iceland
+    assert at.number_input(key=k(f"a_left{iceland}_6")).value == 6
+    assert at.selectbox(key=k("from")).proto.raw_value == "Iceland (6, Player 1)"
 
 
 def tap(at: AppTest, territory: str) -> None:

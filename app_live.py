@@ -7,6 +7,8 @@ stores it and reruns), else None. Every entry goes through
 the engine's message as plain text and its widgets keep what was typed.
 
 The panel is one column of full-width inputs, so it reads at a phone's 390 px.
+During a claimed setup a tap on the map claims a territory (one continent at a
+time fits a phone), the searchable list being the other way.
 Only the entries the phase allows are shown: a typical turn is the territory
 and "Place" (the count defaults to every army due), then for each battle the
 two territories, the two armies left and "Record battle", the move-in if the

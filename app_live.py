@@ -7,6 +7,8 @@ stores it and reruns), else None. Every entry goes through
 the engine's message as plain text and its widgets keep what was typed.
 
 The panel is one column of full-width inputs, so it reads at a phone's 390 px.
+During a claimed setup a tap on the map claims a territory (one continent at a
+time fits a phone), the searchable list being the other way.
 Only the entries the phase allows are shown: a typical turn is the territory
 and "Place" (the count defaults to every army due), then for each battle the
 two territories, the two armies left and "Record battle", the move-in if the
@@ -16,7 +18,8 @@ roll instead.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 import numpy as np
 import pandas as pd
@@ -26,15 +29,22 @@ from analyzer.analysis.log import log_csv, log_lines, player_names
 from analyzer.analysis.position import player_labels
 from analyzer.analysis.luck import extreme_battles, luck_series, luck_table
 from analyzer.errors import RiskAnalyzerError
+from analyzer.game import face_down
 from analyzer.game.actions import Territory
 from analyzer.game.board import SYMBOLS, classic_board
 from analyzer.game.state import DECK, GameState, Phase
 from analyzer.limits import MAX_ARMIES, MAX_NAME_LENGTH
 from analyzer.live import LIVE_LABEL, LiveGame
-from analyzer.plot import PLAYER_COLORS
+from analyzer.plot import NEUTRAL_COLOR, PICK_SELECTION, PLAYER_COLORS, board_chart, chart_picks
 from analyzer.text import plain
 
+T = TypeVar("T")
+
 NO_CARD = -1
+#: Widths of the maps tapped to claim territories: the whole world (as on the Board tab), and one
+#: continent, which fits a phone's 390 px.
+WORLD_MAP_WIDTH = 760
+CONTINENT_MAP_WIDTH = 360
 #: The ways to start a game's territories.
 CLAIM_ONE_BY_ONE = "claimed one at a time, as at the table"
 ENTER_BY_PLAYER = "entered player by player (claimed or dealt)"
@@ -86,6 +96,22 @@ def _apply(live: LiveGame, entry: Callable[[], object]) -> GameState | None:
     return live.state
 
 
+def _selectbox(label: str, options: Sequence[T], format_func: Callable[[T], str], key: str) -> T | None:
+    """``st.selectbox`` whose shown choice follows its label when the label changes (army counts after an entry).
+
+    The browser holds a choice as its label. When an entry changes the labels
+    ("Ukraine (8, Blue)" becomes "Ukraine (3, Blue)"), Streamlit keeps the
+    choice but does not send the browser its new label, so the box goes on
+    showing the old one, and sends it back with the next press, when it no
+    longer matches an option and the choice falls to the first one.
+    Re-stating the choice through ``st.session_state`` before the widget is
+    drawn makes Streamlit send the current label with it.
+    """
+    if key in st.session_state and st.session_state[key] in options:
+        st.session_state[key] = st.session_state[key]
+    return st.selectbox(label, options, format_func=format_func, key=key)
+
+
 def _territory_label(game: GameState, names: list[str]) -> Callable[[int], str]:
     def label(t: int) -> str:
         owner = int(game.owner[t])
@@ -130,9 +156,9 @@ def _start_form(key: str) -> GameState | None:
     if not 2 <= len(names) <= 6:
         st.error(plain(f"a game has 2 to 6 players, got {len(names)}"))
         return None
-    first = st.selectbox("Goes first", range(len(names)), format_func=lambda p: names[p], key=_k(key, "first"))
-    me = st.selectbox("You are", [None, *range(len(names))], key=_k(key, "me"),
-                      format_func=lambda p: "nobody (every card face down)" if p is None else names[p])
+    first = _selectbox("Goes first", range(len(names)), lambda p: names[p], _k(key, "first"))
+    me = _selectbox("You are", [None, *range(len(names))], lambda p: "nobody (every card face down)" if p is None else names[p],
+                    _k(key, "me"))
     how = st.radio("Territories", [CLAIM_ONE_BY_ONE, ENTER_BY_PLAYER, RANDOM_DEAL], key=_k(key, "how"))
     deal = _deal_pickers(names, key) if how == ENTER_BY_PLAYER else None
     if not st.button("Start", key=_k(key, "start"), width="stretch", type="primary"):
@@ -198,7 +224,9 @@ def _status(live: LiveGame, names: list[str]) -> None:
     # Territories and continents held now, as the next turn pays them (cards aside).
     st.caption(plain("Next reinforcements: " + ", ".join(f"{names[p]} {s.reinforcements(p)}" for p in alive)))
     counts = live.card_counts()
-    st.caption(plain("Cards: " + ", ".join(f"{names[p]} {counts[p]}" for p in range(s.n_players) if s.alive[p])))
+    down = face_down.counts(s)
+    st.caption(plain("Cards: " + ", ".join(f"{names[p]} {counts[p]}" + (f" ({down[p]} face down)" if down[p] else "")
+                                           for p in range(s.n_players) if s.alive[p])))
     if live.me is not None:
         mine = live.known_hand(live.me)
         hidden = len(s.hand(live.me)) - len(mine)
@@ -232,10 +260,46 @@ def _entries(live: LiveGame, names: list[str], key: str) -> GameState | None:
 
 def _claim(live: LiveGame, s: GameState, names: list[str], key: str) -> GameState | None:
     free = s.territories_of(-1)
+    tapped = _tapped_territory(s, names, key)
+    if tapped is not None:
+        return _apply(live, lambda: live.claim(tapped))
     t = st.selectbox(f"{names[s.player]} claims", free, format_func=lambda t: s.board.territories[t], key=_k(key, "claim"))
     if st.button("Claim", key=_k(key, "claim_go"), width="stretch", type="primary"):
         return _apply(live, lambda: live.claim(int(t)))
     return None
+
+
+def _tapped_territory(s: GameState, names: list[str], key: str) -> int | None:
+    """The free territory tapped on the setup map, if one was: tapping it claims it for the player to move."""
+    st.caption(plain(f"Tap a free territory on the map to claim it for {names[s.player]}, or pick it below."))
+    continents = s.board.continents
+    # One continent at a time is big enough to tap on a phone; the whole map is wider than a phone.
+    shown = st.selectbox("Map of", [None, *range(len(continents))], key=_k(key, "claim_map_of"),
+                         format_func=lambda c: "the whole world (scrolls on a phone)" if c is None else continents[c].name)
+    colors = player_labels(s)[1] or list(PLAYER_COLORS[: s.n_players])
+    spec = _claim_map_spec(s.to_json(history=False), tuple(player_names(s)), tuple(colors), shown)
+    # Keyed by the claims made so far: after a claim the map starts with nothing selected, so the same
+    # selection is not read again on the next run, and the next tap is always a change the chart reports.
+    event = st.vega_lite_chart(spec=spec, key=_k(key, f"claim_map{len(s.history)}"), on_select="rerun",
+                               selection_mode=PICK_SELECTION, width="content")
+    tapped = [s.board.index(name) for name in chart_picks(event["selection"], s.board)]
+    taken = [t for t in tapped if s.owner[t] >= 0]
+    if taken:
+        holder = player_names(s)[int(s.owner[taken[0]])]
+        st.info(plain(f"{s.board.territories[taken[0]]} is already {holder}'s: tap a free territory"))
+    free = [t for t in tapped if s.owner[t] < 0]
+    return free[0] if free else None
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def _claim_map_spec(game_json: str, names: tuple[str, ...], colors: tuple[str, ...], continent: int | None) -> dict[str, Any]:
+    # The spec, not the chart, is cached: converting an Altair chart costs more than the rest of the panel.
+    game = GameState.from_json(game_json, trusted=True)
+    forces = len(game.pool)
+    colors = colors + (NEUTRAL_COLOR,) * (forces - len(colors))
+    width = WORLD_MAP_WIDTH if continent is None else CONTINENT_MAP_WIDTH
+    spec: dict[str, Any] = board_chart(game, names, colors, width=width, continent=continent).to_dict()
+    return spec
 
 
 def _place_starting(live: LiveGame, s: GameState, names: list[str], key: str) -> GameState | None:
@@ -283,7 +347,7 @@ def _trade(live: LiveGame, s: GameState, names: list[str], key: str) -> GameStat
 def _place(live: LiveGame, s: GameState, names: list[str], key: str) -> GameState | None:
     mine = s.territories_of(s.player)
     label = _territory_label(s, names)
-    t = st.selectbox("Place on", mine, format_func=label, key=_k(key, "place_t"))
+    t = _selectbox("Place on", mine, label, _k(key, "place_t"))
     k = st.number_input("Armies", min_value=1, max_value=MAX_ARMIES, value=max(1, s.pending), key=_k(key, f"place_k{s.pending}"))
     several = st.text_input("Or several at once, like 'Ukraine 3, Ural 2'", key=_k(key, "place_many"))
     if st.button("Place", key=_k(key, "place_go"), width="stretch", type="primary"):
@@ -300,11 +364,11 @@ def _battle(live: LiveGame, s: GameState, names: list[str], key: str) -> GameSta
         sources = [int(t) for t in s.attack_sources()]
         if not sources:
             return None
-        src = st.selectbox("Attack from", sources, format_func=label, key=_k(key, "from"))
+        src = _selectbox("Attack from", sources, label, _k(key, "from"))
         targets = [int(t) for t in s.board.neighbors[src] if s.owner[t] != s.player]
-        tgt = st.selectbox("Attack", targets, format_func=label, key=_k(key, "to"))
+        tgt = _selectbox("Attack", targets, label, _k(key, "to"))
         a = st.number_input("Armies left on the attacking territory", min_value=1, max_value=MAX_ARMIES,
-                            value=int(s.armies[src]), key=_k(key, f"a_left{src}"))
+                            value=int(s.armies[src]), key=_k(key, f"a_left{src}_{int(s.armies[src])}"))
         d = st.number_input("Armies left on the defending territory (0: taken)", min_value=0, max_value=MAX_ARMIES,
                             value=0, key=_k(key, "d_left"))
         # A refused entry must not cut the panel short: widgets not drawn in a run lose what was typed.
@@ -326,7 +390,7 @@ def _move_in(live: LiveGame, s: GameState, key: str) -> GameState | None:
     assert s.move is not None
     where = s.board.territories[s.move[1]]
     k = st.number_input(f"Armies moved into {where} ({lo} to {hi})", min_value=0, max_value=MAX_ARMIES, value=hi,
-                        key=_k(key, "move_k"))
+                        key=_k(key, f"move_k{lo}_{hi}"))
     if st.button("Move in", key=_k(key, "move_go"), width="stretch", type="primary"):
         return _apply(live, lambda: live.move_in(int(k)))
     return None
@@ -343,10 +407,10 @@ def _fortify_or_end(live: LiveGame, s: GameState, names: list[str], key: str) ->
     label = _territory_label(s, names)
     with st.expander("Fortify", expanded=s.phase == Phase.FORTIFY):
         sources = [t for t in s.territories_of(s.player) if s.armies[t] > 1]
-        src = st.selectbox("Fortify from", sources, format_func=label, key=_k(key, "f_from"))
+        src = _selectbox("Fortify from", sources, label, _k(key, "f_from"))
         if src is not None:
             targets = s.fortify_targets(int(src))
-            tgt = st.selectbox("to", targets, format_func=label, key=_k(key, "f_to"))
+            tgt = _selectbox("to", targets, label, _k(key, "f_to"))
             k = st.number_input("Armies moved", min_value=1, max_value=MAX_ARMIES, value=1, key=_k(key, "f_k"))
             if st.button("Fortify (ends the turn)", key=_k(key, "f_go"), width="stretch"):
                 new = _apply(live, lambda: live.fortify(int(src), int(tgt), int(k), card=drawn_card))

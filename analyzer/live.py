@@ -13,13 +13,14 @@ Face-down cards
 ---------------
 At a table you see your own cards but only how many each opponent holds. The
 engine needs a card id for every draw, so a card nobody has named is drawn at
-random from the pile (a *placeholder*) and kept on the list of hidden cards.
-Because no hidden card has ever been seen, the placeholders are
-interchangeable with each other and with the cards still in the deck: when a
-player trades cards that were hidden, or names a card of their own, the
-recorder swaps the placeholder's identity with the card shown (rewriting the
-one ``Draw`` in the history that brought it), so the engine's history stays a
-real, replayable game in which every trade was a valid set. A trade of
+random from the pile (a *placeholder*) and held face down
+(:attr:`GameState.face_down`, see :mod:`analyzer.game.face_down`). Because no
+face-down card has ever been seen, the placeholders are interchangeable with
+each other and with the cards still in the deck: when a player trades cards
+that were hidden, or names a card of their own, the recorder swaps the
+placeholder's identity with the card shown (rewriting the one ``Draw`` in the
+history that brought it, or a typed start's hand), so the engine's history
+stays a real, replayable game in which every trade was a valid set. A trade of
 unknown cards is accepted if the hidden cards could make a set.
 :meth:`LiveGame.determinize` draws every hidden card afresh, for rollouts.
 
@@ -56,7 +57,7 @@ from typing import Any
 import numpy as np
 
 from analyzer.analysis.position import player_labels, with_player_labels
-from analyzer.errors import IllegalActionError, StateFormatError
+from analyzer.errors import IllegalActionError, PositionError, StateFormatError
 from analyzer.game.actions import (
     Action,
     Attack,
@@ -75,6 +76,7 @@ from analyzer.game.actions import (
     action_from_json,
     action_to_json,
 )
+from analyzer.game import face_down
 from analyzer.game.board import SYMBOLS, Board
 from analyzer.game.cards import is_valid_set
 from analyzer.game.rules import Rules
@@ -94,16 +96,6 @@ class Entry:
     actions: tuple[Action, ...]
 
 
-def _swap_draws(history: list[Action], swaps: Sequence[Sequence[int]]) -> list[Action]:
-    """``history`` with the identities of each pair of cards exchanged, in order (each swap is its own inverse)."""
-    out = list(history)
-    for x, y in swaps:
-        for i, a in enumerate(out):
-            if isinstance(a, Draw) and a.card in (x, y):
-                out[i] = Draw(y if a.card == x else x)
-    return out
-
-
 class LiveGame:
     """A game recorded entry by entry; build with :meth:`start`, :meth:`random` or ``LiveGame(state)``.
 
@@ -120,8 +112,14 @@ class LiveGame:
             if me is not None and not 0 <= me < state.n_players:
                 raise IllegalActionError(f"me must be a seat from 0 to {state.n_players - 1} or None, got {me!r}")
             book = {"version": _VERSION, "base": len(state.history), "seed": int(seed), "me": me,
-                    "entries": [], "redo": []}
+                    "entries": [], "redo": [], "face_down": list(state.face_down)}
         self._book = _checked_book(book, self._state)
+        # A save from before GameState.face_down kept the face-down cards only here.
+        self._state.face_down = self._hidden_at(len(self._book["entries"]))
+        try:
+            face_down.check(self._state)
+        except PositionError as exc:
+            raise StateFormatError(f"saved game's live-game record is malformed: {exc}") from None
         self._save()
 
     # ------------------------------------------------------------------ starts
@@ -194,8 +192,8 @@ class LiveGame:
 
     @property
     def hidden(self) -> list[int]:
-        """Cards in players' hands whose identity nobody has named (placeholder ids)."""
-        return list(self._book["entries"][-1]["hidden"]) if self._book["entries"] else []
+        """Cards in players' hands whose identity nobody has named (placeholder ids): the game's face-down cards."""
+        return list(self._state.face_down)
 
     def card_counts(self) -> list[int]:
         """How many cards each seat holds (what the table sees of an opponent's hand)."""
@@ -211,7 +209,7 @@ class LiveGame:
         count = len(self._book["entries"])
         if not 0 <= n_entries <= count:
             raise IllegalActionError(f"entry {n_entries} does not exist; this game has entries 0 to {count}")
-        return self._replay(self._history_at(n_entries))
+        return self._replay(*self._history_at(n_entries), self._hidden_at(n_entries))
 
     # ------------------------------------------------------------------ setup entries
     def claim(self, territory: Territory) -> list[Action]:
@@ -332,28 +330,29 @@ class LiveGame:
         entries = self._book["entries"]
         if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= len(entries):
             raise IllegalActionError(f"cannot undo {n!r} entries; {len(entries)} can be undone")
-        history = list(self._state.history)
+        initial, history = self._state.initial, list(self._state.history)
         book = _copied(self._book)
         for _ in range(n):
             e = book["entries"].pop()
             cut = len(history) - e["n"]
             book["redo"].append({**e, "actions": [action_to_json(a) for a in history[cut:]]})
-            history = _swap_draws(history[:cut], e["swaps"][::-1])
-        self._commit(self._replay(history), book)
+            initial, history = face_down.swapped(initial, history[:cut], e["swaps"][::-1])
+        self._commit(self._replay(initial, history, _hidden(book, len(book["entries"]))), book)
 
     def redo(self, n: int = 1) -> None:
         """Make again the last ``n`` entries undone."""
         redo = self._book["redo"]
         if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= len(redo):
             raise IllegalActionError(f"cannot redo {n!r} entries; {len(redo)} can be redone")
-        history = list(self._state.history)
+        initial, history = self._state.initial, list(self._state.history)
         book = _copied(self._book)
         for _ in range(n):
             e = book["redo"].pop()
             actions = e.pop("actions")
-            history = _swap_draws(history, e["swaps"]) + [action_from_json(a) for a in actions]
+            initial, history = face_down.swapped(initial, history, e["swaps"])
+            history += [action_from_json(a) for a in actions]
             book["entries"].append(e)
-        self._commit(self._replay(history), book)
+        self._commit(self._replay(initial, history, _hidden(book, len(book["entries"]))), book)
 
     # ------------------------------------------------------------------ rollouts
     def determinize(self, rng: np.random.Generator) -> GameState:
@@ -363,13 +362,7 @@ class LiveGame:
         each hand keeps its size and its known cards. The result's card
         placement no longer matches its history, so it carries none.
         """
-        s = self._state.copy()
-        hidden = self.hidden
-        pool = np.array(sorted(set(hidden) | {int(c) for c in np.flatnonzero(s.card_loc == DECK)}), dtype=np.int64)
-        owners = [int(s.card_loc[c]) for c in hidden]
-        s.card_loc[hidden] = DECK
-        s.card_loc[rng.permutation(pool)[: len(hidden)]] = owners
-        s.history = []
+        s = face_down.determinize(self._state, rng)
         s.labels.pop(LIVE_LABEL, None)
         return s
 
@@ -379,7 +372,7 @@ class LiveGame:
         w = _Work(self)
         go(w)
         added = w.state.history[w.prefix :]
-        hidden = {c for c in w.hidden if w.state.card_loc[c] >= 0}  # a traded card is shown
+        hidden = set(w.state.face_down)  # a traded card is shown: the engine takes it off
         if not added and not w.swaps and hidden == set(self.hidden):
             raise IllegalActionError(f"the {kind} entry changes nothing")
         book = _copied(self._book)
@@ -396,15 +389,19 @@ class LiveGame:
     def _save(self) -> None:
         self._state.labels[LIVE_LABEL] = _copied(self._book)
 
-    def _history_at(self, n_entries: int) -> list[Action]:
-        history = list(self._state.history)
+    def _history_at(self, n_entries: int) -> tuple[dict[str, Any], list[Action]]:
+        initial, history = self._state.initial, list(self._state.history)
         for e in reversed(self._book["entries"][n_entries:]):
-            history = _swap_draws(history[: len(history) - e["n"]], e["swaps"][::-1])
-        return history
+            initial, history = face_down.swapped(initial, history[: len(history) - e["n"]], e["swaps"][::-1])
+        return initial, history
 
-    def _replay(self, history: list[Action]) -> GameState:
-        s = GameState.replay(self._state.initial, history, self._state.rules, self._state.board)
+    def _hidden_at(self, n_entries: int) -> list[int]:
+        return _hidden(self._book, n_entries)
+
+    def _replay(self, initial: dict[str, Any], history: list[Action], hidden: list[int]) -> GameState:
+        s = GameState.replay(initial, history, self._state.rules, self._state.board)
         s.labels = _copied(self._state.labels)
+        s.face_down = sorted(hidden)
         return s
 
 
@@ -416,8 +413,15 @@ class _Work:
         self.state = live._state.copy()
         self.prefix = len(self.state.history)
         self.swaps: list[list[int]] = []
-        self.hidden = set(live.hidden)
         self.seed = int(live._book["seed"])
+
+    @property
+    def hidden(self) -> set[int]:
+        return set(self.state.face_down)
+
+    def show(self, card: int) -> None:
+        """``card`` is named: it is no longer face down."""
+        self.state.face_down = [c for c in self.state.face_down if c != card]
 
     def rng(self, salt: int) -> np.random.Generator:
         # Seeded by the game and the point in it, so a redo or a replay makes the same placeholder.
@@ -435,35 +439,24 @@ class _Work:
             drawn = outcomes[int(self.rng(0).integers(len(outcomes)))][0]
             assert isinstance(drawn, Draw)
             s.apply(drawn)
-            self.hidden.add(drawn.card)
+            s.face_down = sorted({*s.face_down, int(drawn.card)})
             return
         c = int(card)
         if c in self.hidden and self.swappable(c):
             # The card named was standing in for another hidden card: that one takes a deck card's place.
-            deck = [int(d) for d in np.flatnonzero(s.card_loc == DECK)]
+            deck = [d for d in face_down.unseen(s) if s.card_loc[d] == DECK]
             if deck:
                 self.swap(c, deck[int(self.rng(1).integers(len(deck)))])
         self.state.apply(Draw(c))
 
     def swappable(self, card: int) -> bool:
-        """Whether ``card``'s identity has never been seen: in the deck, or a placeholder drawn once and never traded."""
-        s = self.state
-        if s.card_loc[card] == DECK:
-            return True
-        if card not in self.hidden or card in _initial_cards(s):
-            return False
-        draws = sum(1 for a in s.history if isinstance(a, Draw) and a.card == card)
-        traded = any(isinstance(a, Trade) and card in a.cards for a in s.history)
-        return draws == 1 and not traded
+        """Whether ``card``'s identity has never been seen (face down or in the deck, and never traded)."""
+        return card in face_down.unseen(self.state)
 
     def swap(self, x: int, y: int) -> None:
-        """Exchange the identities of unseen cards ``x`` and ``y`` throughout the history, and replay it."""
-        history = _swap_draws(self.state.history, [[x, y]])
-        labels = self.state.labels
-        self.state = GameState.replay(self.state.initial, history, self.state.rules, self.state.board)
-        self.state.labels = labels
+        """Exchange the identities of unseen cards ``x`` and ``y`` throughout the game."""
+        face_down.swap(self.state, x, y)
         self.swaps.append([x, y])
-        self.hidden = {y if c == x else x if c == y else c for c in self.hidden}
 
     def identify(self, player: int, shown: list[int], bonus: int | None, fill: bool) -> list[int]:
         """Make the cards ``shown`` be in ``player``'s hand, filling a set from hidden cards if ``fill``.
@@ -491,7 +484,7 @@ class _Work:
                     raise IllegalActionError(f"{_card(board, c)} has already been seen elsewhere; it cannot be in {name}'s hand")
                 self.swap(spare[0], c)
                 s = self.state
-            self.hidden.discard(c)
+            self.show(c)
         if not fill or len(shown) == 3:
             return list(shown)
         r = 3 - len(shown)
@@ -502,9 +495,10 @@ class _Work:
                 f"{name} holds {held} card(s), {len(mine)} of them hidden besides those shown: "
                 f"too few for a set of three"
             )
+        unseen = set(face_down.unseen(s))
         outside = [c for c in range(board.n_cards)
-                   if c not in mine and c not in shown and s.card_loc[c] != player and self.swappable(c)]
-        movable = [h for h in mine if self.swappable(h)]
+                   if c not in mine and c not in shown and s.card_loc[c] != player and c in unseen]
+        movable = [h for h in mine if h in unseen]
         terr = board.card_territory
         symbols = board.card_symbols
         bonus_open = not s.bonus_used and s.rules.territory_bonus != 0
@@ -529,7 +523,7 @@ class _Work:
                 for x, y in zip(spare, new):
                     self.swap(x, y)
                 for c in own + new:
-                    self.hidden.discard(c)
+                    self.show(c)
                 return shown + own + new
         what = f"showing {board.territories[bonus]}" if bonus is not None else "without a territory of theirs"
         raise IllegalActionError(f"{name}'s hidden cards cannot make a set with {[_card(board, c) for c in shown]} {what}")
@@ -539,10 +533,9 @@ def _copied(book: dict[str, Any]) -> dict[str, Any]:
     return json.loads(json.dumps(book))
 
 
-def _initial_cards(state: GameState) -> set[int]:
-    """Cards dealt into hands by a typed starting position (known from the start)."""
-    pos = state.initial.get("position")
-    return {int(c) for cards in (pos or {}).get("hands", {}).values() for c in cards}
+def _hidden(book: dict[str, Any], n_entries: int) -> list[int]:
+    """The face-down cards after the first ``n_entries`` entries of ``book``."""
+    return list(book["entries"][n_entries - 1]["hidden"]) if n_entries else list(book["face_down"])
 
 
 def _seat(state: GameState, player: int) -> str:
@@ -584,6 +577,10 @@ def _checked_book(book: Any, state: GameState) -> dict[str, Any]:
                 raise bad(f"hidden cards {e['hidden']!r}")
         for e in redo:
             [action_from_json(a) for a in e["actions"]]
+        # Absent from saves made before GameState.face_down: those had no face-down cards at their start.
+        down = [int(c) for c in book.get("face_down", [])]
+        if not all(0 <= c < state.board.n_cards for c in down):
+            raise bad(f"face-down cards {down!r}")
     except (KeyError, TypeError, ValueError) as exc:
         if isinstance(exc, StateFormatError):
             raise
@@ -592,4 +589,5 @@ def _checked_book(book: Any, state: GameState) -> dict[str, Any]:
         raise bad(f"me is {me!r}; expected None or a seat from 0 to {state.n_players - 1}")
     if base + sum(int(e["n"]) for e in entries) != len(state.history):
         raise bad(f"its entries cover {base + sum(int(e['n']) for e in entries)} actions but the history has {len(state.history)}")
-    return {"version": _VERSION, "base": base, "seed": seed, "me": me, "entries": entries, "redo": redo}
+    return {"version": _VERSION, "base": base, "seed": seed, "me": me, "entries": entries, "redo": redo,
+            "face_down": down}

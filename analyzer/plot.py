@@ -177,6 +177,7 @@ def board_chart(
     picked: Iterable[int | str] = (),
     *,
     width: int = 600,
+    continent: int | None = None,
 ) -> alt.LayerChart:
     """The position as an Altair chart whose territories can be clicked: the app's map.
 
@@ -186,7 +187,9 @@ def board_chart(
     the point selection :data:`PICK_SELECTION` (see :func:`chart_picks`).
     ``player_names`` and ``player_colors`` are per force as in
     :func:`draw_board`, the neutral force's included; ``picked`` territories
-    (names or ids) are ringed.
+    (names or ids) are ringed. With ``continent`` (an index into
+    ``board.continents``) only that continent is drawn, as large as ``width``
+    allows: a map a phone can be tapped on.
 
     >>> from analyzer.game.state import GameState
     >>> chart = board_chart(GameState.from_position([0] * 41 + [1], [3] * 42, n_players=3), picked=["Peru"])
@@ -207,6 +210,9 @@ def board_chart(
         raise BoardError(f"the game has {forces} forces but {len(names)} names and {len(colors)} colours were given")
     fills = _fills(state.owner.astype(np.int64), colors, neutral, board.n_territories)
     ringed = {board.index(t) for t in picked}
+    if continent is not None and not 0 <= continent < len(board.continents):
+        raise BoardError(f"continent {continent!r} does not exist; continents are numbered 0 to {len(board.continents) - 1}")
+    shown = np.ones(board.n_territories, dtype=bool) if continent is None else board.continent_of == continent
     territories = pd.DataFrame({
         "territory": board.territories,
         "label": [_wrap(name) for name in board.territories],
@@ -217,8 +223,8 @@ def board_chart(
         "armies": state.armies.astype(int),
         "ink": [_ink(fill) for fill in fills],
         "picked": [t in ringed for t in range(board.n_territories)],
-    })
-    xlim, ylim = _limits(board.coords)
+    })[shown]
+    xlim, ylim = _limits(board.coords[shown])
     height = round(width * (ylim[1] - ylim[0]) / (xlim[1] - xlim[0]))
     x = alt.X("x:Q", scale=alt.Scale(domain=list(xlim), nice=False, zero=False), axis=None)
     y = alt.Y("y:Q", scale=alt.Scale(domain=list(ylim), nice=False, zero=False), axis=None)
@@ -248,8 +254,10 @@ def board_chart(
     labels = base.mark_text(fontSize=8, dy=10, baseline="top", lineBreak="\n", color="#333333").encode(
         text="label:N")
 
-    period = xlim[1] - xlim[0]
-    segments = [(a, b, border.sea) for border in board.borders
+    # The map wraps round at the whole board's width, whatever part of it is drawn.
+    full_x = _limits(board.coords)[0]
+    period = full_x[1] - full_x[0]
+    segments = [(a, b, border.sea) for border in board.borders if shown[border.a] and shown[border.b]
                 for a, b in _route(board.coords[border.a], board.coords[border.b], border.sea, period)]
     routes = pd.DataFrame([(a[0], a[1], b[0], b[1], sea) for a, b, sea in segments],
                           columns=["x", "y", "x2", "y2", "sea"])

@@ -401,6 +401,9 @@ def test_a_battle_recorded_on_a_phone_is_still_in_the_log_after_a_reload(browser
     line = "Turn 1, Bo: Alaska (7) attacks Kamchatka (3): stopped with 5 against 1"
     open_log(page, line)
     expect(page.get_by_role("button", name="Undo (battle)")).to_be_visible()
+    # The boxes show the armies left, not those before the battle.
+    for label, shown in (("Attack from", "Alaska (5, Bo)"), ("Attack", "Kamchatka (1, Ann)")):
+        expect(panel.get_by_label(label, exact=True)).to_have_value(shown)
     no_traceback(page)
 
     page.reload()

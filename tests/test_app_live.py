@@ -18,6 +18,7 @@ from analyzer.game.board import classic_board
 from analyzer.game.state import GameState
 from analyzer.text import plain
 from analyzer.live import LiveGame
+from analyzer.plot import PICK_SELECTION
 from app_live import ENTER_BY_PLAYER, RANDOM_DEAL
 from test_record import play_script, same_game, script_start
 
@@ -88,11 +89,12 @@ def record(at: AppTest, step: tuple[str, dict[str, Any]]) -> None:
         src = BOARD.index(kw["source"])
         at.selectbox(key=k("from")).set_value(src).run()
         at.selectbox(key=k("to")).set_value(BOARD.index(kw["target"]))
-        at.number_input(key=k(f"a_left{src}")).set_value(kw["attacker_left"])
+        at.number_input(key=k(f"a_left{src}_{game.armies[src]}")).set_value(kw["attacker_left"])
         at.number_input(key=k("d_left")).set_value(kw["defender_left"])
         press(at, "battle_go")
     elif name == "move_in":
-        at.number_input(key=k("move_k")).set_value(kw["armies"])
+        lo, hi = game.move_range()
+        at.number_input(key=k(f"move_k{lo}_{hi}")).set_value(kw["armies"])
         press(at, "move_go")
     elif name in ("fortify", "end_turn"):
         if game.captured:
@@ -171,11 +173,11 @@ def test_refused_entries_show_the_engines_message_and_keep_the_game() -> None:
     # A result impossible from the armies before it.
     at.selectbox(key=k("from")).set_value(0).run()
     at.selectbox(key=k("to")).set_value(BOARD.index("Kamchatka"))
-    at.number_input(key=k("a_left0")).set_value(15)
+    at.number_input(key=k("a_left0_14")).set_value(15)
     press(at, "battle_go")
     (message,) = errors(at)
     assert "cannot leave 15 and 0" in message.replace("\\", "") and game_of(at) == after_place
-    assert at.number_input(key=k("a_left0")).value == 15
+    assert at.number_input(key=k("a_left0_14")).value == 15
     # Roll by roll: an outcome the dice cannot give is refused, a possible one recorded.
     at.number_input(key=k("r_al")).set_value(3)
     press(at, "roll_go")
@@ -249,3 +251,110 @@ def test_start_by_entering_each_players_territories_then_their_armies() -> None:
     press(at, "start_go")
     game = game_of(at)
     assert game.phase.name == "REINFORCE" and game.armies[BOARD.index("Japan")] == 21 and int(game.armies.sum()) == 105
+
+
+def shown(box: Any, sent: str) -> str:
+    """The label a browser shows in a selectbox: the one the app sends with the box, else the one it last sent itself."""
+    return box.proto.raw_value if box.proto.set_value else sent
+
+
+def test_after_a_battle_the_boxes_show_the_armies_left() -> None:
+    owner = [0] * 14 + [1] * 14 + [2] * 14
+    start = LiveGame(GameState.from_position(owner, [3] * 42, n_players=3, player=0), me=0).state
+    at = _app(start)
+    at.text_input(key=k("place_many")).set_value("Alaska 11")
+    press(at, "place_go")
+    at.selectbox(key=k("from")).set_value(0).run()
+    at.selectbox(key=k("to")).set_value(BOARD.index("Kamchatka"))
+    sent = {"from": at.selectbox(key=k("from")), "to": at.selectbox(key=k("to"))}
+    labels = {name: box.options[box.index] for name, box in sent.items()}
+    assert labels == {"from": "Alaska (14, Player 1)", "to": "Kamchatka (3, Player 3)"}
+    # Alaska's 14 against Kamchatka's 3, stopped at 10 and 1: the browser sent the labels above with the press.
+    at.number_input(key=k("a_left0_14")).set_value(10)
+    at.number_input(key=k("d_left")).set_value(1)
+    press(at, "battle_go")
+    assert game_of(at).armies[[0, BOARD.index("Kamchatka")]].tolist() == [10, 1]
+    after = {name: at.selectbox(key=k(name)) for name in sent}
+    assert after["from"].options[0] == "Alaska (10, Player 1)"
+    assert {name: shown(after[name], labels[name]) for name in sent} == {
+        "from": "Alaska (10, Player 1)", "to": "Kamchatka (1, Player 3)"}
+    assert (after["from"].value, after["to"].value) == (0, BOARD.index("Kamchatka"))  # the same choice, relabelled
+
+
+def test_after_a_move_in_the_next_battle_starts_from_the_armies_left() -> None:
+    owner = [0] * 14 + [1] * 14 + [2] * 14
+    armies = [3] * 42
+    iceland, scandinavia = BOARD.index("Iceland"), BOARD.index("Scandinavia")
+    armies[iceland] = 10  # Iceland borders Scandinavia and Great Britain, both Player 2's
+    at = _app(LiveGame(GameState.from_position(owner, armies, n_players=3, player=0), me=0).state)
+    at.text_input(key=k("place_many")).set_value("Alaska 11")
+    press(at, "place_go")
+    at.selectbox(key=k("from")).set_value(iceland).run()
+    at.selectbox(key=k("to")).set_value(scandinavia)
+    # Scandinavia taken with 9 of Iceland's 10 left, then 3 moved in (3 to 8 allowed): Iceland keeps 6.
+    at.number_input(key=k(f"a_left{iceland}_10")).set_value(9)
+    press(at, "battle_go")
+    at.number_input(key=k("move_k3_8")).set_value(3)
+    press(at, "move_go")
+    assert game_of(at).armies[iceland] == 6
+    # The next battle from Iceland starts from its 6 armies, not the 9 typed for the last one.
+    assert at.selectbox(key=k("from")).value == iceland
+    assert at.number_input(key=k(f"a_left{iceland}_6")).value == 6
+    assert at.selectbox(key=k("from")).proto.raw_value == "Iceland (6, Player 1)"
+
+
+def tap(at: AppTest, territory: str) -> None:
+    """Tap ``territory`` on the setup map: the chart's selection event, as Streamlit hands it to the script."""
+    game = game_of(at)
+    at.session_state[k(f"claim_map{len(game.history)}")] = {"selection": {PICK_SELECTION: [{"territory": territory}]}}
+    at.run()
+    assert not at.exception, at.exception
+
+
+def test_tapping_the_map_claims_territories_and_the_list_still_does() -> None:
+    at = _app(None)
+    at.text_input(key=k("names")).set_value("Ann, Bo, Cy").run()
+    at.selectbox(key=k("first")).set_value(1)
+    press(at, "start")
+    assert plain("Tap a free territory on the map to claim it for Bo, or pick it below.") in [c.value for c in at.caption]
+    tap(at, "Peru")
+    assert game_of(at).owner[BOARD.index("Peru")] == 1 and len(game_of(at).history) == 1
+    # A tap on a territory already held changes nothing and says why.
+    before = game_of(at)
+    tap(at, "Peru")
+    assert game_of(at) == before and [i.value for i in at.info] == [plain("Peru is already Bo's: tap a free territory")]
+    tap(at, "Alaska")
+    assert game_of(at).owner[BOARD.index("Alaska")] == 2  # Cy's turn to claim
+    at.selectbox(key=k("claim")).set_value(BOARD.index("Brazil"))
+    press(at, "claim_go")
+    game = game_of(at)
+    assert game.owner[BOARD.index("Brazil")] == 0 and len(game.history) == 3
+    # The map shown is the one for the next claim: nothing selected yet, so a run reads no tap.
+    at.run()
+    assert game_of(at) == game
+
+
+def test_the_setup_map_of_one_continent_draws_only_its_territories_and_borders() -> None:
+    from analyzer.errors import BoardError
+    from analyzer.plot import board_chart
+
+    game = GameState.from_position([0] * 41 + [1], [1] * 42, n_players=3)
+    europe = next(i for i, c in enumerate(BOARD.continents) if c.name == "Europe")
+    spec = board_chart(game, continent=europe, width=360).to_dict()
+    rows = [row for data in spec["datasets"].values() for row in data]
+    territories = [r["territory"] for r in rows if "territory" in r]
+    assert territories == [BOARD.territories[t] for t in BOARD.continents[europe].territories]
+    assert len(territories) == 7
+    # Only Europe's own 12 borders, counted on the board: Iceland to Great Britain and Scandinavia; Great Britain
+    # to Scandinavia, Northern and Western Europe; Scandinavia to Northern Europe and Ukraine; Northern Europe to
+    # Western and Southern Europe and Ukraine; Southern Europe to Western Europe and Ukraine.
+    assert sum(1 for r in rows if "x2" in r) == 12
+    with pytest.raises(BoardError, match="continent 6 does not exist"):
+        board_chart(game, continent=6)
+
+
+def test_the_panel_counts_each_players_face_down_cards() -> None:
+    owner = [0] * 14 + [1] * 14 + [2] * 14
+    typed = GameState.from_position(owner, [3] * 42, player=0, hands={0: [20], 1: ["?", "?", "?"], 2: [5, "?"]})
+    at = _app(LiveGame(typed, me=0).state)
+    assert plain("Cards: Player 1 1, Player 2 3 (3 face down), Player 3 2 (1 face down)") in [c.value for c in at.caption]

@@ -9,6 +9,7 @@ script through the Streamlit panel's widgets.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import numpy as np
@@ -242,6 +243,36 @@ def test_saved_and_reloaded_live_game_keeps_undo(scripted: tuple[LiveGame, list[
     assert [e.kind for e in reloaded.entries] == [e.kind for e in live.entries]
     reloaded.undo()
     assert len(reloaded.entries) == len(live.entries) - 1
+
+
+def test_a_save_from_before_face_down_cards_loads_with_its_hidden_cards() -> None:
+    live, _ = play_script(40, seed=4)
+    assert live.hidden and live.state.face_down == live.hidden
+    data = json.loads(live.state.to_json())
+    # Saves made before GameState.face_down kept the face-down cards only in the recorder's entries.
+    del data["face_down"]
+    del data["labels"][LIVE_LABEL]["face_down"]
+    old = LiveGame(GameState.from_dict(data))
+    assert old.hidden == live.hidden and old.state.face_down == live.hidden
+    assert same_game(old.state, live.state)
+    old.undo(3)
+    live_copy = LiveGame(live.state)
+    live_copy.undo(3)
+    assert old.hidden == live_copy.hidden and same_game(old.state, live_copy.state)
+
+
+def test_a_typed_position_with_unknown_cards_is_followed_and_its_cards_named() -> None:
+    owner = [0] * 14 + [1] * 14 + [2] * 14
+    typed = GameState.from_position(owner, [3] * 42, player=0, hands={0: ["?", "?"], 1: ["?", "?", "?"]})
+    live = LiveGame(typed, me=0, seed=2)
+    assert live.hidden == [0, 1, 2, 3, 4] and live.card_counts() == [2, 3, 0]
+    # I read my two cards: Brazil and Venezuela (cards 11 and 9). They take the placeholders' places in the typed start.
+    live.name_cards([11, 9])
+    assert live.known_hand(0) == [9, 11] and live.hidden == [2, 3, 4]
+    assert live.state.initial["position"]["hands"]["0"] == [11, 9]
+    assert GameState.replay(live.state.initial, live.state.history).hand(0) == [9, 11]
+    live.undo()
+    assert live.hidden == [0, 1, 2, 3, 4] and live.state.initial["position"]["hands"]["0"] == [0, 1]
 
 
 def test_hidden_cards_are_in_opponents_hands_and_trades_are_sets(scripted: tuple[LiveGame, list[Step]]) -> None:

@@ -42,6 +42,7 @@ from analyzer.errors import IllegalActionError, PositionError, SimulationError, 
 from analyzer.sim.evaluate import evaluate
 from analyzer.sim.intervals import wilson_interval
 from analyzer.game.rules import FORCED_TRADE_HAND, Rules, reinforcement_from_territories
+from analyzer.game import face_down
 from analyzer.game.state import GameState
 
 #: Keys of :attr:`GameState.labels` under which :func:`with_player_labels` keeps the players' names and colours.
@@ -425,7 +426,12 @@ def reinforcement_forecast(state: GameState) -> pd.DataFrame:
     ``set_value`` (what a set traded now is worth: under progressive values the
     next value of the shared counter, which grows with every trade made before
     this player's turn; under fixed values the best set in the hand; 0 without
-    a set) and ``with_set`` (``base + set_value``).
+    a set) and ``with_set`` (``base + set_value``). ``face_down`` counts the
+    cards held face down and ``p_set`` is the exact chance that the hand holds
+    a set (:func:`analyzer.game.face_down.set_chance`: 1 or 0 when every card
+    is known). With face-down cards ``has_set`` means a set is certain (five
+    cards always hold one), and under fixed values a set of unknown cards is
+    counted at the least a set is worth.
 
     >>> state = GameState.from_position([0] * 41 + [1], [3] * 42, n_players=3)
     >>> reinforcement_forecast(state)[["player", "from_territories", "from_continents", "base"]].values.tolist()
@@ -440,13 +446,17 @@ def reinforcement_forecast(state: GameState) -> pd.DataFrame:
         held = state.continents_held(p)
         hand = state.hand(p)
         symbols = [int(x) for x in board.card_symbols]
-        sets = find_sets(hand, symbols)
-        if not sets:
+        hidden = [c for c in hand if c in set(state.face_down)]
+        sets = find_sets([c for c in hand if c not in hidden], symbols)
+        p_set = float(face_down.set_chance(state, p)) if hidden else float(bool(sets))
+        if p_set < 1:
             value = 0
         elif state.rules.card_values == "progressive":
             value = state.next_set_value()
-        else:
+        elif sets:
             value = max(state.rules.set_value(state.sets_traded, (symbols[a], symbols[b], symbols[c])) for a, b, c in sets)
+        else:
+            value = min(state.rules.set_value(state.sets_traded, three) for three in ((0, 0, 0), (1, 1, 1), (2, 2, 2), (0, 1, 2)))
         from_territories = reinforcement_from_territories(owned)
         from_continents = sum(board.continents[c].bonus for c in held)
         rows.append({
@@ -457,13 +467,15 @@ def reinforcement_forecast(state: GameState) -> pd.DataFrame:
             "from_continents": from_continents,
             "base": from_territories + from_continents,
             "cards": len(hand),
-            "has_set": bool(sets),
+            "face_down": len(hidden),
+            "p_set": p_set,
+            "has_set": p_set == 1,
             "must_trade": len(hand) >= FORCED_TRADE_HAND,
             "set_value": value,
             "with_set": from_territories + from_continents + value,
         })
     columns = ["player", "territories", "from_territories", "continents", "from_continents", "base", "cards",
-               "has_set", "must_trade", "set_value", "with_set"]
+               "face_down", "p_set", "has_set", "must_trade", "set_value", "with_set"]
     return pd.DataFrame(rows, columns=columns)
 
 
@@ -539,7 +551,8 @@ class WinChances:
     ``table`` has one row per player: ``player``, ``wins``, ``p_win`` and the
     Wilson interval ``ci_low``, ``ci_high`` at ``confidence``. ``capped``
     rollouts hit the round cap with no winner and count as a loss for all.
-    ``seconds`` is the time the rollouts took.
+    ``seconds`` is the time the rollouts took. ``assumed`` says what the
+    rollouts assumed of cards nobody has seen ("" when every card is known).
     """
 
     table: pd.DataFrame
@@ -547,6 +560,24 @@ class WinChances:
     capped: int
     confidence: float
     seconds: float
+    assumed: str = ""
+
+
+def face_down_assumption(state: GameState) -> str:
+    """What an analysis that draws the face-down cards assumes of them, in words ("" if none is face down).
+
+    >>> owner = [0] * 14 + [1] * 14 + [2] * 14
+    >>> state = GameState.from_position(owner, [3] * 42, hands={1: ["?", "?"], 2: ["?"]})
+    >>> face_down_assumption(state)
+    'Face-down cards (Player 2 2, Player 3 1) drawn at random from the 44 cards not yet seen, afresh in each rollout.'
+    """
+    counts = face_down.counts(state)
+    if not any(counts):
+        return ""
+    names = player_labels(state)[0] or [f"Player {p + 1}" for p in range(state.n_players)]  # only seats hold cards
+    held = ", ".join(f"{names[p]} {k}" for p, k in enumerate(counts) if k)
+    return (f"Face-down cards ({held}) drawn at random from the {len(face_down.unseen(state))} cards not yet seen, "
+            "afresh in each rollout.")
 
 
 def win_chances(
@@ -569,6 +600,12 @@ def win_chances(
     ``on_progress(rollouts_done, fraction_of_budget_used)`` is called after
     each batch, for a progress bar.
 
+    With face-down cards (:attr:`GameState.face_down`) each rollout starts
+    from its own :func:`analyzer.game.face_down.determinize` of ``state``,
+    drawn from ``SeedSequence(seed, spawn_key=(k, i))`` for rollout ``i`` of
+    batch ``k``, so the placeholders' identities never decide a rollout; this
+    plays one game per :func:`evaluate` call, several times slower per rollout.
+
     >>> import numpy as np
     >>> state = GameState.random_start(3, np.random.default_rng(2))
     >>> chances = win_chances(state, budget=0, batch=4, seed=1)    # no time: one batch
@@ -584,10 +621,18 @@ def win_chances(
     done = capped = k = 0
     while done == 0 or (time.perf_counter() - started < budget and done < max_rollouts):
         n = min(batch, max_rollouts - done)
-        batch_seed = int(np.random.SeedSequence(seed, spawn_key=(k,)).generate_state(1)[0])
-        result = evaluate(state, bots, rollouts=n, seed=batch_seed, progress=False)
-        wins += result.table["wins"].to_numpy()
-        capped += result.capped
+        if state.face_down:
+            for i in range(n):
+                rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(k, i)))
+                start = face_down.determinize(state, rng)
+                result = evaluate(start, bots, rollouts=1, seed=int(rng.integers(2**62)), progress=False)
+                wins += result.table["wins"].to_numpy()
+                capped += result.capped
+        else:
+            batch_seed = int(np.random.SeedSequence(seed, spawn_key=(k,)).generate_state(1)[0])
+            result = evaluate(state, bots, rollouts=n, seed=batch_seed, progress=False)
+            wins += result.table["wins"].to_numpy()
+            capped += result.capped
         done += n
         k += 1
         if on_progress is not None:
@@ -596,4 +641,5 @@ def win_chances(
     for p in range(state.n_players):
         low, high = wilson_interval(int(wins[p]), done, confidence)
         rows.append({"player": p, "wins": int(wins[p]), "p_win": wins[p] / done, "ci_low": low, "ci_high": high})
-    return WinChances(pd.DataFrame(rows), done, capped, confidence, time.perf_counter() - started)
+    return WinChances(pd.DataFrame(rows), done, capped, confidence, time.perf_counter() - started,
+                      face_down_assumption(state))

@@ -31,7 +31,7 @@ import json
 from dataclasses import dataclass
 from functools import lru_cache
 from enum import IntEnum
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Generic, NamedTuple, TypeVar, cast
 
 import numpy as np
@@ -58,6 +58,7 @@ from analyzer.game.actions import (
     as_id,
 )
 from analyzer.game.board import SYMBOLS, Board, classic_board
+from analyzer.game import face_down as face_down_mod
 from analyzer.game import validation
 from analyzer.game.dice import DiceRules, roll_distribution
 from analyzer.errors import BoardError, IllegalActionError, PositionError
@@ -298,6 +299,8 @@ class GameState:
         #: Free-form labels a front end keeps with the game (player names, colours): saved
         #: with it, never read by the rules.
         self.labels: dict[str, Any] = {}
+        #: Cards held face down: their ids are placeholders (see :mod:`analyzer.game.face_down`).
+        self.face_down: list[int] = []
         self.initial: dict[str, Any] = {
             "n_players": n_players,
             "first_player": first_player,
@@ -386,10 +389,11 @@ class GameState:
         *,
         n_players: int | None = None,
         player: int = 0,
-        hands: dict[int, list[int]] | None = None,
+        hands: Mapping[int, Sequence[int | str]] | None = None,
         sets_traded: int = 0,
         rules: Rules | None = None,
         board: Board | None = None,
+        face_down: Sequence[int] = (),
     ) -> GameState:
         """A game at the start of ``player``'s turn, from a position entered mid-game.
 
@@ -397,7 +401,9 @@ class GameState:
         2-player game the neutral force is player 2). ``n_players`` defaults to
         the highest owner + 1, which is wrong for a 2-player game with
         neutrals, so give it there. Players who own nothing count as
-        eliminated. Cards not in ``hands`` are in the deck.
+        eliminated. Cards not in ``hands`` are in the deck. A card held face
+        down is ``"?"`` in its hand, or listed in ``face_down`` by its
+        placeholder id (see :mod:`analyzer.game.face_down`).
 
         Player 0 below holds all but Eastern Australia: 41 // 3 = 13 armies,
         plus every continent but Australia, 5 + 2 + 5 + 3 + 7 = 22.
@@ -444,16 +450,21 @@ class GameState:
         if not 0 <= player < n_players or not np.any(owner_arr == player):
             raise PositionError(f"player {player} to move must be a seat from 0 to {n_players - 1} that owns a territory")
         sets_traded = validation.read_int(sets_traded, "sets traded", 0, MAX_SETS_TRADED)
-        if hands is not None and not isinstance(hands, dict):
+        if hands is not None and not isinstance(hands, Mapping):
             raise PositionError(f"hands must map seats to lists of cards, got {validation.quote(hands)}")
-        hand_lists: dict[int, list[int]] = {}
+        hand_lists: dict[int, list[int | str]] = {}
         for p, cards in (hands or {}).items():
             seat = validation.read_int(p, "a hand's seat", -(2**62), 2**62)
             if not 0 <= seat < n_players:
                 raise PositionError(f"hand given for player {p}; expected a player from 0 to {n_players - 1}")
             if not isinstance(cards, (list, tuple)) or len(cards) > board.n_cards:
                 raise PositionError(f"hands[{p}] must be a list of card ids, got {validation.quote(cards)}")
-            hand_lists[seat] = [validation.read_int(c, f"hands[{p}]", -(2**62), 2**62) for c in cards]
+            hand_lists[seat] = [c if c == face_down_mod.UNKNOWN else validation.read_int(c, f"hands[{p}]", -(2**62), 2**62)
+                                for c in cards]
+        known_hands, placeholders = face_down_mod.fill_unknown(hand_lists, board.n_cards)
+        if isinstance(face_down, (str, bytes)) or not isinstance(face_down, Sequence) or len(face_down) > board.n_cards:
+            raise PositionError(f"face_down must be a list of card ids, got {validation.quote(face_down)}")
+        down = sorted(set(placeholders) | {validation.read_int(c, "face_down", 0, board.n_cards - 1) for c in face_down})
         rules = rules if rules is not None else Rules()
         if rules.missions or rules.capitals:
             raise PositionError("a position entered mid-game cannot carry missions or capitals yet")
@@ -464,7 +475,7 @@ class GameState:
         state.pool[:] = 0
         for p in range(n_players):
             state.alive[p] = bool(np.any(owner_arr == p))
-        for seat, cards in hand_lists.items():
+        for seat, cards in known_hands.items():
             for c in cards:
                 if not 0 <= c < board.n_cards:
                     raise PositionError(f"card {c} does not exist; cards are numbered 0 to {board.n_cards - 1}")
@@ -478,10 +489,13 @@ class GameState:
                 "owner": owner_arr.tolist(),
                 "armies": armies_arr.tolist(),
                 "player": player,
-                "hands": {str(p): cards for p, cards in hand_lists.items()},
+                "hands": {str(p): cards for p, cards in known_hands.items()},
                 "sets_traded": sets_traded,
             },
         }
+        if down:  # the placeholders, by id: a card named later takes one's place through the history and this start
+            state.initial["position"]["face_down"] = down
+        state.face_down = down
         state.history = []
         state._begin_turn(player, True)
         validation.validate(state, replay=False)
@@ -497,6 +511,7 @@ class GameState:
         new.history = list(self.history)
         new.initial = dict(self.initial)
         new.labels = json.loads(json.dumps(self.labels))
+        new.face_down = list(self.face_down)
         return new
 
     # ------------------------------------------------------------------ queries
@@ -659,10 +674,42 @@ class GameState:
         """
         validation.check_action(action, "action", IllegalActionError)  # before any number reaches numpy
         action = self._normalize(action)
+        if isinstance(action, Trade) and set(action.cards) & set(self.face_down):
+            self._reveal_for_trade(action)
+            return
         reason = self.illegal_reason(action)
         if reason is not None:
             raise IllegalActionError(f"illegal action {action!r} in phase {self.phase.name} (player {self.player}): {reason}")
         self.apply_unchecked(action)
+
+    def _reveal_for_trade(self, action: Trade) -> None:
+        """Trade cards some of which are face down: they take identities that make a set, if any can.
+
+        A face-down card may be any unseen card, so the trade is accepted when
+        the player holds the cards and unseen cards of the symbols needed
+        exist (:func:`analyzer.game.face_down.set_identities`); the cards
+        then take those identities throughout the game, and the set is traded.
+        """
+        hand = set(self.hand(self.player))
+        if len(set(action.cards)) != 3 or not set(action.cards) <= hand:
+            reason = self.illegal_reason(action) or f"a set is three different cards of the player's hand {sorted(hand)}"
+            raise IllegalActionError(f"illegal action {action!r} in phase {self.phase.name} (player {self.player}): {reason}")
+        bonus = None if action.bonus is None else as_id(action.bonus)
+        try:
+            swaps = face_down_mod.set_identities(self, self.player, action.cards, bonus)
+        except IllegalActionError as exc:
+            raise IllegalActionError(f"illegal action {action!r} in phase {self.phase.name} (player {self.player}): {exc}") from None
+        trial = self.copy()
+        cards = list(action.cards)
+        for x, y in swaps:
+            face_down_mod.swap(trial, x, y)
+            cards = [y if c == x else c for c in cards]
+        revealed = Trade((cards[0], cards[1], cards[2]), action.bonus)
+        refused = trial.illegal_reason(revealed)
+        if refused is not None:
+            raise IllegalActionError(f"illegal action {action!r} in phase {self.phase.name} (player {self.player}): {refused}")
+        trial.apply_unchecked(revealed)
+        self.__dict__.update(trial.__dict__)
 
     def is_legal(self, action: Action) -> bool:
         try:
@@ -795,6 +842,9 @@ class GameState:
             raise IllegalActionError(f"unknown action {action!r}")
         player, turn = self.player, self.turn
         result = int(engine.step(self.S, self.C, *encode(action)))
+        if kind is Trade and self.face_down:
+            # The cards traded are shown: none of them is face down any more.
+            self.face_down = [c for c in self.face_down if self.card_loc[c] >= 0]
         if result >= 0:
             if kind is Trade:
                 self.trades.append(SetTraded(player, turn, result))
@@ -842,6 +892,8 @@ class GameState:
             "trades": [[r.player, r.turn, r.value] for r in self.trades],
             "labels": self.labels,
         }
+        if self.face_down:  # absent when every card is known, as in every save before face-down cards
+            data["face_down"] = list(self.face_down)
         if history:
             data["history"] = [action_to_json(a) for a in self.history]
         return data
@@ -882,6 +934,7 @@ class GameState:
         # A save without its history (to_json(history=False)) can be loaded only as trusted.
         state.history = fields["history"] if fields["history"] is not None else ([] if trusted else None)  # type: ignore[assignment]
         state.labels = fields["labels"]
+        state.face_down = fields["face_down"]
         validation.validate(state, replay=not trusted)
         return state
 
@@ -908,6 +961,7 @@ class GameState:
                 sets_traded=pos["sets_traded"],
                 rules=rules,
                 board=board,
+                face_down=pos.get("face_down", ()),
             )
             for action in history:
                 state.apply(action)

@@ -45,6 +45,7 @@ import numpy as np
 from analyzer import limits
 from analyzer.limits import quote
 from analyzer.errors import PositionError, RiskAnalyzerError, StateFormatError
+from analyzer.game import face_down
 from analyzer.game import missions as missions_mod
 from analyzer.game.engine import steps as engine
 from analyzer.game.engine.layout import AT, HEADER
@@ -187,7 +188,7 @@ _KEYS = (
     "bonus_used", "sets_traded", "resume_attack", "elimination_trade", "setup_step", "attack", "move", "winner",
     "eliminations", "trades",
 )
-_OPTIONAL = ("labels", "history")
+_OPTIONAL = ("labels", "history", "face_down")
 #: Generous bounds for the raw numbers of a save: :func:`validate` checks the real ranges, these only
 #: keep every value inside int64 before it is stored.
 _BIG = 2**62
@@ -275,6 +276,10 @@ def read_fields(data: Any, board: Board | None, format_: str, version: int) -> d
     if not isinstance(labels, dict) or not all(isinstance(k, str) for k in labels):
         raise _fail("labels", "an object with string keys", labels)
     out["labels"] = dict(labels)
+    down = data.get("face_down", [])
+    if not isinstance(down, list) or len(down) > M:
+        raise _fail("face_down", f"a list of at most {M} card ids", down)
+    out["face_down"] = read_ints(down, "face_down", len(down), 0, M - 1)
     return out
 
 
@@ -464,6 +469,7 @@ class _Checker:
                 raise self.fail(f"card_loc: seat {p} holds {int(hands[p])} cards; at most {most} can be held "
                                 + ("by the player to move" if p == st.player else "while another seat plays"))
         self.hands = hands
+        face_down.check(st)
 
     def rules_options(self) -> None:
         st, n = self.state, self.n
@@ -683,8 +689,11 @@ def _check_initial(state: GameState) -> None:
         if set(initial) != {"n_players", "position"}:
             raise PositionError(f"initial: a position's start has keys n_players and position, got {quote(sorted(initial))}")
         pos = initial["position"]
-        if not isinstance(pos, dict) or set(pos) != {"owner", "armies", "player", "hands", "sets_traded"}:
-            raise PositionError(f"initial.position must have owner, armies, player, hands and sets_traded, got {quote(pos)}")
+        if not isinstance(pos, dict) or set(pos) - {"face_down"} != {"owner", "armies", "player", "hands", "sets_traded"}:
+            raise PositionError(f"initial.position must have owner, armies, player, hands and sets_traded "
+                                f"(and face_down, optional), got {quote(pos)}")
+        if "face_down" in pos:
+            read_ints(pos["face_down"], "initial.position.face_down", len(pos["face_down"]) if isinstance(pos["face_down"], list) else -1, 0, M - 1)
         read_ints(pos["owner"], "initial.position.owner", T, 0, n)
         read_ints(pos["armies"], "initial.position.armies", T, 1, limits.MAX_ARMIES)
         read_int(pos["player"], "initial.position.player", 0, n - 1)
@@ -727,7 +736,8 @@ def check_replay(state: GameState) -> None:
     mine = state.to_dict(history=False)
     theirs = replayed.to_dict(history=False)
     for key in mine:
-        if key != "labels" and mine[key] != theirs[key]:
+        # Which cards are face down is what the table knew, not something the moves decide.
+        if key not in ("labels", "face_down") and mine[key] != theirs.get(key):
             raise PositionError(
                 f"{key} is {quote(mine[key])}, but the history replays to {quote(theirs[key])}"
             )

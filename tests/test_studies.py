@@ -568,3 +568,22 @@ def test_holding_value_covers_no_effect_in_a_synthetic_case():
     assert covers(row["adjusted_low"], row["adjusted_high"], 0.0)
     assert covers(row["holder_ci_low"], row["holder_ci_high"], 1 / 3)
 
+
+
+# ---------------------------------------------------------------------------------- the notebook runner
+def test_the_notebook_runner_sets_the_population_and_saves_elsewhere(tmp_path, monkeypatch):
+    import nbformat
+
+    from analyzer.studies.__main__ import main
+
+    for name in ("GAMES", "WORKERS", "SCHEDULER", "SEED", "POPULATION"):
+        monkeypatch.delenv(f"RISK_NB_{name}", raising=False)  # restored after the test
+    path = tmp_path / "probe.ipynb"
+    source = 'import os\nprint(os.environ.get("RISK_NB_POPULATION", "classic"), os.environ["RISK_NB_GAMES"])'
+    nbformat.write(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(source)]), path)
+    assert main([str(path), "--population", "default", "--games", "7", "--out", str(tmp_path / "out")]) == 0
+    ran = nbformat.read(tmp_path / "out" / "probe.ipynb", as_version=4)
+    assert ran.cells[0].outputs[0]["text"] == "default 7\n"
+    assert nbformat.read(path, as_version=4).cells[0].outputs == []  # the original is left as it was
+    with pytest.raises(SystemExit):
+        main([str(path), "--population", "planner"])

@@ -282,7 +282,8 @@ def _bot_name(bot: Bot) -> str:
 
 
 def trusted_bot(bot: Bot) -> bool:
-    """Whether ``bot`` is one of the package's own bots (``analyzer.bots``, and the studies' in ``analyzer.studies``), whose actions may skip the engine's checks.
+    """Whether ``bot`` is one of the package's own bots (``analyzer.bots``, and the studies' in
+    ``analyzer.studies``), whose actions may skip the engine's checks.
 
     Any other bot (``module:Class`` from the command line, an object passed in) plays through the
     checked path, so that an illegal action is an error naming it rather than a corrupt game.

@@ -31,8 +31,8 @@ from analyzer.errors import StudyError
 from analyzer.game.rules import FORCED_TRADE_HAND
 from analyzer.game.state import GameState, Phase
 
-#: The bot families a study can fill its seats with, by the registry's names: ``classic`` (the heuristic
-#: bot every committed figure before the planning bot was measured with) and ``default`` (the planning bot).
+#: The bot families a study can fill its seats with, by the registry's names: ``classic`` (the heuristic bot,
+#: which the first committed figures were measured with) and ``default`` (the planning bot).
 POPULATIONS: dict[str, HeuristicBot] = {"classic": DEFAULT_BOT, "default": PLANNER_BOT}
 
 

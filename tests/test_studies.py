@@ -16,10 +16,11 @@ from analyzer.game.actions import Claim, Place, Trade
 from analyzer.solver.battle import battle
 from analyzer.game.board import classic_board
 from analyzer.bots import DEFAULT_BOT, HeuristicBot
+from analyzer.bots.planner import PLANNER_BOT, PlannerBot
 from analyzer.solver.chains import conquest
 from analyzer.game.dice import DiceRules, roll_distribution
 from analyzer.errors import StudyError
-from analyzer.sim.simulate import simulate
+from analyzer.sim.simulate import after_draft, simulate
 from analyzer.game.state import GameState
 from analyzer.studies import (
     CARD_POLICIES,
@@ -35,12 +36,15 @@ from analyzer.studies import (
     continent_holdings,
     draft_picks,
     evaluate_draft,
+    field_draft_bot,
+    first_claim_by_field_draft,
     first_claim_win_rates,
     fit_draft_model,
     holding_value,
     play_continents,
     play_openings,
     policy_outcome,
+    population_bot,
     recommend_pick,
     seat_features,
     seat_order_win_rates,
@@ -286,6 +290,88 @@ def test_the_model_draft_bot_plays_legal_games():
         ModelDraftBot()
 
 
+# ---------------------------------------------------------------------------------- populations
+TABLES = ("games", "seats", "starts", "trades", "eliminations")
+
+
+@pytest.mark.parametrize("population", ["classic", "default"])
+def test_draft_only_bots_play_the_same_games_compiled_after_the_draft(population):
+    # The claims are made in Python, the rest compiled as the bot they name; the Python loop, checking
+    # every action, must play the very same games.
+    bot = population_bot(population)
+    bots = [OpeningBot(random_claims=1, bot=bot), OpeningBot(random_claims=42, bot=bot), bot]
+    assert [after_draft(b) for b in bots] == [bot] * 3
+    fast = simulate(3, bots, n_games=6, seed=5, progress=False)
+    checked = simulate(3, bots, n_games=6, seed=5, check=True, progress=False)
+    for name in TABLES:
+        pd.testing.assert_frame_equal(getattr(fast, name), getattr(checked, name), obj=name)
+
+
+def test_the_population_option_seats_its_bots():
+    classic = play_openings(3, 6, seed=3, random_claims=1)
+    planned = play_openings(3, 6, seed=3, random_claims=1, population="default")
+    assert classic.result.params["bots"] == [repr(OpeningBot(random_claims=1, bot=DEFAULT_BOT))] * 3
+    assert planned.result.params["bots"] == [repr(OpeningBot(random_claims=1, bot=PLANNER_BOT))] * 3
+    assert "bot=PlannerBot(" in planned.result.params["bots"][0]
+    for run in (classic, planned):
+        table = first_claim_win_rates(run.features, by="continent")
+        assert table["games"].sum() == 18 and table["wins"].sum() == 6 - int(run.result.games["capped"].sum())
+    # Same seeds: the same random first claims, then the two bots' own drafts, which differ.
+    assert classic.features["first_claim"].equals(planned.features["first_claim"])
+    assert not classic.result.starts["owner"].equals(planned.result.starts["owner"])
+    rest = play_continents(3, 4, seed=2, rounds=2, population="default")
+    assert rest.result.params["bots"] == [repr(PLANNER_BOT)] * 3
+    assert set(rest.holdings["round"]) <= {1, 2}
+    with pytest.raises(StudyError, match="unknown population 'planner': expected one of classic, default"):
+        play_openings(3, 2, population="planner")
+
+
+def test_card_policies_of_the_default_population():
+    assert card_policy("first", "default") == dataclasses.replace(PLANNER_BOT, cards="first")
+    assert card_policy("value:10", "default") == PLANNER_BOT
+    continent = card_policy("continent", "default")
+    assert isinstance(continent, ContinentCardBot) and continent.bot == dataclasses.replace(PLANNER_BOT, cards="forced")
+    # The baseline seat is the planning bot in a field of planning bots: its games are the simulator's.
+    table = card_timing([3], ["first"], n_games=40, seed=6, population="default")
+    direct = simulate(3, [PLANNER_BOT] * 3, n_games=40, seed=6, progress=False)
+    base = table.set_index("policy").loc["value:10"]
+    assert base["wins"] == int((direct.games["winner"] == 0).sum()) and base["games"] == 40
+    assert (table["ci_low"] <= table["win_rate"]).all() and (table["win_rate"] <= table["ci_high"]).all()
+    assert table.set_index("policy").loc["first", "sets_per_game"] > 0
+
+
+def test_the_continent_card_bot_of_the_planner_plays_legal_games():
+    bot = card_policy("continent", "default")
+    result = simulate(3, [bot, "default", "default"], n_games=3, seed=2, check=True, progress=False)
+    assert len(result.games) == 3 and (result.trades["player"] == 0).any()
+
+
+def test_field_drafts_differ_only_in_the_draft():
+    # The classic rule in a planning bot drafts exactly as the classic bot does.
+    classic_rule = field_draft_bot("classic")
+    assert isinstance(classic_rule, PlannerBot)
+    result = simulate(4, [classic_rule] * 4, n_games=3, seed=8, progress=False)
+    assert draft_picks(result, [classic_rule] * 4).equals(
+        draft_picks(simulate(4, [DEFAULT_BOT] * 4, n_games=3, seed=8, progress=False), [DEFAULT_BOT] * 4)
+    )
+    assert field_draft_bot("default") == PLANNER_BOT
+    assert after_draft(field_draft_bot("random")) == PLANNER_BOT
+    with pytest.raises(StudyError, match="unknown field draft 'skilled'"):
+        field_draft_bot("skilled")
+
+
+def test_first_claim_by_field_draft_table():
+    table = first_claim_by_field_draft(3, 30, seed=4, drafts=["random", "default"])
+    assert table.columns.tolist() == ["field_draft", "n_players", "first_claim_continent", *RATE_COLUMNS, "fair_share"]
+    for draft, part in table.groupby("field_draft"):
+        overall = part[part["first_claim_continent"] == "any"].iloc[0]
+        rest = part[part["first_claim_continent"] != "any"]
+        assert overall["games"] == 30 == rest["games"].sum() and overall["wins"] == rest["wins"].sum()
+    assert (table["ci_low"] <= table["win_rate"]).all() and (table["win_rate"] <= table["ci_high"]).all()
+    with pytest.raises(StudyError, match="drafts must be a list"):
+        first_claim_by_field_draft(3, 2, drafts="random")
+
+
 # ---------------------------------------------------------------------------------- policies
 def test_an_opening_bot_claims_its_first_territory_uniformly():
     bot = OpeningBot(random_claims=1)
@@ -482,3 +568,22 @@ def test_holding_value_covers_no_effect_in_a_synthetic_case():
     assert covers(row["adjusted_low"], row["adjusted_high"], 0.0)
     assert covers(row["holder_ci_low"], row["holder_ci_high"], 1 / 3)
 
+
+
+# ---------------------------------------------------------------------------------- the notebook runner
+def test_the_notebook_runner_sets_the_population_and_saves_elsewhere(tmp_path, monkeypatch):
+    import nbformat
+
+    from analyzer.studies.__main__ import main
+
+    for name in ("GAMES", "WORKERS", "SCHEDULER", "SEED", "POPULATION"):
+        monkeypatch.delenv(f"RISK_NB_{name}", raising=False)  # restored after the test
+    path = tmp_path / "probe.ipynb"
+    source = 'import os\nprint(os.environ.get("RISK_NB_POPULATION", "classic"), os.environ["RISK_NB_GAMES"])'
+    nbformat.write(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(source)]), path)
+    assert main([str(path), "--population", "default", "--games", "7", "--out", str(tmp_path / "out")]) == 0
+    ran = nbformat.read(tmp_path / "out" / "probe.ipynb", as_version=4)
+    assert ran.cells[0].outputs[0]["text"] == "default 7\n"
+    assert nbformat.read(path, as_version=4).cells[0].outputs == []  # the original is left as it was
+    with pytest.raises(SystemExit):
+        main([str(path), "--population", "planner"])

@@ -15,6 +15,9 @@ default bot and its family) run whole in compiled code (:mod:`analyzer.sim.playo
 through the same rule steps and bot decisions as the Python loop :func:`play`,
 drawing the same random numbers in the same order: the tables are identical
 either way (``check=True`` forces the Python loop, which checks every action).
+A bot that changes only the claiming draft (the studies' random openings) names
+the bot it plays as afterwards in an ``after_draft`` attribute
+(:func:`after_draft`): its claims are made in Python and the game goes on compiled.
 
 Battles: a bot's :class:`~analyzer.bots.BattleOrder` is by default resolved in
 one draw from the exact solver's outcome distribution (cached per battle);
@@ -244,6 +247,11 @@ class RunSpec:
     start: str | None = None  # a saved mid-game state (JSON) every game starts from, for position evaluation
 
     @property
+    def playing_bots(self) -> tuple[Bot, ...]:
+        """The bots that play each seat once the claiming draft is over."""
+        return tuple(after_draft(b) for b in self.bots)
+
+    @property
     def n_batches(self) -> int:
         return math.ceil(self.n_games / self.batch_size)
 
@@ -274,12 +282,25 @@ def _bot_name(bot: Bot) -> str:
 
 
 def trusted_bot(bot: Bot) -> bool:
-    """Whether ``bot`` is one of the package's own bots, whose actions may skip the engine's checks.
+    """Whether ``bot`` is one of the package's own bots (``analyzer.bots``, and the studies' in
+    ``analyzer.studies``), whose actions may skip the engine's checks.
 
     Any other bot (``module:Class`` from the command line, an object passed in) plays through the
     checked path, so that an illegal action is an error naming it rather than a corrupt game.
     """
-    return type(bot).__module__.startswith("analyzer.bots.")
+    return type(bot).__module__.startswith(("analyzer.bots.", "analyzer.studies."))
+
+
+def after_draft(bot: Bot) -> Bot:
+    """The bot ``bot`` plays as once a claiming draft is over: the bot its ``after_draft`` attribute
+    names, if it has one, else itself.
+
+    >>> from analyzer.studies.policies import OpeningBot
+    >>> after_draft(OpeningBot()) == make_bot("classic"), after_draft(make_bot("random")) == make_bot("random")
+    (True, True)
+    """
+    later = getattr(bot, "after_draft", None)
+    return later if isinstance(later, Bot) else bot
 
 
 def _bot_id(bot: Bot) -> str:
@@ -324,10 +345,15 @@ class _Recorder:
             state.rules = dataclasses.replace(
                 state.rules, turn_limit=_cap(state.rules.turn_limit, min(state.round + spec.max_rounds, limits.MAX_ROUNDS))
             )
-        if spec.compiled and not spec.check and playout.compiled(spec.bots):
+        later = spec.playing_bots
+        if spec.compiled and not spec.check and playout.compiled(later):
+            if any(a is not b for a, b in zip(later, spec.bots)):
+                # Seats that change only the draft claim here; every later decision is the compiled bot's.
+                while state.phase == Phase.SETUP_CLAIM:
+                    state.apply_unchecked(cast(Action, spec.bots[state.current_player].choose(state, rng)))
             if self.prepared is None:
                 self.prepared = playout.Prepared(
-                    cast("Sequence[HeuristicBot]", spec.bots), state.board, state.rules.dice, state.rules.balanced_blitz
+                    cast("Sequence[HeuristicBot]", later), state.board, state.rules.dice, state.rules.balanced_blitz
                 )
             start_pos, events = playout.play_events(
                 state, self.prepared, rng, sample_battles=spec.sample_battles, record_turns=spec.record_turns
@@ -718,7 +744,7 @@ def simulate(
     if not all(trusted_bot(b) for b in bot_objects):
         check = True
     if batch_size is None:
-        fast = compiled and not check and playout.compiled(bot_objects)
+        fast = compiled and not check and playout.compiled([after_draft(b) for b in bot_objects])
         batch_size = COMPILED_BATCH_SIZE if fast else BATCH_SIZE
     batch_size = check_limit(_check_count(batch_size, "batch size", 1), limits.MAX_BATCH_SIZE, "batch size", SimulationError)
     max_rounds = check_limit(_check_count(max_rounds, "max rounds", 1), limits.MAX_ROUNDS, "max rounds", SimulationError, "MAX_ROUNDS")

@@ -9,6 +9,7 @@ interval. The notebooks in ``notebooks/`` are a guided tour of them.
 Openings (:mod:`analyzer.studies.openings`)
     :func:`play_openings`, :func:`seat_features`, :func:`seat_order_win_rates`,
     :func:`concentration_win_rates`, :func:`first_claim_win_rates`,
+    :func:`first_claim_by_field_draft`,
     :func:`fit_draft_model`, :func:`evaluate_draft`, :func:`recommend_pick`,
     :func:`calibration`, :class:`ModelDraftBot`.
 Card-set timing (:mod:`analyzer.studies.cards`)
@@ -19,8 +20,11 @@ Continent value (:mod:`analyzer.studies.continents`)
 
 :mod:`analyzer.studies.plots` draws the tables (win rates with interval
 whiskers, heatmaps); :mod:`analyzer.studies.stats` holds the statistics they
-share. ``python -m analyzer.studies --games N`` reruns the notebooks at a
-chosen size.
+share. Every study that simulates games takes a ``population``: the bots
+that fill the seats (:data:`POPULATIONS`: ``"classic"``, the heuristic bot the
+first figures were measured with, or ``"default"``, the planning bot).
+``python -m analyzer.studies --games N [--population default]`` reruns the
+notebooks at a chosen size.
 """
 
 from analyzer.studies.cards import card_timing, policy_outcome
@@ -39,7 +43,10 @@ from analyzer.studies.openings import (
     calibration,
     concentration_win_rates,
     draft_picks,
+    FIELD_DRAFTS,
     evaluate_draft,
+    field_draft_bot,
+    first_claim_by_field_draft,
     first_claim_win_rates,
     fit_draft_model,
     play_openings,
@@ -47,16 +54,18 @@ from analyzer.studies.openings import (
     seat_features,
     seat_order_win_rates,
 )
-from analyzer.studies.policies import CARD_POLICIES, ContinentCardBot, OpeningBot, card_policy
+from analyzer.studies.policies import CARD_POLICIES, POPULATIONS, ContinentCardBot, OpeningBot, card_policy, population_bot
 
 __all__ = [
     "CARD_POLICIES",
     "ContinentCardBot",
     "ContinentRun",
     "DraftModel",
+    "FIELD_DRAFTS",
     "ModelDraftBot",
     "OpeningBot",
     "OpeningRun",
+    "POPULATIONS",
     "calibration",
     "card_policy",
     "card_timing",
@@ -66,12 +75,15 @@ __all__ = [
     "continent_holdings",
     "draft_picks",
     "evaluate_draft",
+    "field_draft_bot",
+    "first_claim_by_field_draft",
     "first_claim_win_rates",
     "fit_draft_model",
     "holding_value",
     "play_continents",
     "play_openings",
     "policy_outcome",
+    "population_bot",
     "recommend_pick",
     "seat_features",
     "seat_order_win_rates",

@@ -2,8 +2,10 @@
 
 Each notebook reads its sizes from environment variables in its parameter
 cell (``RISK_NB_GAMES``, ``RISK_NB_WORKERS``, ``RISK_NB_SCHEDULER``,
-``RISK_NB_SEED``); this sets them, executes the notebooks with nbclient (from
-the project's ``test`` extra) and saves them with their new outputs.
+``RISK_NB_SEED``, ``RISK_NB_POPULATION``: the bots in the seats, ``classic`` or
+``default``); this sets them, executes the notebooks with nbclient (from the
+project's ``test`` extra) and saves them with their new outputs, in place or
+in the ``--out`` directory.
 """
 
 from __future__ import annotations
@@ -27,6 +29,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="local worker processes (default: every core)")
     parser.add_argument("--scheduler", help="address of a Dask scheduler to run the games on")
     parser.add_argument("--seed", type=int, help="seed of every run")
+    parser.add_argument("--population", choices=("classic", "default"),
+                        help="the bots that fill the seats: the classic heuristic bot (the notebooks' default) or the planning bot")
+    parser.add_argument("--out", type=Path, help="directory to save the executed notebooks in (default: in place)")
     args = parser.parse_args(argv)
     try:
         import nbformat
@@ -34,7 +39,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ImportError:
         print("running the notebooks needs nbclient: pip install -e '.[test]'", file=sys.stderr)
         return 2
-    for name, value in (("GAMES", args.games), ("WORKERS", args.workers), ("SCHEDULER", args.scheduler), ("SEED", args.seed)):
+    for name, value in (("GAMES", args.games), ("WORKERS", args.workers), ("SCHEDULER", args.scheduler), ("SEED", args.seed), ("POPULATION", args.population)):
         if value is not None:
             os.environ[f"RISK_NB_{name}"] = str(value)
     paths = [Path(p) for p in args.notebooks] or [NOTEBOOKS / name for name in ORDER]
@@ -45,7 +50,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         started = time.perf_counter()
         notebook = nbformat.read(path, as_version=4)
         NotebookClient(notebook, timeout=None, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}).execute()
-        nbformat.write(notebook, path)
+        target = path if args.out is None else args.out / path.name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        nbformat.write(notebook, target)
         print(f"{path.name}: {time.perf_counter() - started:.0f} s", flush=True)
     return 0
 

@@ -1,8 +1,10 @@
 """Card-set timing: when to trade a set, compared across 3 to 6 players.
 
 Each policy (:func:`~analyzer.studies.policies.card_policy`) is played by
-one seat against a field of default bots, whose own policy is to hold until
-a set is worth 10; only the card decisions differ. The first player is drawn
+one seat against a field of the population's bots (the classic heuristic bot
+or the planning bot, :data:`~analyzer.studies.policies.POPULATIONS`), whose
+own policy is to hold until a set is worth 10; the policy's seat is the same
+population bot with another card policy, so only the card decisions differ. The first player is drawn
 at random in every game, so the policy's seat moves first as often as any
 other, and its fair share of wins is ``1 / players``.
 
@@ -32,7 +34,7 @@ import pandas as pd
 from analyzer.bots.base import Bot
 from analyzer.errors import StudyError
 from analyzer.sim.simulate import BATCH_SIZE, SimulationResult, simulate
-from analyzer.studies.policies import CARD_POLICIES, card_policy
+from analyzer.studies.policies import CARD_POLICIES, card_policy, population_bot
 from analyzer.studies.stats import check_confidence, check_count, paired_difference, wilson_interval
 
 #: Player counts of the study: the classic game's claiming draft needs at least 3.
@@ -47,7 +49,8 @@ def card_timing(
     n_games: int = 1000,
     seed: int = 0,
     *,
-    field: Bot | str = "classic",
+    population: str = "classic",
+    field: Bot | str | None = None,
     baseline: str | None = BASELINE,
     confidence: float = 0.95,
     workers: int = 1,
@@ -56,7 +59,8 @@ def card_timing(
     batch_size: int = BATCH_SIZE,
     progress: bool = False,
 ) -> pd.DataFrame:
-    """Win rate of each card policy in seat 0 against ``field`` bots in the other seats.
+    """Win rate of each card policy of the ``population``'s bot in seat 0 against ``field`` bots (by
+    default the population's own) in the other seats.
 
     One row per player count and policy (``baseline`` first, added if
     missing): ``n_players``, ``policy``, ``games``, ``wins``, ``win_rate``
@@ -78,7 +82,8 @@ def card_timing(
     if isinstance(policies, str) or not policies:
         raise StudyError(f"policies must be a list of policy names, got {policies!r}")
     names = list(dict.fromkeys(([baseline] if baseline is not None else []) + list(policies)))
-    bots = {name: card_policy(name) for name in names}
+    bots = {name: card_policy(name, population) for name in names}
+    field = field if field is not None else population_bot(population)
     rows = []
     for n in counts:
         won: dict[str, np.ndarray] = {}

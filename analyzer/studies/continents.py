@@ -30,6 +30,7 @@ from analyzer.solver.chains import conquest
 from analyzer.errors import StudyError
 from analyzer.sim.simulate import BATCH_SIZE, SimulationResult, simulate
 from analyzer.studies.openings import slug
+from analyzer.studies.policies import population_bot
 from analyzer.studies.replay import Replay
 from analyzer.studies.stats import BOOTSTRAP_RESAMPLES, check_confidence, check_count, rate_difference, wilson_interval
 
@@ -224,7 +225,8 @@ def play_continents(
     n_games: int,
     seed: int = 0,
     *,
-    bots: Sequence[Bot | str] | str = "classic",
+    population: str = "classic",
+    bots: Sequence[Bot | str] | str | None = None,
     rounds: int = ROUNDS,
     workers: int = 1,
     dask: bool = False,
@@ -232,9 +234,12 @@ def play_continents(
     batch_size: int = BATCH_SIZE,
     progress: bool = False,
 ) -> ContinentRun:
-    """Simulate ``n_games`` games (``bots``: one name for every seat, or one bot per seat) and read
-    who held which continent after each of the first ``rounds`` rounds. The other options are
-    :func:`~analyzer.sim.simulate.simulate`'s."""
+    """Simulate ``n_games`` games between the ``population``'s bots (``"classic"``, the heuristic bot, or
+    ``"default"``, the planning bot; ``bots`` replaces them: one name for every seat, or one bot per
+    seat) and read who held which continent after each of the first ``rounds`` rounds. The other
+    options are :func:`~analyzer.sim.simulate.simulate`'s."""
+    if bots is None:
+        bots = [population_bot(population)] * n_players
     result = simulate(
         n_players, bots, n_games, seed, record_turns=True, workers=workers, dask=dask,
         scheduler=scheduler, batch_size=batch_size, progress=progress,

@@ -37,6 +37,7 @@ draft (flat Monte Carlo, where they used UCT).
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -46,13 +47,14 @@ import pandas as pd
 
 from analyzer.game.board import Board, classic_board
 from analyzer.bots.base import Bot, Decision
-from analyzer.bots.heuristic import HeuristicBot
+from analyzer.bots.heuristic import DEFAULT_BOT, HeuristicBot, board_data
+from analyzer.bots.planner import PLANNER_BOT
 from analyzer.game.actions import Claim
 from analyzer.errors import StudyError
 from analyzer.sim.simulate import BATCH_SIZE, SimulationResult, simulate
 from analyzer.game.rules import Rules
 from analyzer.game.state import GameState, Phase
-from analyzer.studies.policies import OpeningBot
+from analyzer.studies.policies import OpeningBot, population_bot
 from analyzer.studies.replay import Replay
 from analyzer.studies.stats import LogisticFit, check_confidence, check_count, fit_logistic, rate_table
 
@@ -189,6 +191,7 @@ def play_openings(
     seed: int = 0,
     *,
     random_claims: int = 42,
+    population: str = "classic",
     bots: Sequence[Bot | str] | None = None,
     rules: Rules | None = None,
     workers: int = 1,
@@ -202,13 +205,18 @@ def play_openings(
     By default every seat is an :class:`~analyzer.studies.policies.OpeningBot`
     that makes its first ``random_claims`` claims at random (all 42: random
     drafts, the data a draft model needs; 1: only the opening pick is random)
-    and plays on as the default bot; ``bots`` replaces them. The first player
+    and drafts and plays on as the ``population``'s bot
+    (:data:`~analyzer.studies.policies.POPULATIONS`: ``"classic"``, the
+    heuristic bot, or ``"default"``, the planning bot); ``bots`` replaces them. The first player
     is drawn at random in each game, so every seat is equally likely to move
     first. ``rules`` (classic by default) must keep the claiming setup. The other options are
     :func:`~analyzer.sim.simulate.simulate`'s.
     """
     n_players = check_count(n_players, "players", 2)
-    chosen = list(bots) if bots is not None else [OpeningBot(random_claims=check_count(random_claims, "random_claims", 0))] * n_players
+    if bots is not None:
+        chosen = list(bots)
+    else:
+        chosen = [OpeningBot(random_claims=check_count(random_claims, "random_claims", 0), bot=population_bot(population))] * n_players
     result = simulate(
         n_players, chosen, n_games, seed, rules=rules, workers=workers, dask=dask, scheduler=scheduler,
         batch_size=batch_size, progress=progress,
@@ -302,6 +310,82 @@ def first_claim_win_rates(features: pd.DataFrame, by: str = "territory", confide
     _check_features(features, ["n_players", "won", columns[by]])
     table = rate_table(features, ["n_players", columns[by]], confidence=confidence)
     return _with_fair_share(table.sort_values(["n_players", "win_rate"], ascending=[True, False], ignore_index=True))
+
+
+#: How the other seats draft in :func:`first_claim_by_field_draft`: every claim at random, by the
+#: classic bot's continent weights, or by the planning bot's ease of holding.
+FIELD_DRAFTS = ("random", "classic", "default")
+
+
+def field_draft_bot(draft: str, board: Board | None = None) -> Bot:
+    """A planning bot (:data:`~analyzer.bots.planner.PLANNER_BOT`) that drafts by ``draft`` (one of
+    :data:`FIELD_DRAFTS`) and plays every later decision as the planning bot.
+
+    ``"classic"`` drafts with the classic bot's claim weights (each continent's bonus over its
+    territories plus border territories), ``"default"`` is the planning bot itself.
+
+    >>> [round(w, 2) for w in field_draft_bot("classic").draft_weights]
+    [0.92, 0.73, 1.0, 0.73, 0.91, 0.88]
+    """
+    board = board if board is not None else classic_board()
+    if draft == "random":
+        return OpeningBot(random_claims=board.n_territories, bot=PLANNER_BOT)
+    if draft == "classic":
+        return dataclasses.replace(PLANNER_BOT, draft_weights=tuple(float(w) for w in board_data(board).auto_weights))
+    if draft == "default":
+        return PLANNER_BOT
+    raise StudyError(f"unknown field draft {draft!r}: expected one of {', '.join(FIELD_DRAFTS)}")
+
+
+def first_claim_by_field_draft(
+    n_players: int,
+    n_games: int,
+    seed: int = 0,
+    *,
+    drafts: Sequence[str] = FIELD_DRAFTS,
+    by: str = "continent",
+    confidence: float = 0.95,
+    workers: int = 1,
+    dask: bool = False,
+    scheduler: str | None = None,
+    batch_size: int = BATCH_SIZE,
+    progress: bool = False,
+) -> pd.DataFrame:
+    """How the first claim's worth depends on how well the other seats draft.
+
+    Seat 0 makes its first claim at random, then drafts and plays as the
+    planning bot; every other seat plays as the planning bot too, but drafts as
+    :func:`field_draft_bot` ``(draft)`` does. Each draft in ``drafts`` plays
+    ``n_games`` games from the same seeds (the first player drawn at random in
+    each). Returns seat 0's :func:`first_claim_win_rates` (by ``"continent"``
+    or ``"territory"``) with a ``field_draft`` column first, then one row per
+    draft with ``first_claim_continent`` (or ``first_claim``) ``"any"``: seat
+    0's win rate over all its games.
+
+    >>> table = first_claim_by_field_draft(3, 12, seed=1, drafts=["random"])
+    >>> table.columns.tolist()[:3], table["games"].iloc[-1]
+    (['field_draft', 'n_players', 'first_claim_continent'], np.int64(12))
+    """
+    n_players = check_count(n_players, "players", 3)
+    if isinstance(drafts, str) or not drafts:
+        raise StudyError(f"drafts must be a list of field drafts ({', '.join(FIELD_DRAFTS)}), got {drafts!r}")
+    column = {"territory": "first_claim", "continent": "first_claim_continent"}.get(by)
+    if column is None:
+        raise StudyError(f"first claims are grouped by 'territory' or 'continent', got {by!r}")
+    studied = OpeningBot(random_claims=1, bot=PLANNER_BOT)
+    blocks = []
+    for draft in drafts:
+        others = field_draft_bot(draft)
+        run = play_openings(
+            n_players, n_games, seed, bots=[studied] + [others] * (n_players - 1), workers=workers, dask=dask,
+            scheduler=scheduler, batch_size=batch_size, progress=progress,
+        )
+        seat0 = run.features[run.features["seat"] == 0]
+        table = first_claim_win_rates(seat0, by=by, confidence=confidence)
+        overall = _with_fair_share(rate_table(seat0.assign(**{column: "any"}), ["n_players", column], confidence=confidence))
+        blocks.append(pd.concat([table, overall], ignore_index=True).assign(field_draft=draft))
+    out = pd.concat(blocks, ignore_index=True)
+    return out[["field_draft", *[c for c in out.columns if c != "field_draft"]]]
 
 
 # ---------------------------------------------------------------------------------- the draft model
@@ -482,24 +566,32 @@ def recommend_pick(
 
 
 @dataclass(frozen=True)
-class ModelDraftBot(HeuristicBot):
-    """The default bot, except that it drafts with :func:`recommend_pick` (``rollouts`` completions per
-    candidate) on ``model``; a way to check the draft model in play."""
+class ModelDraftBot:
+    """``bot`` (by default the classic bot), except that it drafts with :func:`recommend_pick`
+    (``rollouts`` completions per candidate) on ``model``; a way to check the draft model in play.
+    After the draft it plays as ``bot`` (:attr:`after_draft`, so those games run compiled)."""
 
     model: DraftModel | None = None
     rollouts: int = 32
+    bot: HeuristicBot = DEFAULT_BOT
 
     def __post_init__(self) -> None:
-        super().__post_init__()
         if not isinstance(self.model, DraftModel):
             raise StudyError(f"ModelDraftBot needs a DraftModel, got {type(self.model).__name__}")
         check_count(self.rollouts, "rollouts", 1)
+        if not isinstance(self.bot, HeuristicBot):
+            raise StudyError(f"a ModelDraftBot plays on as a HeuristicBot or PlannerBot, got {type(self.bot).__name__}")
+
+    @property
+    def after_draft(self) -> HeuristicBot:
+        """The bot it plays as once the claiming draft is over."""
+        return self.bot
 
     def choose(self, state: GameState, rng: np.random.Generator) -> Decision:
         if state.phase == Phase.SETUP_CLAIM and state.n_players == self.model.n_players:  # type: ignore[union-attr]
             table = recommend_pick(self.model, state.owner.astype(np.int64), state.first_player, rollouts=self.rollouts, rng=rng)  # type: ignore[arg-type]
             return Claim(state.board.index(table["territory"].iloc[0]))
-        return super().choose(state, rng)
+        return self.bot.choose(state, rng)
 
 
 def calibration(model: DraftModel, features: pd.DataFrame, bins: int = 10, confidence: float = 0.95) -> pd.DataFrame:

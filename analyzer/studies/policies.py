@@ -1,11 +1,14 @@
 """Bots the studies need beyond the built-in family: random openings and the continent card policy.
 
-Both are :class:`~analyzer.bots.HeuristicBot` subclasses that change one
-decision and leave every other to the default bot, so a study compares that
-one decision and nothing else.
+Each changes one decision of a **population** bot (:data:`POPULATIONS`: the
+classic heuristic bot or the planning bot that is now the default) and leaves
+every other decision to it, so a study compares that one decision and nothing
+else, in a field of that population.
 
->>> card_policy("value:15").card_value, card_policy("continent").cards
+>>> card_policy("value:15").card_value, card_policy("continent").bot.cards
 (15, 'forced')
+>>> type(card_policy("first", population="default")).__name__
+'PlannerBot'
 >>> card_policy("sometimes")
 Traceback (most recent call last):
 ...
@@ -21,46 +24,74 @@ import numpy as np
 
 from analyzer.game.actions import Claim, Place
 from analyzer.bots.base import Decision
-from analyzer.bots.heuristic import DEFAULT_BOT, CardPolicy, HeuristicBot, board_data, win_probability
+from analyzer.bots.heuristic import DEFAULT_BOT, HeuristicBot, board_data, win_probability
+from analyzer.bots.planner import PLANNER_BOT
 from analyzer.game.dice import DiceRules
 from analyzer.errors import StudyError
 from analyzer.game.rules import FORCED_TRADE_HAND
 from analyzer.game.state import GameState, Phase
 
+#: The bot families a study can fill its seats with, by the registry's names: ``classic`` (the heuristic bot,
+#: which the first committed figures were measured with) and ``default`` (the planning bot).
+POPULATIONS: dict[str, HeuristicBot] = {"classic": DEFAULT_BOT, "default": PLANNER_BOT}
+
+
+def population_bot(population: str) -> HeuristicBot:
+    """The bot of the population called ``population`` (a key of :data:`POPULATIONS`).
+
+    >>> type(population_bot("default")).__name__, population_bot("classic") == DEFAULT_BOT
+    ('PlannerBot', True)
+    """
+    bot = POPULATIONS.get(population.strip().lower()) if isinstance(population, str) else None
+    if bot is None:
+        raise StudyError(f"unknown population {population!r}: expected one of {', '.join(POPULATIONS)}")
+    return bot
+
 
 @dataclass(frozen=True)
-class OpeningBot(HeuristicBot):
-    """The default bot, except that its first ``random_claims`` claims of a claiming draft are uniformly
-    random among the free territories.
+class OpeningBot:
+    """``bot`` (by default the classic bot), except that its first ``random_claims`` claims of a claiming
+    draft are uniformly random among the free territories.
 
     ``random_claims=1`` randomises the opening pick alone (a controlled
     experiment on the first territory claimed); ``random_claims=42`` drafts at
     random throughout, as the training drafts of Gibson, Desai & Zhao (2010).
+    Once the draft is over it plays exactly as ``bot``, which it names as
+    :attr:`after_draft`, so the simulator plays the rest of its games compiled.
 
     >>> from analyzer.game.state import GameState
     >>> rng = np.random.default_rng(0)
     >>> state = GameState.new(4, rng)
     >>> type(OpeningBot(random_claims=42).choose(state, rng)).__name__
     'Claim'
+    >>> type(OpeningBot(bot=PLANNER_BOT).after_draft).__name__
+    'PlannerBot'
     """
 
     random_claims: int = 1
+    bot: HeuristicBot = DEFAULT_BOT
 
     def __post_init__(self) -> None:
-        super().__post_init__()
         if isinstance(self.random_claims, bool) or not isinstance(self.random_claims, int) or self.random_claims < 0:
             raise StudyError(f"random_claims must be a whole number >= 0, got {self.random_claims!r}")
+        if not isinstance(self.bot, HeuristicBot):
+            raise StudyError(f"an OpeningBot plays on as a HeuristicBot or PlannerBot, got {type(self.bot).__name__}")
+
+    @property
+    def after_draft(self) -> HeuristicBot:
+        """The bot it plays as once the claiming draft is over (see :func:`analyzer.sim.simulate.simulate`)."""
+        return self.bot
 
     def choose(self, state: GameState, rng: np.random.Generator) -> Decision:
         # The claims already made are on the board, so the bot needs no memory of its own.
         if state.phase == Phase.SETUP_CLAIM and np.count_nonzero(state.owner == state.player) < self.random_claims:
             free = np.flatnonzero(state.owner == -1)
             return Claim(int(free[rng.integers(len(free))]))
-        return super().choose(state, rng)
+        return self.bot.choose(state, rng)
 
 
 @dataclass(frozen=True)
-class ContinentCardBot(HeuristicBot):
+class ContinentCardBot:
     """Trades a set when its armies complete or save a continent; otherwise holds until forced at 5 cards.
 
     At the start of its turn, holding a set it is not forced to trade, with
@@ -81,8 +112,10 @@ class ContinentCardBot(HeuristicBot):
       below.
 
     In a turn in which it trades, it puts its armies where they save a
-    continent, else where they complete one, else where the default bot would.
-    Every other decision is the default bot's.
+    continent, else where they complete one, else where ``bot`` would. Every
+    other decision is ``bot``'s (by default the classic bot; its card policy
+    is set to ``forced``), whose ``stop_at`` and ``attack_threshold`` it also
+    reads.
 
     Player 0 below holds Australia, one army a territory, and 9 enemy armies
     in Siam face Indonesia: with its 5 armies there they still win 73% of the
@@ -104,11 +137,14 @@ class ContinentCardBot(HeuristicBot):
     Place(territory=38, armies=9)
     """
 
-    cards: CardPolicy = "forced"
+    bot: HeuristicBot = DEFAULT_BOT
     save_below: float = 0.5
 
     def __post_init__(self) -> None:
-        super().__post_init__()
+        if not isinstance(self.bot, HeuristicBot):
+            raise StudyError(f"a ContinentCardBot plays as a HeuristicBot or PlannerBot, got {type(self.bot).__name__}")
+        if self.bot.cards != "forced":
+            object.__setattr__(self, "bot", dataclasses.replace(self.bot, cards="forced"))
         if isinstance(self.save_below, bool) or not isinstance(self.save_below, (int, float)) or not 0 < self.save_below <= 1:
             raise StudyError(f"save_below must be a probability above 0 and at most 1, got {self.save_below!r}")
 
@@ -118,7 +154,7 @@ class ContinentCardBot(HeuristicBot):
             trades = state.legal_trades()
             forced = np.count_nonzero(state.card_loc == p) >= FORCED_TRADE_HAND
             if trades and not forced:
-                best = dataclasses.replace(self, cards="first")._trade(state)
+                best = dataclasses.replace(self.bot, cards="first")._trade(state)
                 assert best is not None
                 value = state.rules.set_value(state.sets_traded, tuple(int(state.board.card_symbols[c]) for c in best.cards))  # type: ignore[arg-type]
                 pending = int(state.pending)
@@ -128,7 +164,7 @@ class ContinentCardBot(HeuristicBot):
                 target = self._target(state, int(state.pending))
                 if target is not None:
                     return Place(target, int(state.pending))
-        return super().choose(state, rng)
+        return self.bot.choose(state, rng)
 
     def _target(self, state: GameState, extra: int) -> int | None:
         """Where ``extra`` armies save a held continent, else complete another; None if they do neither."""
@@ -169,7 +205,7 @@ class ContinentCardBot(HeuristicBot):
                 continue
             stack = int(np.flatnonzero(bordering)[np.argmax(armies[bordering])])
             needed = int(armies[missing].sum()) + len(missing) - 1
-            if _odds(int(armies[stack]) + extra, needed, self.stop_at, state.rules.dice) >= self.attack_threshold:
+            if _odds(int(armies[stack]) + extra, needed, self.bot.stop_at, state.rules.dice) >= self.bot.attack_threshold:
                 return stack
         return None
 
@@ -183,25 +219,26 @@ def _odds(attackers: int, defenders: int, stop_at: int, dice: DiceRules) -> floa
 CARD_POLICIES = ("first", "forced", "value:8", "value:12", "value:15", "continent")
 
 
-def card_policy(name: str) -> HeuristicBot:
-    """The default bot with the card policy ``name``: ``first`` (trade at the first chance),
-    ``forced`` (hold until forced at 5 cards), ``value:X`` (hold until a set is worth at least X
-    armies, or forced) or ``continent`` (:class:`ContinentCardBot`).
+def card_policy(name: str, population: str = "classic") -> HeuristicBot | ContinentCardBot:
+    """The population's bot (:func:`population_bot`) with the card policy ``name``: ``first`` (trade at
+    the first chance), ``forced`` (hold until forced at 5 cards), ``value:X`` (hold until a set is worth
+    at least X armies, or forced) or ``continent`` (:class:`ContinentCardBot` over that bot).
 
-    Every other knob is the default bot's, whose own policy is ``value:10``.
+    Every other knob is the population bot's; both populations' own policy is ``value:10``.
     """
+    base = population_bot(population)
     key = name.strip().lower() if isinstance(name, str) else name
     if key == "first":
-        return dataclasses.replace(DEFAULT_BOT, cards="first")
+        return dataclasses.replace(base, cards="first")
     if key == "forced":
-        return dataclasses.replace(DEFAULT_BOT, cards="forced")
+        return dataclasses.replace(base, cards="forced")
     if key == "continent":
-        return ContinentCardBot()
+        return ContinentCardBot(bot=base)
     if isinstance(key, str) and key.startswith("value:") and key[6:].isdigit():
-        return dataclasses.replace(DEFAULT_BOT, cards="value", card_value=int(key[6:]))
+        return dataclasses.replace(base, cards="value", card_value=int(key[6:]))
     raise StudyError(
         f"unknown card policy {name!r}: expected first, forced, value:X (X a whole number of armies) or continent"
     )
 
 
-__all__ = ["CARD_POLICIES", "ContinentCardBot", "OpeningBot", "card_policy"]
+__all__ = ["CARD_POLICIES", "POPULATIONS", "ContinentCardBot", "OpeningBot", "card_policy", "population_bot"]

@@ -116,8 +116,26 @@ def browser() -> Iterator[Browser]:
         playwright.stop()
 
 
+#: The first page a new server draws runs the app's imports and loads (on a clean clone, compiles) the kernels.
+FIRST_PAGE_TIMEOUT_MS = 240_000
+
+
+@pytest.fixture(scope="session")
+def warm_app(app_url: str, browser: Browser) -> str:
+    """``app_url`` once its first page has been drawn, so that each test's own timeouts measure the app, not
+    the server's one-off start-up (on a loaded two-core machine that took over 30 s)."""
+    context = browser.new_context()
+    try:
+        first = context.new_page()
+        first.goto(app_url)
+        first.get_by_role("button", name="New random setup").wait_for(timeout=FIRST_PAGE_TIMEOUT_MS)
+    finally:
+        context.close()
+    return app_url
+
+
 @pytest.fixture
-def page(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Page]:
+def page(browser: Browser, warm_app: str, request: pytest.FixtureRequest) -> Iterator[Page]:
     """A fresh page (own context, downloads allowed); screenshotted to tests/artifacts/ if the test fails."""
     context = browser.new_context(accept_downloads=True, viewport={"width": 1400, "height": 1000})
     new_page = context.new_page()

@@ -20,7 +20,7 @@ from analyzer.errors import RiskAnalyzerError
 COMMANDS: tuple[str, ...] = ("board", "odds", "simulate", "ladder")
 #: ``odds`` with at most this many in all of its whole-number arguments (armies, stop, dice, sides)
 #: runs its kernels as plain Python: importing numba and loading the compiled solver costs ~0.8 s,
-#: more than the plain solver takes for such a battle (12 against 7: ~5 ms).
+#: more than the plain solver takes for such a battle (12 against 7: ~13 ms, 300 against 100: ~26 ms, on a loaded machine).
 PLAIN_ODDS_UP_TO = 400
 
 

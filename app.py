@@ -929,6 +929,11 @@ def apply_labels() -> None:
     seats = range(game.n_players)
     names = [str(st.session_state.get(game_key(f"name{p}")) or "").strip() or player_name(p) for p in seats]
     colors = [str(st.session_state.get(game_key(f"color{p}")) or PLAYER_COLORS[p]) for p in seats]
+    if names == player_names(game)[: game.n_players] and [c.lower() for c in colors] == [
+            c.lower() for c in player_colors(game)[: game.n_players]]:
+        # Nothing new (a picker reporting the colour it was given, in its own case): saving it anyway
+        # started a new version, whose fresh pickers reported again, and a rename typed meanwhile was lost.
+        return
     try:
         labelled = with_player_labels(game, names, colors)
     except ValueError as exc:

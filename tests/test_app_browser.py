@@ -428,9 +428,10 @@ def set_armies(page: Page, territory: str, armies: int) -> None:
     picker = page.get_by_label(PICKER)
     picker.click()
     picker.fill(territory)
-    # Click the option rather than press Enter: on a loaded machine Enter can come before the
-    # filtered list is drawn, pick nothing, and leave Apply disabled.
-    page.get_by_role("option", name=territory, exact=True).click()
+    # On a loaded machine Enter can come before the filtered list is drawn, pick nothing, and leave
+    # Apply disabled: wait for the one option first.
+    expect(page.get_by_role("option", name=territory, exact=True)).to_be_visible()
+    picker.press("Enter")
     page.keyboard.press("Escape")
     type_number(page, "Armies on each", armies)
     page.get_by_role("button", name="Apply to the picked territories").click()

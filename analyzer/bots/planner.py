@@ -63,10 +63,10 @@ from analyzer.bots.heuristic import (
     decide as heuristic_decide,
     decide_attack,
     decide_move_in,
-    _decide_reinforce,
     decide_setup,
     board_data,
     decode,
+    place_reinforcements,
     win_table,
     work_size,
 )
@@ -153,62 +153,58 @@ def _planner_args(bot: PlannerBot, board: Board, dice: DiceRules) -> tuple[np.nd
 
 # ---------------------------------------------------------------------------------- compiled decisions
 @kernel
-def _plan(S, C, bp, table, extra, work):  # pragma: no cover - compiled
+def _plan(S, C, bp, table, extra):  # pragma: no cover - compiled
     """The plan as (stack, target, odds): the stack to attack from with ``extra`` more armies, the
     first territory to take (the weakest of the plan's targets next to the stack) and the odds of the
-    whole plan; stack -1 if no plan reaches ``plan_threshold``. ``work[:4 * continents]`` is scratch."""
+    whole plan; stack -1 if no plan reaches ``plan_threshold``.
+
+    One pass continent by continent (the board lists its territories in that order), so that each
+    continent's counts stay in registers: kept in memory, every territory's update waited on the
+    previous one's (it was a third of the bot's time)."""
     p = S[engine.PLAYER]
     owner = owner_view(S)
     armies = armies_view(S)
-    n = owner.shape[0]
     nc = C[engine.R_CONTINENTS]
     co = C[engine.O_CONTINENT_OF]
     bonus_at = C[engine.O_CONTINENT_BONUS]
+    byc, starts = C[engine.O_BY_CONTINENT], C[engine.O_CONTINENT_START]
     q = P_WEIGHTS + 3 * nc
     threshold = bp[q + Q_THRESHOLD]
+    stop = bp[P_STOP]
+    kill_from = bp[q + Q_KILL_FROM]
+    neutral = S[engine.NEUTRAL]
     width, nb = C[engine.R_WIDTH], C[engine.O_NEIGHBORS]
-    # Per continent, in work: territories missing, armies on them, the one owner of all of it (-2: none
-    # seen yet, -1: several), and my biggest stack next to a missing territory (-1: none).
-    missing = work[0:nc]
-    against = work[nc : 2 * nc]
-    holder = work[2 * nc : 3 * nc]
-    stack = work[3 * nc : 4 * nc]
-    for c in range(nc):
-        missing[c] = 0.0
-        against[c] = 0.0
-        holder[c] = -2.0
-        stack[c] = -1.0
-    for t in range(n):
-        c = C[co + t]
-        o = owner[t]
-        if o != p:
-            missing[c] += 1
-            against[c] += armies[t]
-        if holder[c] == -2:
-            holder[c] = o
-        elif holder[c] != o:
-            holder[c] = -1
-    for u in range(n):
-        if owner[u] != p:
-            continue
-        for j in range(width):
-            v = C[nb + u * width + j]
-            if v < 0:
-                break
-            if owner[v] == p:
-                continue
-            c = C[co + v]
-            s = int(stack[c])
-            if s < 0 or armies[u] > armies[s]:
-                stack[c] = u
     best = 0.0
     bs, bt, bp_win = -1, -1, 0.0
     for c in range(nc):
-        s = int(stack[c])
-        if missing[c] == 0 or s < 0:
+        # The territories missing, the armies on them, the one owner of all of it (-2: none seen yet,
+        # -1: several), and my biggest stack next to a missing territory (-1: none; of equals, the
+        # first territory).
+        missing = 0
+        against = 0
+        holder = -2
+        s = -1
+        for i in range(C[starts + c], C[starts + c + 1]):
+            v = C[byc + i]
+            o = owner[v]
+            if holder == -2:
+                holder = o
+            elif holder != o:
+                holder = -1
+            if o == p:
+                continue
+            missing += 1
+            against += armies[v]
+            for j in range(width):
+                u = C[nb + v * width + j]
+                if u < 0:
+                    break
+                if owner[u] == p and (s < 0 or armies[u] > armies[s] or (armies[u] == armies[s] and u < s)):
+                    s = u
+        if missing == 0 or s < 0:
             continue
         a = armies[s] + extra
-        if a < 2 or a <= bp[P_STOP] or a <= missing[c]:
+        if a < 2 or a <= stop or a <= missing:
             # Too small to leave an army in every territory it would take.
             continue
         # The weakest target next to the stack: the battle the plan starts with.
@@ -220,13 +216,13 @@ def _plan(S, C, bp, table, extra, work):  # pragma: no cover - compiled
             if owner[v] != p and C[co + v] == c and (t0 < 0 or armies[v] < armies[t0]):
                 t0 = v
         bonus = C[bonus_at + c]
-        if holder[c] >= 0 and holder[c] != p and holder[c] != S[engine.NEUTRAL]:
+        if holder >= 0 and holder != p and holder != neutral:
             # An enemy's continent: one capture breaks it.
             d = armies[t0]
             value = bp[q + Q_BREAK_TURNS] * bonus + 1.0
         else:
-            d = int(against[c] + missing[c]) - 1
-            value = bp[q + Q_BONUS_TURNS] * bonus + missing[c]
+            d = against + missing - 1
+            value = bp[q + Q_BONUS_TURNS] * bonus + missing
         odds = _odds(table, a, d)
         if odds >= threshold and odds * value > best:
             best = odds * value
@@ -237,7 +233,7 @@ def _plan(S, C, bp, table, extra, work):  # pragma: no cover - compiled
             v = C[nb + s * width + j]
             if v < 0:
                 break
-            if owner[v] == p or armies[v] < bp[q + Q_KILL_FROM]:
+            if owner[v] == p or armies[v] < kill_from:
                 continue
             odds = _odds(table, a, armies[v])
             value = bp[q + Q_KILL] * armies[v]
@@ -261,7 +257,7 @@ def _odds(table, a, d):  # pragma: no cover - compiled
 @kernel
 def _decide_attack_plan(S, C, bp, table, work):  # pragma: no cover - compiled
     """The plan's next battle, else the default bot's attack."""
-    s, t, _ = _plan(S, C, bp, table, 0, work)
+    s, t, _ = _plan(S, C, bp, table, 0)
     if s >= 0:
         return ORDER, s, t, int(bp[P_STOP]), 0
     return decide_attack(S, C, bp, table, work)
@@ -274,10 +270,10 @@ def _decide_reinforce_plan(S, C, bp, table, work):  # pragma: no cover - compile
     if c0 >= 0:
         return engine.TRADE, c0, c1, c2, bonus
     pending = S[engine.PENDING]
-    s, _, _ = _plan(S, C, bp, table, pending, work)
+    s, _, _ = _plan(S, C, bp, table, pending)
     if s >= 0:
         return engine.PLACE, s, pending, 0, 0
-    return _decide_reinforce(S, C, bp, table, work)
+    return place_reinforcements(S, C, bp, table, work)
 
 
 @kernel

@@ -134,9 +134,19 @@ def test_turn_search_is_reproducible_and_its_turn_is_legal():
     from analyzer.bots.search import _play_turn
 
     s = state.copy()
-    actions: list = []
-    _play_turn(s, state.current_player, PLANS[one.plan], game_rng(2, 0), actions)
-    assert tuple(actions) == one.actions
+    record: list = []
+    _play_turn(s, state.current_player, PLANS[one.plan], game_rng(2, 0), record)
+    assert tuple(d for d, _ in record) == one.actions and tuple(a for _, a in record) == one.line
     assert s.turn == state.turn + 1 or s.is_terminal()
+    # The line is the engine's own actions: it replays through every legality check, ending the turn.
+    replay, rng = state.copy(), np.random.default_rng(0)
+    for action in one.line:
+        while replay.is_chance():
+            replay.apply_chance(rng)
+        replay.apply(action)
+    while replay.is_chance():
+        replay.apply_chance(rng)
+    assert replay.turn == state.turn + 1 or replay.is_terminal()
+    assert one.default_win_chance == base["win_chance"]
     with pytest.raises(BotError, match="rollouts must be at least 2"):
         suggest_turn(state, rollouts=1)

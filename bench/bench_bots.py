@@ -4,6 +4,9 @@
   seeds; its win rate with a 95% Wilson interval (target: at least 60%);
 * 4 players: one default seat against three classic ones, the default seat rotated round the table
   on the same seeds (fair share 25%; target: at least 40%);
+* the draft: one seat of 4 (rotated) of the default bot drafting by the fitted draft model
+  (``PlannerBot(draft="model")``) against three default bots, which draft by each continent's ease
+  of holding (fair share 25%), and against three classic bots (the default bot's own figure is above);
 * speed: player-turns per CPU second of compiled 4-player games with the default bot in every seat,
   and with the classic bot in every seat as the baseline in the same process (target: 50,000);
 * the ladder of the registered compiled bots (2 players);
@@ -18,6 +21,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -67,6 +71,19 @@ def four_players(n: int) -> None:
         r = simulate(4, bots, n, 2, progress=False)
         wins += int((r.games["winner"] == seat).sum())
     print(f"4 players, one default seat (rotated) vs three classic (fair 25%): {wilson(wins, 4 * n)}")
+
+
+def draft(n: int) -> None:
+    model = dataclasses.replace(PLANNER_BOT, draft="model")
+    for others, seed in ((PLANNER_BOT, 11), ("classic", 2)):
+        wins = 0
+        for seat in range(4):
+            bots: list[object] = [others] * 4
+            bots[seat] = model
+            r = simulate(4, bots, n, seed, progress=False)
+            wins += int((r.games["winner"] == seat).sum())
+        name = "default" if others is PLANNER_BOT else others
+        print(f"4 players, one model-drafting default seat (rotated) vs three {name}: {wilson(wins, 4 * n)}")
 
 
 def speed(n: int) -> None:
@@ -147,6 +164,7 @@ def main() -> None:
     simulate(4, ["default", "classic"] * 2, 5, 0, progress=False)  # warm the compiled kernels
     two_players(games(1000))
     four_players(games(500))
+    draft(games(500))
     speed(games(4000))
     print()
     print(describe(ladder(["default", "classic", "greedy", "cautious"], games=games(500), seed=3)))

@@ -168,17 +168,18 @@ def _planner_args(bot: PlannerBot, board: Board, dice: DiceRules) -> tuple[np.nd
 
 # ---------------------------------------------------------------------------------- compiled decisions
 @kernel
-def _plan(S, C, bp, table, extra):  # pragma: no cover - compiled
+def _plan(S, C, bp, table, extra, work):  # pragma: no cover - compiled
     """The plan as (stack, target, odds): the stack to attack from with ``extra`` more armies, the
     first territory to take (the weakest of the plan's targets next to the stack) and the odds of the
     whole plan; stack -1 if no plan reaches ``plan_threshold``.
 
-    One pass continent by continent (the board lists its territories in that order), so that each
-    continent's counts stay in registers: kept in memory, every territory's update waited on the
-    previous one's (it was a third of the bot's time)."""
+    Only stacks that could attack are looked at (most of a player's territories hold one army), and
+    only continents next to one are counted, in registers (counts kept in memory made every update
+    wait on the one before). ``work[:continents]`` is scratch."""
     p = S[engine.PLAYER]
     owner = owner_view(S)
     armies = armies_view(S)
+    n = owner.shape[0]
     nc = C[engine.R_CONTINENTS]
     co = C[engine.O_CONTINENT_OF]
     bonus_at = C[engine.O_CONTINENT_BONUS]
@@ -189,16 +190,35 @@ def _plan(S, C, bp, table, extra):  # pragma: no cover - compiled
     kill_from = bp[q + Q_KILL_FROM]
     neutral = S[engine.NEUTRAL]
     width, nb = C[engine.R_WIDTH], C[engine.O_NEIGHBORS]
+    # My biggest stack next to each continent's missing territories (-1: none; of equals, the first
+    # territory), among those big enough to attack: a smaller biggest stack would be passed over below.
+    for c in range(nc):
+        work[c] = -1.0
+    for u in range(n):
+        a = armies[u] + extra
+        if owner[u] != p or a < 2 or a <= stop:
+            continue
+        for j in range(width):
+            v = C[nb + u * width + j]
+            if v < 0:
+                break
+            if owner[v] == p:
+                continue
+            c = C[co + v]
+            s = int(work[c])
+            if s < 0 or armies[u] > armies[s]:
+                work[c] = u
     best = 0.0
     bs, bt, bp_win = -1, -1, 0.0
     for c in range(nc):
-        # The territories missing, the armies on them, the one owner of all of it (-2: none seen yet,
-        # -1: several), and my biggest stack next to a missing territory (-1: none; of equals, the
-        # first territory).
+        s = int(work[c])
+        if s < 0:
+            continue
+        # The territories missing, the armies on them, and the one owner of all of it (-2: none seen
+        # yet, -1: several).
         missing = 0
         against = 0
         holder = -2
-        s = -1
         for i in range(C[starts + c], C[starts + c + 1]):
             v = C[byc + i]
             o = owner[v]
@@ -206,20 +226,11 @@ def _plan(S, C, bp, table, extra):  # pragma: no cover - compiled
                 holder = o
             elif holder != o:
                 holder = -1
-            if o == p:
-                continue
-            missing += 1
-            against += armies[v]
-            for j in range(width):
-                u = C[nb + v * width + j]
-                if u < 0:
-                    break
-                if owner[u] == p and (s < 0 or armies[u] > armies[s] or (armies[u] == armies[s] and u < s)):
-                    s = u
-        if missing == 0 or s < 0:
-            continue
+            if o != p:
+                missing += 1
+                against += armies[v]
         a = armies[s] + extra
-        if a < 2 or a <= stop or a <= missing:
+        if a <= missing:
             # Too small to leave an army in every territory it would take.
             continue
         # The weakest target next to the stack: the battle the plan starts with.
@@ -272,7 +283,7 @@ def _odds(table, a, d):  # pragma: no cover - compiled
 @kernel
 def _decide_attack_plan(S, C, bp, table, work):  # pragma: no cover - compiled
     """The plan's next battle, else the default bot's attack."""
-    s, t, _ = _plan(S, C, bp, table, 0)
+    s, t, _ = _plan(S, C, bp, table, 0, work)
     if s >= 0:
         return ORDER, s, t, int(bp[P_STOP]), 0
     return decide_attack(S, C, bp, table, work)
@@ -285,7 +296,7 @@ def _decide_reinforce_plan(S, C, bp, table, work):  # pragma: no cover - compile
     if c0 >= 0:
         return engine.TRADE, c0, c1, c2, bonus
     pending = S[engine.PENDING]
-    s, _, _ = _plan(S, C, bp, table, pending)
+    s, _, _ = _plan(S, C, bp, table, pending, work)
     if s >= 0:
         return engine.PLACE, s, pending, 0, 0
     return place_reinforcements(S, C, bp, table, work)

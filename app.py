@@ -54,9 +54,10 @@ from analyzer.analysis.position import (
 )
 from analyzer.analysis.quick_odds import MAX_CHAIN, MAX_NEEDED_DEFENDERS, QuickOdds, quick_odds
 from analyzer.bots.registry import BOTS
+from analyzer.bots.search import suggest_turn, turn_steps
 from analyzer.errors import StoreConflictError, StoreError
 from analyzer.game.board import SYMBOLS, Board, classic_board
-from analyzer.game.state import GameState
+from analyzer.game.state import GameState, Phase
 from analyzer.text import plain
 from analyzer.limits import MAX_ARMIES, MAX_NAME_LENGTH
 from analyzer.plot import (
@@ -94,6 +95,7 @@ MAP = "map"
 EDIT_OWNER = "edit_owner"
 EDIT_ARMIES = "edit_armies"
 CHANCES = "chances"
+TURN_TIP = "turn_tip"
 #: The calculator's inputs.
 ATTACKERS = "attackers"
 DEFENDERS = "defenders"
@@ -1004,6 +1006,7 @@ def suggestions_view(game: GameState, names: list[str]) -> None:
         "completes": "Completes", "breaks": "Breaks",
         "expected_gain": st.column_config.NumberColumn("Expected gain", format="%.2f"),
     })
+    best_turn(game, names)
 
     st.subheader("Chances to win the game")
     bot_col, budget_col, seed_col = st.columns(3)
@@ -1031,6 +1034,63 @@ def suggestions_view(game: GameState, names: list[str]) -> None:
         })
         st.caption(f"{chances.rollouts} rollouts in {chances.seconds:.1f} s, {chances.confidence:.0%} Wilson "
                    f"intervals; {chances.capped} reached the round cap with no winner.")
+
+
+#: Phases in which the player whose turn it is has a decision to make (the search's starting points).
+TURN_PHASES = (Phase.REINFORCE, Phase.ATTACK, Phase.MOVE_IN, Phase.FORTIFY)
+
+
+def best_turn(game: GameState, names: list[str]) -> None:
+    """The search bot's whole turn for the player to move, on a button: a few seconds of rollouts."""
+    st.subheader("Best whole turn")
+    player = names[game.player]
+    if game.phase not in TURN_PHASES:
+        st.info(f"A turn is suggested when {plain(player)} has a move to make (placing, attacking, moving in or "
+                "fortifying): finish the battle or card draw in progress first.")
+        return
+    st.caption("Each plan (the default bot's own turn, bolder, more careful, for continents...) plays the rest of "
+               f"{plain(player)}'s turn, then the default bot plays every seat to the end of the game; every plan "
+               "gets the same dice, so their differences are sharper than their win chances.")
+    budget_col, run_col = st.columns([3, 2])
+    budget = budget_col.slider("Thinking time (s)", 1, 15, 3, key="turn_budget")
+    if run_col.button("Suggest a turn", key="turn_run", type="primary"):
+        bar = st.progress(0.0, text="Trying the plans...")
+
+        def progress(done: int, used: float) -> None:
+            bar.progress(used, text=f"{done} rollouts of each plan")
+
+        tip = suggest_turn(game, budget=float(budget), on_progress=progress)
+        bar.empty()
+        st.session_state[TURN_TIP] = (position_json(game), tip)
+    stored = st.session_state.get(TURN_TIP)
+    if stored is None:
+        return
+    computed_for, tip = stored
+    if computed_for != position_json(game):
+        st.warning("This turn was suggested for an earlier position: suggest again.")
+        return
+    st.markdown(f"**{plain(tip.plan)}**: {plain(player)} wins {tip.win_chance:.0%} of the rollouts, against "
+                f"{tip.default_win_chance:.0%} with the default bot's own turn.")
+    st.metric("Gain in win chance", f"{tip.gain:+.1%}")
+    st.markdown(f"95% interval: **{tip.gain_low:+.1%} to {tip.gain_high:+.1%}**")
+    if tip.gain_low <= 0:
+        st.caption("The interval reaches 0: no plan beats the default turn clearly yet (more thinking time "
+                   "narrows it). The best of several plans is also picked for its luck, so the gain is optimistic.")
+    # A list rather than a table: a step is a sentence, which a table's cell would cut short on a phone.
+    st.markdown("\n".join(
+        f"{row.step}. {plain(row.do)}" + (f" · *{plain(row.first_rollout)}*" if row.first_rollout else "")
+        for row in turn_steps(game, tip).itertuples()
+    ))
+    st.caption(f"{tip.rollouts} rollouts of each of {len(tip.table)} plans. In italics, how a battle went on the "
+               "first rollout's dice, which the later steps follow: with other dice, play on by the plan's rule.")
+    with st.expander("Every plan tried"):
+        st.dataframe(tip.table, hide_index=True, key="turn_plans", column_config={
+            "plan": "Plan", "rollouts": "Rollouts",
+            "win_chance": st.column_config.NumberColumn("Win chance", format="percent"),
+            "gain": st.column_config.NumberColumn("Gain", format="percent"),
+            "gain_low": st.column_config.NumberColumn("95% from", format="percent"),
+            "gain_high": st.column_config.NumberColumn("to", format="percent"),
+        })
 
 
 # ---------------------------------------------------------------------------------- Tables

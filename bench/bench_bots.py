@@ -4,23 +4,30 @@
   seeds; its win rate with a 95% Wilson interval (target: at least 60%);
 * 4 players: one default seat against three classic ones, the default seat rotated round the table
   on the same seeds (fair share 25%; target: at least 40%);
+* the draft: one seat of 4 (rotated) of the default bot drafting by the fitted draft model
+  (``PlannerBot(draft="model")``) against three default bots, which draft by each continent's ease
+  of holding (fair share 25%), and against three classic bots (the default bot's own figure is above);
 * speed: player-turns per CPU second of compiled 4-player games with the default bot in every seat,
   and with the classic bot in every seat as the baseline in the same process (target: 50,000);
 * the ladder of the registered compiled bots (2 players);
 * with ``--search N``: N 4-player games of one seat that picks each turn by
-  :func:`analyzer.bots.search.suggest_turn` (``SEARCH_ROLLOUTS`` rollouts per
-  plan, a fixed budget per decision) against three default bots, against the
-  same seeds played by four default bots (slow: seconds per game).
+  :func:`analyzer.bots.search.suggest_turn` (``--rollouts R`` per plan, default
+  ``SEARCH_ROLLOUTS``: a fixed budget per decision) against three default bots,
+  against the same deals played by four default bots, with the paired gain and
+  its interval; ``--workers W`` processes (slow: about a CPU second per game).
 
 ``--quick`` runs a tenth of the games.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
+import numpy as np
 from scipy.stats import binomtest
 
 from analyzer.bots.base import Decision
@@ -31,6 +38,10 @@ from analyzer.sim.ladder import describe, ladder
 from analyzer.sim.simulate import game_rng, play, simulate
 
 SCALE = 0.1 if "--quick" in sys.argv else 1.0
+
+
+def option(name: str, default: int) -> int:
+    return int(sys.argv[sys.argv.index(name) + 1]) if name in sys.argv else default
 
 
 def games(n: int) -> int:
@@ -62,18 +73,36 @@ def four_players(n: int) -> None:
     print(f"4 players, one default seat (rotated) vs three classic (fair 25%): {wilson(wins, 4 * n)}")
 
 
-def speed(n: int) -> None:
-    print("\nplayer-turns per CPU second, 4 players, compiled, one bot in every seat:")
-    figures = {}
-    for name in ("classic", "default", "classic", "default"):
-        cpu = time.process_time()
-        r = simulate(4, [name] * 4, n, 1, progress=False)
-        figures[name] = r.turns_played / (time.process_time() - cpu)
-    print(f"  classic (baseline) {figures['classic']:>9,.0f}\n  default            {figures['default']:>9,.0f}"
-          f"  ({figures['default'] / figures['classic']:.2f}x the baseline)")
+def draft(n: int) -> None:
+    model = dataclasses.replace(PLANNER_BOT, draft="model")
+    for others, seed in ((PLANNER_BOT, 11), ("classic", 2)):
+        wins = 0
+        for seat in range(4):
+            bots: list[object] = [others] * 4
+            bots[seat] = model
+            r = simulate(4, bots, n, seed, progress=False)
+            wins += int((r.games["winner"] == seat).sum())
+        name = "default" if others is PLANNER_BOT else others
+        print(f"4 players, one model-drafting default seat (rotated) vs three {name}: {wilson(wins, 4 * n)}")
 
 
-SEARCH_ROLLOUTS = 6
+def speed(n: int, runs: int = 8) -> None:
+    """Medians of ``runs`` runs of each bot, alternating which goes first: other load on the machine
+    moves a single run's figure by a third, and both bots' alike only when they take turns."""
+    print(f"\nplayer-turns per CPU second, 4 players, compiled, one bot in every seat (medians of {runs} runs of {n:,} games):")
+    for name in ("default", "classic"):
+        simulate(4, [name] * 4, n, 1, progress=False)  # the battles of these games into the solver's cache
+    figures: dict[str, list[float]] = {"classic": [], "default": []}
+    for run in range(runs):
+        for name in ("classic", "default") if run % 2 else ("default", "classic"):
+            cpu = time.process_time()
+            r = simulate(4, [name] * 4, n, 1, progress=False)
+            figures[name].append(r.turns_played / (time.process_time() - cpu))
+    classic, default = float(np.median(figures["classic"])), float(np.median(figures["default"]))
+    print(f"  classic (baseline) {classic:>9,.0f}\n  default            {default:>9,.0f}  ({default / classic:.2f}x the baseline)")
+
+
+SEARCH_ROLLOUTS = 8
 SEARCH_PLANS = ("default", "bold: attack any fight at 50%", "careful: only near-certain fights",
                 "complete a continent first")
 
@@ -83,6 +112,7 @@ class TurnSearcher:
     """Plays each of its turns with the plan :func:`suggest_turn` picks at the turn's start (a
     benchmark's bot: it remembers the plan of the turn in progress, so one game at a time)."""
 
+    rollouts: int = SEARCH_ROLLOUTS
     plans: dict[str, object] = field(default_factory=lambda: {n: PLANS[n] for n in SEARCH_PLANS})
     current: tuple[int, int] = (-1, -1)
     bot: object = PLANNER_BOT
@@ -91,37 +121,56 @@ class TurnSearcher:
     def choose(self, state: GameState, rng) -> Decision:
         key = (state.turn, state.player)
         if state.phase == Phase.REINFORCE and key != self.current:
-            tip = suggest_turn(state, rollouts=SEARCH_ROLLOUTS, seed=int(rng.integers(1 << 30)), plans=self.plans)  # type: ignore[arg-type]
+            tip = suggest_turn(state, rollouts=self.rollouts, seed=int(rng.integers(1 << 30)), plans=self.plans)  # type: ignore[arg-type]
             self.current, self.bot = key, PLANS[tip.plan]
             self.searches += 1
         bot = self.bot if key == self.current else PLANNER_BOT
         return bot.choose(state, rng)  # type: ignore[attr-defined]
 
 
-def search_gain(n: int) -> None:
-    searched = plain = 0
+def search_games(games: range, rollouts: int) -> tuple[list[int], list[int], int, float]:
+    """Games ``games`` (seat 0 searching, then the same deal with the default bot there): seat 0's wins
+    in each, the searches made and the CPU seconds they took."""
     started = time.process_time()
-    searcher = TurnSearcher()
-    for game in range(n):
+    searcher = TurnSearcher(rollouts=rollouts)
+    searched, plain = [], []
+    for game in games:
         state = GameState.new(4, game_rng(7, game))
         play(state, [searcher, PLANNER_BOT, PLANNER_BOT, PLANNER_BOT], game_rng(7, game))
-        searched += state.winner == 0
+        searched.append(int(state.winner == 0))
         base = GameState.new(4, game_rng(7, game))
         play(base, [PLANNER_BOT] * 4, game_rng(7, game))
-        plain += base.winner == 0
-    print(f"\nturn search ({SEARCH_ROLLOUTS} rollouts x {len(SEARCH_PLANS)} plans per turn) in seat 0 of 4, vs 3 default bots:")
-    print(f"  searching seat {wilson(int(searched), n)}; the default bot in that seat, same seeds: {wilson(int(plain), n)}")
-    print(f"  {searcher.searches} searches, {(time.process_time() - started) / max(searcher.searches, 1):.2f} CPU s each")
+        plain.append(int(base.winner == 0))
+    return searched, plain, searcher.searches, time.process_time() - started
+
+
+def search_gain(n: int, rollouts: int, workers: int) -> None:
+    """The searching seat's win rate against the default bot's on the same deals, and the paired
+    difference with a 95% normal interval (each game's win minus the same deal's default win)."""
+    chunks = [range(w, n, workers) for w in range(workers)]
+    with ProcessPoolExecutor(workers) as pool:
+        parts = list(pool.map(search_games, chunks, [rollouts] * workers))
+    searched = np.array([x for part in parts for x in part[0]])
+    plain = np.array([x for part in parts for x in part[1]])
+    searches = sum(part[2] for part in parts)
+    cpu = sum(part[3] for part in parts)
+    diff = searched - plain
+    half = 1.96 * diff.std(ddof=1) / np.sqrt(n)
+    print(f"\nturn search ({rollouts} rollouts x {len(SEARCH_PLANS)} plans per turn) in seat 0 of 4, vs 3 default bots:")
+    print(f"  searching seat {wilson(int(searched.sum()), n)}; the default bot in that seat, same deals: {wilson(int(plain.sum()), n)}")
+    print(f"  gain {diff.mean():+.1%} [{diff.mean() - half:+.1%}, {diff.mean() + half:+.1%}] (paired, 95%)")
+    print(f"  {searches} searches, {cpu / max(searches, 1):.2f} CPU s each (with the games); {cpu:.0f} CPU s in all")
 
 
 def main() -> None:
     if "--search" in sys.argv:
-        search_gain(int(sys.argv[sys.argv.index("--search") + 1]))
+        search_gain(int(option("--search", 100)), int(option("--rollouts", SEARCH_ROLLOUTS)), int(option("--workers", 1)))
         return
     simulate(4, ["default", "classic"] * 2, 5, 0, progress=False)  # warm the compiled kernels
     two_players(games(1000))
     four_players(games(500))
-    speed(games(4000))
+    draft(games(500))
+    speed(games(1000))
     print()
     print(describe(ladder(["default", "classic", "greedy", "cautious"], games=games(500), seed=3)))
 

@@ -31,6 +31,7 @@ from analyzer.plot import (
     chart_picks,
     player_name,
 )
+from analyzer.game.actions import Attack, Place
 from analyzer.game.state import GameState
 from analyzer.limits import MAX_ARMIES
 from analyzer.solver.battle import BattleOptions
@@ -772,6 +773,52 @@ def test_rollouts_for_an_earlier_position_are_flagged() -> None:
     at.button(key="apply_quick_edit").click().run()
     open_tab(at, "Suggestions")
     assert "earlier position" in at.warning[0].value
+
+
+def test_a_whole_turn_is_suggested_on_the_button_with_its_interval_and_plays_legally() -> None:
+    game = GameState.random_start(4, np.random.default_rng(8))
+    at = open_tab(load(start(), game), "Suggestions")
+    assert "turn_tip" not in at.session_state
+    at.slider(key="turn_budget").set_value(1)
+    at.button(key="turn_run").click().run()
+    assert not at.exception and not at.error, [seen(e) for e in at.error]
+    computed_for, tip = at.session_state["turn_tip"]
+    assert computed_for == game.to_json(history=False)
+    # The gain against the default bot's own turn, with its interval, as shown.
+    assert [m.value for m in at.metric if m.label == "Gain in win chance"] == [f"{tip.gain:+.1%}"]
+    assert f"95% interval: **{tip.gain_low:+.1%} to {tip.gain_high:+.1%}**" in [m.value for m in at.markdown]
+    assert tip.gain_low <= tip.gain <= tip.gain_high
+    assert tip.gain == pytest.approx(tip.win_chance - tip.default_win_chance)
+    # One numbered step per decision of the turn, placements first.
+    (steps,) = [seen(m).splitlines() for m in at.markdown if seen(m).startswith("1. ")]
+    assert len(steps) == len(tip.actions) == len(tip.line) > 0
+    assert [line.split(". ", 1)[0] for line in steps] == [str(k) for k in range(1, len(steps) + 1)]
+    assert steps[0].startswith(("1. Place", "1. Trade"))
+    # The suggested turn is the engine's: every action passes GameState.apply from the game shown, and the
+    # turn ends (or the game does).
+    replay, rng = game.copy(), np.random.default_rng(0)
+    for decision, action in zip(tip.actions, tip.line):
+        while replay.is_chance():
+            replay.apply_chance(rng)
+        if type(action).__name__ == "Battle":
+            assert (decision.source, decision.target) == (action.source, action.target)
+        replay.apply(action)
+    while replay.is_chance():
+        replay.apply_chance(rng)
+    assert replay.turn == game.turn + 1 or replay.is_terminal()
+    # A rerun shows the same turn without searching again.
+    at.run()
+    assert at.session_state["turn_tip"][1] is tip
+
+
+def test_no_turn_is_suggested_while_a_battle_waits_for_the_defender() -> None:
+    game = GameState.from_position([0] * 21 + [1] * 21, [5] * 42, n_players=2)
+    game.apply(Place(0, int(game.pending)))
+    source, target = next((s, t) for s in range(N) for t in BOARD.neighbors[s] if game.owner[t] == 1 and game.owner[s] == 0)
+    game.apply(Attack(source, target, 3))
+    at = open_tab(load(start(), game), "Suggestions")
+    assert any("finish the battle" in i.value for i in at.info)
+    assert "turn_run" not in [b.key for b in at.button]
 
 
 # ---------------------------------------------------------------------------------- tables

@@ -35,7 +35,7 @@ VARIANTS = [
 def test_planner_plays_legal_games_the_same_compiled_and_checked(rules, n_players, sample):
     """Every action of the Python loop goes through GameState.apply (every legality check); the
     compiled game from the same generator must end in the very same state with the same records."""
-    bots = [PLANNER_BOT, DEFAULT_BOT, PlannerBot(plan_threshold=0.3, cards="first")] * 2
+    bots = [PLANNER_BOT, DEFAULT_BOT, PlannerBot(plan_threshold=0.3, cards="first", draft="model")] * 2
     bots = bots[:n_players]
     for game in range(2):
         r1, r2 = game_rng(13, game), game_rng(13, game)
@@ -114,6 +114,40 @@ def test_the_plans_odds_are_close_to_the_exact_whole_region_conquest():
         assert approx == pytest.approx(exact, abs=0.08), siam
 
 
+MODEL_DRAFT = PlannerBot(draft="model")
+
+
+def test_the_model_draft_claims_what_raises_its_fitted_odds_most():
+    """A second implementation: the studies' draft features (draft_arrays) of every claim open, scored
+    with the model's coefficients; the compiled claim must be one of the best (the tie-break is 1e-6)."""
+    from analyzer.bots.draft_model import COEFFICIENTS
+    from analyzer.game.actions import Claim
+    from analyzer.studies.openings import draft_arrays, slug
+
+    for n in (3, 4, 5, 6):
+        rng = np.random.default_rng(n)
+        terms = COEFFICIENTS[n]
+        for _ in range(15):
+            state = GameState.new(n, rng)
+            for _ in range(int(rng.integers(0, 41))):
+                free = np.flatnonzero(state.owner == -1)
+                state.apply(Claim(int(free[rng.integers(len(free))])))
+            p, free = state.player, np.flatnonzero(state.owner == -1)
+            candidates = np.repeat(state.owner[None, :].astype(np.int64), len(free), axis=0)
+            candidates[np.arange(len(free)), free] = p
+            arrays = draft_arrays(candidates, np.full(len(free), state.first_player), n, BOARD)
+            logit = terms["enemy neighbours"] * arrays["enemy_neighbours"][:, p] + terms["adjacent pairs"] * arrays["adjacent_pairs"][:, p]
+            for continent in BOARD.continents:
+                held = arrays[f"in_{slug(continent.name)}"][:, p]
+                logit = logit + np.array([terms[f"{continent.name} {k}"] if k else 0.0 for k in held])
+            claim = MODEL_DRAFT.choose(state, rng)
+            assert logit[list(free).index(claim.territory)] >= logit.max() - 1e-5
+    # The ease-of-holding draft (the default) reads no model.
+    assert PLANNER_BOT.params(board_data(BOARD))[-1] == 0 and PLANNER_BOT.draft == "ease"
+    with pytest.raises(BotError, match="draft='x'"):
+        PlannerBot(draft="x")
+
+
 # ---------------------------------------------------------------------------------- the turn search
 def test_turn_search_is_reproducible_and_its_turn_is_legal():
     from analyzer.bots.search import PLANS, play_setup, suggest_turn
@@ -134,9 +168,19 @@ def test_turn_search_is_reproducible_and_its_turn_is_legal():
     from analyzer.bots.search import _play_turn
 
     s = state.copy()
-    actions: list = []
-    _play_turn(s, state.current_player, PLANS[one.plan], game_rng(2, 0), actions)
-    assert tuple(actions) == one.actions
+    record: list = []
+    _play_turn(s, state.current_player, PLANS[one.plan], game_rng(2, 0), record)
+    assert tuple(d for d, _ in record) == one.actions and tuple(a for _, a in record) == one.line
     assert s.turn == state.turn + 1 or s.is_terminal()
+    # The line is the engine's own actions: it replays through every legality check, ending the turn.
+    replay, rng = state.copy(), np.random.default_rng(0)
+    for action in one.line:
+        while replay.is_chance():
+            replay.apply_chance(rng)
+        replay.apply(action)
+    while replay.is_chance():
+        replay.apply_chance(rng)
+    assert replay.turn == state.turn + 1 or replay.is_terminal()
+    assert one.default_win_chance == base["win_chance"]
     with pytest.raises(BotError, match="rollouts must be at least 2"):
         suggest_turn(state, rollouts=1)

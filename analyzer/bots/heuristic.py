@@ -585,6 +585,12 @@ def _decide_reinforce(S, C, bp, table, work):  # pragma: no cover - compiled
     c0, c1, c2, bonus = _choose_trade(S, C, bp)
     if c0 >= 0:
         return engine.TRADE, c0, c1, c2, bonus
+    return place_reinforcements(S, C, bp, table, work)
+
+
+@kernel
+def place_reinforcements(S, C, bp, table, work):  # pragma: no cover - compiled
+    """The placement once no set is to be traded (see :func:`_decide_reinforce`)."""
     pending = S[engine.PENDING]
     if bp[P_RATIO] == 0:
         s, t = _edge(S, C, bp, table, -1.0, pending, work)

@@ -8,7 +8,11 @@ every seat, and counts the player's wins. Every plan is played on the same
 random numbers (rollout ``k`` draws from ``game_rng(seed, k)`` for every
 plan), so the differences between plans are sharper than their win chances.
 It returns the best plan with its win chance and its gain over the default
-bot's own turn ("doing nothing special"), with a 95% paired interval.
+bot's own turn ("doing nothing special"), with a 95% paired interval, and the
+turn as that plan played it on the first rollout's dice, both as the player's
+decisions (battle orders with their stop rule) and as the engine's actions.
+The best of several plans on the same rollouts is picked for its high score, so
+its gain is optimistic by the choice: more rollouts shrink both.
 
 >>> import numpy as np
 >>> from analyzer.game.state import GameState
@@ -24,7 +28,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 import numpy as np
@@ -33,7 +37,8 @@ import pandas as pd
 from analyzer.bots.base import BattleOrder, Decision
 from analyzer.bots.planner import PLANNER_BOT, PlannerBot
 from analyzer.errors import BotError
-from analyzer.game.actions import Battle
+from analyzer.game.actions import Action, Battle, EndAttack, EndTurn, Fortify, MoveIn, Place, Trade
+from analyzer.game.board import SYMBOLS
 from analyzer.game.state import GameState, Phase
 from analyzer.sim import playout
 from analyzer.sim.simulate import game_rng, sample_battle
@@ -55,13 +60,17 @@ ROLLOUT_ROUNDS = 300
 @dataclass(frozen=True)
 class TurnSuggestion:
     """The recommended turn: the ``plan``'s name, its ``actions`` as played on the first rollout's dice
-    (placements first, battle orders with their stop rule, the fortify), its ``win_chance``, its
-    ``gain`` over the default bot's own turn with a 95% paired interval ``gain_low`` .. ``gain_high``,
-    the ``rollouts`` per plan, and the whole ``table`` of plans, best first."""
+    (placements first, battle orders with their stop rule, the fortify), the same turn as ``line``, the
+    engine's actions that played it (each battle order as the :class:`Battle` that resolved it, so
+    ``line`` replays through :meth:`GameState.apply`), its ``win_chance`` (the default bot's own turn:
+    ``default_win_chance``), its ``gain`` over the default bot's own turn with a 95% paired interval
+    ``gain_low`` .. ``gain_high``, the ``rollouts`` per plan, and the whole ``table`` of plans, best first."""
 
     plan: str
     actions: tuple[Decision, ...]
+    line: tuple[Action, ...]
     win_chance: float
+    default_win_chance: float
     gain: float
     gain_low: float
     gain_high: float
@@ -76,9 +85,12 @@ def play_setup(state: GameState, rng: np.random.Generator) -> GameState:
     return state
 
 
-def _play_turn(state: GameState, me: int, bot: PlannerBot, rng: np.random.Generator, actions: list[Decision] | None) -> None:
+def _play_turn(
+    state: GameState, me: int, bot: PlannerBot, rng: np.random.Generator, record: list[tuple[Decision, Action]] | None
+) -> None:
     """Play on until ``me``'s turn is over, ``bot`` deciding for ``me`` (the default bot defends for the
-    others); every action through the engine's legality check."""
+    others); every action through the engine's legality check. ``record`` gets each of ``me``'s
+    decisions with the action that carried it out."""
     turn = state.turn
     while state.phase != Phase.GAME_OVER and state.turn == turn:
         if state.phase in (Phase.ROLL, Phase.DRAW):
@@ -86,14 +98,15 @@ def _play_turn(state: GameState, me: int, bot: PlannerBot, rng: np.random.Genera
             continue
         mover = state.current_player
         decision = (bot if mover == me else PLANNER_BOT).choose(state, rng)
-        if mover == me and actions is not None:
-            actions.append(decision)
         if type(decision) is BattleOrder:
             s, t = decision.source, decision.target
             a_left, d_left = sample_battle(int(state.armies[s]), int(state.armies[t]), decision.stop_at, state.rules.dice, rng)
-            state.apply(Battle(s, t, a_left, d_left))
+            action: Action = Battle(s, t, a_left, d_left)
         else:
-            state.apply(decision)  # type: ignore[arg-type]  # anything but an order is an action
+            action = decision  # type: ignore[assignment]  # anything but an order is an action
+        state.apply(action)
+        if mover == me and record is not None:
+            record.append((decision, action))
 
 
 def suggest_turn(
@@ -103,16 +116,20 @@ def suggest_turn(
     rollouts: int | None = None,
     seed: int = 0,
     plans: Mapping[str, PlannerBot] | None = None,
+    on_progress: Callable[[int, float], None] | None = None,
 ) -> TurnSuggestion:
     """The best whole turn for the player to move in ``state`` (at the start of, or during, their turn).
 
     Rollouts go round the plans until ``budget`` seconds have passed, or exactly ``rollouts`` per plan
-    (reproducible from ``seed``) if that is given. See the module docstring.
+    (reproducible from ``seed``) if that is given. ``on_progress(rollouts_per_plan, fraction_done)``
+    is called after each round of the plans, for a progress bar. See the module docstring.
     """
     if state.phase in (Phase.SETUP_CLAIM, Phase.SETUP_PLACE, Phase.CHOOSE_CAPITAL, Phase.GAME_OVER):
         raise BotError(f"a turn can be suggested during play, not in phase {state.phase.name}")
     if state.is_chance():
         raise BotError("the position waits for dice or a card draw: resolve it before asking for a turn")
+    if state.phase == Phase.DEFEND:
+        raise BotError("the battle in progress waits for the defender's dice: resolve it before asking for a turn")
     if rollouts is None and (budget is None or budget <= 0):
         raise BotError(f"give a time budget in seconds above 0 or a number of rollouts, got budget={budget!r}")
     if rollouts is not None and rollouts < 2:
@@ -123,7 +140,7 @@ def suggest_turn(
     me = state.current_player
     names = list(chosen)
     wins: dict[str, list[float]] = {name: [] for name in names}
-    first_actions: dict[str, list[Decision]] = {name: [] for name in names}
+    first_turns: dict[str, list[tuple[Decision, Action]]] = {name: [] for name in names}
     rules = dataclasses.replace(state.rules, turn_limit=min(state.rules.turn_limit or 10**9, state.round + ROLLOUT_ROUNDS))
     started = time.perf_counter()
     k = 0
@@ -134,13 +151,16 @@ def suggest_turn(
             s = state.copy()
             s.rules = rules
             rng = game_rng(seed, k)
-            _play_turn(s, me, chosen[name], rng, first_actions[name] if k == 0 else None)
+            _play_turn(s, me, chosen[name], rng, first_turns[name] if k == 0 else None)
             if not s.is_terminal():
                 while s.is_chance():
                     s.apply_chance(rng)
                 playout.play(s, [PLANNER_BOT] * s.n_players, rng)
             wins[name].append(1.0 if s.winner == me else 0.0)
         k += 1
+        if on_progress is not None:
+            used = k / rollouts if rollouts is not None else (time.perf_counter() - started) / float(budget)  # type: ignore[arg-type]
+            on_progress(k, min(1.0, used))
     base = np.array(wins["default"])
     rows = []
     for name in names:
@@ -151,10 +171,13 @@ def suggest_turn(
                      "gain_low": diff.mean() - half, "gain_high": diff.mean() + half})
     table = pd.DataFrame(rows).sort_values(["win_chance", "plan"], ascending=[False, True], ignore_index=True)
     best = table.iloc[0]
+    turn = first_turns[str(best["plan"])]
     return TurnSuggestion(
         plan=str(best["plan"]),
-        actions=tuple(first_actions[str(best["plan"])]),
+        actions=tuple(decision for decision, _ in turn),
+        line=tuple(action for _, action in turn),
         win_chance=float(best["win_chance"]),
+        default_win_chance=float(base.mean()),
         gain=float(best["gain"]),
         gain_low=float(best["gain_low"]),
         gain_high=float(best["gain_high"]),
@@ -163,4 +186,75 @@ def suggest_turn(
     )
 
 
-__all__ = ["PLANS", "TurnSuggestion", "play_setup", "suggest_turn"]
+def turn_steps(state: GameState, tip: TurnSuggestion) -> pd.DataFrame:
+    """The suggested turn in words, one row per decision: ``step``, ``do`` (what to do, with the
+    armies on each territory at that moment) and ``first_rollout`` (how a battle went on the first
+    rollout's dice: the later steps follow from it), by replaying ``tip.line`` from ``state``.
+
+    >>> state = GameState.from_position([0] * 41 + [1], [5] * 41 + [1], n_players=2)
+    >>> tip = suggest_turn(state, rollouts=2, plans={"default": PLANNER_BOT})
+    >>> for row in turn_steps(state, tip).itertuples():
+    ...     print(row.step, row.do + (f" | {row.first_rollout}" if row.first_rollout else ""))
+    1 Place 35 armies on New Guinea (5)
+    2 Attack Eastern Australia (1) from New Guinea (40), until it falls or New Guinea is down to 1 | taken, 38 armies left on New Guinea
+    3 Move 37 into Eastern Australia (all 37 it may)
+    """
+    board = state.board
+    replay = state.copy()
+    rng = np.random.default_rng(0)  # for a card drawn between two steps, which no step reads
+    names = board.territories
+
+    def at(t: int) -> str:
+        return f"{names[t]} ({int(replay.armies[t])})"
+
+    def card(c: int) -> str:
+        t = int(board.card_territory[c])
+        return f"{names[t]} ({SYMBOLS[int(board.card_symbols[c])]})" if t >= 0 else "wild"
+
+    rows = []
+    for decision, action in zip(tip.actions, tip.line):
+        while replay.is_chance():
+            replay.apply_chance(rng)
+        outcome = ""
+        if type(decision) is BattleOrder:
+            assert type(action) is Battle
+            s, t = decision.source, decision.target
+            do = f"Attack {at(t)} from {at(s)}, until it falls or {names[s]} is down to {decision.stop_at}"
+            replay.apply(action)
+            if action.defender_left > 0:
+                outcome = f"stopped: {action.attacker_left} against {action.defender_left}"
+            elif replay.move is not None:
+                outcome = f"taken, {action.attacker_left} armies left on {names[s]}"
+            else:  # the move-in had one choice, which the engine made
+                outcome = f"taken, {action.attacker_left - int(replay.armies[s])} moved in"
+            rows.append({"step": len(rows) + 1, "do": do, "first_rollout": outcome})
+            continue
+        elif type(decision) is Place:
+            do = f"Place {decision.armies} {'army' if decision.armies == 1 else 'armies'} on {at(int(decision.territory))}"
+        elif type(decision) is Trade:
+            before = replay.pending
+            replay.apply(action)
+            do = f"Trade {', '.join(card(c) for c in decision.cards)} for {replay.pending - before} armies"
+            if decision.bonus is not None:
+                do += f" (the bonus armies on {names[int(decision.bonus)]})"
+            rows.append({"step": len(rows) + 1, "do": do, "first_rollout": ""})
+            continue
+        elif type(decision) is MoveIn:
+            move = replay.move
+            assert move is not None
+            choice = f"all {move.most} it may" if decision.armies == move.most else f"of {move.fewest} to {move.most}"
+            do = f"Move {decision.armies} into {names[move.target]} ({choice})"
+        elif type(decision) is Fortify:
+            do = f"Fortify: move {decision.armies} from {at(int(decision.source))} to {at(int(decision.target))}"
+        elif type(decision) is EndAttack:
+            do = "Stop attacking"
+        elif type(decision) is EndTurn:
+            do = "End the turn without fortifying"
+        else:
+            do = repr(decision)
+        replay.apply(action)
+        rows.append({"step": len(rows) + 1, "do": do, "first_rollout": outcome})
+    return pd.DataFrame(rows, columns=["step", "do", "first_rollout"])
+
+
+__all__ = ["PLANS", "TurnSuggestion", "play_setup", "suggest_turn", "turn_steps"]

@@ -120,7 +120,7 @@ def browser() -> Iterator[Browser]:
 FIRST_PAGE_TIMEOUT_MS = 240_000
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def warm_app(app_url: str, browser: Browser) -> str:
     """``app_url`` once its first page has been drawn, so that each test's own timeouts measure the app, not
     the server's one-off start-up (on a loaded two-core machine that took over 30 s)."""

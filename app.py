@@ -1034,6 +1034,8 @@ def suggestions_view(game: GameState, names: list[str]) -> None:
         })
         st.caption(f"{chances.rollouts} rollouts in {chances.seconds:.1f} s, {chances.confidence:.0%} Wilson "
                    f"intervals; {chances.capped} reached the round cap with no winner.")
+        if chances.assumed:
+            st.caption(plain(chances.assumed))
 
 
 #: Phases in which the player whose turn it is has a decision to make (the search's starting points).

@@ -211,7 +211,7 @@ def turn_steps(state: GameState, tip: TurnSuggestion) -> pd.DataFrame:
         t = int(board.card_territory[c])
         return f"{names[t]} ({SYMBOLS[int(board.card_symbols[c])]})" if t >= 0 else "wild"
 
-    rows = []
+    rows: list[dict[str, object]] = []
     for decision, action in zip(tip.actions, tip.line):
         while replay.is_chance():
             replay.apply_chance(rng)

@@ -98,6 +98,13 @@ def heatmap(
     ``fmt``; with ``center``, a diverging scale symmetric about it."""
     values = grid.to_numpy(dtype=float)
     ax = _axes(ax, (1.2 + 0.9 * grid.shape[1], 1.0 + 0.45 * grid.shape[0]))
+    if not np.isfinite(values).any():
+        # A small run can leave no cell with enough games: say so rather than fail.
+        ax.text(0.5, 0.5, "no cell with enough games", ha="center", va="center", transform=ax.transAxes)
+        ax.set_axis_off()
+        if title:
+            ax.set_title(title)
+        return ax
     spread, vmin, vmax = 0.0, None, None
     if center is not None:
         spread = float(np.nanmax(np.abs(values - center))) or 1.0

@@ -679,8 +679,12 @@ class GameState:
             return
         reason = self.illegal_reason(action)
         if reason is not None:
-            raise IllegalActionError(f"illegal action {action!r} in phase {self.phase.name} (player {self.player}): {reason}")
+            raise self._illegal(action, reason)
         self.apply_unchecked(action)
+
+    def _illegal(self, action: Action, reason: object) -> IllegalActionError:
+        """The error for ``action``, refused here for ``reason``: it names the action, the phase and the player."""
+        return IllegalActionError(f"illegal action {action!r} in phase {self.phase.name} (player {self.player}): {reason}")
 
     def _reveal_for_trade(self, action: Trade) -> None:
         """Trade cards some of which are face down: they take identities that make a set, if any can.
@@ -693,12 +697,12 @@ class GameState:
         hand = set(self.hand(self.player))
         if len(set(action.cards)) != 3 or not set(action.cards) <= hand:
             reason = self.illegal_reason(action) or f"a set is three different cards of the player's hand {sorted(hand)}"
-            raise IllegalActionError(f"illegal action {action!r} in phase {self.phase.name} (player {self.player}): {reason}")
+            raise self._illegal(action, reason)
         bonus = None if action.bonus is None else as_id(action.bonus)
         try:
             swaps = face_down_mod.set_identities(self, self.player, action.cards, bonus)
         except IllegalActionError as exc:
-            raise IllegalActionError(f"illegal action {action!r} in phase {self.phase.name} (player {self.player}): {exc}") from None
+            raise self._illegal(action, exc) from None
         trial = self.copy()
         cards = list(action.cards)
         for x, y in swaps:
@@ -707,7 +711,7 @@ class GameState:
         revealed = Trade((cards[0], cards[1], cards[2]), action.bonus)
         refused = trial.illegal_reason(revealed)
         if refused is not None:
-            raise IllegalActionError(f"illegal action {action!r} in phase {self.phase.name} (player {self.player}): {refused}")
+            raise self._illegal(action, refused)
         trial.apply_unchecked(revealed)
         self.__dict__.update(trial.__dict__)
 

@@ -7,7 +7,7 @@ import pytest
 
 from analyzer.game.engine import steps as engine
 from analyzer.sim import playout
-from analyzer.solver.battle import BattleOptions, battle, kernel_args, outcome_arrays
+from analyzer.solver.battle import BattleOptions, battle, kernel_args, outcome_arrays, outcome_cdf
 from analyzer.bots import DEFAULT_BOT, HeuristicBot
 from analyzer.game.dice import DiceRules
 from analyzer.errors import SimulationError
@@ -116,6 +116,32 @@ def test_compiled_states_keep_armies_and_cards():
         held = state.card_loc >= 0
         assert set(state.card_loc[held].tolist()) <= {state.winner}
         assert len(state.card_loc) == 44
+
+
+def test_a_battle_cache_that_grows_and_then_fills_plays_the_same_games(monkeypatch):
+    """The pool doubles between games up to its cap, then battles are solved each time: neither may
+    change a game (compared with the per-game Python path, which solves every battle afresh)."""
+    monkeypatch.setattr(playout.BattleCache, "POOL", 1 << 10)
+    monkeypatch.setattr(playout.BattleCache, "MAX_POOL", 1 << 13)
+    playout.battle_cache.cache_clear()
+    try:
+        kw = dict(n_games=12, seed=8, progress=False, max_rounds=40)
+        fast = simulate(3, "default", **kw)
+        cache = playout.battle_cache(Rules().dice, False)
+        assert cache.pool.shape[0] == 1 << 13  # grew three times, and no further
+        # Every cached battle, including those stored before the pool moved, is still the solver's.
+        kernel = playout._kernel(Rules().dice, False)
+        for h in np.flatnonzero(cache.keys >= 0):
+            key, at = int(cache.keys[h]), int(cache.where[h])
+            a, d, stop = key >> 32, (key >> 10) & ((1 << 22) - 1), key & 1023
+            a_left, d_left, cdf = outcome_cdf(a, d, *kernel[:3], stop, *kernel[3:])
+            stored = cache.pool[(at >> 20) : (at >> 20) + 3 * (at & ((1 << 20) - 1))].reshape(-1, 3)
+            assert stored.tolist() == np.column_stack([a_left, d_left, cdf]).tolist()
+        slow = simulate(3, "default", compiled=False, **kw)
+        for name in ("games", "seats", "eliminations", "trades"):
+            assert getattr(fast, name).equals(getattr(slow, name)), name
+    finally:
+        playout.battle_cache.cache_clear()
 
 
 @pytest.mark.parametrize(

@@ -332,6 +332,10 @@ class _Recorder:
         self.finished: list[tuple[int, np.ndarray, np.ndarray, np.ndarray]] = []
         self.prepared: playout.Prepared | None = None
         self.rules = dataclasses.replace(spec.rules, turn_limit=_cap(spec.rules.turn_limit, spec.max_rounds))
+        # Decided once per batch: the bots' protocol checks cost more than a compiled turn.
+        self.later = spec.playing_bots
+        self.compiled = spec.compiled and not spec.check and playout.compiled(self.later)
+        self.drafting = any(a is not b for a, b in zip(self.later, spec.bots))
 
     def game(self, game: int, rng: np.random.Generator) -> None:
         spec = self.spec
@@ -345,15 +349,14 @@ class _Recorder:
             state.rules = dataclasses.replace(
                 state.rules, turn_limit=_cap(state.rules.turn_limit, min(state.round + spec.max_rounds, limits.MAX_ROUNDS))
             )
-        later = spec.playing_bots
-        if spec.compiled and not spec.check and playout.compiled(later):
-            if any(a is not b for a, b in zip(later, spec.bots)):
+        if self.compiled:
+            if self.drafting:
                 # Seats that change only the draft claim here; every later decision is the compiled bot's.
                 while state.phase == Phase.SETUP_CLAIM:
                     state.apply_unchecked(cast(Action, spec.bots[state.current_player].choose(state, rng)))
             if self.prepared is None:
                 self.prepared = playout.Prepared(
-                    cast("Sequence[HeuristicBot]", later), state.board, state.rules.dice, state.rules.balanced_blitz
+                    cast("Sequence[HeuristicBot]", self.later), state.board, state.rules.dice, state.rules.balanced_blitz
                 )
             start_pos, events = playout.play_events(
                 state, self.prepared, rng, sample_battles=spec.sample_battles, record_turns=spec.record_turns

@@ -124,6 +124,17 @@ def card_view(S):  # pragma: no cover - compiled
 
 
 @kernel
+def any_at(S, at, length, x):  # pragma: no cover - compiled
+    """Whether an entry of the array starting at header slot ``S[at]``, of length ``S[length]``, equals
+    ``x``: :func:`count_at` stopping at the first (a capture asks it of the victim's territories)."""
+    start = S[at]
+    for i in range(start, start + S[length]):
+        if S[i] == x:
+            return True
+    return False
+
+
+@kernel
 def count_at(S, at, length, x):  # pragma: no cover - compiled
     """How many entries of the array starting at header slot ``S[at]``, of length ``S[length]``, equal ``x``."""
     k = 0

@@ -74,6 +74,7 @@ from analyzer.game.engine.layout import (
     WINNER,
     armies_view,
     card_view,
+    any_at,
     count_at,
     layout,
     new_state,
@@ -236,7 +237,7 @@ def is_set(C, c0, c1, c2):  # pragma: no cover - compiled
 @kernel
 def pile_place(S):  # pragma: no cover - compiled
     """Where a draw comes from: the deck, or once it is empty the discards (shuffled into a new deck)."""
-    return DECK if count_at(S, AT_CARD_LOC, N_CARDS, DECK) > 0 else DISCARD
+    return DECK if any_at(S, AT_CARD_LOC, N_CARDS, DECK) else DISCARD
 
 
 @kernel
@@ -412,7 +413,7 @@ def claim(S, C, t):  # pragma: no cover - compiled
     S[S[AT_OWNER] + t] = p
     S[S[AT_ARMIES] + t] = 1
     S[S[AT_POOL] + p] -= 1
-    if count_at(S, AT_OWNER, N_TERRITORIES, -1) == 0:
+    if not any_at(S, AT_OWNER, N_TERRITORIES, -1):
         S[PHASE] = SETUP_PLACE
     next_setup_player(S, C)
 
@@ -516,7 +517,7 @@ def capture(S, C, s, t, dice):  # pragma: no cover - compiled
     S[S[AT_OWNER] + t] = S[PLAYER]
     S[CAPTURED] = 1
     eliminated = -1
-    if victim != S[NEUTRAL] and count_at(S, AT_OWNER, N_TERRITORIES, victim) == 0:
+    if victim != S[NEUTRAL] and not any_at(S, AT_OWNER, N_TERRITORIES, victim):
         eliminate(S, C, victim)
         eliminated = victim
     most = S[S[AT_ARMIES] + s] - 1
@@ -594,7 +595,7 @@ def fortify(S, C, s, t, k):  # pragma: no cover - compiled
 @kernel
 def end_turn(S, C):  # pragma: no cover - compiled
     """A card if the turn captured a territory (a chance event), then the next player's turn."""
-    if S[CAPTURED] and (count_at(S, AT_CARD_LOC, N_CARDS, DECK) > 0 or count_at(S, AT_CARD_LOC, N_CARDS, DISCARD) > 0):
+    if S[CAPTURED] and (any_at(S, AT_CARD_LOC, N_CARDS, DECK) or any_at(S, AT_CARD_LOC, N_CARDS, DISCARD)):
         S[PHASE] = DRAW
     else:
         next_turn(S, C)

@@ -56,6 +56,7 @@ from analyzer.analysis.quick_odds import MAX_CHAIN, MAX_NEEDED_DEFENDERS, QuickO
 from analyzer.bots.registry import BOTS
 from analyzer.bots.search import suggest_turn, turn_steps
 from analyzer.errors import StoreConflictError, StoreError
+from analyzer.game import face_down
 from analyzer.game.board import SYMBOLS, Board, classic_board
 from analyzer.game.state import GameState, Phase
 from analyzer.text import plain
@@ -901,9 +902,16 @@ def players_view(game: GameState, names: list[str]) -> None:
     st.number_input("Sets traded so far", value=int(game.sets_traded), step=1, key=game_key("sets_traded"),
                     help=f"The next set is worth {game.next_set_value()} armies.")
     cards = list(range(board.n_cards))
+    hidden = set(game.face_down)
+    down = face_down.counts(game)
+    st.caption("Cards: the ones you have seen, and how many more each player holds face down.")
     for p in range(game.n_players):
-        st.multiselect(f"Cards of {plain(names[p])}", cards, default=game.hand(p),
-                       format_func=lambda c: card_label(board, c), key=game_key(f"hand{p}"))
+        known_col, down_col = st.columns([3, 1])
+        # A face-down card's id is a placeholder: listing it would name a card nobody has seen.
+        known_col.multiselect(f"Cards of {plain(names[p])}", cards, default=[c for c in game.hand(p) if c not in hidden],
+                              format_func=lambda c: card_label(board, c), key=game_key(f"hand{p}"))
+        down_col.number_input(f"Face down, {plain(names[p])}", min_value=0, max_value=board.n_cards, value=down[p], step=1,
+                              key=game_key(f"down{p}"))
     st.button("Apply", on_click=apply_players, key="apply_players", type="primary")
     if st.session_state.get(PLAYERS_ERROR):
         st.error(plain(st.session_state[PLAYERS_ERROR]))
@@ -916,7 +924,8 @@ def apply_players() -> None:
             game,
             player=int(st.session_state[game_key("to_move")]),
             sets_traded=st.session_state[game_key("sets_traded")],
-            hands={p: st.session_state[game_key(f"hand{p}")] for p in range(game.n_players)},
+            hands={p: [*st.session_state[game_key(f"hand{p}")],
+                       *[face_down.UNKNOWN] * int(st.session_state[game_key(f"down{p}")])] for p in range(game.n_players)},
         )
     except ValueError as exc:
         st.session_state[PLAYERS_ERROR] = str(exc)

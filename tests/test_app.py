@@ -577,6 +577,23 @@ def test_a_card_in_two_hands_is_refused() -> None:
     assert at.multiselect(key=f"hand1-{gid}").value == [5]
 
 
+def test_face_down_cards_are_counted_not_named_and_an_edit_keeps_them() -> None:
+    game = position({"Alaska": (0, 6), "Kamchatka": (1, 3)}, hands={0: [5], 1: ["?", "?"]})
+    at = load(start(), game)
+    open_tab(at, "Players & cards")
+    gid = at.session_state["generation"]
+    # Player 2's placeholders (cards 0 and 1) are not shown as cards anyone has seen.
+    assert at.multiselect(key=f"hand0-{gid}").value == [5] and at.multiselect(key=f"hand1-{gid}").value == []
+    assert [at.number_input(key=f"down{p}-{gid}").value for p in range(3)] == [0, 2, 0]
+    at.number_input(key=f"down1-{gid}").set_value(3)
+    at.multiselect(key=f"hand2-{gid}").set_value([7])
+    at.button(key="apply_players").click().run()
+    assert not at.error
+    edited = at.session_state["game"]
+    assert edited.hand(0) == [5] and edited.hand(2) == [7]
+    assert len(edited.hand(1)) == 3 and set(edited.hand(1)) == set(edited.face_down)
+
+
 # ---------------------------------------------------------------------------------- attack odds
 def metric(at: AppTest, label: str) -> str:
     (value,) = [m.value for m in at.metric if m.label == label]

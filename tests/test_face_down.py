@@ -196,3 +196,17 @@ def test_the_chance_of_a_set_in_a_hand_with_face_down_cards() -> None:
     # Known cards alone: a set or not, for sure.
     known = reinforcement_forecast(position({0: [0, 9, 10]})).set_index("player").loc[0]
     assert known[["face_down", "p_set", "has_set", "set_value"]].tolist() == [0, 1.0, True, 4]
+
+
+def test_an_edited_position_keeps_its_face_down_cards() -> None:
+    from analyzer.analysis.position import edit_position
+
+    s = position({0: [3, 4, "?"], 1: ["?", "?"]})
+    # An edit that leaves the hands alone keeps each placeholder where it was.
+    moved = edit_position(s, armies={"Alaska": 9})
+    assert (moved.hand(0), moved.hand(1), moved.face_down) == (s.hand(0), s.hand(1), s.face_down)
+    # A hand given anew says what it holds face down with "?"; the hands not given keep theirs.
+    edited = edit_position(s, hands={1: [20, "?", "?", "?"]})
+    assert edited.hand(0) == [0, 3, 4] and 20 in edited.hand(1)
+    assert face_down.counts(edited) == [1, 3, 0]
+    assert 20 not in edited.face_down and 0 in edited.face_down

@@ -69,8 +69,9 @@ def edit_position(
     """A new game: ``state`` with the given changes, at the start of ``player``'s turn.
 
     ``owner`` and ``armies`` map territories (name or id) to a new owner id or
-    army count; ``hands`` replaces the hands of the players it names; anything
-    not given is kept, and so are ``state``'s labels. The result is built by
+    army count; ``hands`` replaces the hands of the players it names, a card
+    held face down written ``"?"``; anything not given is kept (face-down
+    cards stay face down), and so are ``state``'s labels. The result is built by
     :meth:`GameState.from_position`, so every value is checked there, and an
     error (a :class:`ValueError`) names the territory and the value; ``state``
     itself is never changed. The new game starts at the beginning of
@@ -94,9 +95,12 @@ def edit_position(
         for key, value in (changes or {}).items():
             t = board.index(key)
             target[t] = _whole(value, f"{what} of {board.territories[t]}")
-    new_hands = {p: state.hand(p) for p in range(state.n_players)}
+    new_hands: dict[int, list[Any]] = {p: state.hand(p) for p in range(state.n_players)}
+    given = {int(p) for p in hands or {}}
     for p, cards in (hands or {}).items():
-        new_hands[int(p)] = [int(c) for c in cards]
+        new_hands[int(p)] = [c if c == face_down.UNKNOWN else int(c) for c in cards]
+    # A hand given says what is face down in it ("?"); the others keep their placeholders.
+    kept = {c for p, cards in new_hands.items() if p not in given for c in cards}
     edited = GameState.from_position(
         new_owner,
         new_armies,
@@ -106,6 +110,7 @@ def edit_position(
         sets_traded=state.sets_traded if sets_traded is None else sets_traded,
         rules=state.rules,
         board=board,
+        face_down=[c for c in state.face_down if c in kept],
     )
     # from_position builds a game from scratch; the names and colours still belong to the same table.
     edited.labels = copy.deepcopy(state.labels)

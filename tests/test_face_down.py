@@ -134,25 +134,26 @@ def test_a_traded_set_is_always_a_valid_set() -> None:
 
 
 def test_win_chances_start_each_rollout_from_a_fresh_draw_of_the_face_down_cards(monkeypatch: pytest.MonkeyPatch) -> None:
-    from analyzer.analysis import position as analysis
     from analyzer.analysis.position import win_chances
 
-    starts: list[tuple[GameState, int]] = []
-    real = analysis.evaluate
+    starts: list[GameState] = []
+    real = face_down.determinize
 
-    def spy(state: GameState, bots: object, rollouts: int, seed: int, **kw: object) -> object:
-        starts.append((state.copy(), rollouts))
-        return real(state, bots, rollouts=rollouts, seed=seed, **kw)  # type: ignore[arg-type]
+    def spy(state: GameState, rng: np.random.Generator) -> GameState:
+        drawn = real(state, rng)
+        starts.append(drawn.copy())
+        return drawn
 
-    monkeypatch.setattr(analysis, "evaluate", spy)
+    # The simulator draws each game's face-down cards (analyzer.sim.simulate calls face_down.determinize).
+    monkeypatch.setattr(face_down, "determinize", spy)
     s = position_state = position({0: [3, 4], 1: ["?", "?", "?"], 2: ["?"]})
     chances = win_chances(s, budget=0, batch=12, seed=7)
-    assert chances.rollouts == 12 and [n for _, n in starts] == [1] * 12
-    for start, _ in starts:
+    assert chances.rollouts == 12 and len(starts) == 12
+    for start in starts:
         assert start.hand(0) == [3, 4] and start.face_down == []
         assert [len(start.hand(p)) for p in range(3)] == [2, 3, 1]
         assert np.array_equal(start.owner, s.owner) and np.array_equal(start.armies, s.armies)
-    hidden = [tuple(start.hand(1) + start.hand(2)) for start, _ in starts]
+    hidden = [tuple(start.hand(1) + start.hand(2)) for start in starts]
     assert len(set(hidden)) == 12  # a fresh draw each time (42C3 x 39 draws: a repeat among 12 has odds of about 1 in 7,000)
     assert chances.assumed == ("Face-down cards (Player 2 3, Player 3 1) drawn at random from the 42 cards "
                                "not yet seen, afresh in each rollout.")
@@ -160,17 +161,31 @@ def test_win_chances_start_each_rollout_from_a_fresh_draw_of_the_face_down_cards
     first = list(starts)
     starts.clear()
     again = win_chances(position_state, budget=0, batch=12, seed=7)
-    assert [a.to_dict() for a, _ in starts] == [b.to_dict() for b, _ in first]
+    assert [a.to_dict() for a in starts] == [b.to_dict() for b in first]
     assert again.table.equals(chances.table)
     starts.clear()
     win_chances(position_state, budget=0, batch=12, seed=8)
-    assert [tuple(a.hand(1) + a.hand(2)) for a, _ in starts] != hidden
-    # With every card known, one batch plays from the position itself and assumes nothing.
+    assert [tuple(a.hand(1) + a.hand(2)) for a in starts] != hidden
+    # With every card known, the rollouts play from the position itself and assume nothing.
     starts.clear()
     known = position({0: [3, 4], 1: [5, 6, 7]})
     plain = win_chances(known, budget=0, batch=12, seed=7)
-    assert [n for _, n in starts] == [12] and starts[0][0] == known and plain.assumed == ""
+    assert starts == [] and plain.rollouts == 12 and plain.assumed == ""
 
+
+def test_simulated_games_from_a_position_never_play_the_placeholders() -> None:
+    """Every game of a simulation from a position with face-down cards draws them anew: the games differ
+    from those that take the placeholder ids for the cards, and the run is the same whatever the workers."""
+    from analyzer.sim.simulate import simulate
+
+    s = position({0: [3, 4], 1: ["?", "?", "?", "?"], 2: ["?", "?"]})
+    known = position({0: [3, 4], 1: [0, 1, 2, 5], 2: [6, 7]})  # the placeholders' ids, as known cards
+    assert s.face_down == [0, 1, 2, 5, 6, 7]
+    kw = dict(n_games=40, seed=3, progress=False, max_rounds=30)
+    drawn = simulate(3, "default", start=s, **kw)
+    fixed = simulate(3, "default", start=known, **kw)
+    assert not drawn.trades.equals(fixed.trades)
+    assert drawn.games.equals(simulate(3, "default", start=s, workers=2, batch_size=10, **kw).games)
 
 def test_the_chance_of_a_set_in_a_hand_with_face_down_cards() -> None:
     from fractions import Fraction

@@ -184,3 +184,25 @@ def test_turn_search_is_reproducible_and_its_turn_is_legal():
     assert one.default_win_chance == base["win_chance"]
     with pytest.raises(BotError, match="rollouts must be at least 2"):
         suggest_turn(state, rollouts=1)
+
+
+def test_turn_search_draws_the_face_down_cards_afresh_after_the_first_rollout(monkeypatch):
+    from analyzer.analysis.position import edit_position
+    from analyzer.bots.search import play_setup, suggest_turn
+    from analyzer.game import face_down
+
+    dealt = play_setup(GameState.new(3, np.random.default_rng(4)), np.random.default_rng(4))
+    me, second, third = [(dealt.player + i) % 3 for i in range(3)]
+    state = edit_position(dealt, hands={me: [7, 8], second: ["?", "?", "?", "?"], third: ["?"]})
+    draws = []
+    real = face_down.determinize
+    monkeypatch.setattr(face_down, "determinize", lambda s, rng: draws.append(real(s, rng)) or draws[-1])
+    tip = suggest_turn(state, rollouts=5, seed=3, plans={"default": PLANNER_BOT})
+    assert len(draws) == 4  # every rollout but the first, which keeps the position's own cards
+    assert all(d.face_down == [] and d.hand(me) == [7, 8] for d in draws)
+    assert len({tuple(d.hand(second)) for d in draws}) == 4
+    replay, rng = state.copy(), np.random.default_rng(0)
+    for action in tip.line:  # the turn shown is one the position itself can play
+        while replay.is_chance():
+            replay.apply_chance(rng)
+        replay.apply(action)

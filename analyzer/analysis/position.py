@@ -605,11 +605,9 @@ def win_chances(
     ``on_progress(rollouts_done, fraction_of_budget_used)`` is called after
     each batch, for a progress bar.
 
-    With face-down cards (:attr:`GameState.face_down`) each rollout starts
-    from its own :func:`analyzer.game.face_down.determinize` of ``state``,
-    drawn from ``SeedSequence(seed, spawn_key=(k, i))`` for rollout ``i`` of
-    batch ``k``, so the placeholders' identities never decide a rollout; this
-    plays one game per :func:`evaluate` call, several times slower per rollout.
+    With face-down cards (:attr:`GameState.face_down`) each rollout draws
+    them afresh from its own generator (the simulator's ``start``), so the
+    placeholders' identities never decide a rollout.
 
     >>> import numpy as np
     >>> state = GameState.random_start(3, np.random.default_rng(2))
@@ -626,18 +624,10 @@ def win_chances(
     done = capped = k = 0
     while done == 0 or (time.perf_counter() - started < budget and done < max_rollouts):
         n = min(batch, max_rollouts - done)
-        if state.face_down:
-            for i in range(n):
-                rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(k, i)))
-                start = face_down.determinize(state, rng)
-                result = evaluate(start, bots, rollouts=1, seed=int(rng.integers(2**62)), progress=False)
-                wins += result.table["wins"].to_numpy()
-                capped += result.capped
-        else:
-            batch_seed = int(np.random.SeedSequence(seed, spawn_key=(k,)).generate_state(1)[0])
-            result = evaluate(state, bots, rollouts=n, seed=batch_seed, progress=False)
-            wins += result.table["wins"].to_numpy()
-            capped += result.capped
+        batch_seed = int(np.random.SeedSequence(seed, spawn_key=(k,)).generate_state(1)[0])
+        result = evaluate(state, bots, rollouts=n, seed=batch_seed, progress=False)
+        wins += result.table["wins"].to_numpy()
+        capped += result.capped
         done += n
         k += 1
         if on_progress is not None:

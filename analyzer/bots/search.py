@@ -12,7 +12,10 @@ bot's own turn ("doing nothing special"), with a 95% paired interval, and the
 turn as that plan played it on the first rollout's dice, both as the player's
 decisions (battle orders with their stop rule) and as the engine's actions.
 The best of several plans on the same rollouts is picked for its high score, so
-its gain is optimistic by the choice: more rollouts shrink both.
+its gain is optimistic by the choice: more rollouts shrink both. Cards held
+face down (:attr:`GameState.face_down`) are drawn afresh in every rollout
+but the first, the same draw for every plan; the first plays the position's
+own placeholders, so that the turn it shows can be played from the position.
 
 >>> import numpy as np
 >>> from analyzer.game.state import GameState
@@ -40,6 +43,7 @@ from analyzer.errors import BotError
 from analyzer.game.actions import Action, Battle, EndAttack, EndTurn, Fortify, MoveIn, Place, Trade
 from analyzer.game.board import SYMBOLS
 from analyzer.game.state import GameState, Phase
+from analyzer.game import face_down
 from analyzer.sim import playout
 from analyzer.sim.simulate import game_rng, sample_battle
 
@@ -147,8 +151,12 @@ def suggest_turn(
     while (rollouts is not None and k < rollouts) or (
         rollouts is None and (k < 2 or time.perf_counter() - started < float(budget))  # type: ignore[arg-type]
     ):
+        # Every plan meets the same draw of the face-down cards. The first rollout keeps the position's
+        # own placeholders, so that the turn it records (a trade's cards) is one the position can play.
+        start = state if k == 0 or not state.face_down else face_down.determinize(
+            state, np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(k, 1))))
         for name in names:
-            s = state.copy()
+            s = start.copy()
             s.rules = rules
             rng = game_rng(seed, k)
             _play_turn(s, me, chosen[name], rng, first_turns[name] if k == 0 else None)

@@ -94,6 +94,7 @@ from analyzer.sim.intervals import wilson_interval
 from analyzer.sim.checkpoints import TABLES, Checkpoint, die_with_parent
 from analyzer.bots.heuristic import HeuristicBot
 from analyzer.bots.registry import make_bot
+from analyzer.game import face_down
 from analyzer.game.dice import DiceRules
 from analyzer import limits
 from analyzer.errors import BotError, IllegalActionError, PositionError, SimulationError
@@ -345,7 +346,9 @@ class _Recorder:
             if self.start is None:
                 # simulate() validated the position before writing it: trusted, and saved without history.
                 self.start = GameState.from_json(spec.start, spec.board, trusted=True)
-            state = self.start.copy()
+            # Cards held face down are drawn afresh for each game, from its own generator, so that
+            # no game takes the placeholders' ids for the cards.
+            state = face_down.determinize(self.start, rng) if self.start.face_down else self.start.copy()
             state.rules = dataclasses.replace(
                 state.rules, turn_limit=_cap(state.rules.turn_limit, min(state.round + spec.max_rounds, limits.MAX_ROUNDS))
             )
@@ -724,7 +727,10 @@ def simulate(
     existing Dask scheduler at that address. With ``checkpoint`` (a
     directory), finished batches are written there as they finish and a rerun
     resumes (see :class:`Checkpoint`). ``start`` plays every game on from a
-    copy of that position instead of from a new game. ``compiled=False`` plays
+    copy of that position instead of from a new game; cards it holds face
+    down (:attr:`GameState.face_down`) are drawn afresh in each game, from that
+    game's generator, among the cards not yet seen
+    (:func:`analyzer.game.face_down.determinize`). ``compiled=False`` plays
     every game through the Python loop :func:`play` even where the compiled
     playout could (the same games, more slowly: the baseline of ``make bench``).
     """

@@ -46,12 +46,15 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
-def plain_odds(argv: Sequence[str]) -> bool:
-    """Whether ``argv`` asks for odds small enough to solve faster uncompiled than numba starts.
+def plain_kernels(argv: Sequence[str]) -> bool:
+    """Whether ``argv`` asks for work done faster uncompiled than numba starts: ``board`` (its checks of
+    a map run no kernel that matters) and odds small enough.
 
-    >>> plain_odds(["odds", "12", "7"]), plain_odds(["odds", "300", "200"]), plain_odds(["board"])
-    (True, False, False)
+    >>> plain_kernels(["odds", "12", "7"]), plain_kernels(["odds", "300", "200"]), plain_kernels(["board"])
+    (True, False, True)
     """
+    if argv and argv[0] == "board":
+        return True
     if not argv or argv[0] != "odds":
         return False
     return sum(int(word) for word in argv[1:] if word.isdigit()) <= PLAIN_ODDS_UP_TO
@@ -60,12 +63,12 @@ def plain_odds(argv: Sequence[str]) -> bool:
 def run() -> int:
     """The ``risk-analyzer`` command: :func:`main` on the process's arguments.
 
-    A small ``odds`` runs the kernels as plain Python (:data:`analyzer.kernels.MODE_VARIABLE`; set
-    it to ``numba`` to keep them compiled). Only a process of its own may choose: the choice is
+    ``board`` and a small ``odds`` run the kernels as plain Python (:data:`analyzer.kernels.MODE_VARIABLE`;
+    set it to ``numba`` to keep them compiled). Only a process of its own may choose: the choice is
     made once, as the kernel modules are imported.
     """
     argv = sys.argv[1:]
-    if plain_odds(argv):
+    if plain_kernels(argv):
         os.environ.setdefault(kernels.MODE_VARIABLE, "python")
     return main(argv)
 

@@ -434,6 +434,18 @@ def _cli(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+def test_cli_board_starts_without_numba_and_prints_the_compiled_processes_map(capsys: pytest.CaptureFixture[str]) -> None:
+    from analyzer.cli import main
+
+    done = subprocess.run([sys.executable, "-X", "importtime", "-m", "analyzer", "board", "--json"],
+                          capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert done.returncode == 0, done.stderr
+    imported = {line.split("|")[-1].strip() for line in done.stderr.splitlines() if line.startswith("import time:")}
+    assert "analyzer.game.validation" in imported and "numba" not in imported
+    assert main(["board", "--json"]) == 0  # this process's kernels are compiled
+    assert json.loads(done.stdout) == json.loads(capsys.readouterr().out)
+
+
 def test_cli_listing() -> None:
     result = _cli()
     assert result.returncode == 0, result.stderr

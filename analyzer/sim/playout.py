@@ -190,21 +190,6 @@ def roll_tables(dice: DiceRules) -> tuple[np.ndarray, np.ndarray, np.ndarray, np
 
 # ---------------------------------------------------------------------------------- the loop
 @kernel
-def _push(events, n, kind, a, b, c, d, e):  # pragma: no cover - compiled
-    if n == events.shape[0]:
-        bigger = np.empty((2 * n, 6), dtype=np.int64)
-        bigger[:n] = events[:n]
-        events = bigger
-    events[n, 0] = kind
-    events[n, 1] = a
-    events[n, 2] = b
-    events[n, 3] = c
-    events[n, 4] = d
-    events[n, 5] = e
-    return events, n + 1
-
-
-@kernel
 def _snapshot(S, C, events, n, turn):  # pragma: no cover - compiled
     """One EV_TURN row per seat: territories, armies and continents held after ``turn``."""
     owner = engine.owner_view(S)
@@ -221,7 +206,7 @@ def _snapshot(S, C, events, n, turn):  # pragma: no cover - compiled
         while mask:
             held += mask & 1
             mask >>= 1
-        events, n = _push(events, n, EV_TURN, turn, p, k, total, held)
+        events, n = legality.push_row(events, n, EV_TURN, turn, p, k, total, held)
     return events, n
 
 
@@ -272,7 +257,7 @@ def _run(S, C, params, kinds, tables, table_of, rng, sample, keys, where, pool, 
             if victim == -2:
                 return events, n
             if victim >= 0:
-                events, n = _push(events, n, EV_ELIMINATION, victim, p, S[engine.TURN], 0, 0)
+                events, n = legality.push_row(events, n, EV_ELIMINATION, victim, p, S[engine.TURN], 0, 0)
         else:
             seat = legality.deciding_seat(S)
             bp = params[seat]
@@ -296,7 +281,7 @@ def _run(S, C, params, kinds, tables, table_of, rng, sample, keys, where, pool, 
                         return events, n
                     victim = engine.battle(S, C, s, t, a_left, d_left)
                     if victim >= 0:
-                        events, n = _push(events, n, EV_ELIMINATION, victim, p, turn, 0, 0)
+                        events, n = legality.push_row(events, n, EV_ELIMINATION, victim, p, turn, 0, 0)
                 else:
                     # Die by die with the solver's stop rule; every bot defends with all the dice it may.
                     while owner[t] != p and armies[s] > stop:
@@ -313,13 +298,13 @@ def _run(S, C, params, kinds, tables, table_of, rng, sample, keys, where, pool, 
                         if victim == -2:
                             return events, n
                         if victim >= 0:
-                            events, n = _push(events, n, EV_ELIMINATION, victim, p, turn, 0, 0)
+                            events, n = legality.push_row(events, n, EV_ELIMINATION, victim, p, turn, 0, 0)
             else:
                 if check and _illegal(S, C, bad, kind, a, b, c, d):
                     return events, n
                 result = engine.step(S, C, kind, a, b, c, d)
                 if kind == engine.TRADE:
-                    events, n = _push(events, n, EV_TRADE, p, turn, result, 0, 0)
+                    events, n = legality.push_row(events, n, EV_TRADE, p, turn, result, 0, 0)
         if S[engine.TURN] != track[0]:
             if track[1]:
                 start[0] = owner

@@ -237,9 +237,12 @@ def reason(S, C, kind, a, b, c, d):  # pragma: no cover - compiled
 
 
 @kernel
-def _push(rows, n, kind, a, b, c, d):  # pragma: no cover - compiled
+def push_row(rows, n, kind, a, b, c, d, e=0):  # pragma: no cover - compiled
+    """``rows`` with ``kind, a, b, c, d`` (and ``e`` where it has a sixth column) written at row ``n``,
+    first doubled in length if full, and ``n + 1``: an int64 table grown in compiled code (the legal
+    actions here, the playout's events)."""
     if n == rows.shape[0]:
-        bigger = np.empty((2 * n, 5), dtype=np.int64)
+        bigger = np.empty((2 * n, rows.shape[1]), dtype=np.int64)
         bigger[:n] = rows[:n]
         rows = bigger
     rows[n, 0] = kind
@@ -247,6 +250,8 @@ def _push(rows, n, kind, a, b, c, d):  # pragma: no cover - compiled
     rows[n, 2] = b
     rows[n, 3] = c
     rows[n, 4] = d
+    if rows.shape[1] > 5:
+        rows[n, 5] = e
     return rows, n + 1
 
 
@@ -267,7 +272,7 @@ def legal_rows(S, C):  # pragma: no cover - compiled
         kind = E.CLAIM if phase == E.SETUP_CLAIM else (E.PLACE if phase == E.SETUP_PLACE else E.CAPITAL)
         for t in range(n):
             if reason(S, C, kind, t, 1, 0, 0) == LEGAL:
-                rows, k = _push(rows, k, kind, t, 1, 0, 0)
+                rows, k = push_row(rows, k, kind, t, 1, 0, 0)
     elif phase == E.REINFORCE:
         hand = np.flatnonzero(E.card_view(S) == S[PLAYER])
         h = hand.shape[0]
@@ -277,7 +282,7 @@ def legal_rows(S, C):  # pragma: no cover - compiled
                 for m in range(j + 1, h):
                     c0, c1, c2 = hand[i], hand[j], hand[m]
                     if reason(S, C, E.TRADE, c0, c1, c2, -1) == LEGAL:
-                        rows, k = _push(rows, k, E.TRADE, c0, c1, c2, -1)
+                        rows, k = push_row(rows, k, E.TRADE, c0, c1, c2, -1)
                         continue
                     # The bonus territories on the cards, ascending and once each.
                     last = -1
@@ -290,14 +295,14 @@ def legal_rows(S, C):  # pragma: no cover - compiled
                         if nxt < 0:
                             break
                         if reason(S, C, E.TRADE, c0, c1, c2, nxt) == LEGAL:
-                            rows, k = _push(rows, k, E.TRADE, c0, c1, c2, nxt)
+                            rows, k = push_row(rows, k, E.TRADE, c0, c1, c2, nxt)
                         last = nxt
         for t in range(n):
             if reason(S, C, E.PLACE, t, 1, 0, 0) != LEGAL:
                 continue
             for x in range(1, S[PENDING] + 1):
                 if reason(S, C, E.PLACE, t, x, 0, 0) == LEGAL:
-                    rows, k = _push(rows, k, E.PLACE, t, x, 0, 0)
+                    rows, k = push_row(rows, k, E.PLACE, t, x, 0, 0)
     elif phase == E.ATTACK:
         width, nb = C[E.R_WIDTH], C[E.O_NEIGHBORS]
         for s in range(n):
@@ -307,16 +312,16 @@ def legal_rows(S, C):  # pragma: no cover - compiled
                     break
                 for dice in range(1, C[E.R_ATTACKER_MAX] + 1):
                     if reason(S, C, E.ATTACK_ACTION, s, t, dice, 0) == LEGAL:
-                        rows, k = _push(rows, k, E.ATTACK_ACTION, s, t, dice, 0)
-        rows, k = _push(rows, k, E.END_ATTACK, 0, 0, 0, 0)
+                        rows, k = push_row(rows, k, E.ATTACK_ACTION, s, t, dice, 0)
+        rows, k = push_row(rows, k, E.END_ATTACK, 0, 0, 0, 0)
     elif phase == E.DEFEND:
         for dice in range(1, C[E.R_DEFENDER_MAX] + 1):
             if reason(S, C, E.DEFEND_ACTION, dice, 0, 0, 0) == LEGAL:
-                rows, k = _push(rows, k, E.DEFEND_ACTION, dice, 0, 0, 0)
+                rows, k = push_row(rows, k, E.DEFEND_ACTION, dice, 0, 0, 0)
     elif phase == E.MOVE_IN:
         for x in range(S[MOVE_LO], S[MOVE_HI] + 1):
             if reason(S, C, E.MOVE_IN_ACTION, x, 0, 0, 0) == LEGAL:
-                rows, k = _push(rows, k, E.MOVE_IN_ACTION, x, 0, 0, 0)
+                rows, k = push_row(rows, k, E.MOVE_IN_ACTION, x, 0, 0, 0)
     elif phase == E.FORTIFY:
         for s in range(n):
             for t in range(n):
@@ -324,6 +329,6 @@ def legal_rows(S, C):  # pragma: no cover - compiled
                     continue
                 for x in range(1, S[armies + s]):
                     if reason(S, C, E.FORTIFY_ACTION, s, t, x, 0) == LEGAL:
-                        rows, k = _push(rows, k, E.FORTIFY_ACTION, s, t, x, 0)
-        rows, k = _push(rows, k, E.END_TURN, 0, 0, 0, 0)
+                        rows, k = push_row(rows, k, E.FORTIFY_ACTION, s, t, x, 0)
+        rows, k = push_row(rows, k, E.END_TURN, 0, 0, 0, 0)
     return rows[:k]

@@ -253,6 +253,11 @@ class RunSpec:
         return tuple(after_draft(b) for b in self.bots)
 
     @property
+    def runs_compiled(self) -> bool:
+        """Whether the games run in the compiled playout (see :func:`_runs_compiled`)."""
+        return _runs_compiled(self.bots, self.compiled, self.check)
+
+    @property
     def n_batches(self) -> int:
         return math.ceil(self.n_games / self.batch_size)
 
@@ -304,6 +309,12 @@ def after_draft(bot: Bot) -> Bot:
     return later if isinstance(later, Bot) else bot
 
 
+def _runs_compiled(bots: Sequence[Bot], compiled: bool, check: bool) -> bool:
+    """Whether games of ``bots`` run in the compiled playout: asked for, unchecked, and every seat, once
+    any claiming draft is over, a bot the playout compiles."""
+    return compiled and not check and playout.compiled([after_draft(b) for b in bots])
+
+
 def _bot_id(bot: Bot) -> str:
     """A dataclass bot's repr names its parameters; other objects' reprs hold a memory address."""
     if dataclasses.is_dataclass(bot):
@@ -335,7 +346,7 @@ class _Recorder:
         self.rules = dataclasses.replace(spec.rules, turn_limit=_cap(spec.rules.turn_limit, spec.max_rounds))
         # Decided once per batch: the bots' protocol checks cost more than a compiled turn.
         self.later = spec.playing_bots
-        self.compiled = spec.compiled and not spec.check and playout.compiled(self.later)
+        self.compiled = spec.runs_compiled
         self.drafting = any(a is not b for a, b in zip(self.later, spec.bots))
 
     def game(self, game: int, rng: np.random.Generator) -> None:
@@ -753,8 +764,7 @@ def simulate(
     if not all(trusted_bot(b) for b in bot_objects):
         check = True
     if batch_size is None:
-        fast = compiled and not check and playout.compiled([after_draft(b) for b in bot_objects])
-        batch_size = COMPILED_BATCH_SIZE if fast else BATCH_SIZE
+        batch_size = COMPILED_BATCH_SIZE if _runs_compiled(bot_objects, compiled, check) else BATCH_SIZE
     batch_size = check_limit(_check_count(batch_size, "batch size", 1), limits.MAX_BATCH_SIZE, "batch size", SimulationError)
     max_rounds = check_limit(_check_count(max_rounds, "max rounds", 1), limits.MAX_ROUNDS, "max rounds", SimulationError, "MAX_ROUNDS")
     playout.check_battle_mode(start.rules if start is not None else rules if rules is not None else Rules(), sample_battles)

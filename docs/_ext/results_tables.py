@@ -183,6 +183,9 @@ def read_notebook_table(html: str, header_format: str) -> tuple[list[str], list[
     body = [["-" if cell in ("NaN", "<NA>", "None") else cell for cell in cells] for section, cells in reader.rows if section == "tbody"]
     if not head or not body:
         raise ValueError("the output holds no table")
+    if head[-1] and not head[-1][0] and all(cells and cells[0].isdigit() for cells in body) and len(head) == 1:
+        # An unnamed 0, 1, 2, ... index is pandas' row numbering, not data.
+        return [header_format.format(cell) for cell in head[0][1:]], [cells[1:] for cells in body]
     if len(head) == 2 and not any(head[1][1:]):
         # pandas writes the columns' name over the columns and the index's name on a row of its own.
         header = [head[1][0]] + [header_format.format(cell) for cell in head[0][1:]]

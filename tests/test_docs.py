@@ -12,9 +12,12 @@ import os
 import re
 import subprocess
 import sys
+from dataclasses import fields
 from pathlib import Path
 
 import pytest
+
+from analyzer.game.rules import Rules
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -49,6 +52,12 @@ def test_page_examples_run_as_shown(page: Path) -> None:
     failed, attempted = runner.summarize(verbose=False)
     assert attempted > 0
     assert failed == 0, f"{failed} of {attempted} examples of {page.name} failed (the doctest report is above)"
+
+
+def test_rules_page_names_every_option() -> None:
+    table = (DOCS / "rules.md").read_text()
+    documented = set(re.findall(r"^\| `(\w+)` \|", table, flags=re.M))
+    assert documented == {field.name for field in fields(Rules)}
 
 
 def test_docs_build_with_no_warning(tmp_path: Path) -> None:

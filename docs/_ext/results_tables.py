@@ -203,8 +203,10 @@ class NotebookTable(SphinxDirective):
     def run(self) -> list[nodes.Node]:
         path = ROOT / self.arguments[0]
         self.env.note_dependency(str(path))
-        marker = self.options["cell"]
+        marker = self.options.get("cell", "")
         where = f"notebook-table {self.arguments[0]} (cell with {marker!r})"
+        if not marker:
+            return self._fail(f"{where}: give :cell:, a piece of the source of the cell that printed the table")
         if not path.is_file():
             return self._fail(f"{where}: no such notebook")
         cells = [cell for cell in json.loads(path.read_text())["cells"]

@@ -52,7 +52,7 @@ KERNEL_MODULES = (
 )
 
 #: numba's options for every kernel. ``error_model="numpy"``: no Python division checks in the hot
-#: loops (~8% of the playout's time); no kernel divides by a value that can be zero.
+#: loops; no kernel divides by a value that can be zero.
 OPTIONS: dict[str, Any] = {"error_model": "numpy"}
 
 #: Set to "python" in the environment before the package is imported, every kernel runs as the plain

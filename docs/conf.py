@@ -55,7 +55,3 @@ napoleon_numpy_docstring = True
 html_theme = "furo"
 html_title = f"Risk Analyzer {release}"
 html_static_path: list[str] = []
-
-# The contents pick up the pages other changes add (a glob after the named pages); until one is
-# added the glob matches nothing, which is not a fault.
-suppress_warnings = ["toc.empty_glob"]

@@ -12,7 +12,8 @@ extension reads it when the site is built, so the page and the results cannot di
 
 ``notebook-table``
     The table a study notebook printed: the stored output of the code cell whose source
-    contains ``:cell:``. A notebook rerun with more games changes the page at the next build.
+    contains ``:cell:`` (its last table, or table number ``:output:`` of the cell). A notebook
+    rerun with more games changes the page at the next build.
 
 ``bench-output``
     The text ``make bench`` saved under ``results/bench/``, one block per script.
@@ -198,7 +199,12 @@ class NotebookTable(SphinxDirective):
     """``notebook-table``: a table a notebook printed, found by a piece of its cell's source."""
 
     required_arguments = 1
-    option_spec = {"cell": directives.unchanged_required, "header": directives.unchanged, "caption": directives.unchanged}
+    option_spec = {
+        "cell": directives.unchanged_required,
+        "output": directives.positive_int,
+        "header": directives.unchanged,
+        "caption": directives.unchanged,
+    }
 
     def run(self) -> list[nodes.Node]:
         path = ROOT / self.arguments[0]
@@ -216,8 +222,11 @@ class NotebookTable(SphinxDirective):
         outputs = [output for output in cells[0].get("outputs", []) if "text/html" in output.get("data", {})]
         if not outputs:
             return self._fail(f"{where}: the cell has no stored table (run the notebook)")
+        number = self.options.get("output", len(outputs))
+        if number > len(outputs):
+            return self._fail(f"{where}: the cell printed {len(outputs)} table(s), not {number}")
         try:
-            header, rows = read_notebook_table("".join(outputs[-1]["data"]["text/html"]), self.options.get("header", "{}"))
+            header, rows = read_notebook_table("".join(outputs[number - 1]["data"]["text/html"]), self.options.get("header", "{}"))
         except ValueError as error:
             return self._fail(f"{where}: {error}")
         source = nodes.paragraph()

@@ -168,7 +168,7 @@ def run_save(data, rng):
 
 def run_map(data, rng):
     text = as_text(data, rng)
-    from analyzer.game.validation import loads
+    from analyzer.game.reader import loads
     board = Board.from_dict(loads(text, "map", __import__("analyzer.errors").errors.BoardError), "fuzzed map")
     n = int(rng.integers(2, 7))
     state = GameState.random_start(n, rng, board=board)

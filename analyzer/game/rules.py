@@ -45,6 +45,7 @@ from typing import Any, Literal
 from analyzer.game.dice import DiceRules
 from analyzer.errors import RulesError
 from analyzer.limits import MAX_BONUS, MAX_ROUNDS, quote
+from analyzer.game.vocabulary import PLAYER_COUNT_TEXT
 
 #: Starting armies per player, by number of players (the guide's table).
 STARTING_ARMIES: dict[int, int] = {2: 40, 3: 35, 4: 30, 5: 25, 6: 20}
@@ -166,7 +167,7 @@ def fixed_set_value(symbols: tuple[int, int, int]) -> int:
 def starting_armies(n_players: int) -> int:
     """Starting armies for each player (the guide's table)."""
     if n_players not in STARTING_ARMIES:
-        raise RulesError(f"the game is for 2 to 6 players, got {n_players!r}")
+        raise RulesError(f"the game is for {PLAYER_COUNT_TEXT} players, got {n_players!r}")
     return STARTING_ARMIES[n_players]
 
 

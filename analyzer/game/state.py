@@ -7,7 +7,7 @@ The state tells whose decision it is (:attr:`GameState.current_player`), which
 actions are legal (:meth:`GameState.legal_actions`) and applies them
 (:meth:`GameState.apply`, checked; :meth:`GameState.apply_unchecked`, the fast
 path for the simulator). Dice rolls and card draws are chance events: while one
-is pending, :attr:`current_player` is :data:`CHANCE`,
+is pending, :attr:`current_player` is :data:`~analyzer.game.vocabulary.CHANCE`,
 :meth:`GameState.chance_outcomes` gives the exact probabilities of its
 outcomes, and :meth:`GameState.apply_chance` samples one from an injected
 generator (or pass a :class:`Roll` / :class:`Draw` to :meth:`apply`).
@@ -30,7 +30,6 @@ import itertools
 import json
 from dataclasses import dataclass
 from functools import lru_cache
-from enum import IntEnum
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Generic, NamedTuple, TypeVar, cast
 
@@ -59,39 +58,41 @@ from analyzer.game.actions import (
 )
 from analyzer.game.board import SYMBOLS, Board, classic_board
 from analyzer.game import face_down as face_down_mod
-from analyzer.game import validation
+from analyzer.game import reader, validation
 from analyzer.game.dice import DiceRules, roll_distribution
 from analyzer.errors import BoardError, IllegalActionError, PositionError
 from analyzer.limits import MAX_ARMIES, MAX_SETS_TRADED
 from analyzer.game.rules import FORCED_TRADE_HAND, NEUTRAL_ARMIES, Rules, starting_armies
+from analyzer.game.vocabulary import (
+    Phase,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    forces,
+    neutral,
+    ATTACK_ACTION,
+    BATTLE,
+    CAPITAL,
+    CLAIM,
+    DEFEND_ACTION,
+    DRAW,
+    DRAW_ACTION,
+    END_ATTACK,
+    END_TURN,
+    FORTIFY_ACTION,
+    GAME_OVER,
+    MOVE_IN_ACTION,
+    PLACE,
+    ROLL,
+    ROLL_ACTION,
+    TRADE,
+)
 
 FORMAT = "risk-analyzer/state"
 FORMAT_VERSION = 1
 
-#: :attr:`GameState.current_player` while a chance event (dice, card draw) is pending.
-CHANCE = legality.CHANCE
-#: :attr:`GameState.current_player` once the game is over.
-TERMINAL = legality.TERMINAL
-
 #: Card locations other than a player's hand.
 DECK = engine.DECK
 DISCARD = engine.DISCARD
-
-
-class Phase(IntEnum):
-    """Where in the game the state is."""
-
-    SETUP_CLAIM = 0
-    SETUP_PLACE = 1
-    CHOOSE_CAPITAL = 2
-    REINFORCE = 3
-    ATTACK = 4
-    DEFEND = 5
-    ROLL = 6
-    MOVE_IN = 7
-    FORTIFY = 8
-    DRAW = 9
-    GAME_OVER = 10
 
 
 #: Phases by value, for a fast lookup from the state vector.
@@ -245,7 +246,8 @@ class GameState:
     @property
     def neutral(self) -> int | None:
         """The neutral force's player id in a 2-player game, else None."""
-        return 2 if self.S[engine.N_PLAYERS] == 2 else None
+        at = neutral(int(self.S[engine.N_PLAYERS]))
+        return None if at < 0 else at
 
     @property
     def rules(self) -> Rules:
@@ -324,10 +326,10 @@ class GameState:
 
     def _deal(self, deal: list[int]) -> None:
         n = self.board.n_territories
-        forces = len(self.pool)
-        if len(deal) != n or any(not (isinstance(p, int) and 0 <= p < forces) for p in deal):
-            raise PositionError(f"a deal must give each of the {n} territories an owner from 0 to {forces - 1}")
-        counts = np.bincount(np.asarray(deal), minlength=forces)
+        n_forces = len(self.pool)
+        if len(deal) != n or any(not (isinstance(p, int) and 0 <= p < n_forces) for p in deal):
+            raise PositionError(f"a deal must give each of the {n} territories an owner from 0 to {n_forces - 1}")
+        counts = np.bincount(np.asarray(deal), minlength=n_forces)
         if counts.max() - counts.min() > 1:
             raise PositionError(f"a deal must share the territories out evenly, got counts {counts.tolist()}")
         self.owner[:] = deal
@@ -353,11 +355,11 @@ class GameState:
         first = int(rng.integers(n_players))
         deal = None
         if n_players == 2 or rules.setup == "deal":
-            piles = 3 if n_players == 2 else n_players
+            piles = forces(n_players)
             order = rng.permutation(board.n_territories)
             deal_arr = np.empty(board.n_territories, dtype=np.int64)
             # Dealt round the table from the first player, the neutral pile last.
-            seats = [(first + i) % n_players for i in range(n_players)] + ([2] if n_players == 2 else [])
+            seats = [(first + i) % n_players for i in range(n_players)] + ([neutral(n_players)] if n_players == 2 else [])
             for i, t in enumerate(order):
                 deal_arr[t] = seats[i % piles]
             deal = [int(x) for x in deal_arr]
@@ -431,13 +433,13 @@ class GameState:
         owner_arr, armies_arr = owner_arr.astype(np.int64), armies_arr.astype(np.int64)
         if n_players is None:
             n_players = max(2, int(owner_arr.max()) + 1)
-        n_players = validation.read_int(n_players, "n_players", 2, 6)
-        forces = n_players + (1 if n_players == 2 else 0)
-        bad = np.flatnonzero((owner_arr < 0) | (owner_arr >= forces))
+        n_players = reader.read_int(n_players, "n_players", MIN_PLAYERS, MAX_PLAYERS)
+        n_forces = forces(n_players)
+        bad = np.flatnonzero((owner_arr < 0) | (owner_arr >= n_forces))
         if len(bad):
             t = int(bad[0])
             raise PositionError(
-                f"{board.territories[t]} has owner {int(owner_arr[t])}; expected a player from 0 to {forces - 1}"
+                f"{board.territories[t]} has owner {int(owner_arr[t])}; expected a player from 0 to {n_forces - 1}"
             )
         bad = np.flatnonzero((armies_arr < 1) | (armies_arr > MAX_ARMIES))
         if len(bad):
@@ -446,30 +448,30 @@ class GameState:
                 f"{board.territories[t]} has {int(armies_arr[t])} armies; every territory holds 1 to {MAX_ARMIES} "
                 "(analyzer.limits.MAX_ARMIES)"
             )
-        player = validation.read_int(player, "player", -(2**62), 2**62)
+        player = reader.read_int(player, "player", -(2**62), 2**62)
         if not 0 <= player < n_players or not np.any(owner_arr == player):
             raise PositionError(f"player {player} to move must be a seat from 0 to {n_players - 1} that owns a territory")
-        sets_traded = validation.read_int(sets_traded, "sets traded", 0, MAX_SETS_TRADED)
+        sets_traded = reader.read_int(sets_traded, "sets traded", 0, MAX_SETS_TRADED)
         if hands is not None and not isinstance(hands, Mapping):
-            raise PositionError(f"hands must map seats to lists of cards, got {validation.quote(hands)}")
+            raise PositionError(f"hands must map seats to lists of cards, got {reader.quote(hands)}")
         hand_lists: dict[int, list[int | str]] = {}
         for p, cards in (hands or {}).items():
-            seat = validation.read_int(p, "a hand's seat", -(2**62), 2**62)
+            seat = reader.read_int(p, "a hand's seat", -(2**62), 2**62)
             if not 0 <= seat < n_players:
                 raise PositionError(f"hand given for player {p}; expected a player from 0 to {n_players - 1}")
             if not isinstance(cards, (list, tuple)) or len(cards) > board.n_cards:
-                raise PositionError(f"hands[{p}] must be a list of card ids, got {validation.quote(cards)}")
-            hand_lists[seat] = [c if c == face_down_mod.UNKNOWN else validation.read_int(c, f"hands[{p}]", -(2**62), 2**62)
+                raise PositionError(f"hands[{p}] must be a list of card ids, got {reader.quote(cards)}")
+            hand_lists[seat] = [c if c == face_down_mod.UNKNOWN else reader.read_int(c, f"hands[{p}]", -(2**62), 2**62)
                                 for c in cards]
         known_hands, placeholders = face_down_mod.fill_unknown(hand_lists, board.n_cards)
         if isinstance(face_down, (str, bytes)) or not isinstance(face_down, Sequence) or len(face_down) > board.n_cards:
-            raise PositionError(f"face_down must be a list of card ids, got {validation.quote(face_down)}")
-        down = sorted(set(placeholders) | {validation.read_int(c, "face_down", 0, board.n_cards - 1) for c in face_down})
+            raise PositionError(f"face_down must be a list of card ids, got {reader.quote(face_down)}")
+        down = sorted(set(placeholders) | {reader.read_int(c, "face_down", 0, board.n_cards - 1) for c in face_down})
         rules = rules if rules is not None else Rules()
         if rules.missions or rules.capitals:
             raise PositionError("a position entered mid-game cannot carry missions or capitals yet")
         # Built as a dealt game whose deal the position then overwrites.
-        state = cls(n_players, rules, board, first_player=player, deal=_even_deal(n, forces))
+        state = cls(n_players, rules, board, first_player=player, deal=_even_deal(n, n_forces))
         state.owner[:] = owner_arr
         state.armies[:] = armies_arr
         state.pool[:] = 0
@@ -517,7 +519,7 @@ class GameState:
     # ------------------------------------------------------------------ queries
     @property
     def current_player(self) -> int:
-        """The player who must decide now, :data:`CHANCE` or :data:`TERMINAL`.
+        """The player who must decide now, :data:`~analyzer.game.vocabulary.CHANCE` or :data:`~analyzer.game.vocabulary.TERMINAL`.
 
         While a defence is pending it is the defender, or for the neutral force
         the attacker's opponent.
@@ -525,11 +527,11 @@ class GameState:
         return int(legality.deciding_seat(self.S))
 
     def is_terminal(self) -> bool:
-        return bool(self.S[engine.PHASE] == engine.GAME_OVER)
+        return bool(self.S[engine.PHASE] == GAME_OVER)
 
     def is_chance(self) -> bool:
         phase = self.S[engine.PHASE]
-        return bool(phase == engine.ROLL or phase == engine.DRAW)
+        return bool(phase == ROLL or phase == DRAW)
 
     def hand(self, player: int) -> list[int]:
         """The cards a player holds, as card ids."""
@@ -615,7 +617,7 @@ class GameState:
         if self.phase != Phase.REINFORCE:
             return []
         rows = legality.legal_rows(self.S, self.C)
-        return [cast(Trade, decode(row)) for row in rows[rows[:, 0] == engine.TRADE].tolist()]
+        return [cast(Trade, decode(row)) for row in rows[rows[:, 0] == TRADE].tolist()]
 
     def _bonus_territories(self, cards: tuple[int, ...]) -> list[int]:
         """Owned territories shown on the cards that may take the once-a-turn bonus."""
@@ -672,7 +674,7 @@ class GameState:
         Raises :class:`IllegalActionError` naming the action, the phase and the
         reason. Territory names are accepted wherever an id is.
         """
-        validation.check_action(action, "action", IllegalActionError)  # before any number reaches numpy
+        reader.check_action(action, "action", IllegalActionError)  # before any number reaches numpy
         action = self._normalize(action)
         if isinstance(action, Trade) and set(action.cards) & set(self.face_down):
             self._reveal_for_trade(action)
@@ -945,7 +947,7 @@ class GameState:
     @classmethod
     def from_json(cls, text: str | bytes, board: Board | None = None, *, trusted: bool = False) -> GameState:
         """A saved game from its JSON text (see :meth:`from_dict`); size and nesting are checked before parsing."""
-        return cls.from_dict(validation.loads(text, "saved game"), board, trusted=trusted)
+        return cls.from_dict(reader.loads(text, "saved game"), board, trusted=trusted)
 
     def _validate(self) -> None:
         """Reject a state that breaks the invariants the engine relies on (no replay; see :mod:`analyzer.game.validation`)."""
@@ -1037,26 +1039,26 @@ def _as_list(pending: tuple[int, int, int, int] | None) -> list[int] | None:
     return None if pending is None else list(pending)
 
 
-def _even_deal(n_territories: int, forces: int) -> list[int]:
+def _even_deal(n_territories: int, n_forces: int) -> list[int]:
     """A placeholder deal that passes the constructor's checks; the caller overwrites it."""
-    return [t % forces for t in range(n_territories)]
+    return [t % n_forces for t in range(n_territories)]
 
 
 #: Each action type's code for :func:`analyzer.game.engine.steps.step`, in the order messages list them.
 _CODES: dict[type, int] = {
-    Claim: engine.CLAIM,
-    ChooseCapital: engine.CAPITAL,
-    Trade: engine.TRADE,
-    Place: engine.PLACE,
-    Attack: engine.ATTACK_ACTION,
-    EndAttack: engine.END_ATTACK,
-    Battle: engine.BATTLE,
-    Defend: engine.DEFEND_ACTION,
-    Roll: engine.ROLL_ACTION,
-    MoveIn: engine.MOVE_IN_ACTION,
-    Fortify: engine.FORTIFY_ACTION,
-    EndTurn: engine.END_TURN,
-    Draw: engine.DRAW_ACTION,
+    Claim: CLAIM,
+    ChooseCapital: CAPITAL,
+    Trade: TRADE,
+    Place: PLACE,
+    Attack: ATTACK_ACTION,
+    EndAttack: END_ATTACK,
+    Battle: BATTLE,
+    Defend: DEFEND_ACTION,
+    Roll: ROLL_ACTION,
+    MoveIn: MOVE_IN_ACTION,
+    Fortify: FORTIFY_ACTION,
+    EndTurn: END_TURN,
+    Draw: DRAW_ACTION,
 }
 #: The fields of each action type that are its arguments a, b, c, d, in order.
 _ARGS: dict[type, tuple[str, ...]] = {
@@ -1077,7 +1079,7 @@ _ARGS: dict[type, tuple[str, ...]] = {
 
 def _trade(a: Any) -> tuple[int, int, int, int, int]:
     c0, c1, c2 = a.cards
-    return engine.TRADE, int(c0), int(c1), int(c2), -1 if a.bonus is None else int(a.bonus)
+    return TRADE, int(c0), int(c1), int(c2), -1 if a.bonus is None else int(a.bonus)
 
 
 def _encoder(kind: type, names: tuple[str, ...]) -> Callable[[Any], tuple[int, int, int, int, int]]:
@@ -1099,26 +1101,26 @@ _ENCODE: dict[type, Callable[[Any], tuple[int, int, int, int, int]]] = {
 
 #: Each action code's constructor from the arguments a, b, c, d (a legal listing makes many).
 _DECODE: dict[int, Callable[[int, int, int, int], Action]] = {
-    engine.CLAIM: lambda a, b, c, d: Claim(a),
-    engine.CAPITAL: lambda a, b, c, d: ChooseCapital(a),
-    engine.TRADE: lambda a, b, c, d: Trade((a, b, c), None if d < 0 else d),
-    engine.PLACE: lambda a, b, c, d: Place(a, b),
-    engine.ATTACK_ACTION: lambda a, b, c, d: Attack(a, b, c),
-    engine.END_ATTACK: lambda a, b, c, d: EndAttack(),
-    engine.BATTLE: lambda a, b, c, d: Battle(a, b, c, d),
-    engine.DEFEND_ACTION: lambda a, b, c, d: Defend(a),
-    engine.ROLL_ACTION: lambda a, b, c, d: Roll(a, b),
-    engine.MOVE_IN_ACTION: lambda a, b, c, d: MoveIn(a),
-    engine.FORTIFY_ACTION: lambda a, b, c, d: Fortify(a, b, c),
-    engine.END_TURN: lambda a, b, c, d: EndTurn(),
-    engine.DRAW_ACTION: lambda a, b, c, d: Draw(a),
+    CLAIM: lambda a, b, c, d: Claim(a),
+    CAPITAL: lambda a, b, c, d: ChooseCapital(a),
+    TRADE: lambda a, b, c, d: Trade((a, b, c), None if d < 0 else d),
+    PLACE: lambda a, b, c, d: Place(a, b),
+    ATTACK_ACTION: lambda a, b, c, d: Attack(a, b, c),
+    END_ATTACK: lambda a, b, c, d: EndAttack(),
+    BATTLE: lambda a, b, c, d: Battle(a, b, c, d),
+    DEFEND_ACTION: lambda a, b, c, d: Defend(a),
+    ROLL_ACTION: lambda a, b, c, d: Roll(a, b),
+    MOVE_IN_ACTION: lambda a, b, c, d: MoveIn(a),
+    FORTIFY_ACTION: lambda a, b, c, d: Fortify(a, b, c),
+    END_TURN: lambda a, b, c, d: EndTurn(),
+    DRAW_ACTION: lambda a, b, c, d: Draw(a),
 }
 
 
 def decode(row: Sequence[int]) -> Action:
     """The action of a row ``(code, a, b, c, d)`` of :func:`analyzer.game.engine.steps.step`'s arguments.
 
-    >>> decode([engine.ATTACK_ACTION, 3, 4, 2, 0])
+    >>> decode([ATTACK_ACTION, 3, 4, 2, 0])
     Attack(source=3, target=4, dice=2)
     """
     kind, a, b, c, d = (int(x) for x in row)

@@ -98,10 +98,12 @@ from analyzer.game import face_down
 from analyzer.game.dice import DiceRules
 from analyzer import limits
 from analyzer.errors import BotError, IllegalActionError, PositionError, SimulationError
-from analyzer.game.validation import check_action, validate
+from analyzer.game.reader import check_action
+from analyzer.game.validation import validate
 from analyzer.limits import check_limit, quote
 from analyzer.game.rules import Rules
-from analyzer.game.state import GameState, Phase, ranks
+from analyzer.game.state import GameState, ranks
+from analyzer.game.vocabulary import Phase, MAX_PLAYERS, PLAYER_COUNT_TEXT
 
 #: Default round cap: far beyond any game between the built-in bots, so only a stalemate reaches it.
 MAX_ROUNDS = 1000
@@ -754,8 +756,8 @@ def simulate(
         if start.is_terminal():
             raise SimulationError("the start position is already over: there is nothing to play")
         n_players = start.n_players
-    elif n_players > 6:
-        raise SimulationError(f"the game is for 2 to 6 players, got {n_players}")
+    elif n_players > MAX_PLAYERS:
+        raise SimulationError(f"the game is for {PLAYER_COUNT_TEXT} players, got {n_players}")
     n_games = check_limit(_check_count(n_games, "games", 1), limits.MAX_GAMES, "games", SimulationError)
     seed = _check_count(seed, "seed", 0)
     workers = check_limit(_check_count(workers, "workers", 1), limits.max_workers(),

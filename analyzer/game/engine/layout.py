@@ -22,6 +22,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from analyzer.game.vocabulary import forces, neutral
 from analyzer.kernels import kernel
 
 # ---------------------------------------------------------------------------------- header scalars
@@ -57,11 +58,6 @@ AT_ALIVE, AT_ELIMINATED_BY, AT_CAPITALS, AT_MISSIONS = AT["alive"], AT["eliminat
 HEADER = max(AT.values()) + 1
 
 
-def forces(n_players: int) -> int:
-    """Armies' owners in a game: the players, and the neutral force of a 2-player game."""
-    return n_players + (1 if n_players == 2 else 0)
-
-
 @lru_cache(maxsize=64)
 def layout(n_territories: int, n_cards: int, n_players: int) -> dict[str, tuple[int, int]]:
     """``{array name: (start, length)}`` of the arrays in a state vector (shared: do not modify)."""
@@ -84,7 +80,7 @@ def _blank_state(n_territories: int, n_cards: int, n_players: int) -> np.ndarray
     spans = layout(n_territories, n_cards, n_players)
     S = np.zeros(sum(spans[FIELDS[-1]]), dtype=np.int64)
     S[N_PLAYERS] = n_players
-    S[NEUTRAL] = 2 if n_players == 2 else -1
+    S[NEUTRAL] = neutral(n_players)
     S[N_FORCES] = forces(n_players)
     S[N_TERRITORIES] = n_territories
     S[N_CARDS] = n_cards

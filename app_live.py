@@ -32,8 +32,8 @@ from analyzer.errors import RiskAnalyzerError
 from analyzer.game import face_down
 from analyzer.game.actions import Territory
 from analyzer.game.board import SYMBOLS, classic_board
-from analyzer.game.state import DECK, GameState
-from analyzer.game.vocabulary import Phase, PLAYER_COUNTS, PLAYER_COUNT_TEXT, forces
+from analyzer.game.state import GameState
+from analyzer.game.vocabulary import Phase, DECK, PLAYER_COUNTS, PLAYER_COUNT_TEXT, forces
 from analyzer.limits import MAX_ARMIES, MAX_NAME_LENGTH
 from analyzer.live import LIVE_LABEL, LiveGame
 from analyzer.plot import NEUTRAL_COLOR, PICK_SELECTION, PLAYER_COLORS, board_chart, chart_picks

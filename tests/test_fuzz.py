@@ -40,8 +40,7 @@ kind, seed, start, count = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(
 from analyzer.errors import RiskAnalyzerError
 from analyzer.game.board import Board, classic_board
 from analyzer.game.rules import Rules
-from analyzer.game.state import GameState
-from analyzer.game.validation import validate
+from analyzer.game.state import GameState, validate
 from analyzer.bots import RandomBot
 from analyzer.limits import MAX_MESSAGE
 

@@ -68,7 +68,7 @@ from analyzer.game.vocabulary import (
     SETUP_CLAIM,
     TRADE,
 )
-from analyzer.game.state import decode as state_decode
+from analyzer.game.codec import decode as state_decode
 
 #: Armies up to which :func:`win_table` holds exact win probabilities; bigger battles are scaled down to it.
 WIN_TABLE_ARMIES = 256

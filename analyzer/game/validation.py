@@ -1,10 +1,10 @@
-"""One validation of a game state, used by every way in.
+"""The invariant checker: what the compiled rule steps (:mod:`analyzer.game.engine.steps`) take on trust.
 
 A state reaches the engine from a saved game (:meth:`GameState.from_json
 <analyzer.game.state.GameState.from_json>`, :meth:`~analyzer.game.state.GameState.from_dict`),
 a position typed in (:meth:`~analyzer.game.state.GameState.from_position`), the
-app's edits and its store. All of them end in :func:`validate`, which proves
-what the compiled rule steps (:mod:`analyzer.game.engine.steps`) take on trust:
+app's edits and its store. All of them end in :func:`analyzer.game.state.validate`,
+which runs :func:`check_invariants`:
 
 * every field's type and range (ids on the board, armies within
   :data:`analyzer.limits.MAX_ARMIES`, counters within their limits);
@@ -13,22 +13,22 @@ what the compiled rule steps (:mod:`analyzer.game.engine.steps`) take on trust:
   hand sizes, the phase and the pending attack or move-in, the winner and
   ``GAME_OVER``, missions and capitals only under their rule, the setup's
   armies and claims;
-* by default, that the history replays, action by action through the checked
-  :meth:`~analyzer.game.state.GameState.apply`, from ``initial`` to exactly the
-  stored state. ``replay=False`` (``trusted=True`` on the loaders) skips this
-  last step for states this process made itself.
+
+and then, by default, checks that the history replays through the checked
+:meth:`~analyzer.game.state.GameState.apply` (:func:`analyzer.game.state.check_replay`;
+:func:`check_initial` checks where it starts). Reading the raw input (JSON,
+whole numbers) is :mod:`analyzer.game.reader`'s.
 
 Failures raise :class:`~analyzer.errors.PositionError` naming the field
-(``armies[12] (Alaska)``, ``phase``, ``history``); malformed JSON raises
-:class:`~analyzer.errors.StateFormatError`. A bad value is quoted back in at
+(``armies[12] (Alaska)``, ``phase``, ``history``). A bad value is quoted back in at
 most :data:`analyzer.limits.MAX_MESSAGE` characters.
 
 >>> import numpy as np
 >>> from analyzer.game.state import GameState
 >>> state = GameState.random_start(3, np.random.default_rng(1))
->>> validate(state)
+>>> check_invariants(state)
 >>> state.armies[5] = 0
->>> validate(state, replay=False)
+>>> check_invariants(state)
 Traceback (most recent call last):
 ...
 analyzer.errors.PositionError: armies[5] (Quebec) is 0 in phase REINFORCE; every territory in play holds at least 1
@@ -37,26 +37,26 @@ analyzer.errors.PositionError: armies[5] (Quebec) is 0 in phase REINFORCE; every
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from analyzer import limits
-from analyzer.limits import quote
-from analyzer.game.reader import check_action, check_depth, fail, read_bool, read_int, read_ints, read_rows
-from analyzer.errors import PositionError, RiskAnalyzerError, StateFormatError
+from analyzer.errors import PositionError
 from analyzer.game import face_down
 from analyzer.game import missions as missions_mod
+from analyzer.game.board import Board
+from analyzer.game.core import StateCore
 from analyzer.game.engine import steps as engine
 from analyzer.game.engine.layout import AT, HEADER
-from analyzer.game.rules import ELIMINATION_TRADE_HAND, FORCED_TRADE_HAND, NEUTRAL_ARMIES, STARTING_ARMIES
+from analyzer.game.reader import check_depth, fail, read_int, read_ints
+from analyzer.game.rules import ELIMINATION_TRADE_HAND, FORCED_TRADE_HAND, NEUTRAL_ARMIES, STARTING_ARMIES, Rules
 from analyzer.game.vocabulary import (
     CHOOSE_CAPITAL,
+    DECK,
     DEFEND,
+    DISCARD,
     DRAW,
     GAME_OVER,
-    MAX_PLAYERS,
-    MIN_PLAYERS,
     MOVE_IN,
     PHASE_NAMES,
     PLAYER_COUNTS,
@@ -65,122 +65,17 @@ from analyzer.game.vocabulary import (
     ROLL,
     SETUP_CLAIM,
     SETUP_PHASES,
-    forces,
     neutral,
 )
+from analyzer.limits import quote
 
-if TYPE_CHECKING:
-    from analyzer.game.board import Board
-    from analyzer.game.state import GameState
-
-__all__ = ["validate", "load_state", "check_board_for_game"]
+__all__ = ["check_invariants", "check_initial", "MAX_HAND_TO_MOVE", "MAX_HAND_WAITING"]
 
 #: Most cards a seat holds while another plays: 4 kept past its trades, one more kept after an
 #: elimination (fewer than 6), and the turn's card.
 MAX_HAND_WAITING = FORCED_TRADE_HAND + 1
 #: Most cards the player to move holds: 5 in hand and a victim's 6 just taken, before trading down.
 MAX_HAND_TO_MOVE = FORCED_TRADE_HAND + ELIMINATION_TRADE_HAND
-
-
-_KEYS = (
-    "format", "version", "map", "rules", "n_players", "initial", "phase", "player", "first_player", "owner", "armies",
-    "card_loc", "pool", "alive", "eliminated_by", "capitals", "missions", "turn", "round", "pending", "captured",
-    "bonus_used", "sets_traded", "resume_attack", "elimination_trade", "setup_step", "attack", "move", "winner",
-    "eliminations", "trades",
-)
-_OPTIONAL = ("labels", "history", "face_down")
-#: Generous bounds for the raw numbers of a save: :func:`validate` checks the real ranges, these only
-#: keep every value inside int64 before it is stored.
-_BIG = 2**62
-
-
-def read_fields(data: Any, board: Board | None, format_: str, version: int) -> dict[str, Any]:
-    """Check a saved game's keys and each field's type, and read it into plain values.
-
-    Returns the fields with ``board`` (a :class:`Board`), ``rules`` (a :class:`Rules`),
-    ``history`` (actions) and ``phase`` (its index) resolved; the ranges and the
-    fields' agreement are :func:`validate`'s.
-    """
-    from analyzer.game.actions import action_from_json
-    from analyzer.game.board import Board, classic_board
-    from analyzer.game.rules import Rules
-
-    if not isinstance(data, dict) or data.get("format") != format_:
-        raise StateFormatError(f"not a saved game: expected a JSON object with format {format_!r}")
-    if data.get("version") != version or isinstance(data.get("version"), bool):
-        raise StateFormatError(f"saved game version {quote(data.get('version'))} is not supported (expected {version})")
-    check_depth(data, "saved game", StateFormatError)
-    missing = [k for k in _KEYS if k not in data]
-    if missing:
-        raise StateFormatError(f"saved game is malformed: missing field(s) {', '.join(missing)}")
-    unknown = [k for k in data if k not in _KEYS and k not in _OPTIONAL]
-    if unknown:
-        raise StateFormatError(f"saved game is malformed: unknown field(s) {quote(unknown)}")
-    out: dict[str, Any] = {}
-    if board is None:
-        try:
-            board = classic_board() if data["map"] == "classic" else Board.from_dict(data["map"], "saved game map")
-        except RiskAnalyzerError as exc:
-            raise PositionError(f"map: {exc}") from None
-    out["board"] = board
-    if not isinstance(data["rules"], dict):
-        raise fail("rules", "an object of rule options", data["rules"])
-    try:
-        out["rules"] = Rules.from_dict(data["rules"])
-    except RiskAnalyzerError as exc:
-        raise PositionError(f"rules: {exc}") from None
-    n = out["n_players"] = read_int(data["n_players"], "n_players", MIN_PLAYERS, MAX_PLAYERS)
-    if data["phase"] not in PHASE_NAMES:
-        raise fail("phase", f"one of {', '.join(PHASE_NAMES)}", data["phase"])
-    out["phase"] = PHASE_NAMES.index(data["phase"])
-    for name in ("player", "first_player", "turn", "round", "pending", "sets_traded", "setup_step"):
-        out[name] = read_int(data[name], name, -_BIG, _BIG)
-    for name in ("captured", "bonus_used", "resume_attack", "elimination_trade"):
-        out[name] = read_bool(data[name], name)
-    n_forces = forces(n)
-    T, M = board.n_territories, board.n_cards
-    for name, length in (("owner", T), ("armies", T), ("card_loc", M), ("pool", n_forces),
-                         ("eliminated_by", n), ("capitals", n), ("missions", n)):
-        out[name] = read_ints(data[name], name, length, -_BIG, _BIG)
-    alive = data["alive"]
-    if not isinstance(alive, list) or len(alive) != n:
-        raise fail("alive", f"a list of {n} true/false values", alive)
-    out["alive"] = [read_bool(a, f"alive[{p}]") for p, a in enumerate(alive)]
-    for name in ("attack", "move"):
-        value = data[name]
-        out[name] = None if value is None else read_ints(value, name, 4, -_BIG, _BIG)
-    winner = data["winner"]
-    out["winner"] = None if winner is None else read_int(winner, "winner", 0, n - 1)
-    out["eliminations"] = read_rows(data["eliminations"], "eliminations", n, 3)
-    out["trades"] = read_rows(data["trades"], "trades", limits.MAX_SETS_TRADED, 3)
-    initial = data["initial"]
-    if not isinstance(initial, dict):
-        raise fail("initial", "an object", initial)
-    out["initial"] = dict(initial)
-    history = data.get("history")
-    if history is not None:
-        if not isinstance(history, list) or len(history) > limits.MAX_HISTORY:
-            raise fail("history", f"a list of at most {limits.MAX_HISTORY} actions", history)
-        actions = []
-        for i, entry in enumerate(history):
-            try:
-                action = action_from_json(entry)
-            except (RiskAnalyzerError, TypeError) as exc:
-                raise PositionError(f"history[{i}]: {quote(str(exc))}") from None
-            check_action(action, f"history[{i}]")
-            actions.append(action)
-        out["history"] = actions
-    else:
-        out["history"] = None
-    labels = data.get("labels", {})
-    if not isinstance(labels, dict) or not all(isinstance(k, str) for k in labels):
-        raise fail("labels", "an object with string keys", labels)
-    out["labels"] = dict(labels)
-    down = data.get("face_down", [])
-    if not isinstance(down, list) or len(down) > M:
-        raise fail("face_down", f"a list of at most {M} card ids", down)
-    out["face_down"] = read_ints(down, "face_down", len(down), 0, M - 1)
-    return out
 
 
 # ---------------------------------------------------------------------------------- the state
@@ -191,42 +86,26 @@ def _pending(S: np.ndarray, start: int) -> tuple[int, int, int, int] | None:
     return int(S[start]), int(S[start + 1]), int(S[start + 2]), int(S[start + 3])
 
 
-def pending_attack(state: GameState) -> tuple[int, int, int, int] | None:
+def pending_attack(state: StateCore) -> tuple[int, int, int, int] | None:
     """Source, target, attack dice and defence dice (0 until chosen) of the pending attack, or None."""
     return _pending(state.S, engine.ATTACK_S)
 
 
-def pending_move(state: GameState) -> tuple[int, int, int, int] | None:
+def pending_move(state: StateCore) -> tuple[int, int, int, int] | None:
     """Source, target, fewest and most armies of the pending capture's move-in, or None."""
     return _pending(state.S, engine.MOVE_S)
 
 
-def validate(state: GameState, *, replay: bool = True) -> None:
-    """Check every field of ``state`` and their agreement; with ``replay`` also that its history replays to it.
-
-    Raises :class:`PositionError` naming the first field found wrong. A state that
-    passes is safe for the compiled engine and the simulator. Skip the replay
-    (``replay=False``) only for states this process built or edited through its
-    own checked paths.
-    """
+def check_invariants(state: StateCore) -> None:
+    """Check every field of ``state`` and their agreement (not its history: see
+    :func:`analyzer.game.state.validate`); raises :class:`PositionError` naming the first field found wrong."""
     _Checker(state).run()
-    if replay:
-        check_replay(state)
-
-
-def load_state(data: str | bytes | dict[str, Any], board: Board | None = None, *, replay: bool = True) -> GameState:
-    """A saved game (JSON text or its dict) as a validated :class:`GameState`: the app's store loads through this."""
-    from analyzer.game.state import GameState
-
-    if isinstance(data, dict):
-        return GameState.from_dict(data, board, trusted=not replay)
-    return GameState.from_json(data, board, trusted=not replay)
 
 
 class _Checker:
-    """The checks of :func:`validate`, one method per group of fields."""
+    """The checks of :func:`check_invariants`, one method per group of fields."""
 
-    def __init__(self, state: GameState) -> None:
+    def __init__(self, state: StateCore) -> None:
         self.state = state
 
     def fail(self, message: str) -> PositionError:
@@ -236,9 +115,6 @@ class _Checker:
         return f"[{t}] ({self.state.board.territories[t]})"
 
     def run(self) -> None:
-        from analyzer.game.board import Board
-        from analyzer.game.rules import Rules
-
         st = self.state
         if not isinstance(getattr(st, "board", None), Board) or not isinstance(getattr(st, "rules", None), Rules):
             raise self.fail("board and rules must be a Board and a Rules")
@@ -293,7 +169,7 @@ class _Checker:
             read_int(int(S[index]), name, lo, hi)
         arrays = (
             ("owner", st.owner, -1, self.forces - 1), ("armies", st.armies, 0, limits.MAX_ARMIES),
-            ("card_loc", st.card_loc, engine.DISCARD, n - 1), ("pool", st.pool, 0, max(STARTING_ARMIES[n], NEUTRAL_ARMIES)),
+            ("card_loc", st.card_loc, DISCARD, n - 1), ("pool", st.pool, 0, max(STARTING_ARMIES[n], NEUTRAL_ARMIES)),
             ("alive", st.alive, 0, 1), ("eliminated_by", st.eliminated_by, -1, n - 1),
             ("capitals", st.capitals, -1, T - 1), ("missions", st.missions, -1, len(missions_mod.MISSIONS) - 1),
         )
@@ -373,7 +249,7 @@ class _Checker:
             raise self.fail(f"winner is {int(S[engine.WINNER])} in phase {self.phase_name}")
         if not st.alive.all():
             raise self.fail(f"alive {st.alive.astype(bool).tolist()}: nobody is eliminated during the setup")
-        if (st.card_loc != engine.DECK).any():
+        if (st.card_loc != DECK).any():
             raise self.fail("card_loc: every card is in the deck during the setup")
         unowned = st.owner < 0
         if ((st.armies == 0) != unowned).any():
@@ -549,7 +425,7 @@ class _Checker:
 
 
 # ---------------------------------------------------------------------------------- the history
-def _check_initial(state: GameState) -> None:
+def check_initial(state: StateCore) -> None:
     initial, n = state.initial, state.n_players
     if not isinstance(initial, dict) or initial.get("n_players") != n or isinstance(initial.get("n_players"), bool):
         raise PositionError(f"initial must be an object with n_players {n}, got {quote(initial)}")
@@ -584,44 +460,3 @@ def _check_initial(state: GameState) -> None:
         read_ints(initial["deal"], "initial.deal", T, 0, n)
     if initial["missions"] is not None:
         read_ints(initial["missions"], "initial.missions", n, 0, len(missions_mod.MISSIONS) - 1)
-
-
-def check_replay(state: GameState) -> None:
-    """Replay ``state``'s history from its ``initial`` through the checked engine; it must give ``state``."""
-    if state.history is None:
-        raise PositionError("history is missing, so the game cannot be checked; load it as trusted only if this process saved it")
-    _check_initial(state)
-    for i, action in enumerate(state.history):
-        check_action(action, f"history[{i}]")
-    try:
-        replayed = type(state).replay(state.initial, [], state.rules, state.board)
-    except RiskAnalyzerError as exc:
-        raise PositionError(f"initial does not start a game: {quote(str(exc))}") from None
-    for i, action in enumerate(state.history):
-        try:
-            replayed.apply(action)
-        except RiskAnalyzerError as exc:
-            raise PositionError(f"history[{i}] does not replay: {quote(str(exc))}") from None
-    mine = state.to_dict(history=False)
-    theirs = replayed.to_dict(history=False)
-    for key in mine:
-        # Which cards are face down is what the table knew, not something the moves decide.
-        if key not in ("labels", "face_down") and mine[key] != theirs.get(key):
-            raise PositionError(
-                f"{key} is {quote(mine[key])}, but the history replays to {quote(theirs[key])}"
-            )
-
-
-def check_board_for_game(board: Board, n_players: int) -> None:
-    """Refuse a map on which a ``n_players``-player game cannot be set up: too few territories for
-    every force to get one, or too many for the starting armies to put one army on each."""
-    from analyzer.errors import BoardError
-
-    n_forces = forces(n_players)
-    most = n_forces * min(STARTING_ARMIES[n_players], NEUTRAL_ARMIES)
-    if not n_forces <= board.n_territories <= most:
-        raise BoardError(
-            f"map {board.name!r} has {board.n_territories} territories; a {n_players}-player game needs from "
-            f"{n_forces} (one for each {'pile' if n_players == 2 else 'player'}) to {most} "
-            f"(one starting army on each)"
-        )

@@ -54,6 +54,9 @@ FORTIFY_ACTION = 10  # source, target, armies
 END_TURN = 11
 DRAW_ACTION = 12  # card
 
+#: Where a card is when no player holds it (a held card's location is its holder's seat).
+DECK, DISCARD = -1, -2
+
 #: Whose decision it is while a chance event (dice, card draw) is pending.
 CHANCE = -1
 #: Whose decision it is once the game is over.

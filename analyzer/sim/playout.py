@@ -49,7 +49,10 @@ from analyzer.bots.planner import PlannerBot
 from analyzer.game.dice import DiceRules
 from analyzer.game.rules import Rules
 from analyzer.errors import IllegalActionError, SimulationError
-from analyzer.game.state import Elimination, GameState, SetTraded, decode, roll_cdf
+from analyzer.game.chance import roll_cdf
+from analyzer.game.codec import decode
+from analyzer.game.records import Elimination, SetTraded
+from analyzer.game.state import GameState
 from analyzer.game.vocabulary import (
     ATTACK,
     ATTACK_ACTION,

@@ -99,10 +99,10 @@ from analyzer.game.dice import DiceRules
 from analyzer import limits
 from analyzer.errors import BotError, IllegalActionError, PositionError, SimulationError
 from analyzer.game.reader import check_action
-from analyzer.game.validation import validate
 from analyzer.limits import check_limit, quote
 from analyzer.game.rules import Rules
-from analyzer.game.state import GameState, ranks
+from analyzer.game.ranking import ranks
+from analyzer.game.state import GameState, validate
 from analyzer.game.vocabulary import Phase, MAX_PLAYERS, PLAYER_COUNT_TEXT
 
 #: Default round cap: far beyond any game between the built-in bots, so only a stalemate reaches it.

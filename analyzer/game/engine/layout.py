@@ -22,7 +22,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from analyzer.game.vocabulary import forces, neutral
+from analyzer.game.vocabulary import DECK, forces, neutral
 from analyzer.kernels import kernel
 
 # ---------------------------------------------------------------------------------- header scalars
@@ -32,10 +32,6 @@ PHASE, PLAYER, TURN, ROUND, PENDING, CAPTURED, BONUS_USED, SETS_TRADED = range(8
 RESUME_ATTACK, ELIMINATION_TRADE, SETUP_STEP, WINNER = range(8, 12)
 ATTACK_S, ATTACK_T, ATTACK_DICE, DEFENCE_DICE, MOVE_S, MOVE_T, MOVE_LO, MOVE_HI = range(12, 20)
 FIRST_PLAYER, N_PLAYERS, NEUTRAL, N_FORCES, TURN_LIMIT, N_TERRITORIES, N_CARDS = range(20, 27)
-
-# Card locations other than a player's hand.
-DECK = -1
-DISCARD = -2
 
 # ---------------------------------------------------------------------------------- the arrays
 #: The arrays after the header, in order: name, the header scalar that holds its length, and its

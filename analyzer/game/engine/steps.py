@@ -47,9 +47,7 @@ from analyzer.game.engine.layout import (
     ATTACK_T,
     BONUS_USED,
     CAPTURED,
-    DECK,
     DEFENCE_DICE,
-    DISCARD,
     ELIMINATION_TRADE,
     FIELDS,
     FIRST_PLAYER,
@@ -86,6 +84,8 @@ from analyzer.game.board import Board
 from analyzer.game.dice import most_dice
 from analyzer.game.rules import ELIMINATION_TRADE_HAND, Rules, fixed_set_value, reinforcement_from_territories
 from analyzer.game.vocabulary import (
+    DECK,
+    DISCARD,
     ATTACK,
     ATTACK_ACTION,
     BATTLE,

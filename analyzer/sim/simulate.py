@@ -104,6 +104,7 @@ from analyzer.game.rules import Rules
 from analyzer.game.ranking import ranks
 from analyzer.game.state import GameState, validate
 from analyzer.game.vocabulary import Phase, MAX_PLAYERS, PLAYER_COUNT_TEXT
+from analyzer.extras import require
 
 #: Default round cap: far beyond any game between the built-in bots, so only a stalemate reaches it.
 MAX_ROUNDS = 1000
@@ -562,8 +563,8 @@ def _blank_main() -> Iterator[None]:
 
 
 def _dask(spec: RunSpec, batches: list[int], workers: int, scheduler: str | None) -> Iterator[tuple[int, dict[str, pd.DataFrame]]]:
-    from distributed import Client, LocalCluster, as_completed as dask_completed
-
+    distributed = require("distributed")
+    Client, LocalCluster, dask_completed = distributed.Client, distributed.LocalCluster, distributed.as_completed
     cluster = None
     if scheduler is None:
         with _blank_main():
@@ -647,6 +648,8 @@ class SimulationResult:
         """
         if fmt not in ("parquet", "csv"):
             raise SimulationError(f"output format must be parquet or csv, got {fmt!r}")
+        if fmt == "parquet":
+            require("pyarrow")
         path = Path(path)
         written = []
         for name, frame in self.tables().items():
@@ -663,6 +666,7 @@ class SimulationResult:
     @classmethod
     def load(cls, path: str | Path) -> SimulationResult:
         """Read back what :meth:`save` wrote in Parquet."""
+        require("pyarrow")
         path = Path(path)
         frames = {name: pd.read_parquet(path if name == "games" else table_path(path, name)) for name in TABLES}
         return cls(**frames)

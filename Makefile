@@ -15,11 +15,11 @@ $(PY):
 	$(PY) -m pip install --quiet --upgrade pip
 
 $(RUN_STAMP): pyproject.toml | $(PY)
-	$(PY) -m pip install --quiet -e .
+	$(PY) -m pip install --quiet -e '.[app]'
 	touch $@
 
 $(TEST_STAMP): pyproject.toml | $(PY)
-	$(PY) -m pip install --quiet -e '.[test,docs]'
+	$(PY) -m pip install --quiet -e '.[all,test,docs]'
 	touch $@ $(RUN_STAMP) $(DOCS_STAMP)
 
 $(DOCS_STAMP): pyproject.toml | $(PY)
@@ -37,6 +37,7 @@ run: $(RUN_STAMP)
 	$(if $(DB),RISK_ANALYZER_DB="$(DB)") $(VENV)/bin/streamlit run app.py --server.port $(PORT)
 
 test: $(TEST_STAMP) browser
+	$(VENV)/bin/lint-imports
 	$(PY) -m pytest -n 2 --dist loadgroup
 
 # Each script's output is also kept under results/bench/, where the docs' contributor guide shows it:

@@ -42,7 +42,10 @@ myst_enable_extensions = ["colon_fence", "deflist", "fieldlist"]
 myst_heading_anchors = 3
 
 # The API reference follows the package: autosummary walks ``analyzer`` recursively at build time,
-# so a module moved or added by a change shows up without editing a page.
+# so a module moved or added by a change shows up without editing a page. Its pages of an earlier
+# build go first: the page of a module that has since moved would fail to import.
+for stale in (DOCS / "api").glob("analyzer*.rst"):
+    stale.unlink()
 autosummary_generate = True
 autosummary_imported_members = False
 autodoc_default_options = {"members": True, "show-inheritance": True}

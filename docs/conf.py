@@ -7,6 +7,7 @@ The site builds offline (no intersphinx) and with warnings as errors in ``make t
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -15,6 +16,10 @@ ROOT = DOCS.parent
 # The package documented is the one beside this folder, not whichever is installed.
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(DOCS / "_ext"))
+
+# Documenting runs no kernel: plain Python kernels keep numba out of the build (and keep the front
+# door from warning that games would play slowly in this process).
+os.environ.setdefault("RISK_ANALYZER_KERNELS", "python")
 
 import analyzer  # noqa: E402
 
@@ -48,7 +53,9 @@ for stale in (DOCS / "api").glob("analyzer*.rst"):
     stale.unlink()
 autosummary_generate = True
 autosummary_imported_members = False
-autodoc_default_options = {"members": True, "show-inheritance": True}
+# Each object is documented once, in the module that defines it: a package's ``__all__`` (and the
+# front door's names) re-export objects documented where they live.
+autodoc_default_options = {"members": True, "show-inheritance": True, "ignore-module-all": True}
 autodoc_member_order = "bysource"
 autodoc_typehints = "description"
 autodoc_class_signature = "separated"

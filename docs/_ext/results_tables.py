@@ -150,26 +150,47 @@ class ResultsTable(SphinxDirective):
 
 
 class _TableReader(HTMLParser):
-    """The cells of the first ``<table>`` of a pandas HTML output, row by row."""
+    """The cells of the first ``<table>`` of a pandas HTML output, row by row.
+
+    A cell spanning several rows (the outer level of a two-level index) is repeated in each.
+    """
 
     def __init__(self) -> None:
         super().__init__()
         self.rows: list[tuple[str, list[str]]] = []
         self._section = ""
         self._cell: list[str] | None = None
+        self._span = 1
+        self._pending: dict[int, tuple[str, int]] = {}
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag in ("thead", "tbody"):
             self._section = tag
+            self._pending = {}
         elif tag == "tr":
             self.rows.append((self._section, []))
+            self._fill_spans()
         elif tag in ("th", "td"):
             self._cell = []
+            self._span = int(dict(attrs).get("rowspan") or 1)
+
+    def _fill_spans(self) -> None:
+        cells = self.rows[-1][1]
+        while len(cells) in self._pending:
+            text, left = self._pending.pop(len(cells))
+            if left > 1:
+                self._pending[len(cells)] = (text, left - 1)
+            cells.append(text)
 
     def handle_endtag(self, tag: str) -> None:
         if tag in ("th", "td") and self._cell is not None:
-            self.rows[-1][1].append("".join(self._cell).strip())
+            cells = self.rows[-1][1]
+            text = "".join(self._cell).strip()
+            if self._span > 1:
+                self._pending[len(cells)] = (text, self._span - 1)
+            cells.append(text)
             self._cell = None
+            self._fill_spans()
 
     def handle_data(self, data: str) -> None:
         if self._cell is not None:
@@ -187,9 +208,11 @@ def read_notebook_table(html: str, header_format: str) -> tuple[list[str], list[
     if head[-1] and not head[-1][0] and all(cells and cells[0].isdigit() for cells in body) and len(head) == 1:
         # An unnamed 0, 1, 2, ... index is pandas' row numbering, not data.
         return [header_format.format(cell) for cell in head[0][1:]], [cells[1:] for cells in body]
-    if len(head) == 2 and not any(head[1][1:]):
-        # pandas writes the columns' name over the columns and the index's name on a row of its own.
-        header = [head[1][0]] + [header_format.format(cell) for cell in head[0][1:]]
+    # The index's names: the leading cells of pandas' second header row, when the rest are empty.
+    names = next((i for i, cell in enumerate(head[1]) if not cell), len(head[1])) if len(head) == 2 else 0
+    if names and not any(head[1][names:]):
+        # pandas writes the columns' names over the columns and the index's names on a row of their own.
+        header = head[1][:names] + [header_format.format(cell) for cell in head[0][names:]]
     else:
         header = [header_format.format(cell) if i else cell for i, cell in enumerate(head[-1])]
     return header, body

@@ -5,21 +5,26 @@ PY := $(VENV)/bin/python
 # Re-install only when the project's metadata changes.
 RUN_STAMP := $(VENV)/.installed-run
 TEST_STAMP := $(VENV)/.installed-test
+DOCS_STAMP := $(VENV)/.installed-docs
 PORT ?= 8501
 
-.PHONY: run test bench browser clean
+.PHONY: run test bench browser clean docs
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 
 $(RUN_STAMP): pyproject.toml | $(PY)
-	$(PY) -m pip install --quiet -e .
+	$(PY) -m pip install --quiet -e '.[app]'
 	touch $@
 
 $(TEST_STAMP): pyproject.toml | $(PY)
-	$(PY) -m pip install --quiet -e '.[test]'
-	touch $@ $(RUN_STAMP)
+	$(PY) -m pip install --quiet -e '.[all,test,docs]'
+	touch $@ $(RUN_STAMP) $(DOCS_STAMP)
+
+$(DOCS_STAMP): pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet -e '.[docs]'
+	touch $@
 
 # Playwright's own browser download does not work here: the browser tests drive Debian's chromium.
 browser:
@@ -32,12 +37,21 @@ run: $(RUN_STAMP)
 	$(if $(DB),RISK_ANALYZER_DB="$(DB)") $(VENV)/bin/streamlit run app.py --server.port $(PORT)
 
 test: $(TEST_STAMP) browser
+	$(VENV)/bin/lint-imports
 	$(PY) -m pytest -n 2 --dist loadgroup
 
+# Each script's output is also kept under results/bench/, where the docs' contributor guide shows it:
+# commit it to publish a run's figures (nothing in the docs or the README is typed from a run).
 bench: $(RUN_STAMP)
-	@for f in bench/bench_*.py; do echo "== $$f"; $(PY) $$f || exit 1; done
+	@mkdir -p results/bench
+	@for f in bench/bench_*.py; do echo "== $$f"; out=results/bench/$$(basename $$f .py).txt; \
+		$(PY) $$f > $$out; status=$$?; cat $$out; test $$status -eq 0 || exit 1; done
+
+# The site goes to docs/_build/html; `make test` builds it too, with warnings as errors (tests/test_docs.py).
+docs: $(DOCS_STAMP)
+	$(PY) -m sphinx -b html docs docs/_build/html
 
 # The compiled kernels' cache (analyzer/__pycache__/kernels) goes with the other __pycache__ folders.
 clean:
-	rm -rf $(VENV) build dist *.egg-info .pytest_cache .hypothesis
+	rm -rf $(VENV) build dist *.egg-info .pytest_cache .hypothesis docs/_build docs/api/analyzer*.rst
 	find . -path ./.git -prune -o -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -52,19 +52,41 @@ KERNEL_MODULES = (
 )
 
 #: numba's options for every kernel. ``error_model="numpy"``: no Python division checks in the hot
-#: loops (~8% of the playout's time); no kernel divides by a value that can be zero.
+#: loops; no kernel divides by a value that can be zero.
 OPTIONS: dict[str, Any] = {"error_model": "numpy"}
 
 #: Set to "python" in the environment before the package is imported, every kernel runs as the plain
 #: Python it is written in: no compile and no numba import. A one-off small job (the CLI's battle
-#: odds) then answers in a tenth of the ~0.8 s that importing numba and loading its kernels costs;
-#: it is also the way to step through a kernel in a debugger. Anything larger runs far slower.
+#: odds) then answers in a fraction of what importing numba and loading its kernels costs
+#: (``bench/bench_cli.py`` measures both); it is also the way to step through a kernel in a debugger. Anything larger runs far slower.
 MODE_VARIABLE = "RISK_ANALYZER_KERNELS"
 
 
+#: Set by :func:`run_plain`: this process runs its kernels as plain Python (its child processes do not).
+_plain_here = False
+
+
 def plain() -> bool:
-    """Whether kernels run as plain Python (:data:`MODE_VARIABLE` is ``python``)."""
-    return os.environ.get(MODE_VARIABLE, "") == "python"
+    """Whether kernels run as plain Python (:data:`MODE_VARIABLE` is ``python``, or :func:`run_plain` was called)."""
+    return _plain_here or os.environ.get(MODE_VARIABLE, "") == "python"
+
+
+def decided() -> bool:
+    """Whether this process's kernel mode is fixed: by :data:`MODE_VARIABLE`, or by a kernel module (or
+    numba) already imported."""
+    return MODE_VARIABLE in os.environ or _plain_here or any(m in sys.modules for m in ("numba", *KERNEL_MODULES))
+
+
+def run_plain() -> None:
+    """Run the kernels of this process as plain Python, as :data:`MODE_VARIABLE` ``=python`` would, but
+    leave the environment (and so the worker processes a simulation starts) alone.
+
+    Only before any kernel module is imported: the mode is read as each kernel is made.
+    """
+    global _plain_here
+    if any(m in sys.modules for m in KERNEL_MODULES) and not plain():
+        raise RuntimeError("the kernels are compiled already in this process; run_plain() must come first")
+    _plain_here = True
 
 
 #: Cache folders kept besides the current one.

@@ -17,8 +17,8 @@ each decision (bots keep no memory):
   continent an enemy holds, breaking it (its weakest territory next to the
   bot's) is worth ``break_turns`` turns of the bonus. The plan is the best
   value x odds among those with odds of at least ``plan_threshold``. (Breaking
-  weighs more than completing by default: measured, ``break_turns`` 5 against
-  1 lifted the 2-player score against the classic bot from 59.5% to 69.9%.)
+  weighs more than completing by default: it played stronger against the
+  classic bot.)
 * **a kill**: taking a stack of at least ``kill_from`` armies next to one of
   those attacking stacks is worth ``kill`` per army on it (a plan of its own,
   so that big stacks meet rather than circle the board).
@@ -35,12 +35,9 @@ each decision (bots keep no memory):
   ``draft="model"`` (3 to 6 players on the classic map) it claims instead the
   territory that raises its log-odds of winning most under that draft model,
   fitted to random drafts played on by this bot (:mod:`analyzer.bots.draft_model`).
-  That is not the default because it measured weaker where it counts (2,000
-  games each, 95% Wilson intervals): one seat of 4 against three classic bots
-  won 69.5% [67.4%, 71.5%] drafting by the model and 78.5% [76.6%, 80.2%] by
-  ease; one of 3 against two, 81.8% [80.1%, 83.4%] and 90.1% [88.7%, 91.3%];
-  against three ease-drafting planners it won 28.7% [26.8%, 30.7%] (fair 25%),
-  against two 33.6% [31.6%, 35.7%] (fair 33.3%).
+  That is not the default because it measured weaker, against classic bots
+  and against ease-drafting planners (``python bench/bench_bots.py`` plays
+  such matches and prints their figures with 95% intervals).
 
 Every decision is compiled and shared by :meth:`PlannerBot.choose` and the
 compiled playout (:mod:`analyzer.sim.playout`), so games are the same either way.
@@ -85,7 +82,8 @@ from analyzer.game.board import Board
 from analyzer.game.dice import DiceRules
 from analyzer.game.engine import steps as engine
 from analyzer.game.engine.layout import armies_view, owner_view
-from analyzer.game.state import GameState, Phase
+from analyzer.game.state import GameState
+from analyzer.game.vocabulary import Phase, ATTACK, CLAIM, MOVE_IN, PLACE, REINFORCE, SETUP_CLAIM, SETUP_PLACE, TRADE
 
 #: Offsets of the planner's knobs after the heuristic's parameters (see :meth:`PlannerBot.params`).
 Q_THRESHOLD, Q_BONUS_TURNS, Q_BREAK_TURNS, Q_KILL, Q_KILL_FROM = range(5)
@@ -299,11 +297,11 @@ def _decide_reinforce_plan(S, C, bp, table, work):  # pragma: no cover - compile
     """Trade as the default bot does; then every army on the plan's stack, else as the default bot."""
     c0, c1, c2, bonus = _choose_trade(S, C, bp)
     if c0 >= 0:
-        return engine.TRADE, c0, c1, c2, bonus
+        return TRADE, c0, c1, c2, bonus
     pending = S[engine.PENDING]
     s, _, _ = _plan(S, C, bp, table, pending, work)
     if s >= 0:
-        return engine.PLACE, s, pending, 0, 0
+        return PLACE, s, pending, 0, 0
     return place_reinforcements(S, C, bp, table, work)
 
 
@@ -362,7 +360,7 @@ def _claim_by_model(S, C, bp, at, rng, work):  # pragma: no cover - compiled
         value = bp[o + 1] - bp[o] + w_pairs * pairs + w_enemy * (fresh - work[TOUCH + t]) + 1e-6 * rng.random()
         if value > score:
             best, score = t, value
-    return engine.CLAIM, best, 0, 0, 0
+    return CLAIM, best, 0, 0, 0
 
 
 @kernel
@@ -371,20 +369,20 @@ def decide(S, C, bp, table, rng, work, setup_values):  # pragma: no cover - comp
     phase with a decision: ``setup_values`` as :func:`analyzer.bots.heuristic._decide_setup` takes them."""
     phase = S[engine.PHASE]
     nc = C[engine.R_CONTINENTS]
-    if phase == engine.SETUP_CLAIM:
+    if phase == SETUP_CLAIM:
         length = P_WEIGHTS + 3 * nc
         at = 2 * length + Q_DRAFT
         if bp[at] > 0 and PLAYER_COUNTS[0] <= S[engine.N_PLAYERS] <= PLAYER_COUNTS[-1]:
             return _claim_by_model(S, C, bp, at, rng, work)
         draft = bp[length + Q_DRAFT : 2 * length + Q_DRAFT]
         return decide_setup(S, C, draft, table, rng, work, setup_values)
-    if phase == engine.SETUP_PLACE:
+    if phase == SETUP_PLACE:
         return decide_setup(S, C, bp, table, rng, work, setup_values)
-    if phase == engine.ATTACK:
+    if phase == ATTACK:
         return _decide_attack_plan(S, C, bp, table, work)
-    if phase == engine.REINFORCE:
+    if phase == REINFORCE:
         return _decide_reinforce_plan(S, C, bp, table, work)
-    if phase == engine.MOVE_IN:
+    if phase == MOVE_IN:
         return decide_move_in(S, C, bp, work)
     return heuristic_decide(S, C, bp, table, work)
 

@@ -197,3 +197,91 @@ def test_a_game_moved_on_by_the_engine_is_stored_and_replayed(store: GameStore) 
         version = store.save(stored.id, state, expected_version=version).version
     assert store.load(stored.id).state.to_json() == state.to_json()
     assert len(store.history(stored.id)) == 31
+
+
+# ---------------------------------------------------------------------------------- cached analyses
+def test_a_cached_result_comes_back_by_kind_and_key_and_is_replaced(store: GameStore) -> None:
+    assert store.get_cached("win-chances", "p1") is None
+    store.put_cached("win-chances", "p1", "[0.5, 0.5]")
+    store.put_cached("other", "p1", "x")
+    assert GameStore(store.path).get_cached("win-chances", "p1") == "[0.5, 0.5]"  # kept in the file
+    store.put_cached("win-chances", "p1", "[0.6, 0.4]")
+    assert store.get_cached("win-chances", "p1") == "[0.6, 0.4]"
+    assert store.get_cached("other", "p1") == "x"
+    assert store.get_cached("win-chances", "p2") is None
+
+
+@pytest.mark.parametrize("kind, key, value", [("", "k", "v"), ("k" * 65, "k", "v"), ("w", "", "v"),
+                                              ("w", "k" * 4097, "v"), ("w", "k", 3), (None, "k", "v")])
+def test_a_bad_cache_entry_is_refused(store: GameStore, kind: object, key: object, value: object) -> None:
+    with pytest.raises(StoreError, match="cached result's"):
+        store.put_cached(kind, key, value)  # type: ignore[arg-type]
+
+
+# ---------------------------------------------------------------------------------- files of the sqlite3 store
+# What the store wrote before it moved to SQLAlchemy (schema 1), statement for statement.
+SCHEMA_1 = """
+CREATE TABLE games (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    players TEXT NOT NULL,          -- the players' names, one a line: the start page's summary
+    turn INTEGER NOT NULL,
+    version INTEGER NOT NULL,
+    state TEXT NOT NULL,            -- GameState.to_json(), history included
+    created REAL NOT NULL,          -- Unix time
+    updated REAL NOT NULL
+);
+CREATE TABLE versions (
+    game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    version INTEGER NOT NULL,
+    state TEXT NOT NULL,
+    saved REAL NOT NULL,
+    PRIMARY KEY (game_id, version)
+);
+"""
+
+
+def schema_1_file(path: Path, first: GameState, second: GameState) -> None:
+    """A file as the sqlite3 store left it: one game 'Old game' saved twice (versions 1 and 2)."""
+    connection = sqlite3.connect(path, isolation_level=None)
+    connection.execute("BEGIN IMMEDIATE")
+    for statement in SCHEMA_1.split(";"):
+        if statement.strip():
+            connection.execute(statement)
+    connection.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+    connection.execute("PRAGMA user_version = 1")
+    connection.execute("COMMIT")
+    connection.execute("PRAGMA journal_mode = WAL")
+    connection.execute("BEGIN IMMEDIATE")
+    connection.execute("INSERT INTO games VALUES (?, ?, ?, ?, 1, ?, ?, ?)",
+                       ("old-id", "Old game", "Red\nBlue\nGreen", int(first.turn), first.to_json(), 1000.0, 1000.0))
+    connection.execute("INSERT INTO versions VALUES (?, 1, ?, ?)", ("old-id", first.to_json(), 1000.0))
+    connection.execute("UPDATE games SET state = ?, version = 2, updated = ? WHERE id = ?",
+                       (second.to_json(), 2000.0, "old-id"))
+    connection.execute("INSERT INTO versions VALUES (?, 2, ?, ?)", ("old-id", second.to_json(), 2000.0))
+    connection.execute("COMMIT")
+    connection.close()
+
+
+def test_a_file_of_the_sqlite3_store_opens_with_its_games_and_is_migrated(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite3"
+    first = game()
+    second = edit_position(first, armies={"Peru": 9})
+    schema_1_file(path, first, second)
+    store = GameStore(path)
+    (summary,) = store.list()
+    assert (summary.id, summary.name, summary.version, summary.updated.timestamp()) == ("old-id", "Old game", 2, 2000.0)
+    assert store.load("old-id").state.to_json() == second.to_json()
+    assert store.load("old-id", version=1).state.to_json() == first.to_json()
+    assert [v for v, _ in store.history("old-id")] == [1, 2]
+    with sqlite3.connect(path) as connection:
+        assert connection.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 2
+        assert connection.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
+        assert connection.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    # The migrated file takes new versions and cached results like a new one.
+    assert store.save("old-id", edit_position(second, armies={"Peru": 3}), expected_version=2).version == 3
+    store.put_cached("win-chances", "k", "v")
+    assert GameStore(path).get_cached("win-chances", "k") == "v"
+    store.delete("old-id")  # the foreign key still removes the versions with the game
+    with sqlite3.connect(path) as connection:
+        assert connection.execute("SELECT count(*) FROM versions").fetchone()[0] == 0

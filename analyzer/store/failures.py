@@ -46,10 +46,17 @@ def cause(exc: BaseException, timeout: float) -> str:
         return f"needs the PostgreSQL driver, which is not installed: {POSTGRES_EXTRA}"
     original = exc.orig if isinstance(exc, DBAPIError) else exc
     sqlstate = getattr(original, "sqlstate", None)
-    if sqlstate in _SQLSTATE:
-        return _SQLSTATE[sqlstate]
     text = str(original).strip()
     first = text.splitlines()[0] if text else type(original).__name__
+    # A failed login or a missing database come before any session, as messages without a SQLSTATE.
+    if "password authentication failed" in text:
+        sqlstate = "28P01"
+    elif "role" in text and "does not exist" in text:
+        sqlstate = "28000"
+    elif "database" in text and "does not exist" in text:
+        sqlstate = "3D000"
+    if sqlstate in _SQLSTATE:
+        return _SQLSTATE[sqlstate]
     if sqlstate == "55P03" or "locked" in text or "busy" in text:
         return f"is locked by another program (waited {timeout:g} s); try again"
     if sqlstate is not None and sqlstate.startswith("08") or "closed the connection" in text or "terminating" in text:

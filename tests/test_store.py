@@ -12,7 +12,7 @@ import pytest
 from analyzer.analysis.position import edit_position, with_player_labels
 from analyzer.errors import StoreConflictError, StoreError
 from analyzer.game.state import GameState
-from analyzer.store import APPLICATION_ID, DB_ENV, SCHEMA_VERSION, GameStore, default_path
+from analyzer.store import APPLICATION_ID, DB_ENV, SCHEMA_VERSION, GameStore, database_url, default_path
 
 
 def game(seed: int = 1, n_players: int = 3) -> GameState:
@@ -285,3 +285,26 @@ def test_a_file_of_the_sqlite3_store_opens_with_its_games_and_is_migrated(tmp_pa
     store.delete("old-id")  # the foreign key still removes the versions with the game
     with sqlite3.connect(path) as connection:
         assert connection.execute("SELECT count(*) FROM versions").fetchone()[0] == 0
+
+
+# ---------------------------------------------------------------------------------- the database by path or URL
+def test_the_database_may_be_a_url(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv(DB_ENV, "postgresql://club:secret@db.example/risk")
+    assert default_path() == "postgresql://club:secret@db.example/risk"
+    server = database_url(default_path())
+    assert (server.drivername, server.host, server.database) == ("postgresql+psycopg", "db.example", "risk")
+    assert GameStore().where == "postgresql+psycopg://club:***@db.example/risk"
+    monkeypatch.setenv(DB_ENV, f"sqlite:///{tmp_path}/club.sqlite3")
+    store = GameStore()
+    assert store.path == tmp_path / "club.sqlite3"
+    store.create(game(), "g")
+    assert [g.name for g in GameStore(tmp_path / "club.sqlite3").list()] == ["g"]  # the same file by its path
+
+
+@pytest.mark.parametrize("url, message", [("mysql://u@h/db", "must be a file path, sqlite:///FILE or postgresql"),
+                                          ("sqlite://", "must name a file"),
+                                          ("sqlite:///:memory:", "must name a file"),
+                                          ("postgresql://u@h:notaport/db", "malformed URL")])
+def test_a_database_url_of_another_kind_is_refused(url: str, message: str) -> None:
+    with pytest.raises(StoreError, match=message):
+        GameStore(url)

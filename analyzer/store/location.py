@@ -54,7 +54,7 @@ def database_url(where: str | os.PathLike[str]) -> URL:
         return URL.create("sqlite", database=str(Path(where).expanduser()))
     try:
         url = make_url(where)
-    except ArgumentError:
+    except (ArgumentError, ValueError):  # ValueError: a port that is not a number
         raise StoreError(f"{DB_ENV} must be {_EXPECTED}, got a malformed URL") from None
     backend = url.get_backend_name()
     if backend not in BACKENDS:

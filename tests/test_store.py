@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import sqlite3
+import sys
 import threading
 from pathlib import Path
 
 import numpy as np
 import pytest
+from sqlalchemy import event
 
 from analyzer.analysis.position import edit_position, with_player_labels
+from analyzer.bots.random_bot import RandomBot
 from analyzer.errors import StoreConflictError, StoreError
 from analyzer.game.state import GameState
 from analyzer.store import APPLICATION_ID, DB_ENV, SCHEMA_VERSION, GameStore, database_url, default_path
@@ -308,3 +311,30 @@ def test_the_database_may_be_a_url(monkeypatch: pytest.MonkeyPatch, tmp_path: Pa
 def test_a_database_url_of_another_kind_is_refused(url: str, message: str) -> None:
     with pytest.raises(StoreError, match=message):
         GameStore(url)
+
+
+def test_a_postgresql_url_without_the_driver_says_which_extra_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "psycopg", None)  # as in a default install, without the postgres extra
+    with pytest.raises(StoreError, match=r"PostgreSQL driver, which is not installed: pip install 'risk-analyzer\[postgres\]'"):
+        GameStore("postgresql+psycopg://club:secret@127.0.0.1:1/risk").list()
+
+
+def test_a_full_disk_gives_a_clear_message_and_the_next_save_works_once_there_is_room(store: GameStore) -> None:
+    stored = store.create(game(), "g")
+    with sqlite3.connect(store.path) as connection:
+        pages = connection.execute("PRAGMA page_count").fetchone()[0]
+
+    def no_room(dbapi_connection: sqlite3.Connection, _record: object) -> None:
+        # The file may not grow: SQLite reports SQLITE_FULL, as on a full disk.
+        dbapi_connection.execute(f"PRAGMA max_page_count = {pages}")
+
+    engine = store._ready()
+    event.listen(engine, "connect", no_room)
+    entry, rng = game(), np.random.default_rng(3)
+    for _ in range(300):  # a long history: the new version needs pages the file may not add
+        entry.apply_chance(rng) if entry.is_chance() else entry.apply(RandomBot().choose(entry, rng))
+    with pytest.raises(StoreError, match="the disk is full"):
+        store.save(stored.id, entry, expected_version=1)
+    event.remove(engine, "connect", no_room)
+    assert store.version(stored.id) == 1
+    assert store.save(stored.id, entry, expected_version=1).version == 2

@@ -19,7 +19,6 @@ import os
 import random
 import subprocess
 import sys
-import tempfile
 import time
 import urllib.request
 from pathlib import Path
@@ -36,7 +35,7 @@ from analyzer.store.scratch import ScratchServer, free_port
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = Path("/usr/bin/chromium")
 SESSIONS, GAMES, SERVERS = 10, 5, 2
-ENTRIES = 6
+ENTRIES = 5
 #: Seconds a player takes between two entries.
 THINK = (2.0, 5.0)
 PICKER = "Pick territories (type to search, or click them on the map): ringed on the map, edited here"
@@ -73,7 +72,7 @@ def wait_healthy(address: str) -> None:
     raise RuntimeError(f"the app at {address} did not start")
 
 
-async def session(page: Page, address: str, game_id: str, territory: str, seed: int,
+async def session(page: Page, address: str, store: GameStore, game_id: str, territory: str, seed: int,
                   clicks: list[tuple[str, str, int, float]], refusals: list[int]) -> None:
     """Make :data:`ENTRIES` entries on ``territory`` of ``game_id``; each entry's first click goes in ``clicks``."""
     pace = random.Random(seed)
@@ -81,7 +80,6 @@ async def session(page: Page, address: str, game_id: str, territory: str, seed: 
     await page.goto(f"{address}/?game={game_id}")
     await page.get_by_text("Saved: version ").wait_for()
     apply = page.get_by_role("button", name="Apply to the picked territories")
-    refusal = page.get_by_test_id("stAlertContentError").filter(has_text="changed elsewhere")
     for entry in range(ENTRIES):
         await asyncio.sleep(pace.uniform(*THINK))
         armies = 100 + 10 * seed + entry  # never seen before on this territory: the entry is found by it
@@ -107,12 +105,25 @@ async def session(page: Page, address: str, game_id: str, territory: str, seed: 
                 await apply.click(timeout=10_000)
             except PlaywrightTimeout:
                 continue
-            await page.wait_for_function(NOT_RUNNING)
-            if await refusal.count() == 0:
+            # Done when the game as stored holds the entry; the page's refusal asks for another click.
+            if await stored_or_refused(page, store, game_id, territory, armies):
                 break
             refusals.append(1)
         else:
             raise RuntimeError(f"session {seed} could not enter {armies} armies on {territory}")
+
+
+async def stored_or_refused(page: Page, store: GameStore, game_id: str, territory: str, armies: int) -> bool:
+    """Wait until the entry is stored (True) or the page shows a refusal (False); at most a minute."""
+    refusal = page.get_by_test_id("stAlertContentError").filter(has_text="changed elsewhere")
+    t = BOARD.index(territory)
+    for _ in range(120):
+        if await asyncio.to_thread(lambda: int(store.load(game_id).state.armies[t])) == armies:
+            return True
+        if await refusal.count() > 0:
+            return False
+        await asyncio.sleep(0.5)
+    return False
 
 
 def landed(where: str, clicks: list[tuple[str, str, int, float]]) -> list[float]:
@@ -128,7 +139,7 @@ def landed(where: str, clicks: list[tuple[str, str, int, float]]) -> list[float]
     return times
 
 
-async def drive(addresses: list[str], ids: list[str]) -> tuple[list[tuple[str, str, int, float]], int, float]:
+async def drive(addresses: list[str], store: GameStore, ids: list[str]) -> tuple[list[tuple[str, str, int, float]], int, float]:
     clicks: list[tuple[str, str, int, float]] = []
     refusals: list[int] = []
     async with async_playwright() as p:
@@ -139,7 +150,7 @@ async def drive(addresses: list[str], ids: list[str]) -> tuple[list[tuple[str, s
                  for _ in range(SESSIONS)]
         started = time.time()
         # Sessions s and s + GAMES play one game, on different territories, through different servers.
-        await asyncio.gather(*(session(pages[s], addresses[s % SERVERS], ids[s % GAMES],
+        await asyncio.gather(*(session(pages[s], addresses[s % SERVERS], store, ids[s % GAMES],
                                        BOARD.territories[s], s, clicks, refusals) for s in range(SESSIONS)))
         elapsed = time.time() - started
         await browser.close()
@@ -161,7 +172,7 @@ def main() -> None:
         try:
             for _, address in servers:
                 wait_healthy(address)
-            clicks, refused, elapsed = asyncio.run(drive([a for _, a in servers], ids))
+            clicks, refused, elapsed = asyncio.run(drive([a for _, a in servers], GameStore(url), ids))
         finally:
             for process, _ in servers:
                 process.terminate()

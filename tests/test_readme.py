@@ -16,4 +16,4 @@ def test_readme_python_blocks_run_in_order() -> None:
     for index, block in enumerate(BLOCKS):
         exec(compile(block, f"README.md python block {index}", "exec"), namespace)
     assert namespace["result"].games.shape[0] == 20
-    assert abs(namespace["chances"].table["p_win"].sum() - 1.0) < 1e-9
+    assert abs(namespace["chances"].table["win_rate"].sum() - 1.0) < 1e-9

@@ -55,11 +55,13 @@ compiled playout (:mod:`analyzer.sim.playout`), so games are the same either way
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
 from analyzer.kernels import kernel
+from analyzer.slots import slots
 
 from analyzer.bots.base import Decision
 from analyzer.bots.draft_model import PLAYER_COUNTS, model_block
@@ -87,9 +89,22 @@ from analyzer.game.engine import steps as engine
 from analyzer.game.engine.layout import armies_view, owner_view
 from analyzer.game.state import GameState, Phase
 
-#: Offsets of the planner's knobs after the heuristic's parameters (see :meth:`PlannerBot.params`).
-Q_THRESHOLD, Q_BONUS_TURNS, Q_BREAK_TURNS, Q_KILL, Q_KILL_FROM = range(5)
-Q_DRAFT = 5  # then a whole copy of the heuristic's parameters, with the draft's continent weights
+#: The planner's knobs, after the heuristic's parameters in :meth:`PlannerBot.params`, in order: each as
+#: the name of its ``Q_*`` offset and how its value is read from the bot.
+KNOBS: tuple[tuple[str, Callable[[PlannerBot], float]], ...] = (
+    ("threshold", lambda bot: bot.plan_threshold),
+    ("bonus_turns", lambda bot: bot.bonus_turns),
+    ("break_turns", lambda bot: bot.break_turns),
+    ("kill", lambda bot: bot.kill),
+    ("kill_from", lambda bot: bot.kill_from),
+)
+#: Offsets of the planner's knobs past the heuristic's parameters, from :data:`KNOBS`.
+Q = slots(name for name, _ in KNOBS)
+Q_THRESHOLD, Q_BONUS_TURNS, Q_BREAK_TURNS, Q_KILL, Q_KILL_FROM = (
+    Q["threshold"], Q["bonus_turns"], Q["break_turns"], Q["kill"], Q["kill_from"])
+#: Where, past the heuristic's parameters, the draft's whole copy of them starts (with the draft's
+#: continent weights), after the knobs; the draft model's block follows it.
+Q_DRAFT = len(KNOBS)
 
 
 @dataclass(frozen=True)
@@ -135,7 +150,7 @@ class PlannerBot(HeuristicBot):
             raise BotError(f"draft_weights has {len(weights)} entries; the board has {len(data.continent_size)} continents")
         draft = base.copy()
         draft[P_WEIGHTS : P_WEIGHTS + len(weights)] = weights
-        knobs = np.array([self.plan_threshold, self.bonus_turns, self.break_turns, self.kill, self.kill_from], dtype=float)
+        knobs = np.array([read(self) for _, read in KNOBS], dtype=float)
         model = model_block(data.continent_of) if self.draft == "model" else np.zeros(1)
         return np.concatenate([base, knobs, draft, model])
 

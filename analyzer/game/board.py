@@ -49,6 +49,7 @@ from typing import Any
 import numpy as np
 
 from analyzer.errors import BoardError
+from analyzer.integers import is_whole
 from analyzer.limits import (
     MAX_BONUS,
     MAX_CONTINENTS,
@@ -405,10 +406,6 @@ def _check_sizes(territories: int, continents: int, wild_cards: int, source: str
             raise BoardError(f"{source}: {value} {what} is too many; the limit is {limit} (analyzer.limits.{name})")
 
 
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def _is_number(value: object) -> bool:
     if isinstance(value, int) and not isinstance(value, bool):
         return abs(value) <= 10**15  # far off any drawing, and convertible to a float
@@ -462,14 +459,14 @@ def _parse(data: Any, source: str) -> dict[str, Any]:
     _check_keys(data, _REQUIRED_KEYS, _OPTIONAL_KEYS, f"{source}: the map")
     if data["format"] != MAP_FORMAT:
         raise BoardError(f"{source}: 'format' is {quote(data['format'])}, expected {MAP_FORMAT!r}")
-    if data["version"] != MAP_VERSION or not _is_int(data["version"]):
+    if data["version"] != MAP_VERSION or not is_whole(data["version"]):
         raise BoardError(f"{source}: 'version' is {quote(data['version'])}, expected {MAP_VERSION}")
     name = _name(data["name"], f"{source}: the map")
     notes = data.get("notes", "")
     if not isinstance(notes, str):
         raise BoardError(f"{source}: 'notes' must be a string, got {type(notes).__name__}")
     wild_cards = data.get("wild_cards", 0)
-    if not _is_int(wild_cards) or wild_cards < 0:
+    if not is_whole(wild_cards) or wild_cards < 0:
         raise BoardError(f"{source}: 'wild_cards' must be a whole number >= 0, got {quote(wild_cards)}")
     n_territories, n_continents = (len(v) if isinstance(v, list) else 0 for v in (data["territories"], data["continents"]))
     _check_sizes(n_territories, n_continents, wild_cards, source)
@@ -488,7 +485,7 @@ def _parse(data: Any, source: str) -> dict[str, Any]:
         if cname.casefold() in continent_ids:
             raise BoardError(f"{source}: duplicate continent name {cname!r}")
         bonus = entry["bonus"]
-        if not _is_int(bonus) or not 0 <= bonus <= MAX_BONUS:
+        if not is_whole(bonus) or not 0 <= bonus <= MAX_BONUS:
             raise BoardError(
                 f"{where}: bonus must be a whole number from 0 to {MAX_BONUS} (analyzer.limits.MAX_BONUS), got {quote(bonus)}"
             )

@@ -62,6 +62,7 @@ from analyzer.game import face_down as face_down_mod
 from analyzer.game import validation
 from analyzer.game.dice import DiceRules, roll_distribution
 from analyzer.errors import BoardError, IllegalActionError, PositionError
+from analyzer.integers import is_whole
 from analyzer.limits import MAX_ARMIES, MAX_SETS_TRADED
 from analyzer.game.rules import FORCED_TRADE_HAND, NEUTRAL_ARMIES, Rules, starting_armies
 
@@ -755,7 +756,7 @@ class GameState:
             return f"expected {', '.join(expected) or 'nothing (the game is over)'}"
         for name in ("armies", "dice"):
             value = getattr(action, name, 1)
-            if not isinstance(value, (int, np.integer)) or isinstance(value, bool):
+            if not is_whole(value):
                 return f"{name} must be a whole number, got {value!r}"
         if isinstance(action, Trade) and len(action.cards) != 3:
             return f"a set is three different cards, got {action.cards!r}"

@@ -3,7 +3,6 @@ read it (checked against values known from the rules, the board and the bots' kn
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 from analyzer.bots import heuristic, planner

@@ -543,12 +543,15 @@ def test_continent_holdings_replay_checks_against_the_recorded_turns(continents)
 def test_holding_value_table(continents):
     table = holding_value(continents.holdings, n_resamples=50)
     assert table.columns.tolist() == [
-        "n_players", "round", "continent", "holders", "holder_win_rate", "holder_ci_low", "holder_ci_high",
-        "others", "other_win_rate", "other_ci_low", "other_ci_high", "difference", "difference_low",
-        "difference_high", "adjusted", "adjusted_low", "adjusted_high",
+        "n_players", "round", "continent",
+        *(f"{who}_{column}" for who in ("holder", "other") for column in RATE_COLUMNS),
+        "difference", "difference_low", "difference_high", "adjusted", "adjusted_low", "adjusted_high",
     ]
     per_round = continents.holdings.groupby("round").size()
-    assert (table["holders"] + table["others"] == table["round"].map(per_round)).all()
+    assert (table["holder_games"] + table["other_games"] == table["round"].map(per_round)).all()
+    # Every seat still in a game is a holder or not; the wins are the holdings table's own.
+    wins = continents.holdings.groupby("round")["won"].sum()
+    assert (table["holder_wins"] + table["other_wins"] == table["round"].map(wins)).all()
     with pytest.raises(StudyError, match="n_resamples must be a whole number >= 2"):
         holding_value(continents.holdings, n_resamples=1)
 

@@ -58,6 +58,26 @@ from analyzer.game.state import decode as state_decode
 WIN_TABLE_ARMIES = 256
 
 
+def check_knobs(bot: object, *, probabilities: tuple[str, ...] = (), non_negative: tuple[str, ...] = ()) -> None:
+    """Refuse, naming it, a knob of ``bot`` among ``probabilities`` that is not a number from 0 to 1,
+    or among ``non_negative`` that is not a number >= 0."""
+    for names, fits, expected in (
+        (probabilities, lambda v: 0.0 <= v <= 1.0, "a probability from 0 to 1"),
+        (non_negative, lambda v: v >= 0, "a number >= 0"),
+    ):
+        for name in names:
+            value = getattr(bot, name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not fits(value):
+                raise BotError(f"{name} must be {expected}, got {value!r}")
+
+
+def check_decision_phase(bot: object, phase: Phase) -> Phase:
+    """``phase``, if a bot has a decision to make in it (not while dice or a card are drawn, nor at the end)."""
+    if phase in (Phase.ROLL, Phase.DRAW, Phase.GAME_OVER):
+        raise BotError(f"{type(bot).__name__} was asked to move in phase {phase.name}, which has no decision")
+    return phase
+
+
 @dataclass(frozen=True)
 class BoardData:
     """Per-board arrays the bots index in their hot loops."""
@@ -334,10 +354,7 @@ class HeuristicBot:
     keep_ratio: float = 0.0
 
     def __post_init__(self) -> None:
-        for name in ("attack_threshold", "card_threshold"):
-            value = getattr(self, name)
-            if not isinstance(value, (int, float)) or not 0.0 <= value <= 1.0:
-                raise BotError(f"{name} must be a probability from 0 to 1, got {value!r}")
+        check_knobs(self, probabilities=("attack_threshold", "card_threshold"), non_negative=("continent_focus", "eliminate", "keep_ratio"))
         whole_number(self.stop_at, "stop_at", 1, BotError)
         for name, allowed in (
             ("reinforce", ("attack", "ratio")),
@@ -346,19 +363,12 @@ class HeuristicBot:
         ):
             if getattr(self, name) not in allowed:
                 raise BotError(f"{name}={getattr(self, name)!r} is not one of {', '.join(allowed)}")
-        for name in ("continent_focus", "eliminate", "keep_ratio"):
-            value = getattr(self, name)
-            if not isinstance(value, (int, float)) or value < 0:
-                raise BotError(f"{name} must be a number >= 0, got {value!r}")
-        if not isinstance(self.card_value, int) or self.card_value < 0:
-            raise BotError(f"card_value must be a whole number >= 0, got {self.card_value!r}")
+        whole_number(self.card_value, "card_value", 0, BotError)
 
     # ------------------------------------------------------------------ dispatch
     def choose(self, state: GameState, rng: np.random.Generator) -> Decision:
         """The bot's decision, made by :func:`decide`: the same compiled code the compiled playout runs."""
-        phase = state.phase
-        if phase in (Phase.ROLL, Phase.DRAW, Phase.GAME_OVER):
-            raise BotError(f"{type(self).__name__} was asked to move in phase {phase.name}, which has no decision")
+        phase = check_decision_phase(self, state.phase)
         bp, table = compiled_args(self, state.board, state.rules.dice)
         work = np.empty(work_size(state.board.n_territories, len(state.board.continents)))
         if phase in (Phase.SETUP_CLAIM, Phase.SETUP_PLACE):

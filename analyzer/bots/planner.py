@@ -72,6 +72,8 @@ from analyzer.bots.heuristic import (
     BoardData,
     HeuristicBot,
     _choose_trade,
+    check_decision_phase,
+    check_knobs,
     decide as heuristic_decide,
     decide_attack,
     decide_move_in,
@@ -87,7 +89,7 @@ from analyzer.game.board import Board
 from analyzer.game.dice import DiceRules
 from analyzer.game.engine import steps as engine
 from analyzer.game.engine.layout import armies_view, owner_view
-from analyzer.game.state import GameState, Phase
+from analyzer.game.state import GameState
 
 #: The planner's knobs, after the heuristic's parameters in :meth:`PlannerBot.params`, in order: each as
 #: the name of its ``Q_*`` offset and how its value is read from the bot.
@@ -121,20 +123,13 @@ class PlannerBot(HeuristicBot):
 
     def __post_init__(self) -> None:
         super().__post_init__()
-        if not isinstance(self.plan_threshold, (int, float)) or not 0.0 <= self.plan_threshold <= 1.0:
-            raise BotError(f"plan_threshold must be a probability from 0 to 1, got {self.plan_threshold!r}")
-        for name in ("bonus_turns", "break_turns", "kill", "kill_from"):
-            value = getattr(self, name)
-            if not isinstance(value, (int, float)) or value < 0:
-                raise BotError(f"{name} must be a number >= 0, got {value!r}")
+        check_knobs(self, probabilities=("plan_threshold",), non_negative=("bonus_turns", "break_turns", "kill", "kill_from"))
         if self.draft not in ("model", "ease"):
             raise BotError(f"draft={self.draft!r} is not one of model, ease")
 
     def choose(self, state: GameState, rng: np.random.Generator) -> Decision:
         """The bot's decision, made by :func:`decide`: the same compiled code the compiled playout runs."""
-        phase = state.phase
-        if phase in (Phase.ROLL, Phase.DRAW, Phase.GAME_OVER):
-            raise BotError(f"{type(self).__name__} was asked to move in phase {phase.name}, which has no decision")
+        check_decision_phase(self, state.phase)
         bp, table = planner_args(self, state.board, state.rules.dice)
         n = state.board.n_territories
         work = np.empty(work_size(n, len(state.board.continents)))

@@ -41,7 +41,7 @@ from importlib import resources
 import json
 import math
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -452,6 +452,25 @@ def _object_list(data: dict[str, Any], key: str, source: str) -> list[Any]:
     return value
 
 
+def _named_entries(
+    data: dict[str, Any], key: str, keys: Sequence[str], expected: str, source: str
+) -> Iterator[tuple[int, str, dict[str, Any], str]]:
+    """Each entry of the map's ``key`` list (continents, territories) checked as an object with
+    ``keys`` and a new name: ``(index, name, entry, where)``, ``where`` naming it for later messages."""
+    seen: set[str] = set()
+    kind = key[:-1] if key != "territories" else "territory"
+    for i, entry in enumerate(_object_list(data, key, source)):
+        where = f"{source}: {kind} #{i + 1}"
+        if not isinstance(entry, dict):
+            raise BoardError(f"{where} must be an object with {expected}, got {quote(entry)}")
+        _check_keys(entry, keys, (), where)
+        name = _name(entry["name"], where)
+        if name.casefold() in seen:
+            raise BoardError(f"{source}: duplicate {kind} name {name!r}")
+        seen.add(name.casefold())
+        yield i, name, entry, f"{source}: {kind} {name!r}"
+
+
 def _parse(data: Any, source: str) -> dict[str, Any]:
     """Check a map dict and turn it into the keyword arguments of :class:`Board`."""
     if not isinstance(data, dict):
@@ -475,15 +494,7 @@ def _parse(data: Any, source: str) -> dict[str, Any]:
     continent_names: list[str] = []
     bonuses: list[int] = []
     continent_ids: dict[str, int] = {}
-    for i, entry in enumerate(_object_list(data, "continents", source)):
-        where = f"{source}: continent #{i + 1}"
-        if not isinstance(entry, dict):
-            raise BoardError(f"{where} must be an object with 'name' and 'bonus', got {quote(entry)}")
-        _check_keys(entry, _CONTINENT_KEYS, (), where)
-        cname = _name(entry["name"], where)
-        where = f"{source}: continent {cname!r}"
-        if cname.casefold() in continent_ids:
-            raise BoardError(f"{source}: duplicate continent name {cname!r}")
+    for i, cname, entry, where in _named_entries(data, "continents", _CONTINENT_KEYS, "'name' and 'bonus'", source):
         bonus = entry["bonus"]
         if not is_whole(bonus) or not 0 <= bonus <= MAX_BONUS:
             raise BoardError(
@@ -499,15 +510,7 @@ def _parse(data: Any, source: str) -> dict[str, Any]:
     members: list[list[int]] = [[] for _ in continent_names]
     coords: list[tuple[float, float]] = []
     symbols: list[int] = []
-    for i, entry in enumerate(_object_list(data, "territories", source)):
-        where = f"{source}: territory #{i + 1}"
-        if not isinstance(entry, dict):
-            raise BoardError(f"{where} must be an object with {', '.join(_TERRITORY_KEYS)}, got {quote(entry)}")
-        _check_keys(entry, _TERRITORY_KEYS, (), where)
-        tname = _name(entry["name"], where)
-        where = f"{source}: territory {tname!r}"
-        if tname.casefold() in territory_ids:
-            raise BoardError(f"{source}: duplicate territory name {tname!r}")
+    for i, tname, entry, where in _named_entries(data, "territories", _TERRITORY_KEYS, ", ".join(_TERRITORY_KEYS), source):
         continent = entry["continent"]
         c = continent_ids.get(continent.casefold()) if isinstance(continent, str) else None
         if c is None:

@@ -99,10 +99,13 @@ from analyzer.game.dice import DiceRules
 from analyzer import limits
 from analyzer.errors import BotError, IllegalActionError, PositionError, SimulationError
 from analyzer.integers import whole_number
-from analyzer.game.validation import check_action, validate
+from analyzer.game.reader import check_action
 from analyzer.limits import check_limit, quote
 from analyzer.game.rules import Rules
-from analyzer.game.state import GameState, Phase, ranks
+from analyzer.game.ranking import ranks
+from analyzer.game.state import GameState, validate
+from analyzer.game.vocabulary import Phase, MAX_PLAYERS, PLAYER_COUNT_TEXT
+from analyzer.extras import require
 
 #: The round cap a run has unless it names one: far beyond any game between the built-in bots, so only
 #: a stalemate reaches it. (:data:`analyzer.limits.MAX_ROUNDS` is the largest cap a run may name.)
@@ -571,8 +574,8 @@ def _blank_main() -> Iterator[None]:
 
 
 def _dask(spec: RunSpec, batches: list[int], workers: int, scheduler: str | None) -> Iterator[tuple[int, dict[str, pd.DataFrame]]]:
-    from distributed import Client, LocalCluster, as_completed as dask_completed
-
+    distributed = require("distributed")
+    Client, LocalCluster, dask_completed = distributed.Client, distributed.LocalCluster, distributed.as_completed
     cluster = None
     if scheduler is None:
         with _blank_main():
@@ -651,6 +654,8 @@ class SimulationResult:
         """
         if fmt not in ("parquet", "csv"):
             raise SimulationError(f"output format must be parquet or csv, got {fmt!r}")
+        if fmt == "parquet":
+            require("pyarrow")
         path = Path(path)
         written = []
         for name, frame in self.tables().items():
@@ -667,6 +672,7 @@ class SimulationResult:
     @classmethod
     def load(cls, path: str | Path) -> SimulationResult:
         """Read back what :meth:`save` wrote in Parquet."""
+        require("pyarrow")
         path = Path(path)
         frames = {name: pd.read_parquet(path if name == "games" else table_path(path, name)) for name in TABLES}
         return cls(**frames)
@@ -758,8 +764,8 @@ def simulate(
         if start.is_terminal():
             raise SimulationError("the start position is already over: there is nothing to play")
         n_players = start.n_players
-    elif n_players > 6:
-        raise SimulationError(f"the game is for 2 to 6 players, got {n_players}")
+    elif n_players > MAX_PLAYERS:
+        raise SimulationError(f"the game is for {PLAYER_COUNT_TEXT} players, got {n_players}")
     n_games = check_limit(_check_count(n_games, "games", 1), limits.MAX_GAMES, "games", SimulationError)
     seed = _check_count(seed, "seed", 0)
     workers = check_limit(_check_count(workers, "workers", 1), limits.max_workers(),

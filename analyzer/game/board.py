@@ -280,10 +280,8 @@ class Board:
         return self._lookup(continent, self._continent_ids, names, "continent")
 
     def _lookup(self, key: NameOrId, ids: dict[str, int], names: tuple[str, ...], kind: str) -> int:
-        if isinstance(key, (bool, np.bool_)):
-            raise BoardError(f"expected a {kind} name or id, got {quote(key)}")
-        if isinstance(key, (int, np.integer)):
-            if 0 <= key < len(names):
+        if is_whole(key):
+            if 0 <= key < len(names):  # type: ignore[operator]  # is_whole: an Integral
                 return int(key)
             raise BoardError(f"{kind} id {quote(key)} is out of range: map {self.name!r} has ids 0..{len(names) - 1}")
         if isinstance(key, str):
@@ -406,7 +404,7 @@ def _check_sizes(territories: int, continents: int, wild_cards: int, source: str
 
 
 def _is_number(value: object) -> bool:
-    if isinstance(value, int) and not isinstance(value, bool):
+    if is_whole(value):
         return abs(value) <= 10**15  # far off any drawing, and convertible to a float
     return isinstance(value, float) and math.isfinite(value)
 

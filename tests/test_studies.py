@@ -566,7 +566,7 @@ def test_holding_value_covers_no_effect_in_a_synthetic_case():
     # Each game's Australia goes to a random seat, whatever happens later.
     h["holds_australia"] = h["seat"] == np.repeat(rng.integers(3, size=n), 3)
     row = holding_value(h, confidence=0.99, n_resamples=400).iloc[0]
-    assert row["continent"] == "Australia" and row["holders"] == n
+    assert row["continent"] == "Australia" and row["holder_games"] == n
     assert covers(row["difference_low"], row["difference_high"], 0.0)
     assert covers(row["adjusted_low"], row["adjusted_high"], 0.0)
     assert covers(row["holder_ci_low"], row["holder_ci_high"], 1 / 3)

@@ -18,6 +18,7 @@ import os
 import sys
 import time
 
+from analyzer.game.vocabulary import PLAYER_COUNTS
 from analyzer.sim.simulate import simulate
 
 SCALE = 0.1 if "--quick" in sys.argv else 1.0
@@ -62,7 +63,7 @@ def turns_per_second() -> None:
 
 def games_per_second() -> None:
     print("\ngames/s by number of players, default bot in every seat, one core (per CPU second)")
-    for n in range(2, 7):
+    for n in PLAYER_COUNTS:
         r, cpu = serial(n, ["default"] * n, games(2000), 2)
         print(f"  {n} players  {len(r.games) / cpu:>7.1f} games/s  {r.turns_played / cpu:>8,.0f} player-turns/s")
 

@@ -130,7 +130,7 @@ def read_ints(value: object, field: str, length: int, lo: int, hi: int) -> list[
 
 
 def read_rows(value: object, field: str, most: int, width: int) -> list[list[int]]:
-    """A list of at most ``most`` rows of ``width`` whole numbers (ranges are checked by :func:`validate`)."""
+    """A list of at most ``most`` rows of ``width`` whole numbers (ranges are checked by :func:`analyzer.game.validation.check_invariants`)."""
     if not isinstance(value, list) or len(value) > most:
         raise fail(field, f"a list of at most {most} rows", value)
     return [read_ints(row, f"{field}[{i}]", width, -(2**62), 2**62) for i, row in enumerate(value)]

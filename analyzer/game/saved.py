@@ -29,7 +29,7 @@ _KEYS = (
     "eliminations", "trades",
 )
 _OPTIONAL = ("labels", "history", "face_down")
-#: Generous bounds for the raw numbers of a save: :func:`validate` checks the real ranges, these only
+#: Generous bounds for the raw numbers of a save: :func:`analyzer.game.validation.check_invariants` checks the real ranges, these only
 #: keep every value inside int64 before it is stored.
 _BIG = 2**62
 
@@ -39,7 +39,7 @@ def read_fields(data: Any, board: Board | None) -> dict[str, Any]:
 
     Returns the fields with ``board`` (a :class:`Board`), ``rules`` (a :class:`Rules`),
     ``history`` (actions) and ``phase`` (its index) resolved; the ranges and the
-    fields' agreement are :func:`validate`'s.
+    fields' agreement are :func:`analyzer.game.validation.check_invariants`'s.
     """
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise StateFormatError(f"not a saved game: expected a JSON object with format {FORMAT!r}")

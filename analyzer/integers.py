@@ -19,17 +19,19 @@ ValueError: attackers must be a whole number >= 2, got 2.5
 from __future__ import annotations
 
 import numbers
+from typing import TypeGuard
 
 import numpy as np
 
 
-def is_whole(value: object) -> bool:
-    """Whether ``value`` is a whole number: integral, and not a truth value."""
+def is_whole(value: object) -> TypeGuard[int]:
+    """Whether ``value`` is a whole number: integral, and not a truth value (to a type checker, an
+    ``int``: a numpy integer compares, indexes and converts as one)."""
     return isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_))
 
 
 def whole_number(value: object, name: str, minimum: int, error: type[ValueError] = ValueError) -> int:
     """``value`` as an ``int`` if it is a whole number >= ``minimum``, else ``error`` naming ``name``."""
-    if not is_whole(value) or value < minimum:  # type: ignore[operator]  # is_whole: an Integral
+    if not is_whole(value) or value < minimum:
         raise error(f"{name} must be a whole number >= {minimum}, got {value!r}")
-    return int(value)  # type: ignore[call-overload]  # an Integral
+    return int(value)

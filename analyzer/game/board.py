@@ -281,7 +281,7 @@ class Board:
 
     def _lookup(self, key: NameOrId, ids: dict[str, int], names: tuple[str, ...], kind: str) -> int:
         if is_whole(key):
-            if 0 <= key < len(names):  # type: ignore[operator]  # is_whole: an Integral
+            if 0 <= key < len(names):
                 return int(key)
             raise BoardError(f"{kind} id {quote(key)} is out of range: map {self.name!r} has ids 0..{len(names) - 1}")
         if isinstance(key, str):

@@ -108,7 +108,7 @@ def fail(field: str, expected: str, value: object) -> PositionError:
 
 def read_int(value: object, field: str, lo: int, hi: int) -> int:
     """``value`` as an int if it is a whole number from ``lo`` to ``hi``, else a :class:`PositionError` naming ``field``."""
-    if not is_whole(value) or not lo <= value <= hi:  # type: ignore[operator]  # is_whole: an Integral
+    if not is_whole(value) or not lo <= value <= hi:
         raise fail(field, f"a whole number from {lo} to {hi}", value)
     return int(value)
 

@@ -123,7 +123,7 @@ SET_VALUE_TABLE = 1000
 _PROGRESSIVE = Rules(card_values="progressive")
 
 
-def _borders(board: Board) -> tuple[np.ndarray, np.ndarray]:
+def _borders(board: Board) -> tuple[np.ndarray, ...]:
     """Every directed border as (source, target) arrays."""
     return np.nonzero(np.asarray(board.adjacency))
 

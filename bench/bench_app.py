@@ -28,7 +28,7 @@ import numpy as np
 from streamlit.testing.v1 import AppTest
 
 from analyzer.bots.registry import make_bot
-from analyzer.sim.simulate import play
+from analyzer.sim.simulate import play_game
 from analyzer.game.state import GameState
 from analyzer.solver.battle import battle
 from analyzer.store import DB_ENV
@@ -49,7 +49,7 @@ CHROMIUM = Path("/usr/bin/chromium")
 
 
 class _Enough(Exception):
-    """Stops :func:`play` once the game is far enough in."""
+    """Stops :func:`~analyzer.sim.simulate.play_game` once the game is far enough in."""
 
 
 def mid_game(seed: int = 3) -> GameState:
@@ -60,7 +60,7 @@ def mid_game(seed: int = 3) -> GameState:
             raise _Enough
 
     try:
-        play(state, [make_bot("default")] * 4, np.random.default_rng(seed), on_turn=stop)
+        play_game(state, [make_bot("default")] * 4, np.random.default_rng(seed), on_turn=stop)
     except _Enough:
         pass
     return state

@@ -37,7 +37,7 @@ from analyzer.analysis.search import PLANS, suggest_turn
 from analyzer.game.state import GameState
 from analyzer.game.vocabulary import Phase
 from analyzer.sim.ladder import describe, ladder
-from analyzer.sim.simulate import game_rng, play, simulate
+from analyzer.sim.simulate import game_rng, play_game, simulate
 
 SCALE = 0.1 if "--quick" in sys.argv else 1.0
 
@@ -143,10 +143,10 @@ def search_games(games: range, rollouts: int) -> tuple[list[int], list[int], int
     searched, plain = [], []
     for game in games:
         state = GameState.new(4, game_rng(7, game))
-        play(state, [searcher, PLANNER_BOT, PLANNER_BOT, PLANNER_BOT], game_rng(7, game))
+        play_game(state, [searcher, PLANNER_BOT, PLANNER_BOT, PLANNER_BOT], game_rng(7, game))
         searched.append(int(state.winner == 0))
         base = GameState.new(4, game_rng(7, game))
-        play(base, [PLANNER_BOT] * 4, game_rng(7, game))
+        play_game(base, [PLANNER_BOT] * 4, game_rng(7, game))
         plain.append(int(base.winner == 0))
     return searched, plain, searcher.searches, time.process_time() - started
 

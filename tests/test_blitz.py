@@ -17,7 +17,7 @@ from analyzer.game.rules import Rules
 from analyzer.game.state import GameState
 from analyzer.bots import DEFAULT_BOT
 from analyzer.sim import playout
-from analyzer.sim.simulate import battle_sampler, play, sample_battle, simulate
+from analyzer.sim.simulate import battle_sampler, play_game, sample_battle, simulate
 from analyzer.solver.battle import BattleOptions, armies_needed, battle, start_values
 from analyzer.solver.blitz import (
     OUTCOME_POWER,
@@ -223,9 +223,9 @@ def test_balanced_blitz_cannot_be_rolled_die_by_die() -> None:
         simulate(2, "default", n_games=1, rules=rules, sample_battles=False, progress=False)
     state = GameState.new(2, np.random.default_rng(0), rules)
     with pytest.raises(SimulationError, match="sample_battles=True"):
-        play(state, [DEFAULT_BOT] * 2, np.random.default_rng(0), sample_battles=False)
+        play_game(state, [DEFAULT_BOT] * 2, np.random.default_rng(0), sample_battles=False)
     with pytest.raises(SimulationError, match="sample_battles=True"):
-        playout.play(state, [DEFAULT_BOT] * 2, np.random.default_rng(0), sample_battles=False)
+        playout.play_compiled(state, [DEFAULT_BOT] * 2, np.random.default_rng(0), sample_battles=False)
 
 
 def test_balanced_games_are_the_same_compiled_or_in_python() -> None:

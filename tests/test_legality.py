@@ -102,8 +102,8 @@ def test_deciding_seat_is_the_state_s_current_player() -> None:
 def test_the_checked_playout_plays_the_same_games(sample: bool) -> None:
     for seed in range(3):
         plain, checked = GameState.new(4, np.random.default_rng(seed)), GameState.new(4, np.random.default_rng(seed))
-        playout.play(plain, [DEFAULT_BOT] * 4, np.random.default_rng(seed + 10), sample_battles=sample)
-        playout.play(checked, [DEFAULT_BOT] * 4, np.random.default_rng(seed + 10), sample_battles=sample, check=True)
+        playout.play_compiled(plain, [DEFAULT_BOT] * 4, np.random.default_rng(seed + 10), sample_battles=sample)
+        playout.play_compiled(checked, [DEFAULT_BOT] * 4, np.random.default_rng(seed + 10), sample_battles=sample, check=True)
         assert plain == checked
 
 
@@ -112,4 +112,4 @@ def test_the_checked_playout_stops_at_the_first_illegal_action() -> None:
     p = state.player
     state.owner[state.owner == p] = (p + 1) % 4  # the player to move owns nothing: no placement is legal
     with pytest.raises(IllegalActionError, match=r"compiled playout chose illegal action Place\("):
-        playout.play(state, [DEFAULT_BOT] * 4, np.random.default_rng(0), check=True)
+        playout.play_compiled(state, [DEFAULT_BOT] * 4, np.random.default_rng(0), check=True)

@@ -17,7 +17,7 @@ from analyzer.game.rules import Rules
 from analyzer.game.state import GameState
 from analyzer.game.vocabulary import Phase
 from analyzer.sim import playout
-from analyzer.sim.simulate import game_rng, play, simulate
+from analyzer.sim.simulate import game_rng, play_game, simulate
 from analyzer.solver.chains import conquest
 
 BOARD = classic_board()
@@ -41,8 +41,8 @@ def test_planner_plays_legal_games_the_same_compiled_and_checked(rules, n_player
     for game in range(2):
         r1, r2 = game_rng(13, game), game_rng(13, game)
         checked, fast = GameState.new(n_players, r1, rules), GameState.new(n_players, r2, rules)
-        play(checked, bots, r1, sample_battles=sample, check=True)
-        record = playout.play(fast, bots, r2, sample_battles=sample)
+        play_game(checked, bots, r1, sample_battles=sample, check=True)
+        record = playout.play_compiled(fast, bots, r2, sample_battles=sample)
         assert checked.is_terminal()
         assert fast.to_dict(history=False) == checked.to_dict(history=False)
         assert record.trades == checked.trades and record.eliminations == checked.eliminations
@@ -207,3 +207,42 @@ def test_turn_search_draws_the_face_down_cards_afresh_after_the_first_rollout(mo
         while replay.is_chance():
             replay.apply_chance(rng)
         replay.apply(action)
+
+
+def test_turn_search_draws_its_battles_from_balanced_blitz_under_that_rule():
+    """Under Balanced Blitz the turn the search suggests is played on Balanced Blitz's odds, as its
+    rollouts are: the search resolves a battle order through the simulator's one resolver.
+
+    Player 0 holds Eastern Australia alone, so its 3 new armies go there and its first battle is
+    always 6 against 4 (both neighbours hold 4). Balanced Blitz cuts a tenth of the probability off
+    each end of the line of outcomes, so some of the classic outcomes (a conquest losing almost
+    nothing) never happen under it: a draw from the classic odds lands there about one time in ten."""
+    from analyzer.analysis.search import _play_turn
+    from analyzer.sim.simulate import battle_sampler
+
+    board = classic_board()
+    home = board.index("Eastern Australia")
+    owner = [1 + t % 2 for t in range(board.n_territories)]
+    owner[home] = 0
+    armies = [4] * board.n_territories
+    armies[home] = 3
+    rules = Rules(balanced_blitz=True)
+    state = GameState.from_position(owner, armies, n_players=3, rules=rules)
+    bold = PlannerBot(attack_threshold=0.0, card_threshold=0.0, plan_threshold=0.0)
+    first: list[tuple[int, int]] = []
+    for seed in range(400):
+        s, record = state.copy(), []
+        _play_turn(s, 0, bold, np.random.default_rng(seed), record)
+        battle = next(action for _, action in record if type(action).__name__ == "Battle")
+        assert battle.source == home
+        first.append((battle.attacker_left, battle.defender_left))
+    cdf, outcomes = battle_sampler(6, 4, bold.stop_at, rules.dice, balanced_blitz=True)
+    p = dict(zip(outcomes, np.diff([0.0, *cdf])))
+    classic_cdf, classic_outcomes = battle_sampler(6, 4, bold.stop_at, rules.dice)
+    cut = {o for o, q in zip(classic_outcomes, np.diff([0.0, *classic_cdf])) if p.get(o, 0.0) == 0.0}
+    assert sum(np.diff([0.0, *classic_cdf])[classic_outcomes.index(o)] for o in cut) > 0.05  # the test can tell
+    assert not [o for o in first if o in cut]
+    # And each outcome's share is Balanced Blitz's (a binomial 4-sigma band per outcome).
+    for o, q in p.items():
+        share = sum(x == o for x in first) / len(first)
+        assert abs(share - q) <= 4 * np.sqrt(q * (1 - q) / len(first)) + 1e-9, (o, share, q)

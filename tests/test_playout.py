@@ -12,7 +12,7 @@ from analyzer.bots import DEFAULT_BOT, HeuristicBot
 from analyzer.game.dice import DiceRules
 from analyzer.errors import SimulationError
 from analyzer.game.rules import PROGRESSIVE_SET_VALUES, Rules
-from analyzer.sim.simulate import game_rng, play, simulate
+from analyzer.sim.simulate import game_rng, play_game, simulate
 from analyzer.game.state import GameState
 from analyzer.game.vocabulary import Phase, DRAW, GAME_OVER, REINFORCE
 
@@ -41,8 +41,8 @@ def test_compiled_games_equal_checked_games(rules, n_players, sample):
     for game in range(2):
         r1, r2 = game_rng(11, game), game_rng(11, game)
         checked, fast = GameState.new(n_players, r1, rules), GameState.new(n_players, r2, rules)
-        play(checked, bots, r1, sample_battles=sample, check=True)
-        record = playout.play(fast, bots, r2, sample_battles=sample)
+        play_game(checked, bots, r1, sample_battles=sample, check=True)
+        record = playout.play_compiled(fast, bots, r2, sample_battles=sample)
         assert fast.to_dict(history=False) == checked.to_dict(history=False)
         assert record.trades == checked.trades and record.eliminations == checked.eliminations
         assert r1.random() == r2.random()  # the same random numbers were drawn
@@ -63,7 +63,7 @@ def test_games_from_a_position_keep_its_records():
     """Rollouts from a saved mid-game position carry its earlier eliminations and trades in both paths."""
     rng = game_rng(8, 0)
     state = GameState.new(4, rng)
-    play(state, [DEFAULT_BOT] * 4, rng)
+    play_game(state, [DEFAULT_BOT] * 4, rng)
     mid = GameState.replay(state.initial, state.history[: len(state.history) * 2 // 3])
     while mid.is_chance():
         mid.apply_chance(rng)
@@ -84,7 +84,7 @@ def test_only_plain_heuristic_bots_are_compiled():
     assert not playout.compiled([DEFAULT_BOT, RandomBot()])
     assert not playout.compiled([ContinentCardBot(), DEFAULT_BOT])
     with pytest.raises(SimulationError, match="HeuristicBot and PlannerBot seats only"):
-        playout.play(GameState.new(2, np.random.default_rng(0)), [DEFAULT_BOT, RandomBot()], np.random.default_rng(0))
+        playout.play_compiled(GameState.new(2, np.random.default_rng(0)), [DEFAULT_BOT, RandomBot()], np.random.default_rng(0))
 
 
 def test_invariants_over_thousands_of_compiled_games():
@@ -111,7 +111,7 @@ def test_compiled_states_keep_armies_and_cards():
     for game in range(200):
         rng = game_rng(3, game)
         state = GameState.new(3, rng)
-        playout.play(state, [DEFAULT_BOT] * 3, rng)
+        playout.play_compiled(state, [DEFAULT_BOT] * 3, rng)
         assert state.is_terminal() and state.winner is not None
         assert (state.armies >= 1).all() and (state.owner == state.winner).all()
         held = state.card_loc >= 0

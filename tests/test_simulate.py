@@ -206,11 +206,11 @@ def test_bad_battle_orders_are_refused():
             return make_bot("default").choose(state, rng)
 
     from analyzer.errors import BotError
-    from analyzer.sim.simulate import play
+    from analyzer.sim.simulate import play_game
 
     state = _battle_position(5, 3)
     with pytest.raises(BotError, match="stop_at"):
-        play(state, [Reckless(), Reckless()], np.random.default_rng(0))
+        play_game(state, [Reckless(), Reckless()], np.random.default_rng(0))
 
 
 # ---------------------------------------------------------------------------------- checkpoints
@@ -326,7 +326,7 @@ def test_evaluation_of_a_lopsided_position_and_its_reproducibility():
     ev = evaluate(state, "default", rollouts=30, seed=2, progress=False)
     row = ev.table.set_index("player")
     assert row.loc[0, "wins"] == 30 and row.loc[0, "ci_low"] > 0.85
-    assert ev.table["p_win"].sum() + ev.capped / ev.rollouts == pytest.approx(1.0)
+    assert ev.table["win_rate"].sum() + ev.capped / ev.rollouts == pytest.approx(1.0)
     again = evaluate(state, "default", rollouts=30, seed=2, workers=2, batch_size=10, progress=False)
     pd.testing.assert_frame_equal(ev.table, again.table)
 

@@ -543,12 +543,15 @@ def test_continent_holdings_replay_checks_against_the_recorded_turns(continents)
 def test_holding_value_table(continents):
     table = holding_value(continents.holdings, n_resamples=50)
     assert table.columns.tolist() == [
-        "n_players", "round", "continent", "holders", "holder_win_rate", "holder_ci_low", "holder_ci_high",
-        "others", "other_win_rate", "other_ci_low", "other_ci_high", "difference", "difference_low",
-        "difference_high", "adjusted", "adjusted_low", "adjusted_high",
+        "n_players", "round", "continent",
+        *(f"{who}_{column}" for who in ("holder", "other") for column in RATE_COLUMNS),
+        "difference", "difference_low", "difference_high", "adjusted", "adjusted_low", "adjusted_high",
     ]
     per_round = continents.holdings.groupby("round").size()
-    assert (table["holders"] + table["others"] == table["round"].map(per_round)).all()
+    assert (table["holder_games"] + table["other_games"] == table["round"].map(per_round)).all()
+    # Every seat still in a game is a holder or not; the wins are the holdings table's own.
+    wins = continents.holdings.groupby("round")["won"].sum()
+    assert (table["holder_wins"] + table["other_wins"] == table["round"].map(wins)).all()
     with pytest.raises(StudyError, match="n_resamples must be a whole number >= 2"):
         holding_value(continents.holdings, n_resamples=1)
 
@@ -563,7 +566,7 @@ def test_holding_value_covers_no_effect_in_a_synthetic_case():
     # Each game's Australia goes to a random seat, whatever happens later.
     h["holds_australia"] = h["seat"] == np.repeat(rng.integers(3, size=n), 3)
     row = holding_value(h, confidence=0.99, n_resamples=400).iloc[0]
-    assert row["continent"] == "Australia" and row["holders"] == n
+    assert row["continent"] == "Australia" and row["holder_games"] == n
     assert covers(row["difference_low"], row["difference_high"], 0.0)
     assert covers(row["adjusted_low"], row["adjusted_high"], 0.0)
     assert covers(row["holder_ci_low"], row["holder_ci_high"], 1 / 3)

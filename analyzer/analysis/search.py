@@ -46,7 +46,7 @@ from analyzer.game.state import GameState
 from analyzer.game.vocabulary import Phase
 from analyzer.game import face_down
 from analyzer.sim import playout
-from analyzer.sim.simulate import game_rng, sample_battle
+from analyzer.sim.simulate import game_rng, resolve_order
 
 #: Whole-turn plans, as the bot that plays the turn; ``default`` is the baseline every gain is against.
 PLANS: dict[str, PlannerBot] = {
@@ -104,9 +104,7 @@ def _play_turn(
         mover = state.current_player
         decision = (bot if mover == me else PLANNER_BOT).choose(state, rng)
         if type(decision) is BattleOrder:
-            s, t = decision.source, decision.target
-            a_left, d_left = sample_battle(int(state.armies[s]), int(state.armies[t]), decision.stop_at, state.rules.dice, rng)
-            action: Action = Battle(s, t, a_left, d_left)
+            action: Action = resolve_order(state, decision, rng)
         else:
             action = decision  # type: ignore[assignment]  # anything but an order is an action
         state.apply(action)
@@ -164,7 +162,7 @@ def suggest_turn(
             if not s.is_terminal():
                 while s.is_chance():
                     s.apply_chance(rng)
-                playout.play(s, [PLANNER_BOT] * s.n_players, rng)
+                playout.play_compiled(s, [PLANNER_BOT] * s.n_players, rng)
             wins[name].append(1.0 if s.winner == me else 0.0)
         k += 1
         if on_progress is not None:

@@ -33,12 +33,14 @@ True
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, fields
 from functools import lru_cache
 from typing import Literal
 
 import numpy as np
 from analyzer.kernels import kernel
+from analyzer.slots import slots
 
 from analyzer.game.engine import legality
 from analyzer.game.engine import steps as engine
@@ -48,6 +50,7 @@ from analyzer.game.board import Board
 from analyzer.bots.base import BattleOrder, Decision
 from analyzer.game.dice import DiceRules
 from analyzer.errors import BotError, IllegalActionError
+from analyzer.integers import whole_number
 from analyzer.game.state import GameState
 from analyzer.game.vocabulary import (
     Phase,
@@ -72,6 +75,26 @@ from analyzer.game.codec import decode as state_decode
 
 #: Armies up to which :func:`win_table` holds exact win probabilities; bigger battles are scaled down to it.
 WIN_TABLE_ARMIES = 256
+
+
+def check_knobs(bot: object, *, probabilities: tuple[str, ...] = (), non_negative: tuple[str, ...] = ()) -> None:
+    """Refuse, naming it, a knob of ``bot`` among ``probabilities`` that is not a number from 0 to 1,
+    or among ``non_negative`` that is not a number >= 0."""
+    for names, fits, expected in (
+        (probabilities, lambda v: 0.0 <= v <= 1.0, "a probability from 0 to 1"),
+        (non_negative, lambda v: v >= 0, "a number >= 0"),
+    ):
+        for name in names:
+            value = getattr(bot, name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not fits(value):
+                raise BotError(f"{name} must be {expected}, got {value!r}")
+
+
+def check_decision_phase(bot: object, phase: Phase) -> Phase:
+    """``phase``, if a bot has a decision to make in it (not while dice or a card are drawn, nor at the end)."""
+    if phase in (Phase.ROLL, Phase.DRAW, Phase.GAME_OVER):
+        raise BotError(f"{type(bot).__name__} was asked to move in phase {phase.name}, which has no decision")
+    return phase
 
 
 @dataclass(frozen=True)
@@ -350,12 +373,8 @@ class HeuristicBot:
     keep_ratio: float = 0.0
 
     def __post_init__(self) -> None:
-        for name in ("attack_threshold", "card_threshold"):
-            value = getattr(self, name)
-            if not isinstance(value, (int, float)) or not 0.0 <= value <= 1.0:
-                raise BotError(f"{name} must be a probability from 0 to 1, got {value!r}")
-        if not isinstance(self.stop_at, int) or self.stop_at < 1:
-            raise BotError(f"stop_at must be a whole number >= 1, got {self.stop_at!r}")
+        check_knobs(self, probabilities=("attack_threshold", "card_threshold"), non_negative=("continent_focus", "eliminate", "keep_ratio"))
+        whole_number(self.stop_at, "stop_at", 1, BotError)
         for name, allowed in (
             ("reinforce", ("attack", "ratio")),
             ("fortify", ("border", "none")),
@@ -363,19 +382,12 @@ class HeuristicBot:
         ):
             if getattr(self, name) not in allowed:
                 raise BotError(f"{name}={getattr(self, name)!r} is not one of {', '.join(allowed)}")
-        for name in ("continent_focus", "eliminate", "keep_ratio"):
-            value = getattr(self, name)
-            if not isinstance(value, (int, float)) or value < 0:
-                raise BotError(f"{name} must be a number >= 0, got {value!r}")
-        if not isinstance(self.card_value, int) or self.card_value < 0:
-            raise BotError(f"card_value must be a whole number >= 0, got {self.card_value!r}")
+        whole_number(self.card_value, "card_value", 0, BotError)
 
     # ------------------------------------------------------------------ dispatch
     def choose(self, state: GameState, rng: np.random.Generator) -> Decision:
         """The bot's decision, made by :func:`decide`: the same compiled code the compiled playout runs."""
-        phase = state.phase
-        if phase in (Phase.ROLL, Phase.DRAW, Phase.GAME_OVER):
-            raise BotError(f"{type(self).__name__} was asked to move in phase {phase.name}, which has no decision")
+        phase = check_decision_phase(self, state.phase)
         bp, table = compiled_args(self, state.board, state.rules.dice)
         work = np.empty(work_size(state.board.n_territories, len(state.board.continents)))
         if phase in (Phase.SETUP_CLAIM, Phase.SETUP_PLACE):
@@ -399,18 +411,7 @@ class HeuristicBot:
     def params(self, data: BoardData) -> np.ndarray:
         """The knobs as the float vector :func:`decide` reads (indices ``P_*``), then the continents'
         weights, sizes and bonuses."""
-        head = [
-            self.attack_threshold,
-            self.card_threshold,
-            self.stop_at,
-            self.continent_focus,
-            self.reinforce == "ratio",
-            self.fortify == "none",
-            ("first", "forced", "value").index(self.cards),
-            self.card_value,
-            self.eliminate,
-            self.keep_ratio,
-        ]
+        head = [read(self) for _, read in PARAMS]
         return np.concatenate([np.asarray(head, dtype=float), self.weights(data), data.continent_size, data.continent_bonus])
 
     def target_values(self, state: GameState, player: int) -> np.ndarray:
@@ -448,9 +449,26 @@ class HeuristicBot:
         return Trade((int(c0), int(c1), int(c2)), None if bonus < 0 else int(bonus))
 
 
-#: Indices of :meth:`HeuristicBot.params`.
-P_ATTACK, P_CARD, P_STOP, P_FOCUS, P_RATIO, P_NO_FORTIFY, P_CARDS, P_CARD_VALUE, P_ELIMINATE, P_KEEP = range(10)
-P_WEIGHTS = 10
+#: The knobs at the head of :meth:`HeuristicBot.params`, in order: each as the name of its ``P_*``
+#: index and how its value is read from the bot. The continents' weights, sizes and bonuses follow.
+PARAMS: tuple[tuple[str, Callable[[HeuristicBot], float]], ...] = (
+    ("attack", lambda bot: bot.attack_threshold),
+    ("card", lambda bot: bot.card_threshold),
+    ("stop", lambda bot: bot.stop_at),
+    ("focus", lambda bot: bot.continent_focus),
+    ("ratio", lambda bot: bot.reinforce == "ratio"),
+    ("no_fortify", lambda bot: bot.fortify == "none"),
+    ("cards", lambda bot: ("first", "forced", "value").index(bot.cards)),
+    ("card_value", lambda bot: bot.card_value),
+    ("eliminate", lambda bot: bot.eliminate),
+    ("keep", lambda bot: bot.keep_ratio),
+)
+#: Indices of :meth:`HeuristicBot.params`, from :data:`PARAMS`.
+P = slots(name for name, _ in PARAMS)
+P_ATTACK, P_CARD, P_STOP, P_FOCUS, P_RATIO = P["attack"], P["card"], P["stop"], P["focus"], P["ratio"]
+P_NO_FORTIFY, P_CARDS, P_CARD_VALUE, P_ELIMINATE, P_KEEP = P["no_fortify"], P["cards"], P["card_value"], P["eliminate"], P["keep"]
+#: Where the continents' weights start (then their sizes, then their bonuses, each one per continent).
+P_WEIGHTS = len(PARAMS)
 #: :func:`decide`'s code for a :class:`BattleOrder` (source, target, stop_at); other codes are
 #: :func:`analyzer.game.engine.steps.step`'s.
 ORDER = 100

@@ -52,11 +52,13 @@ compiled playout (:mod:`analyzer.sim.playout`), so games are the same either way
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
 from analyzer.kernels import kernel
+from analyzer.slots import slots
 
 from analyzer.bots.base import Decision
 from analyzer.bots.draft_model import PLAYER_COUNTS, model_block
@@ -67,6 +69,8 @@ from analyzer.bots.heuristic import (
     BoardData,
     HeuristicBot,
     _choose_trade,
+    check_decision_phase,
+    check_knobs,
     decide as heuristic_decide,
     decide_attack,
     decide_move_in,
@@ -83,11 +87,24 @@ from analyzer.game.dice import DiceRules
 from analyzer.game.engine import steps as engine
 from analyzer.game.engine.layout import armies_view, owner_view
 from analyzer.game.state import GameState
-from analyzer.game.vocabulary import Phase, ATTACK, CLAIM, MOVE_IN, PLACE, REINFORCE, SETUP_CLAIM, SETUP_PLACE, TRADE
+from analyzer.game.vocabulary import ATTACK, CLAIM, MOVE_IN, PLACE, REINFORCE, SETUP_CLAIM, SETUP_PLACE, TRADE
 
-#: Offsets of the planner's knobs after the heuristic's parameters (see :meth:`PlannerBot.params`).
-Q_THRESHOLD, Q_BONUS_TURNS, Q_BREAK_TURNS, Q_KILL, Q_KILL_FROM = range(5)
-Q_DRAFT = 5  # then a whole copy of the heuristic's parameters, with the draft's continent weights
+#: The planner's knobs, after the heuristic's parameters in :meth:`PlannerBot.params`, in order: each as
+#: the name of its ``Q_*`` offset and how its value is read from the bot.
+KNOBS: tuple[tuple[str, Callable[[PlannerBot], float]], ...] = (
+    ("threshold", lambda bot: bot.plan_threshold),
+    ("bonus_turns", lambda bot: bot.bonus_turns),
+    ("break_turns", lambda bot: bot.break_turns),
+    ("kill", lambda bot: bot.kill),
+    ("kill_from", lambda bot: bot.kill_from),
+)
+#: Offsets of the planner's knobs past the heuristic's parameters, from :data:`KNOBS`.
+Q = slots(name for name, _ in KNOBS)
+Q_THRESHOLD, Q_BONUS_TURNS, Q_BREAK_TURNS, Q_KILL, Q_KILL_FROM = (
+    Q["threshold"], Q["bonus_turns"], Q["break_turns"], Q["kill"], Q["kill_from"])
+#: Where, past the heuristic's parameters, the draft's whole copy of them starts (with the draft's
+#: continent weights), after the knobs; the draft model's block follows it.
+Q_DRAFT = len(KNOBS)
 
 
 @dataclass(frozen=True)
@@ -104,20 +121,13 @@ class PlannerBot(HeuristicBot):
 
     def __post_init__(self) -> None:
         super().__post_init__()
-        if not isinstance(self.plan_threshold, (int, float)) or not 0.0 <= self.plan_threshold <= 1.0:
-            raise BotError(f"plan_threshold must be a probability from 0 to 1, got {self.plan_threshold!r}")
-        for name in ("bonus_turns", "break_turns", "kill", "kill_from"):
-            value = getattr(self, name)
-            if not isinstance(value, (int, float)) or value < 0:
-                raise BotError(f"{name} must be a number >= 0, got {value!r}")
+        check_knobs(self, probabilities=("plan_threshold",), non_negative=("bonus_turns", "break_turns", "kill", "kill_from"))
         if self.draft not in ("model", "ease"):
             raise BotError(f"draft={self.draft!r} is not one of model, ease")
 
     def choose(self, state: GameState, rng: np.random.Generator) -> Decision:
         """The bot's decision, made by :func:`decide`: the same compiled code the compiled playout runs."""
-        phase = state.phase
-        if phase in (Phase.ROLL, Phase.DRAW, Phase.GAME_OVER):
-            raise BotError(f"{type(self).__name__} was asked to move in phase {phase.name}, which has no decision")
+        check_decision_phase(self, state.phase)
         bp, table = planner_args(self, state.board, state.rules.dice)
         n = state.board.n_territories
         work = np.empty(work_size(n, len(state.board.continents)))
@@ -133,7 +143,7 @@ class PlannerBot(HeuristicBot):
             raise BotError(f"draft_weights has {len(weights)} entries; the board has {len(data.continent_size)} continents")
         draft = base.copy()
         draft[P_WEIGHTS : P_WEIGHTS + len(weights)] = weights
-        knobs = np.array([self.plan_threshold, self.bonus_turns, self.break_turns, self.kill, self.kill_from], dtype=float)
+        knobs = np.array([read(self) for _, read in KNOBS], dtype=float)
         model = model_block(data.continent_of) if self.draft == "model" else np.zeros(1)
         return np.concatenate([base, knobs, draft, model])
 

@@ -26,7 +26,7 @@ from analyzer.errors import SimulationError
 from analyzer.game.reader import loads
 from analyzer.limits import quote
 from analyzer.game.rules import Rules
-from analyzer.sim.simulate import BATCH_SIZE, COMPILED_BATCH_SIZE, MAX_ROUNDS, simulate
+from analyzer.sim.simulate import BATCH_SIZE, COMPILED_BATCH_SIZE, DEFAULT_MAX_ROUNDS, simulate
 from analyzer.game.vocabulary import PLAYER_COUNTS, PLAYER_COUNT_TEXT
 
 
@@ -60,7 +60,7 @@ def register(subparsers: Any) -> None:
         "--roll-dice", action="store_true", help="roll battles die by die instead of one draw from the exact solver"
     )
     parser.add_argument(
-        "--max-rounds", type=int, default=MAX_ROUNDS, help=f"end a game with no winner after this many rounds (default {MAX_ROUNDS})"
+        "--max-rounds", type=int, default=DEFAULT_MAX_ROUNDS, help=f"end a game with no winner after this many rounds (default {DEFAULT_MAX_ROUNDS})"
     )
     parser.add_argument(
         "--batch-size", type=int, default=None,

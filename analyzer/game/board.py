@@ -41,7 +41,7 @@ from importlib import resources
 import json
 import math
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -49,6 +49,7 @@ from typing import Any
 import numpy as np
 
 from analyzer.errors import BoardError
+from analyzer.integers import is_whole
 from analyzer.game.reader import loads
 from analyzer.limits import (
     MAX_BONUS,
@@ -279,9 +280,7 @@ class Board:
         return self._lookup(continent, self._continent_ids, names, "continent")
 
     def _lookup(self, key: NameOrId, ids: dict[str, int], names: tuple[str, ...], kind: str) -> int:
-        if isinstance(key, (bool, np.bool_)):
-            raise BoardError(f"expected a {kind} name or id, got {quote(key)}")
-        if isinstance(key, (int, np.integer)):
+        if is_whole(key):
             if 0 <= key < len(names):
                 return int(key)
             raise BoardError(f"{kind} id {quote(key)} is out of range: map {self.name!r} has ids 0..{len(names) - 1}")
@@ -404,12 +403,8 @@ def _check_sizes(territories: int, continents: int, wild_cards: int, source: str
             raise BoardError(f"{source}: {value} {what} is too many; the limit is {limit} (analyzer.limits.{name})")
 
 
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def _is_number(value: object) -> bool:
-    if isinstance(value, int) and not isinstance(value, bool):
+    if is_whole(value):
         return abs(value) <= 10**15  # far off any drawing, and convertible to a float
     return isinstance(value, float) and math.isfinite(value)
 
@@ -454,6 +449,25 @@ def _object_list(data: dict[str, Any], key: str, source: str) -> list[Any]:
     return value
 
 
+def _named_entries(
+    data: dict[str, Any], key: str, keys: Sequence[str], expected: str, source: str
+) -> Iterator[tuple[int, str, dict[str, Any], str]]:
+    """Each entry of the map's ``key`` list (continents, territories) checked as an object with
+    ``keys`` and a new name: ``(index, name, entry, where)``, ``where`` naming it for later messages."""
+    seen: set[str] = set()
+    kind = key[:-1] if key != "territories" else "territory"
+    for i, entry in enumerate(_object_list(data, key, source)):
+        where = f"{source}: {kind} #{i + 1}"
+        if not isinstance(entry, dict):
+            raise BoardError(f"{where} must be an object with {expected}, got {quote(entry)}")
+        _check_keys(entry, keys, (), where)
+        name = _name(entry["name"], where)
+        if name.casefold() in seen:
+            raise BoardError(f"{source}: duplicate {kind} name {name!r}")
+        seen.add(name.casefold())
+        yield i, name, entry, f"{source}: {kind} {name!r}"
+
+
 def _parse(data: Any, source: str) -> dict[str, Any]:
     """Check a map dict and turn it into the keyword arguments of :class:`Board`."""
     if not isinstance(data, dict):
@@ -461,14 +475,14 @@ def _parse(data: Any, source: str) -> dict[str, Any]:
     _check_keys(data, _REQUIRED_KEYS, _OPTIONAL_KEYS, f"{source}: the map")
     if data["format"] != MAP_FORMAT:
         raise BoardError(f"{source}: 'format' is {quote(data['format'])}, expected {MAP_FORMAT!r}")
-    if data["version"] != MAP_VERSION or not _is_int(data["version"]):
+    if data["version"] != MAP_VERSION or not is_whole(data["version"]):
         raise BoardError(f"{source}: 'version' is {quote(data['version'])}, expected {MAP_VERSION}")
     name = _name(data["name"], f"{source}: the map")
     notes = data.get("notes", "")
     if not isinstance(notes, str):
         raise BoardError(f"{source}: 'notes' must be a string, got {type(notes).__name__}")
     wild_cards = data.get("wild_cards", 0)
-    if not _is_int(wild_cards) or wild_cards < 0:
+    if not is_whole(wild_cards) or wild_cards < 0:
         raise BoardError(f"{source}: 'wild_cards' must be a whole number >= 0, got {quote(wild_cards)}")
     n_territories, n_continents = (len(v) if isinstance(v, list) else 0 for v in (data["territories"], data["continents"]))
     _check_sizes(n_territories, n_continents, wild_cards, source)
@@ -477,17 +491,9 @@ def _parse(data: Any, source: str) -> dict[str, Any]:
     continent_names: list[str] = []
     bonuses: list[int] = []
     continent_ids: dict[str, int] = {}
-    for i, entry in enumerate(_object_list(data, "continents", source)):
-        where = f"{source}: continent #{i + 1}"
-        if not isinstance(entry, dict):
-            raise BoardError(f"{where} must be an object with 'name' and 'bonus', got {quote(entry)}")
-        _check_keys(entry, _CONTINENT_KEYS, (), where)
-        cname = _name(entry["name"], where)
-        where = f"{source}: continent {cname!r}"
-        if cname.casefold() in continent_ids:
-            raise BoardError(f"{source}: duplicate continent name {cname!r}")
+    for i, cname, entry, where in _named_entries(data, "continents", _CONTINENT_KEYS, "'name' and 'bonus'", source):
         bonus = entry["bonus"]
-        if not _is_int(bonus) or not 0 <= bonus <= MAX_BONUS:
+        if not is_whole(bonus) or not 0 <= bonus <= MAX_BONUS:
             raise BoardError(
                 f"{where}: bonus must be a whole number from 0 to {MAX_BONUS} (analyzer.limits.MAX_BONUS), got {quote(bonus)}"
             )
@@ -501,15 +507,7 @@ def _parse(data: Any, source: str) -> dict[str, Any]:
     members: list[list[int]] = [[] for _ in continent_names]
     coords: list[tuple[float, float]] = []
     symbols: list[int] = []
-    for i, entry in enumerate(_object_list(data, "territories", source)):
-        where = f"{source}: territory #{i + 1}"
-        if not isinstance(entry, dict):
-            raise BoardError(f"{where} must be an object with {', '.join(_TERRITORY_KEYS)}, got {quote(entry)}")
-        _check_keys(entry, _TERRITORY_KEYS, (), where)
-        tname = _name(entry["name"], where)
-        where = f"{source}: territory {tname!r}"
-        if tname.casefold() in territory_ids:
-            raise BoardError(f"{source}: duplicate territory name {tname!r}")
+    for i, tname, entry, where in _named_entries(data, "territories", _TERRITORY_KEYS, ", ".join(_TERRITORY_KEYS), source):
         continent = entry["continent"]
         c = continent_ids.get(continent.casefold()) if isinstance(continent, str) else None
         if c is None:

@@ -18,6 +18,7 @@ from typing import Any, Generic, Self, TypeVar, cast
 import numpy as np
 
 from analyzer.errors import IllegalActionError, PositionError
+from analyzer.integers import is_whole
 from analyzer.game import missions as missions_mod
 from analyzer.game.actions import Action, Draw, Roll, Trade
 from analyzer.game.board import Board, classic_board
@@ -230,7 +231,7 @@ class StateCore:
     def _deal(self, deal: list[int]) -> None:
         n = self.board.n_territories
         n_forces = len(self.pool)
-        if len(deal) != n or any(not (isinstance(p, int) and 0 <= p < n_forces) for p in deal):
+        if len(deal) != n or any(not (is_whole(p) and 0 <= p < n_forces) for p in deal):
             raise PositionError(f"a deal must give each of the {n} territories an owner from 0 to {n_forces - 1}")
         counts = np.bincount(np.asarray(deal), minlength=n_forces)
         if counts.max() - counts.min() > 1:

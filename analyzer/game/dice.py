@@ -23,6 +23,7 @@ from functools import lru_cache
 import numpy as np
 
 from analyzer.errors import RulesError
+from analyzer.integers import is_whole
 from analyzer.kernels import kernel
 from analyzer.limits import MAX_DICE, MAX_DICE_SIDES, MAX_ROLL_PAIRS, quote
 
@@ -55,15 +56,17 @@ class DiceRules:
     ties_to_attacker: bool = False
 
     def __post_init__(self) -> None:
-        if not _whole(self.sides) or not 2 <= self.sides <= MAX_DICE_SIDES:
+        if not is_whole(self.sides) or not 2 <= self.sides <= MAX_DICE_SIDES:
             raise RulesError(
                 f"dice sides must be a whole number from 2 to {MAX_DICE_SIDES} (analyzer.limits.MAX_DICE_SIDES), "
                 f"got {quote(self.sides)}"
             )
         for name in ("attacker_max", "defender_max"):
             value = getattr(self, name)
-            if not _whole(value) or not 1 <= value <= MAX_DICE:
+            if not is_whole(value) or not 1 <= value <= MAX_DICE:
                 raise RulesError(f"{name} must be a whole number from 1 to {MAX_DICE}, got {quote(value)}")
+        for name in ("sides", "attacker_max", "defender_max"):  # a numpy integer kept as an int, for JSON
+            object.__setattr__(self, name, int(getattr(self, name)))
         if not isinstance(self.ties_to_attacker, bool):
             raise RulesError(f"ties_to_attacker must be true or false, got {quote(self.ties_to_attacker)}")
         # roll_table enumerates every sorted attack roll against every sorted defence roll.
@@ -86,10 +89,6 @@ class DiceRules:
     def defender_dice(self, armies: int) -> int:
         """Most dice a defending territory with ``armies`` armies may roll."""
         return int(most_dice(armies, self.defender_max, 0))
-
-
-def _whole(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 CLASSIC_DICE = DiceRules()

@@ -40,6 +40,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from analyzer.errors import IllegalActionError, PositionError
+from analyzer.integers import is_whole
 from analyzer.game.actions import Action, Draw, Trade
 from analyzer.game.cards import is_valid_set
 from analyzer.game.core import StateCore
@@ -239,7 +240,7 @@ def check(state: StateCore) -> None:
     """Refuse a ``face_down`` list that is not a set of cards held in hands (called by validation)."""
     down = state.face_down
     M = state.board.n_cards
-    if not isinstance(down, list) or any(isinstance(c, bool) or not isinstance(c, (int, np.integer)) for c in down):
+    if not isinstance(down, list) or not all(is_whole(c) for c in down):
         raise PositionError(f"face_down must be a list of card ids, got {down!r}")
     if down != sorted(set(int(c) for c in down)):
         raise PositionError(f"face_down must list distinct card ids in order, got {down!r}")

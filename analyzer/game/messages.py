@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-import numpy as np
-
 from analyzer.errors import BoardError, IllegalActionError
+from analyzer.integers import is_whole
 from analyzer.game.actions import Action, Attack, Battle, ChooseCapital, Claim, Fortify, Place, Trade, as_id
 from analyzer.game.board import SYMBOLS
 from analyzer.game.codec import CODES, ENCODE
@@ -49,7 +48,7 @@ def illegal_reason(state: StateCore, action: Action) -> str | None:
         return f"expected {', '.join(expected) or 'nothing (the game is over)'}"
     for name in ("armies", "dice"):
         value = getattr(action, name, 1)
-        if not isinstance(value, (int, np.integer)) or isinstance(value, bool):
+        if not is_whole(value):
             return f"{name} must be a whole number, got {value!r}"
     if isinstance(action, Trade) and len(action.cards) != 3:
         return f"a set is three different cards, got {action.cards!r}"

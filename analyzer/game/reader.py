@@ -18,6 +18,7 @@ import numpy as np
 
 from analyzer import limits
 from analyzer.errors import PositionError, RiskAnalyzerError, StateFormatError
+from analyzer.integers import is_whole
 from analyzer.limits import quote
 
 __all__ = ["json_depth", "loads", "check_depth", "fail", "read_int", "read_bool", "read_ints", "read_rows", "check_action", "quote"]
@@ -107,7 +108,7 @@ def fail(field: str, expected: str, value: object) -> PositionError:
 
 def read_int(value: object, field: str, lo: int, hi: int) -> int:
     """``value`` as an int if it is a whole number from ``lo`` to ``hi``, else a :class:`PositionError` naming ``field``."""
-    if not isinstance(value, (int, np.integer)) or isinstance(value, (bool, np.bool_)) or not lo <= value <= hi:
+    if not is_whole(value) or not lo <= value <= hi:
         raise fail(field, f"a whole number from {lo} to {hi}", value)
     return int(value)
 
@@ -159,6 +160,6 @@ def _check_action(action: object, field: str) -> None:
                 continue
             if isinstance(v, str) and f.name in ("territory", "source", "target", "bonus") and len(v) <= limits.MAX_MESSAGE:
                 continue
-            if not isinstance(v, (int, np.integer)) or isinstance(v, (bool, np.bool_)) or not -(2**31) <= v < 2**31:
+            if not is_whole(v) or not -(2**31) <= v < 2**31:
                 raise fail(f"{field}.{f.name}", "a whole number" + (" or a territory name" if f.name in (
                     "territory", "source", "target", "bonus") else ""), v)

@@ -45,6 +45,7 @@ from typing import Any, Literal
 from analyzer.errors import BoardError, RulesError
 from analyzer.game.board import Board
 from analyzer.game.dice import DiceRules
+from analyzer.integers import is_whole
 from analyzer.limits import MAX_BONUS, MAX_ROUNDS, quote
 from analyzer.game.vocabulary import PLAYER_COUNT_TEXT, forces
 
@@ -88,16 +89,20 @@ class Rules:
             value = getattr(self, name)
             if not isinstance(value, str) or value not in allowed:
                 raise RulesError(f"rules option {name}={quote(value)} is not one of {', '.join(allowed)}")
-        if not _whole(self.territory_bonus) or not 0 <= self.territory_bonus <= MAX_BONUS:
+        if not is_whole(self.territory_bonus) or not 0 <= self.territory_bonus <= MAX_BONUS:
             raise RulesError(
                 f"territory_bonus must be a whole number from 0 to {MAX_BONUS} (analyzer.limits.MAX_BONUS), "
                 f"got {quote(self.territory_bonus)}"
             )
-        if self.turn_limit is not None and (not _whole(self.turn_limit) or not 1 <= self.turn_limit <= MAX_ROUNDS):
+        if self.turn_limit is not None and (not is_whole(self.turn_limit) or not 1 <= self.turn_limit <= MAX_ROUNDS):
             raise RulesError(
                 f"turn_limit must be None or a whole number from 1 to {MAX_ROUNDS} (analyzer.limits.MAX_ROUNDS), "
                 f"got {quote(self.turn_limit)}"
             )
+        # A numpy integer kept as an int, for JSON.
+        object.__setattr__(self, "territory_bonus", int(self.territory_bonus))
+        if self.turn_limit is not None:
+            object.__setattr__(self, "turn_limit", int(self.turn_limit))
         for name in ("missions", "capitals"):
             if not isinstance(getattr(self, name), bool):
                 raise RulesError(f"{name} must be true or false, got {quote(getattr(self, name))}")
@@ -142,10 +147,6 @@ class Rules:
                 raise RulesError(f"unknown dice option(s): {quote(', '.join(sorted(unknown)))}; expected {', '.join(sorted(dice_known))}")
             values["dice"] = DiceRules(**values["dice"])
         return cls(**values)
-
-
-def _whole(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def fixed_set_value(symbols: tuple[int, int, int]) -> int:

@@ -10,7 +10,7 @@ estimate is reproducible whatever the workers.
 >>> state = GameState.random_start(3, np.random.default_rng(2))
 >>> ev = evaluate(state, "default", rollouts=20, seed=1, progress=False)
 >>> ev.table.columns.tolist()
-['player', 'bot', 'wins', 'p_win', 'ci_low', 'ci_high']
+['player', 'bot', 'games', 'wins', 'win_rate', 'ci_low', 'ci_high']
 >>> int(ev.table["wins"].sum()) + ev.capped == 20
 True
 """
@@ -26,8 +26,8 @@ import pandas as pd
 
 from analyzer.bots.base import Bot
 from analyzer.errors import SimulationError
-from analyzer.sim.intervals import wilson_interval
-from analyzer.sim.simulate import BATCH_SIZE, MAX_ROUNDS, SimulationResult, simulate
+from analyzer.sim.intervals import win_rate
+from analyzer.sim.simulate import BATCH_SIZE, DEFAULT_MAX_ROUNDS, SimulationResult, simulate
 from analyzer.game.state import GameState
 
 
@@ -35,10 +35,10 @@ from analyzer.game.state import GameState
 class Evaluation:
     """Each player's estimated chance to win, with Wilson intervals at ``confidence``.
 
-    ``table`` has one row per player: ``player``, ``bot``, ``wins``,
-    ``p_win``, ``ci_low``, ``ci_high``. ``capped`` rollouts reached the round
-    cap with no winner; they count as a loss for everyone, so the ``p_win``
-    sum to ``1 - capped / rollouts``.
+    ``table`` has one row per player: ``player``, ``bot``, then the win rate's columns
+    (:data:`analyzer.sim.intervals.RATE_COLUMNS`: ``games``, the rollouts, ``wins``, ``win_rate``,
+    ``ci_low``, ``ci_high``). ``capped`` rollouts reached the round cap with no winner; they count as
+    a loss for everyone, so the ``win_rate`` sum to ``1 - capped / rollouts``.
     """
 
     table: pd.DataFrame
@@ -62,7 +62,7 @@ def evaluate(
     rollouts: int = 1000,
     seed: int = 0,
     *,
-    max_rounds: int = MAX_ROUNDS,
+    max_rounds: int = DEFAULT_MAX_ROUNDS,
     confidence: float = 0.95,
     sample_battles: bool = True,
     workers: int = 1,
@@ -100,8 +100,7 @@ def evaluate(
     rows = []
     for p in range(state.n_players):
         wins = int((winners == p).sum())
-        low, high = wilson_interval(wins, rollouts, confidence)
-        rows.append({"player": p, "bot": names[p], "wins": wins, "p_win": wins / rollouts, "ci_low": low, "ci_high": high})
+        rows.append({"player": p, "bot": names[p], **win_rate(wins, rollouts, confidence)})
     return Evaluation(
         table=pd.DataFrame(rows),
         rollouts=rollouts,

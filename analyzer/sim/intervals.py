@@ -1,10 +1,23 @@
-"""Confidence intervals of win rates: the one Wilson score interval every table uses."""
+"""Win rates with confidence intervals: the one Wilson score interval, and the one way every table of
+win rates is built and named (``games``, ``wins``, ``win_rate``, ``ci_low``, ``ci_high``).
+
+>>> import pandas as pd
+>>> seats = pd.DataFrame({"order": [1, 1, 2, 2], "won": [True, False, False, True]})
+>>> rate_table(seats, "order")[["order", *RATE_COLUMNS[:3]]].to_dict("list")
+{'order': [1, 2], 'games': [2, 2], 'wins': [1, 1], 'win_rate': [0.5, 0.5]}
+"""
 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
+import numpy as np
+import pandas as pd
 from scipy.stats import binomtest
+
+#: The columns of a win rate, in every table that has one (a prefix may name whose rate it is).
+RATE_COLUMNS = ("games", "wins", "win_rate", "ci_low", "ci_high")
 
 
 def wilson_interval(wins: int, n: int, confidence: float = 0.95) -> tuple[float, float]:
@@ -17,3 +30,31 @@ def wilson_interval(wins: int, n: int, confidence: float = 0.95) -> tuple[float,
         return math.nan, math.nan
     ci = binomtest(int(wins), int(n)).proportion_ci(confidence_level=confidence, method="wilson")
     return float(ci.low), float(ci.high)
+
+
+def win_rate(wins: int, games: int, confidence: float = 0.95, prefix: str = "") -> dict[str, float]:
+    """The :data:`RATE_COLUMNS` of ``wins`` in ``games`` (NaN rate and interval for no games), each
+    name after ``prefix`` if one is given.
+
+    >>> {k: round(v, 4) for k, v in win_rate(50, 100, prefix="holder_").items()}
+    {'holder_games': 100, 'holder_wins': 50, 'holder_win_rate': 0.5, 'holder_ci_low': 0.4038, 'holder_ci_high': 0.5962}
+    """
+    low, high = wilson_interval(wins, games, confidence)
+    values = (int(games), int(wins), wins / games if games else math.nan, low, high)
+    return {prefix + name: value for name, value in zip(RATE_COLUMNS, values)}
+
+
+def rate_table(frame: pd.DataFrame, by: str | Sequence[str], *, outcome: str = "won", confidence: float = 0.95) -> pd.DataFrame:
+    """One row per value of ``by``: ``games`` (rows of ``frame``), ``wins`` (rows where ``outcome`` is
+    true), ``win_rate`` and its Wilson interval ``ci_low`` .. ``ci_high``.
+
+    Rows of one game in the same group are not independent (at most one of them wins); that makes the
+    interval, if anything, a little wide.
+    """
+    keys = [by] if isinstance(by, str) else list(by)
+    grouped = frame.groupby(keys, sort=True, observed=True)[outcome].agg(["count", "sum"]).reset_index()
+    rates = pd.DataFrame(
+        [win_rate(int(w), int(n), confidence) for n, w in zip(grouped["count"], grouped["sum"])], columns=list(RATE_COLUMNS)
+    )
+    out = pd.concat([grouped[keys].reset_index(drop=True), rates], axis=1)
+    return out.astype({"games": np.int64, "wins": np.int64})

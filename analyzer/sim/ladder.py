@@ -34,12 +34,12 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy.stats import binomtest
 
 from analyzer.bots.base import Bot
 from analyzer.bots.registry import BOTS, make_bot
 from analyzer.errors import SimulationError
 from analyzer.game.rules import Rules
+from analyzer.sim.intervals import wilson_interval
 from analyzer.sim.simulate import TABLES, SimulationResult, simulate
 
 #: Elo's scale: a gap of 400 points is odds of 10 to 1.
@@ -250,11 +250,11 @@ def _pairings(names: list[str], outcomes: Mapping[tuple[int, int], np.ndarray], 
         n = len(s)
         points = float(s.sum())
         # Wilson's interval on the points (a draw is half a win, so round to whole wins for the test).
-        ci = binomtest(int(round(points)), n).proportion_ci(confidence_level=confidence, method="wilson")
+        low, high = wilson_interval(int(round(points)), n, confidence)
         share = points / n
         rows.append(
             {
-                "bot": names[i], "opponent": names[j], "games": n, "score": share, "ci_low": ci.low, "ci_high": ci.high,
+                "bot": names[i], "opponent": names[j], "games": n, "score": share, "ci_low": low, "ci_high": high,
                 "elo_gap": _gap(share),
             }
         )

@@ -1,13 +1,13 @@
 """Whole games in compiled code: the simulator's fast path.
 
-:func:`play` runs a game to its end with a :class:`~analyzer.bots.HeuristicBot`
+:func:`play_compiled` runs a game to its end with a :class:`~analyzer.bots.HeuristicBot`
 in every seat, entirely in numba-compiled code: the rule steps are
 :mod:`analyzer.game.engine.steps`'s (the same functions :class:`~analyzer.game.state.GameState`
 applies), the bots' decisions are :func:`analyzer.bots.heuristic.decide`
 (the same function :meth:`HeuristicBot.choose` calls), battles are drawn
 from the exact solver's outcome distributions (or rolled die by die), and
 every random number comes from the game's generator in the same order as in
-:func:`analyzer.sim.simulate.play`. So a game played here and the same game
+:func:`analyzer.sim.simulate.play_game`. So a game played here and the same game
 played action by action through ``GameState`` end in the same state: the
 compiled path changes the speed, not the games.
 
@@ -16,7 +16,7 @@ compiled path changes the speed, not the games.
 >>> from analyzer.game.state import GameState
 >>> rng = np.random.default_rng(1)
 >>> state = GameState.new(4, rng)
->>> record = play(state, [DEFAULT_BOT] * 4, rng)
+>>> record = play_compiled(state, [DEFAULT_BOT] * 4, rng)
 >>> state.is_terminal(), state.winner is not None, len(record.trades) == len(state.trades)
 (True, True, True)
 """
@@ -79,9 +79,9 @@ EV_TURN = 2  # turn, seat, territories, armies, continents held
 
 
 def compiled(bots: Sequence[object]) -> bool:
-    """Whether :func:`play` can run these bots: plain :class:`HeuristicBot` and :class:`PlannerBot` seats
+    """Whether :func:`play_compiled` can run these bots: plain :class:`HeuristicBot` and :class:`PlannerBot` seats
     (other subclasses may change any decision in Python, so they play through
-    :func:`analyzer.sim.simulate.play`)."""
+    :func:`analyzer.sim.simulate.play_game`)."""
     return all(type(b) is HeuristicBot or type(b) is PlannerBot for b in bots)
 
 
@@ -371,7 +371,7 @@ class Prepared:
         self.rolls = roll_tables(dice)
 
 
-def play(
+def play_compiled(
     state: GameState,
     bots: Sequence[HeuristicBot],
     rng: np.random.Generator,
@@ -403,7 +403,7 @@ def play_events(
     record_turns: bool = False,
     check: bool = False,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`play` without the Python records: returns the start position (owner and armies rows)
+    """:func:`play_compiled` without the Python records: returns the start position (owner and armies rows)
     and the event rows (``EV_*`` kind, then its values), for callers that tabulate many games at once.
     The state's trades and eliminations lists are left as they were. ``bots`` may be
     :class:`Prepared` once for many games (the state's board and dice must be the ones it was made for)."""

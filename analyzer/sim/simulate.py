@@ -12,7 +12,7 @@ ordered by game.
 
 Games whose seats are all plain :class:`~analyzer.bots.HeuristicBot` seats (the
 default bot and its family) run whole in compiled code (:mod:`analyzer.sim.playout`),
-through the same rule steps and bot decisions as the Python loop :func:`play`,
+through the same rule steps and bot decisions as the Python loop :func:`play_game`,
 drawing the same random numbers in the same order: the tables are identical
 either way (``check=True`` forces the Python loop, which checks every action).
 A bot that changes only the claiming draft (the studies' random openings) names
@@ -90,7 +90,7 @@ from analyzer.game.board import Board
 from analyzer.bots.base import BattleOrder, Bot
 from analyzer.game.engine import steps as engine
 from analyzer.sim import playout
-from analyzer.sim.intervals import wilson_interval
+from analyzer.sim.intervals import rate_table
 from analyzer.sim.checkpoints import TABLES, Checkpoint, die_with_parent
 from analyzer.bots.heuristic import HeuristicBot
 from analyzer.bots.registry import make_bot
@@ -98,6 +98,7 @@ from analyzer.game import face_down
 from analyzer.game.dice import DiceRules
 from analyzer import limits
 from analyzer.errors import BotError, IllegalActionError, PositionError, SimulationError
+from analyzer.integers import whole_number
 from analyzer.game.reader import check_action
 from analyzer.limits import check_limit, quote
 from analyzer.game.rules import Rules
@@ -106,8 +107,9 @@ from analyzer.game.state import GameState, validate
 from analyzer.game.vocabulary import Phase, MAX_PLAYERS, PLAYER_COUNT_TEXT
 from analyzer.extras import require
 
-#: Default round cap: far beyond any game between the built-in bots, so only a stalemate reaches it.
-MAX_ROUNDS = 1000
+#: The round cap a run has unless it names one: far beyond any game between the built-in bots, so only
+#: a stalemate reaches it. (:data:`analyzer.limits.MAX_ROUNDS` is the largest cap a run may name.)
+DEFAULT_MAX_ROUNDS = 1000
 #: Games per task and checkpoint file.
 BATCH_SIZE = 100
 #: Games per batch when every seat runs compiled: a batch then takes about as long as 100 Python games
@@ -144,6 +146,18 @@ def sample_battle(
     return outcomes[bisect.bisect_right(cdf, rng.random())]
 
 
+def resolve_order(state: GameState, order: BattleOrder, rng: np.random.Generator) -> Battle:
+    """The :class:`Battle` that carries out ``order`` in ``state``: one draw from the outcome
+    distribution of ``state``'s rules (Balanced Blitz's under ``balanced_blitz``, else the solver's
+    exact one). Every Python path that resolves a battle order in one draw goes through here, so that
+    none can forget a rule of the battle.
+    """
+    s, t = order.source, order.target
+    rules = state.rules
+    a_left, d_left = sample_battle(int(state.armies[s]), int(state.armies[t]), order.stop_at, rules.dice, rng, rules.balanced_blitz)
+    return Battle(s, t, a_left, d_left)
+
+
 def roll_battle(state: GameState, order: BattleOrder, bots: Sequence[Bot], rng: np.random.Generator, check: bool = False) -> None:
     """Fight ``order`` die by die: the solver's stop rule, and the defender's bot choosing its dice."""
     s, t, stop_at = order.source, order.target, order.stop_at
@@ -172,7 +186,7 @@ def _check_order(state: GameState, order: BattleOrder) -> None:
 
 
 # ---------------------------------------------------------------------------------- one game
-def play(
+def play_game(
     state: GameState,
     bots: Sequence[Bot],
     rng: np.random.Generator,
@@ -191,7 +205,6 @@ def play(
     """
     playout.check_battle_mode(state.rules, sample_battles)
     apply = state.apply if check else state.apply_unchecked
-    dice, balanced = state.rules.dice, state.rules.balanced_blitz
     if on_setup_done is not None and state.phase not in _SETUP_PHASES:
         on_setup_done(state)
         on_setup_done = None
@@ -206,9 +219,7 @@ def play(
                 if type(decision) is BattleOrder:
                     _check_order(state, decision)
                     if sample_battles:
-                        s, t = decision.source, decision.target
-                        a_left, d_left = sample_battle(int(state.armies[s]), int(state.armies[t]), decision.stop_at, dice, rng, balanced)
-                        apply(Battle(s, t, a_left, d_left))
+                        apply(resolve_order(state, decision, rng))
                     else:
                         roll_battle(state, decision, bots, rng, check)
                 else:
@@ -242,7 +253,7 @@ class RunSpec:
     seed: int
     rules: Rules = field(default_factory=Rules)
     board: Board | None = None
-    max_rounds: int = MAX_ROUNDS
+    max_rounds: int = DEFAULT_MAX_ROUNDS
     sample_battles: bool = True
     record_turns: bool = False
     check: bool = False
@@ -395,7 +406,7 @@ class _Recorder:
             armies = np.bincount(owner, weights=s.armies, minlength=forces)[:n].astype(np.int64)
             rows.extend([playout.EV_TURN, turn, p, territories[p], armies[p], held[p]] for p in range(n))
 
-        play(
+        play_game(
             state,
             spec.bots,
             rng,
@@ -615,15 +626,10 @@ class SimulationResult:
         if by not in ("seat", "bot"):
             raise SimulationError(f"win rates are by 'seat' or 'bot', got {by!r}")
         seats = self.seats.assign(won=self.seats["rank"].eq(1) & self.seats["game"].map(~self.games.set_index("game")["capped"]))
-        grouped = seats.groupby(by, sort=True).agg(wins=("won", "sum"), games=("won", "count"), bot=("bot", "first"))
-        rows = []
-        for key, row in grouped.iterrows():
-            wins, n = int(row["wins"]), int(row["games"])
-            low, high = wilson_interval(wins, n, confidence)
-            rows.append({by: key, "games": n, "wins": wins, "win_rate": wins / n, "ci_low": low, "ci_high": high})
-            if by == "seat":
-                rows[-1]["bot"] = row["bot"]
-        return pd.DataFrame(rows)
+        table = rate_table(seats, by, confidence=confidence)
+        if by == "seat":
+            table["bot"] = table["seat"].map(seats.groupby("seat")["bot"].first())
+        return table
 
     def summary(self) -> dict[str, Any]:
         """Plain-JSON summary: win rates per seat and per bot, capped games, turns and speed."""
@@ -708,9 +714,7 @@ def resolve_bots(bots: Sequence[Bot | str], n_players: int) -> tuple[tuple[Bot, 
 
 
 def _check_count(value: object, name: str, minimum: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < minimum:
-        raise SimulationError(f"{name} must be a whole number >= {minimum}, got {value!r}")
-    return int(value)
+    return whole_number(value, name, minimum, SimulationError)
 
 
 def simulate(
@@ -721,7 +725,7 @@ def simulate(
     *,
     rules: Rules | None = None,
     board: Board | None = None,
-    max_rounds: int = MAX_ROUNDS,
+    max_rounds: int = DEFAULT_MAX_ROUNDS,
     sample_battles: bool = True,
     record_turns: bool = False,
     check: bool = False,
@@ -748,7 +752,7 @@ def simulate(
     down (:attr:`GameState.face_down`) are drawn afresh in each game, from that
     game's generator, among the cards not yet seen
     (:func:`analyzer.game.face_down.determinize`). ``compiled=False`` plays
-    every game through the Python loop :func:`play` even where the compiled
+    every game through the Python loop :func:`play_game` even where the compiled
     playout could (the same games, more slowly: the baseline of ``make bench``).
     """
     n_players = _check_count(n_players, "players", 2)

@@ -66,6 +66,7 @@ from analyzer.kernels import kernel
 
 from analyzer.game.dice import DiceRules, most_dice, roll_distribution, roll_table
 from analyzer.solver.blitz import balance, balanced_win_probability
+from analyzer import integers
 from analyzer.errors import BattleInputError
 from analyzer.limits import MAX_ARMIES, MAX_SOLVER_CELLS, check_limit
 
@@ -85,9 +86,7 @@ def whole_number(value: object, name: str, minimum: int) -> int:
     ...
     analyzer.errors.BattleInputError: attackers must be a whole number >= 2, got 2.5
     """
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < minimum:
-        raise BattleInputError(f"{name} must be a whole number >= {minimum}, got {value!r}")
-    return int(value)
+    return integers.whole_number(value, name, minimum, BattleInputError)
 
 
 def check_stop_at(stop_at: object, attackers: int) -> int:
@@ -116,9 +115,7 @@ class BattleOptions:
             raise BattleInputError(f"dice must be a DiceRules, got {type(self.dice).__name__}")
         for name, most in (("attacker_dice", self.dice.attacker_max), ("defender_dice", self.dice.defender_max)):
             value = getattr(self, name)
-            if value is not None and (
-                isinstance(value, bool) or not isinstance(value, numbers.Integral) or not 1 <= int(value) <= most
-            ):
+            if value is not None and (not integers.is_whole(value) or not 1 <= int(value) <= most):
                 raise BattleInputError(f"{name} must be None or a whole number from 1 to {most}, got {value!r}")
         if self.stop_mode not in ("overshoot", "cap"):
             raise BattleInputError(f"stop_mode must be 'overshoot' or 'cap', got {self.stop_mode!r}")

@@ -35,7 +35,8 @@ from analyzer.bots.base import Bot
 from analyzer.errors import StudyError
 from analyzer.sim.simulate import BATCH_SIZE, SimulationResult, simulate
 from analyzer.studies.policies import CARD_POLICIES, card_policy, population_bot
-from analyzer.studies.stats import check_confidence, check_count, paired_difference, wilson_interval
+from analyzer.sim.intervals import RATE_COLUMNS, win_rate
+from analyzer.studies.stats import check_confidence, check_count, paired_difference
 from analyzer.game.vocabulary import MIN_PLAYERS, MAX_PLAYERS, PLAYER_COUNT_TEXT
 
 #: Player counts of the study: the classic game's claiming draft needs at least 3.
@@ -100,7 +101,7 @@ def card_timing(
                 {
                     "n_players": n,
                     "policy": name,
-                    **{k: outcome.pop(k) for k in ("games", "wins", "win_rate", "ci_low", "ci_high", "fair_share")},
+                    **{k: outcome.pop(k) for k in (*RATE_COLUMNS, "fair_share")},
                     "vs_baseline": versus.estimate if versus else float("nan"),
                     "vs_baseline_low": versus.ci_low if versus else float("nan"),
                     "vs_baseline_high": versus.ci_high if versus else float("nan"),
@@ -119,15 +120,10 @@ def policy_outcome(result: SimulationResult, seat: int = 0, confidence: float = 
         raise StudyError(f"seat must be from 0 to {n_players - 1}, got {seat!r}")
     n = len(games)
     wins = int((games["winner"] == seat).sum())
-    low, high = wilson_interval(wins, n, confidence)
     trades = result.trades[result.trades["player"] == seat]
     first_turns = trades.groupby("game")["turn"].min()
     return {
-        "games": n,
-        "wins": wins,
-        "win_rate": wins / n,
-        "ci_low": low,
-        "ci_high": high,
+        **win_rate(wins, n, confidence),
         "fair_share": 1.0 / n_players,
         "capped": int(games["capped"].sum()),
         "sets_per_game": len(trades) / n,

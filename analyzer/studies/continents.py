@@ -32,7 +32,8 @@ from analyzer.sim.simulate import BATCH_SIZE, SimulationResult, simulate
 from analyzer.studies.openings import slug
 from analyzer.studies.policies import population_bot
 from analyzer.studies.replay import Replay
-from analyzer.studies.stats import BOOTSTRAP_RESAMPLES, check_confidence, check_count, rate_difference, wilson_interval
+from analyzer.sim.intervals import win_rate
+from analyzer.studies.stats import BOOTSTRAP_RESAMPLES, check_confidence, check_count, rate_difference
 
 #: Rounds after which :func:`play_continents` reads who holds what.
 ROUNDS = 5
@@ -257,9 +258,9 @@ def holding_value(
     """The win rate of seats holding each continent at the end of each round against the others'.
 
     Among the seats still in games not yet won at the end of round ``round``,
-    one row per player count, round and continent: ``holders``,
-    ``holder_win_rate`` (``holder_ci_low`` .. ``holder_ci_high``, Wilson),
-    ``others``, ``other_win_rate`` (``other_ci_low`` .. ``other_ci_high``),
+    one row per player count, round and continent: the holders' win rate
+    (``holder_games`` seats, ``holder_wins``, ``holder_win_rate``, Wilson's ``holder_ci_low`` ..
+    ``holder_ci_high``), the others' (the same columns, ``other_*``),
     ``difference`` (holders' rate minus the others') and ``adjusted``: the
     same difference within bands of :data:`TERRITORY_BAND` territories,
     averaged over the holders' bands, so that it compares holders with seats
@@ -288,11 +289,7 @@ def holding_value(
             rng = np.random.default_rng(next(streams))
             row = {"n_players": int(n), "round": int(r), "continent": column[6:].replace("_", " ").title()}
             for prefix, mask in (("holder", held), ("other", ~held)):
-                wins, count = int(won[mask].sum()), int(mask.sum())
-                low, high = wilson_interval(wins, count, confidence)
-                row[f"{prefix}s"] = count
-                row[f"{prefix}_win_rate"] = wins / count if count else float("nan")
-                row[f"{prefix}_ci_low"], row[f"{prefix}_ci_high"] = low, high
+                row |= win_rate(int(won[mask].sum()), int(mask.sum()), confidence, prefix=f"{prefix}_")
             for name, strata in (("difference", None), ("adjusted", band)):
                 if held.any() and (~held).any():
                     d = rate_difference(game, won, held, strata=strata, confidence=confidence, n_resamples=n_resamples, rng=rng)

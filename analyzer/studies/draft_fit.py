@@ -37,7 +37,7 @@ def fit_coefficients(n_players: int, games: int = 3000, seed: int = 101) -> dict
             state.apply(Claim(int(free[rng.integers(len(free))])))
         owners.append(state.owner.copy())
         firsts.append(state.first_player)
-        playout.play(state, [bot] * n_players, rng)
+        playout.play_compiled(state, [bot] * n_players, rng)
         winners.append(-1 if state.winner is None else state.winner)
     arrays = draft_arrays(np.array(owners), np.array(firsts), n_players, board)
     rows = {k: v.reshape(-1) for k, v in arrays.items()}

@@ -55,7 +55,7 @@ from analyzer.sim.simulate import BATCH_SIZE, SimulationResult, simulate
 from analyzer.game.rules import Rules
 from analyzer.game.state import GameState
 from analyzer.game.vocabulary import Phase
-from analyzer.studies.policies import OpeningBot, population_bot
+from analyzer.studies.policies import DraftsThenPlays, OpeningBot, population_bot
 from analyzer.studies.replay import Replay
 from analyzer.studies.stats import LogisticFit, check_confidence, check_count, fit_logistic, rate_table
 
@@ -567,7 +567,7 @@ def recommend_pick(
 
 
 @dataclass(frozen=True)
-class ModelDraftBot:
+class ModelDraftBot(DraftsThenPlays):
     """``bot`` (by default the classic bot), except that it drafts with :func:`recommend_pick`
     (``rollouts`` completions per candidate) on ``model``; a way to check the draft model in play.
     After the draft it plays as ``bot`` (:attr:`after_draft`, so those games run compiled)."""
@@ -580,13 +580,7 @@ class ModelDraftBot:
         if not isinstance(self.model, DraftModel):
             raise StudyError(f"ModelDraftBot needs a DraftModel, got {type(self.model).__name__}")
         check_count(self.rollouts, "rollouts", 1)
-        if not isinstance(self.bot, HeuristicBot):
-            raise StudyError(f"a ModelDraftBot plays on as a HeuristicBot or PlannerBot, got {type(self.bot).__name__}")
-
-    @property
-    def after_draft(self) -> HeuristicBot:
-        """The bot it plays as once the claiming draft is over."""
-        return self.bot
+        self._check_bot()
 
     def choose(self, state: GameState, rng: np.random.Generator) -> Decision:
         if state.phase == Phase.SETUP_CLAIM and state.n_players == self.model.n_players:  # type: ignore[union-attr]

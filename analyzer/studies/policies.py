@@ -28,6 +28,7 @@ from analyzer.bots.heuristic import DEFAULT_BOT, HeuristicBot, board_data, win_p
 from analyzer.bots.planner import PLANNER_BOT
 from analyzer.game.dice import DiceRules
 from analyzer.errors import StudyError
+from analyzer.studies.stats import check_count
 from analyzer.game.rules import FORCED_TRADE_HAND
 from analyzer.game.state import GameState
 from analyzer.game.vocabulary import Phase
@@ -49,8 +50,25 @@ def population_bot(population: str) -> HeuristicBot:
     return bot
 
 
+class DraftsThenPlays:
+    """A study's bot that makes a claiming draft its own way, then plays exactly as its ``bot`` (a
+    :class:`HeuristicBot` or :class:`PlannerBot`), which it names as :attr:`after_draft`, so that the
+    simulator plays the rest of its games compiled."""
+
+    bot: HeuristicBot
+
+    def _check_bot(self) -> None:
+        if not isinstance(self.bot, HeuristicBot):
+            raise StudyError(f"{type(self).__name__} plays on as a HeuristicBot or PlannerBot, got {type(self.bot).__name__}")
+
+    @property
+    def after_draft(self) -> HeuristicBot:
+        """The bot it plays as once the claiming draft is over (see :func:`analyzer.sim.simulate.simulate`)."""
+        return self.bot
+
+
 @dataclass(frozen=True)
-class OpeningBot:
+class OpeningBot(DraftsThenPlays):
     """``bot`` (by default the classic bot), except that its first ``random_claims`` claims of a claiming
     draft are uniformly random among the free territories.
 
@@ -73,15 +91,8 @@ class OpeningBot:
     bot: HeuristicBot = DEFAULT_BOT
 
     def __post_init__(self) -> None:
-        if isinstance(self.random_claims, bool) or not isinstance(self.random_claims, int) or self.random_claims < 0:
-            raise StudyError(f"random_claims must be a whole number >= 0, got {self.random_claims!r}")
-        if not isinstance(self.bot, HeuristicBot):
-            raise StudyError(f"an OpeningBot plays on as a HeuristicBot or PlannerBot, got {type(self.bot).__name__}")
-
-    @property
-    def after_draft(self) -> HeuristicBot:
-        """The bot it plays as once the claiming draft is over (see :func:`analyzer.sim.simulate.simulate`)."""
-        return self.bot
+        check_count(self.random_claims, "random_claims", 0)
+        self._check_bot()
 
     def choose(self, state: GameState, rng: np.random.Generator) -> Decision:
         # The claims already made are on the board, so the bot needs no memory of its own.

@@ -29,7 +29,7 @@ from analyzer.game.board import Board, classic_board
 from analyzer.bots.base import Bot
 from analyzer.errors import StudyError
 from analyzer.game.rules import Rules
-from analyzer.sim.simulate import SimulationResult, game_rng, play, resolve_bots
+from analyzer.sim.simulate import SimulationResult, game_rng, play_game, resolve_bots
 from analyzer.game.state import GameState
 from analyzer.game.vocabulary import Phase
 
@@ -106,7 +106,7 @@ class Replay:
                 snapshots.append(Snapshot(current[0], turn, s.owner.copy(), s.armies.copy()))
                 current[0] = s.round
 
-        play(state, self.bots, rng, sample_battles=self.sample_battles, on_turn=turn_done)
+        play_game(state, self.bots, rng, sample_battles=self.sample_battles, on_turn=turn_done)
         if state.winner is None and state.round == last_round and (not snapshots or snapshots[-1].round < last_round):
             snapshots.append(Snapshot(last_round, state.turn, state.owner.copy(), state.armies.copy()))
         return snapshots

@@ -28,7 +28,8 @@ from scipy.special import expit
 from scipy.stats import DegenerateDataWarning, bootstrap, norm, ttest_1samp
 
 from analyzer.errors import StudyError
-from analyzer.sim.intervals import wilson_interval
+from analyzer.integers import whole_number
+from analyzer.sim import intervals
 
 #: Resamples of the bootstrap intervals: enough for a stable 95% percentile interval.
 BOOTSTRAP_RESAMPLES = 999
@@ -51,34 +52,19 @@ def check_confidence(confidence: object) -> float:
 
 def check_count(value: object, name: str, minimum: int) -> int:
     """``value`` as an int, if it is a whole number >= ``minimum``."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < minimum:
-        raise StudyError(f"{name} must be a whole number >= {minimum}, got {value!r}")
-    return int(value)
+    return whole_number(value, name, minimum, StudyError)
 
 
 def rate_table(
     frame: pd.DataFrame, by: str | Sequence[str], *, outcome: str = "won", confidence: float = 0.95
 ) -> pd.DataFrame:
-    """One row per value of ``by``: ``games`` (rows of ``frame``), ``wins`` (rows where ``outcome`` is
-    true), ``win_rate`` and its Wilson interval ``ci_low`` .. ``ci_high``.
-
-    Rows of one game in the same group are not independent (at most one of
-    them wins); that makes the interval, if anything, a little wide.
-    """
+    """:func:`analyzer.sim.intervals.rate_table` of a study's table, its columns and ``confidence`` checked."""
     confidence = check_confidence(confidence)
     keys = [by] if isinstance(by, str) else list(by)
     missing = [c for c in [*keys, outcome] if c not in frame.columns]
     if missing:
         raise StudyError(f"the table has no column(s) {', '.join(missing)}; it has {', '.join(map(str, frame.columns))}")
-    grouped = frame.groupby(keys, sort=True, observed=True)[outcome].agg(["count", "sum"]).reset_index()
-    intervals = [wilson_interval(int(w), int(n), confidence) for n, w in zip(grouped["count"], grouped["sum"])]
-    out = grouped[keys].copy()
-    out["games"] = grouped["count"].astype(np.int64)
-    out["wins"] = grouped["sum"].astype(np.int64)
-    out["win_rate"] = out["wins"] / out["games"]
-    out["ci_low"] = [lo for lo, _ in intervals]
-    out["ci_high"] = [hi for _, hi in intervals]
-    return out
+    return intervals.rate_table(frame, keys, outcome=outcome, confidence=confidence)
 
 
 @dataclass(frozen=True)

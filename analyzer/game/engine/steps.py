@@ -11,7 +11,8 @@ The state of a game is one ``int64`` vector ``S``, laid out as
 :mod:`analyzer.game.engine.layout` declares: a header of scalars, then the
 arrays ``owner``, ``armies``, ``card_loc``, ``pool``, ``alive`` (0/1),
 ``eliminated_by``, ``capitals`` and ``missions``. A copy of a game is a copy of ``S``. The constant data of a
-board and rules is a tuple of ``int64`` arrays (:func:`config`). Values the
+board and rules is one ``int64`` vector ``C`` (:func:`config`), laid out as :data:`NUMBERS` and
+:data:`PARTS` declare. Values the
 rules tabulate (set values, territory reinforcements) are computed into it by
 :mod:`analyzer.game.rules`, so the compiled code holds no rule numbers of its own.
 
@@ -27,10 +28,12 @@ rules tabulate (set values, territory reinforcements) are computed into it by
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 
 import numpy as np
 from analyzer.kernels import kernel
+from analyzer.slots import slots
 
 from analyzer.game import missions as missions_mod
 from analyzer.game.engine.layout import (
@@ -113,85 +116,99 @@ from analyzer.game.vocabulary import (
 )
 
 # ---------------------------------------------------------------------------------- constant data
-# The constant data C is one int64 vector (one array, so that compiled calls pass one reference):
-# the rules' numbers at R_*, the start of each part at O_*, then the parts.
-R_CONNECTED, R_FIXED_VALUES, R_TERRITORY_BONUS, R_MISSIONS, R_CAPITALS, R_ATTACKER_MAX, R_DEFENDER_MAX = range(7)
-R_CONTINENTS, R_WIDTH, R_EDGES = range(7, 10)  # continents, neighbour-table width, directed borders
-O_NEIGHBORS, O_CONTINENT_OF, O_CONTINENT_BONUS, O_SYMBOLS, O_CARD_TERRITORY, O_SET_VALUES = range(10, 16)
-O_FIXED_VALUES, O_TERRITORY_ARMIES, O_MISSIONS, O_SRC, O_DST = range(16, 21)
-# The territories sorted by continent, and where each continent's run starts (one more at the end).
-O_BY_CONTINENT, O_CONTINENT_START = 21, 22
-# The mission a destroy mission falls back to (missions.FALLBACK).
-R_FALLBACK_MISSION = 23
-C_HEADER = 24
-# Columns of the mission table.
-M_KIND, M_EXTRA, M_TERRITORIES, M_MIN_ARMIES, M_TARGET, M_CONTINENTS = range(6)
-M_COLUMNS = 6
-KIND_CONTINENTS, KIND_TERRITORIES, KIND_DESTROY = range(3)
+# The constant data C is one int64 vector (one array, so that compiled calls pass one reference): a
+# header of the numbers of NUMBERS, at R_*, then where each part of PARTS starts, at O_*, then the parts.
 #: Sets tabulated under progressive values; far beyond any game (the 100th set is worth 480).
 SET_VALUE_TABLE = 1000
+_PROGRESSIVE = Rules(card_values="progressive")
+
+
+def _borders(board: Board) -> tuple[np.ndarray, ...]:
+    """Every directed border as (source, target) arrays."""
+    return np.nonzero(np.asarray(board.adjacency))
+
+
+#: The numbers at the head of C, in order: each as the name of its ``R_*`` slot and how
+#: :func:`config` reads it from the board and the rules.
+NUMBERS: tuple[tuple[str, Callable[[Board, Rules], int]], ...] = (
+    ("connected", lambda board, rules: int(rules.fortify == "connected")),
+    ("fixed_values", lambda board, rules: int(rules.card_values == "fixed")),
+    ("territory_bonus", lambda board, rules: rules.territory_bonus),
+    ("missions", lambda board, rules: int(rules.missions)),
+    ("capitals", lambda board, rules: int(rules.capitals)),
+    ("attacker_max", lambda board, rules: rules.dice.attacker_max),
+    ("defender_max", lambda board, rules: rules.dice.defender_max),
+    ("continents", lambda board, rules: len(board.continents)),
+    ("width", lambda board, rules: board.neighbor_table.shape[1]),  # the neighbour table's width
+    ("edges", lambda board, rules: len(_borders(board)[0])),  # directed borders
+    ("fallback_mission", lambda board, rules: missions_mod.FALLBACK),  # a destroy mission's fallback
+)
+#: The parts after C's header, in order: each as the name of its ``O_*`` slot (the header slot that
+#: holds where the part starts) and how :func:`config` builds it from the board and the rules.
+PARTS: tuple[tuple[str, Callable[[Board, Rules], object]], ...] = (
+    ("neighbors", lambda board, rules: board.neighbor_table.ravel()),
+    ("continent_of", lambda board, rules: board.continent_of),
+    ("continent_bonus", lambda board, rules: board.continent_bonus),
+    ("symbols", lambda board, rules: board.card_symbols),
+    ("card_territory", lambda board, rules: board.card_territory),
+    ("set_values", lambda board, rules: [_PROGRESSIVE.set_value(k) for k in range(SET_VALUE_TABLE)]),
+    # Fixed values indexed by the three symbols (3 is a wild) as 16 * a + 4 * b + c.
+    ("fixed_values", lambda board, rules: [fixed_set_value((code // 16, code // 4 % 4, code % 4)) for code in range(64)]),
+    ("territory_armies", lambda board, rules: [reinforcement_from_territories(k) for k in range(board.n_territories + 1)]),
+    ("missions", lambda board, rules: mission_table(board).ravel() if rules.missions else []),
+    ("src", lambda board, rules: _borders(board)[0]),
+    ("dst", lambda board, rules: _borders(board)[1]),
+    # The territories sorted by continent, and where each continent's run starts (one more at the end).
+    ("by_continent", lambda board, rules: np.argsort(board.continent_of, kind="stable")),
+    ("continent_start", lambda board, rules: np.searchsorted(np.sort(board.continent_of), np.arange(len(board.continents) + 1))),
+)
+R = slots(name for name, _ in NUMBERS)
+O = slots((name for name, _ in PARTS), start=len(NUMBERS))
+C_HEADER = len(NUMBERS) + len(PARTS)
+R_CONNECTED, R_FIXED_VALUES, R_TERRITORY_BONUS = R["connected"], R["fixed_values"], R["territory_bonus"]
+R_MISSIONS, R_CAPITALS, R_ATTACKER_MAX, R_DEFENDER_MAX = R["missions"], R["capitals"], R["attacker_max"], R["defender_max"]
+R_CONTINENTS, R_WIDTH, R_EDGES, R_FALLBACK_MISSION = R["continents"], R["width"], R["edges"], R["fallback_mission"]
+O_NEIGHBORS, O_CONTINENT_OF, O_CONTINENT_BONUS, O_SYMBOLS = O["neighbors"], O["continent_of"], O["continent_bonus"], O["symbols"]
+O_CARD_TERRITORY, O_SET_VALUES, O_FIXED_VALUES = O["card_territory"], O["set_values"], O["fixed_values"]
+O_TERRITORY_ARMIES, O_MISSIONS, O_SRC, O_DST = O["territory_armies"], O["missions"], O["src"], O["dst"]
+O_BY_CONTINENT, O_CONTINENT_START = O["by_continent"], O["continent_start"]
+
+KIND_CONTINENTS, KIND_TERRITORIES, KIND_DESTROY = range(3)
+_KINDS = {"continents": KIND_CONTINENTS, "territories": KIND_TERRITORIES, "destroy": KIND_DESTROY}
+#: The columns of the mission table, in order: each as the name of its ``M_*`` column and how
+#: :func:`mission_table` reads it from a mission card and the board.
+MISSION_COLUMNS: tuple[tuple[str, Callable[[missions_mod.Mission, Board], int]], ...] = (
+    ("kind", lambda m, board: _KINDS[m.kind]),
+    ("extra", lambda m, board: m.extra_continents),
+    ("territories", lambda m, board: m.territories),
+    ("min_armies", lambda m, board: m.min_armies),
+    ("target", lambda m, board: m.target),
+    ("continents", lambda m, board: sum(1 << board.continent_index(name) for name in m.continents)),  # a bit mask
+)
+M = slots(name for name, _ in MISSION_COLUMNS)
+M_KIND, M_EXTRA, M_TERRITORIES, M_MIN_ARMIES, M_TARGET, M_CONTINENTS = (
+    M["kind"], M["extra"], M["territories"], M["min_armies"], M["target"], M["continents"])
+M_COLUMNS = len(MISSION_COLUMNS)
 
 
 @lru_cache(maxsize=64)
 def config(board: Board, rules: Rules) -> np.ndarray:
     """The constant vector the compiled steps read for ``board`` under ``rules`` (cached; read-only)."""
-    n = board.n_territories
-    progressive = Rules(card_values="progressive")
-    # Fixed values indexed by the three symbols (3 is a wild) as 16 * a + 4 * b + c.
-    fixed = [fixed_set_value((code // 16, code // 4 % 4, code % 4)) for code in range(64)]
-    src, dst = np.nonzero(np.asarray(board.adjacency))
-    parts: list[np.ndarray] = [
-        np.asarray(part, dtype=np.int64)
-        for part in (
-            board.neighbor_table.ravel(),
-            board.continent_of,
-            board.continent_bonus,
-            board.card_symbols,
-            board.card_territory,
-            [progressive.set_value(k) for k in range(SET_VALUE_TABLE)],
-            fixed,
-            [reinforcement_from_territories(k) for k in range(n + 1)],
-            mission_table(board).ravel() if rules.missions else [],
-            src,
-            dst,
-            np.argsort(board.continent_of, kind="stable"),
-            np.searchsorted(np.sort(board.continent_of), np.arange(len(board.continents) + 1)),
-        )
-    ]
-    header = [
-        int(rules.fortify == "connected"),
-        int(rules.card_values == "fixed"),
-        rules.territory_bonus,
-        int(rules.missions),
-        int(rules.capitals),
-        rules.dice.attacker_max,
-        rules.dice.defender_max,
-        len(board.continents),
-        board.neighbor_table.shape[1],
-        len(src),
-    ]
+    parts = [np.asarray(build(board, rules), dtype=np.int64).ravel() for _, build in PARTS]
     lengths = [len(part) for part in parts]
-    offsets = [C_HEADER + sum(lengths[:i]) for i in range(len(parts))]
+    starts = [C_HEADER + sum(lengths[:i]) for i in range(len(parts))]
     C = np.zeros(C_HEADER + sum(lengths), dtype=np.int64)
-    C[: len(header)] = header
-    C[R_FALLBACK_MISSION] = missions_mod.FALLBACK
-    C[O_NEIGHBORS : O_NEIGHBORS + len(parts)] = offsets
-    for start, values in zip(offsets, parts):
+    C[: len(NUMBERS)] = [read(board, rules) for _, read in NUMBERS]
+    C[len(NUMBERS) : C_HEADER] = starts
+    for start, values in zip(starts, parts):
         C[start : start + len(values)] = values
     C.setflags(write=False)
     return C
 
 
 def mission_table(board: Board) -> np.ndarray:
-    """The classic mission cards as rows of integers (columns ``M_*``); continents as a bit mask."""
-    kinds = {"continents": KIND_CONTINENTS, "territories": KIND_TERRITORIES, "destroy": KIND_DESTROY}
-    rows = []
-    for m in missions_mod.MISSIONS:
-        mask = 0
-        for name in m.continents:
-            mask |= 1 << board.continent_index(name)
-        rows.append([kinds[m.kind], m.extra_continents, m.territories, m.min_armies, m.target, mask])
-    return np.array(rows, dtype=np.int64)
+    """The classic mission cards as rows of integers (columns ``M_*``, from :data:`MISSION_COLUMNS`)."""
+    return np.array([[read(m, board) for _, read in MISSION_COLUMNS] for m in missions_mod.MISSIONS], dtype=np.int64)
 
 
 # ---------------------------------------------------------------------------------- queries

@@ -5,9 +5,11 @@ PY := $(VENV)/bin/python
 # Re-install only when the project's metadata changes.
 RUN_STAMP := $(VENV)/.installed-run
 TEST_STAMP := $(VENV)/.installed-test
+DOCS_STAMP := $(VENV)/.installed-docs
+POSTGRES_STAMP := $(VENV)/.installed-postgres
 PORT ?= 8501
 
-.PHONY: run test bench browser clean
+.PHONY: run test bench browser postgres clean docs
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -17,9 +19,18 @@ $(RUN_STAMP): pyproject.toml | $(PY)
 	$(PY) -m pip install --quiet -e '.[app]'
 	touch $@
 
-$(TEST_STAMP): pyproject.toml | $(PY)
-	$(PY) -m pip install --quiet -e '.[all,test]'
+# A PostgreSQL URL in DB needs the driver, which the postgres extra installs.
+$(POSTGRES_STAMP): pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet -e '.[postgres]'
 	touch $@ $(RUN_STAMP)
+
+$(TEST_STAMP): pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet -e '.[all,test,docs]'
+	touch $@ $(RUN_STAMP) $(DOCS_STAMP)
+
+$(DOCS_STAMP): pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet -e '.[docs]'
+	touch $@
 
 # Playwright's own browser download does not work here: the browser tests drive Debian's chromium.
 browser:
@@ -27,18 +38,33 @@ browser:
 		echo "installing Debian's chromium for the browser tests"; \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
 
-# The games are kept in an SQLite file: DB=path/to/games.sqlite3 chooses it (default: the user's data directory).
-run: $(RUN_STAMP)
+# The store's tests start a throwaway PostgreSQL server of their own, from Debian's server programs.
+postgres:
+	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { \
+		echo "installing Debian's postgresql for the store's tests"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null; }
+
+# The games are kept in an SQLite file: DB=path/to/games.sqlite3 chooses it (default: the user's data directory),
+# or in a PostgreSQL database: DB=postgresql+psycopg://USER:PASSWORD@HOST/DATABASE (docs/club.md).
+run: $(RUN_STAMP) $(if $(findstring postgresql,$(DB)),$(POSTGRES_STAMP))
 	$(if $(DB),RISK_ANALYZER_DB="$(DB)") $(VENV)/bin/streamlit run app.py --server.port $(PORT)
 
-test: $(TEST_STAMP) browser
+test: $(TEST_STAMP) browser postgres
 	$(VENV)/bin/lint-imports
 	$(PY) -m pytest -n 2 --dist loadgroup
 
-bench: $(RUN_STAMP)
-	@for f in bench/bench_*.py; do echo "== $$f"; $(PY) $$f || exit 1; done
+# Each script's output is also kept under results/bench/, where the docs' contributor guide shows it:
+# commit it to publish a run's figures (nothing in the docs or the README is typed from a run).
+bench: $(RUN_STAMP) $(POSTGRES_STAMP) postgres
+	@mkdir -p results/bench
+	@for f in bench/bench_*.py; do echo "== $$f"; out=results/bench/$$(basename $$f .py).txt; \
+		$(PY) $$f > $$out; status=$$?; cat $$out; test $$status -eq 0 || exit 1; done
+
+# The site goes to docs/_build/html; `make test` builds it too, with warnings as errors (tests/test_docs.py).
+docs: $(DOCS_STAMP)
+	$(PY) -m sphinx -b html docs docs/_build/html
 
 # The compiled kernels' cache (analyzer/__pycache__/kernels) goes with the other __pycache__ folders.
 clean:
-	rm -rf $(VENV) build dist *.egg-info .pytest_cache .hypothesis
+	rm -rf $(VENV) build dist *.egg-info .pytest_cache .hypothesis docs/_build docs/api/analyzer*.rst
 	find . -path ./.git -prune -o -name __pycache__ -type d -prune -exec rm -rf {} +

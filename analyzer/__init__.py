@@ -47,7 +47,7 @@ EXPORTS: dict[str, str] = {
 }
 #: Names a small job answers faster uncompiled, when nothing has chosen the kernels' mode yet.
 PLAIN_FIRST = frozenset({"battle", "armies_needed", "chain", "BattleOptions"})
-#: Names that play many games: ~45x slower with plain-Python kernels.
+#: Names that play many games: many times slower with plain-Python kernels.
 PLAYS_GAMES = frozenset({"simulate", "evaluate", "ladder", "win_chances", "suggest_turn"})
 
 __all__ = ["__version__", *EXPORTS]

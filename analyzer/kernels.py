@@ -52,13 +52,13 @@ KERNEL_MODULES = (
 )
 
 #: numba's options for every kernel. ``error_model="numpy"``: no Python division checks in the hot
-#: loops (~8% of the playout's time); no kernel divides by a value that can be zero.
+#: loops; no kernel divides by a value that can be zero.
 OPTIONS: dict[str, Any] = {"error_model": "numpy"}
 
 #: Set to "python" in the environment before the package is imported, every kernel runs as the plain
 #: Python it is written in: no compile and no numba import. A one-off small job (the CLI's battle
-#: odds) then answers in a tenth of the ~0.8 s that importing numba and loading its kernels costs;
-#: it is also the way to step through a kernel in a debugger. Anything larger runs far slower.
+#: odds) then answers in a fraction of what importing numba and loading its kernels costs
+#: (``bench/bench_cli.py`` measures both); it is also the way to step through a kernel in a debugger. Anything larger runs far slower.
 MODE_VARIABLE = "RISK_ANALYZER_KERNELS"
 
 

@@ -6,9 +6,9 @@ limit gets a :class:`ValueError` subclass that names the limit. They are far
 above any real game: the classic game has 42 territories and a few hundred
 armies on the largest stack.
 
-=========================  ==============  =====================================================
+========================== ==============  =====================================================
 limit                      value           what it bounds
-=========================  ==============  =====================================================
+========================== ==============  =====================================================
 ``MAX_ARMIES``             1,000,000       armies on one territory; attackers, defenders
 ``MAX_SOLVER_CELLS``       33,554,432      states one battle, chain stage or odds table solves
                                            (256 MiB of float64): ``odds 1000000000 5`` and
@@ -36,7 +36,7 @@ limit                      value           what it bounds
 ``MAX_JSON_DEPTH``         32              nesting of a saved game, map file or ``--rules``
 ``MAX_MESSAGE``            200             characters of user text quoted back in a message
 ``MAX_NAME_LENGTH``        40              a player's, territory's or continent's name
-=========================  ==============  =====================================================
+========================== ==============  =====================================================
 
 >>> MAX_ARMIES
 1000000

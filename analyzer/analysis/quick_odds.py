@@ -28,7 +28,7 @@ from analyzer.solver.chains import chain, chain_armies_needed
 #: Most territories in a chain: on the classic map a stack can attack every other territory, one after another.
 MAX_CHAIN = classic_board().n_territories - 1
 #: Most defenders (summed over a chain) for which the armies needed are searched: the search grows with the
-#: square of the defenders (0.3 s at 3,000 on one core, 6 s at 10,000), and a calculator must answer at once.
+#: square of the defenders, and a calculator must answer at once.
 MAX_NEEDED_DEFENDERS = 3_000
 #: Outcomes less likely than this at either end of a distribution are left out of the survivors' chart.
 CHART_TAIL = 1e-6

@@ -17,8 +17,8 @@ each decision (bots keep no memory):
   continent an enemy holds, breaking it (its weakest territory next to the
   bot's) is worth ``break_turns`` turns of the bonus. The plan is the best
   value x odds among those with odds of at least ``plan_threshold``. (Breaking
-  weighs more than completing by default: measured, ``break_turns`` 5 against
-  1 lifted the 2-player score against the classic bot from 59.5% to 69.9%.)
+  weighs more than completing by default: it played stronger against the
+  classic bot.)
 * **a kill**: taking a stack of at least ``kill_from`` armies next to one of
   those attacking stacks is worth ``kill`` per army on it (a plan of its own,
   so that big stacks meet rather than circle the board).
@@ -35,12 +35,9 @@ each decision (bots keep no memory):
   ``draft="model"`` (3 to 6 players on the classic map) it claims instead the
   territory that raises its log-odds of winning most under that draft model,
   fitted to random drafts played on by this bot (:mod:`analyzer.bots.draft_model`).
-  That is not the default because it measured weaker where it counts (2,000
-  games each, 95% Wilson intervals): one seat of 4 against three classic bots
-  won 69.5% [67.4%, 71.5%] drafting by the model and 78.5% [76.6%, 80.2%] by
-  ease; one of 3 against two, 81.8% [80.1%, 83.4%] and 90.1% [88.7%, 91.3%];
-  against three ease-drafting planners it won 28.7% [26.8%, 30.7%] (fair 25%),
-  against two 33.6% [31.6%, 35.7%] (fair 33.3%).
+  That is not the default because it measured weaker, against classic bots
+  and against ease-drafting planners (``python bench/bench_bots.py`` plays
+  such matches and prints their figures with 95% intervals).
 
 Every decision is compiled and shared by :meth:`PlannerBot.choose` and the
 compiled playout (:mod:`analyzer.sim.playout`), so games are the same either way.

@@ -1,6 +1,6 @@
 """All rule options in one configuration object.
 
-The defaults are the classic rules of the guide in ``shared/seeds``. Every
+The defaults are the classic rules of the guide ``docs/rules-source/guide-en.txt``. Every
 option that changes them is named below, with the classic choice first.
 
 =====================  =================================  ==============================================

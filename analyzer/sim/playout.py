@@ -94,9 +94,9 @@ class BattleCache:
     :attr:`MAX_POOL`; once the table is 70% full or the pool cannot take a battle, further battles
     are computed each time instead.
 
-    The pool has to grow: a battle's distribution holds about 180 outcomes on average, so four-player
-    games between default bots filled the first 32 MB within 2,000 games (7,956 battles), after which
-    every new battle was solved again each time it was fought. 20,000 games used 153 MB.
+    The pool has to grow: a battle's distribution holds a hundred or more outcomes, so a long run of
+    four-player games between default bots fills any fixed first pool, after which every new battle
+    would be solved again each time it was fought.
     """
 
     SLOTS = 1 << 17

@@ -149,6 +149,20 @@ def test_the_model_draft_claims_what_raises_its_fitted_odds_most():
         PlannerBot(draft="x")
 
 
+def test_the_draft_fit_gives_every_term_the_compiled_claim_reads():
+    """The study that makes the bot's coefficients (analyzer.studies.draft_fit) fits the same terms the
+    compiled claim reads (model_block would raise a KeyError on a missing one), reproducibly."""
+    from analyzer.bots.draft_model import COEFFICIENTS, model_block
+    from analyzer.studies.draft_fit import fit_coefficients
+
+    fitted = fit_coefficients(3, games=40, seed=5)
+    assert set(fitted) == set(COEFFICIENTS[3])
+    assert fitted == fit_coefficients(3, games=40, seed=5)
+    assert all(np.isfinite(v) for v in fitted.values())
+    block = model_block(np.asarray(BOARD.continent_of))
+    assert block[0] == 1.0
+
+
 # ---------------------------------------------------------------------------------- the turn search
 def test_turn_search_is_reproducible_and_its_turn_is_legal():
     from analyzer.analysis.search import PLANS, play_setup, suggest_turn

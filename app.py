@@ -46,7 +46,6 @@ from analyzer.analysis.position import (
     attack_targets,
     blank_position,
     continent_table,
-    edit_position,
     player_labels,
     reinforcement_forecast,
     win_chances,
@@ -56,6 +55,7 @@ from analyzer.analysis.quick_odds import MAX_CHAIN, MAX_NEEDED_DEFENDERS, QuickO
 from analyzer.bots.registry import BOTS
 from analyzer.bots.search import suggest_turn, turn_steps
 from analyzer.errors import StoreConflictError, StoreError
+from analyzer.live import corrected
 from analyzer.game import face_down
 from analyzer.game.board import SYMBOLS, Board, classic_board
 from analyzer.game.state import GameState, Phase
@@ -800,9 +800,9 @@ def apply_quick_edit() -> None:
     try:
         # Names are resolved by the board, which refuses an unknown one and suggests the nearest.
         ids = [game.board.index(t) for t in picked]
-        edited = edit_position(
+        edited = corrected(
             game,
-            owner={t: names.index(owner) for t in ids} if owner is not None else None,
+            owners={t: names.index(owner) for t in ids} if owner is not None else None,
             armies={t: armies for t in ids} if armies is not None else None,
         )
     except ValueError as exc:
@@ -857,7 +857,7 @@ def territory_editor(game: GameState, names: list[str]) -> GameState | None:
     try:
         if unknown:
             raise ValueError(f"{unknown[0]} has no owner; choose one of {', '.join(names)}")
-        updated = edit_position(game, owner=owner_changes, armies=army_changes)
+        updated = corrected(game, owners=owner_changes, armies=army_changes)
     except ValueError as exc:
         st.error(plain(f"{exc}. The table keeps your entries: correct the value to apply them."))
         return None
@@ -920,7 +920,7 @@ def players_view(game: GameState, names: list[str]) -> None:
 def apply_players() -> None:
     game: GameState = st.session_state[GAME]
     try:
-        edited = edit_position(
+        edited = corrected(
             game,
             player=int(st.session_state[game_key("to_move")]),
             sets_traded=st.session_state[game_key("sets_traded")],

@@ -340,6 +340,8 @@ def test_refused_entries_name_the_problem_and_change_nothing() -> None:
         (lambda: live.battle("Alaska", "Ural", 6, 0), "Alaska does not border Ural"),
         (lambda: live.battle("Alaska", "Kamchatka", 14, 0), "a battle of 13 against 3 cannot leave 14 and 0"),
         (lambda: live.battle("Alaska", "Kamchatka", 1, 0), "a capture leaves the attacker at least 2"),
+        (lambda: live.battle("Alaska", "Kamchatka", 13, 3), "a battle removes at least one army: Alaska still has 13 "
+                                                            "and Kamchatka 3; enter the armies left after the dice"),
         (lambda: live.battle("Alaska", "Alberta", 10, 1), "Alberta is Player 1's own; attack a territory of another player"),
         (lambda: live.fortify("Alaska", "Kamchatka", 1), "both Alaska and Kamchatka must be Player 1's"),
         (lambda: live.fortify("Alaska", "Alberta", 13), "move from 1 to 12 armies"),

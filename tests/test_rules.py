@@ -319,6 +319,20 @@ def test_a_card_is_drawn_only_after_a_capture() -> None:
     assert len(state.hand(0)) == 1 and state.player == 1
 
 
+def test_a_battle_in_which_no_army_fell_is_refused() -> None:
+    # Every roll compares at least one pair of dice, so a battle always costs one side an army.
+    state = position(NA, armies={"Alaska": 5, "Kamchatka": 1})
+    state.apply(Place("Alberta", state.pending))
+    before = state.to_json()
+    with pytest.raises(IllegalActionError, match=(
+            r"Player 1 cannot record the battle from Alaska into Kamchatka \(5 and 1 left\) now: a battle removes "
+            "at least one army: Alaska still has 5 and Kamchatka 1; enter the armies left after the dice")):
+        state.apply(Battle("Alaska", "Kamchatka", 5, 1))
+    assert state.to_json() == before and not state.is_legal(Battle("Alaska", "Kamchatka", 5, 1))
+    # One army fewer on either side is a battle that happened.
+    assert state.is_legal(Battle("Alaska", "Kamchatka", 4, 1)) and state.is_legal(Battle("Alaska", "Kamchatka", 5, 0))
+
+
 def test_whole_battle_step_applies_the_capture_rules() -> None:
     state = position(NA, armies={"Alaska": 12, "Kamchatka": 5})
     state.apply(Place("Alberta", state.pending))

@@ -717,7 +717,7 @@ class GameState:
         """
         hand = set(self.hand(self.player))
         if len(set(action.cards)) != 3 or not set(action.cards) <= hand:
-            reason = self.illegal_reason(action) or f"a set is three different cards of the player's hand {sorted(hand)}"
+            reason = self.illegal_reason(action) or "a set is three different cards of the player's hand"
             raise self._illegal(action, reason)
         bonus = None if action.bonus is None else as_id(action.bonus)
         try:

@@ -58,7 +58,7 @@ from analyzer.errors import StoreConflictError, StoreError
 from analyzer.live import corrected
 from analyzer.game import face_down
 from analyzer.game.board import SYMBOLS, Board, classic_board
-from analyzer.game.state import GameState, Phase
+from analyzer.game.state import GameState, Phase, turn_number
 from analyzer.text import plain
 from analyzer.limits import MAX_ARMIES, MAX_NAME_LENGTH
 from analyzer.plot import (
@@ -631,7 +631,7 @@ def game_page(game: GameState, names: list[str]) -> None:
     if st.session_state.get(STORED_ID) is not None:
         st.caption(f"Saved: version {st.session_state[VERSION]}")
     in_setup = bool(np.any(game.owner < 0))
-    st.markdown(f"Turn **{game.turn}** · {game.phase.name.replace('_', ' ').lower()} · "
+    st.markdown(f"Turn **{turn_number(game)}** · {game.phase.name.replace('_', ' ').lower()} · "
                 f"**{plain(names[game.player])}** to play")
     st.dataframe(players_summary(game, names), hide_index=True, key="players_summary")
     if not in_setup:

@@ -82,7 +82,7 @@ from analyzer.game.board import Board
 from analyzer.game.labels import card_label, player_name, with_player_labels
 from analyzer.game.cards import is_valid_set
 from analyzer.game.rules import Rules
-from analyzer.game.state import DECK, DISCARD, GameState, Phase
+from analyzer.game.state import DECK, DISCARD, GameState, Phase, turn_number
 from analyzer.plot import PLAYER_COLORS
 
 #: Key of the recorder's bookkeeping in :attr:`GameState.labels`.
@@ -169,6 +169,11 @@ class LiveGame:
     def state(self) -> GameState:
         """A copy of the game now, its bookkeeping in its labels (what a caller stores)."""
         return self._state.copy()
+
+    @property
+    def turn(self) -> int:
+        """The table's turn number now (:func:`analyzer.game.state.turn_number`)."""
+        return turn_number(self._state)
 
     @property
     def me(self) -> int | None:

@@ -952,6 +952,20 @@ class GameState:
         )
 
 
+def turn_number(state: GameState) -> int:
+    """The table's turn number: the round, every player's n-th turn (0 during the setup).
+
+    The one number the log, the recorder, the games list and the app's header
+    show; :attr:`GameState.turn` counts player-turns, which a table never says.
+
+    >>> import numpy as np
+    >>> state = GameState.random_start(3, np.random.default_rng(1))
+    >>> turn_number(state), state.turn
+    (1, 1)
+    """
+    return int(state.round)
+
+
 @lru_cache(maxsize=None)
 def roll_cdf(attacker_dice: int, defender_dice: int, dice: DiceRules) -> tuple[list[Roll], list[float]]:
     """The outcomes of a roll and their cumulative probabilities, in the order both paths sample them.

@@ -25,7 +25,8 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from analyzer.analysis.log import log_csv, log_lines, player_names
+from analyzer.analysis.log import log_csv, log_lines
+from analyzer.game.labels import player_names
 from analyzer.analysis.position import player_labels
 from analyzer.analysis.luck import extreme_battles, luck_series, luck_table
 from analyzer.errors import RiskAnalyzerError

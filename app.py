@@ -57,7 +57,8 @@ from analyzer.bots.search import suggest_turn, turn_steps
 from analyzer.errors import StoreConflictError, StoreError
 from analyzer.live import corrected
 from analyzer.game import face_down
-from analyzer.game.board import SYMBOLS, Board, classic_board
+from analyzer.game.board import Board, classic_board
+from analyzer.game.labels import card_label, player_names, seat_name
 from analyzer.game.state import GameState, Phase, turn_number
 from analyzer.text import plain
 from analyzer.limits import MAX_ARMIES, MAX_NAME_LENGTH
@@ -68,7 +69,6 @@ from analyzer.plot import (
     board_chart,
     chart_picks,
     draw_board,
-    player_name,
 )
 from analyzer.solver.battle import dice_options
 from analyzer.solver.tables import TABLES, odds_tables
@@ -304,13 +304,6 @@ def default_name() -> str:
 def game_key(name: str) -> str:
     """A widget key that changes with the game, so the widget shows the new game's value."""
     return f"{name}-{st.session_state.get(GENERATION, 0)}"
-
-
-def player_names(game: GameState) -> list[str]:
-    """Display names of the forces of ``game``: the names kept in it, then "Neutral" in a 2-player game."""
-    names, _ = player_labels(game)
-    seats = names if names is not None else [player_name(p) for p in range(game.n_players)]
-    return seats + (["Neutral"] if game.neutral is not None else [])
 
 
 def player_colors(game: GameState) -> list[str]:
@@ -879,12 +872,6 @@ def continents_overview(board: Board, game: GameState | None = None, names: Sequ
 
 
 # ---------------------------------------------------------------------------------- Players & cards
-def card_label(board: Board, card: int) -> str:
-    symbol = SYMBOLS[int(board.card_symbols[card])]
-    territory = int(board.card_territory[card])
-    return f"#{card} {board.territories[territory]} ({symbol})" if territory >= 0 else f"#{card} wild"
-
-
 def players_view(game: GameState, names: list[str]) -> None:
     board = game.board
     st.caption("Names and colours")
@@ -938,7 +925,7 @@ def apply_labels() -> None:
     """Store the names and colours typed (a blank name is the seat's default one)."""
     game: GameState = st.session_state[GAME]
     seats = range(game.n_players)
-    names = [str(st.session_state.get(game_key(f"name{p}")) or "").strip() or player_name(p) for p in seats]
+    names = [str(st.session_state.get(game_key(f"name{p}")) or "").strip() or seat_name(p) for p in seats]
     colors = [str(st.session_state.get(game_key(f"color{p}")) or PLAYER_COLORS[p]) for p in seats]
     if names == player_names(game)[: game.n_players] and [c.lower() for c in colors] == [
             c.lower() for c in player_colors(game)[: game.n_players]]:

@@ -26,13 +26,13 @@ import pandas as pd
 import streamlit as st
 
 from analyzer.analysis.log import log_csv, log_lines
-from analyzer.game.labels import player_names
+from analyzer.game.labels import card_label, player_names
 from analyzer.analysis.position import player_labels
 from analyzer.analysis.luck import extreme_battles, luck_series, luck_table
 from analyzer.errors import RiskAnalyzerError
 from analyzer.game import face_down
 from analyzer.game.actions import Territory
-from analyzer.game.board import SYMBOLS, classic_board
+from analyzer.game.board import classic_board
 from analyzer.game.state import DECK, GameState, Phase, turn_number
 from analyzer.limits import MAX_ARMIES, MAX_NAME_LENGTH
 from analyzer.live import LIVE_LABEL, LiveGame
@@ -125,9 +125,7 @@ def _card_label(game: GameState) -> Callable[[int], str]:
     def label(c: int) -> str:
         if c == NO_CARD:
             return "face down / not known"
-        t = int(game.board.card_territory[c])
-        symbol = SYMBOLS[int(game.board.card_symbols[c])]
-        return f"{game.board.territories[t]} ({symbol})" if t >= 0 else f"wild ({c})"
+        return card_label(game.board, c)
     return label
 
 

@@ -40,6 +40,7 @@ from matplotlib.figure import Figure
 
 import app_live
 
+from analyzer.analysis.win_chances import DEFAULT_ROLLOUT_BOT
 from analyzer.analysis.position import (
     attack_sources,
     attack_suggestions,
@@ -1006,7 +1007,9 @@ def suggestions_view(game: GameState, names: list[str]) -> None:
 
     st.subheader("Chances to win the game")
     bot_col, budget_col, seed_col = st.columns(3)
-    bot = bot_col.selectbox("Bots playing every seat", list(BOTS), key="rollout_bot")
+    # The default bot plays a rollout in milliseconds; the random bot's games run long and decide little.
+    bot = bot_col.selectbox("Bots playing every seat", list(BOTS), index=list(BOTS).index(DEFAULT_ROLLOUT_BOT),
+                            key="rollout_bot")
     budget = budget_col.slider("Time budget (s)", 1, 60, 10, key="rollout_budget")
     seed = seed_col.number_input("Rollout seed", min_value=0, value=0, step=1, key="rollout_seed")
     if st.button("Estimate by rollouts", key="rollout_run"):

@@ -27,7 +27,7 @@ import streamlit as st
 
 from analyzer.analysis.log import log_csv, log_lines
 from analyzer.game.labels import card_label, player_names
-from analyzer.analysis.position import player_labels
+from analyzer.game.labels import player_labels
 from analyzer.analysis.luck import extreme_battles, luck_series, luck_table
 from analyzer.errors import RiskAnalyzerError
 from analyzer.game import face_down

@@ -56,7 +56,7 @@ from typing import Any
 
 import numpy as np
 
-from analyzer.analysis.position import edit_position
+from analyzer.analysis.editing import edit_position
 from analyzer.errors import IllegalActionError, PositionError, StateFormatError
 from analyzer.game.actions import (
     Action,

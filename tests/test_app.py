@@ -31,7 +31,8 @@ from analyzer.plot import (
     chart_picks,
     player_name,
 )
-from analyzer.game.actions import Attack, Place
+from analyzer.game.actions import Attack, Correct, Place
+from analyzer.game.labels import player_labels
 from analyzer.game.state import GameState
 from analyzer.limits import MAX_ARMIES
 from analyzer.solver.battle import BattleOptions
@@ -520,8 +521,12 @@ def test_a_loaded_game_brings_its_own_names_and_an_edit_keeps_them(downloads: di
     at.multiselect(key="pick").set_value(["Peru"]).run()
     at.number_input(key="edit_armies").set_value(7)
     at.button(key="apply_quick_edit").click().run()
-    assert at.session_state["game"].labels == {"names": names, "colors": colors}
-    assert GameState.from_json(downloads["risk-game.json"]).labels == {"names": names, "colors": colors}
+    edited = at.session_state["game"]
+    assert player_labels(edited) == (names, colors)
+    # The game had a history: the edit is one correction entry after it, nothing dropped.
+    assert edited.history[:-1] == five.history and isinstance(edited.history[-1], Correct)
+    assert int(edited.armies[BOARD.index("Peru")]) == 7
+    assert player_labels(GameState.from_json(downloads["risk-game.json"])) == (names, colors)
     # A game saved without names has the default ones.
     load(at, KNOWN)
     assert shown_labels(at, 3) == (["Player 1", "Player 2", "Player 3"], list(PLAYER_COLORS[:3]))

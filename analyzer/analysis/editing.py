@@ -25,8 +25,8 @@ from analyzer.game.state import GameState
 def edit_position(
     state: GameState,
     *,
-    owner: Mapping[str, Any] | Mapping[int, Any] | None = None,
-    armies: Mapping[str, Any] | Mapping[int, Any] | None = None,
+    owner: Mapping[str, Any] | Mapping[int, Any] | Mapping[int | str, Any] | None = None,
+    armies: Mapping[str, Any] | Mapping[int, Any] | Mapping[int | str, Any] | None = None,
     player: int | None = None,
     hands: Mapping[int, Sequence[int | str]] | None = None,
     sets_traded: int | None = None,
@@ -57,8 +57,8 @@ def edit_position(
 def new_game_from_position(
     state: GameState,
     *,
-    owner: Mapping[str, Any] | Mapping[int, Any] | None = None,
-    armies: Mapping[str, Any] | Mapping[int, Any] | None = None,
+    owner: Mapping[str, Any] | Mapping[int, Any] | Mapping[int | str, Any] | None = None,
+    armies: Mapping[str, Any] | Mapping[int, Any] | Mapping[int | str, Any] | None = None,
     player: int | None = None,
     hands: Mapping[int, Sequence[int | str]] | None = None,
     sets_traded: int | None = None,

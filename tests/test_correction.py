@@ -58,6 +58,8 @@ def test_a_correction_is_an_entry_the_log_tells_and_undo_takes_back() -> None:
     live.undo()
     assert live.state.to_dict(history=True)["history"] == before.to_dict()["history"]
     assert int(live.state.armies[ALASKA]) == 8 and int(live.state.owner[KAMCHATKA]) == 2
+    live.redo()
+    assert live.state.history == after.history and int(live.state.armies[ALASKA]) == 5
 
 
 def test_a_hand_is_corrected_with_its_face_down_cards() -> None:

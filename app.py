@@ -40,13 +40,13 @@ from matplotlib.figure import Figure
 
 import app_live
 
+from analyzer.analysis.win_chances import DEFAULT_ROLLOUT_BOT
 from analyzer.analysis.position import (
     attack_sources,
     attack_suggestions,
     attack_targets,
     blank_position,
     continent_table,
-    edit_position,
     player_labels,
     reinforcement_forecast,
     win_chances,
@@ -56,9 +56,11 @@ from analyzer.analysis.quick_odds import MAX_CHAIN, MAX_NEEDED_DEFENDERS, QuickO
 from analyzer.bots.registry import BOTS
 from analyzer.analysis.search import suggest_turn, turn_steps
 from analyzer.errors import StoreConflictError, StoreError
+from analyzer.live import corrected
 from analyzer.game import face_down
-from analyzer.game.board import SYMBOLS, Board, classic_board
-from analyzer.game.state import GameState
+from analyzer.game.board import Board, classic_board
+from analyzer.game.labels import card_label, player_names, seat_name
+from analyzer.game.state import GameState, turn_number
 from analyzer.game.vocabulary import Phase, MAX_PLAYERS, MIN_PLAYERS
 from analyzer.text import plain
 from analyzer.limits import MAX_ARMIES, MAX_NAME_LENGTH
@@ -69,7 +71,6 @@ from analyzer.plot import (
     board_chart,
     chart_picks,
     draw_board,
-    player_name,
 )
 from analyzer.solver.battle import dice_options
 from analyzer.solver.tables import TABLES, odds_tables
@@ -305,13 +306,6 @@ def default_name() -> str:
 def game_key(name: str) -> str:
     """A widget key that changes with the game, so the widget shows the new game's value."""
     return f"{name}-{st.session_state.get(GENERATION, 0)}"
-
-
-def player_names(game: GameState) -> list[str]:
-    """Display names of the forces of ``game``: the names kept in it, then "Neutral" in a 2-player game."""
-    names, _ = player_labels(game)
-    seats = names if names is not None else [player_name(p) for p in range(game.n_players)]
-    return seats + (["Neutral"] if game.neutral is not None else [])
 
 
 def player_colors(game: GameState) -> list[str]:
@@ -632,7 +626,7 @@ def game_page(game: GameState, names: list[str]) -> None:
     if st.session_state.get(STORED_ID) is not None:
         st.caption(f"Saved: version {st.session_state[VERSION]}")
     in_setup = bool(np.any(game.owner < 0))
-    st.markdown(f"Turn **{game.turn}** · {game.phase.name.replace('_', ' ').lower()} · "
+    st.markdown(f"Turn **{turn_number(game)}** · {game.phase.name.replace('_', ' ').lower()} · "
                 f"**{plain(names[game.player])}** to play")
     st.dataframe(players_summary(game, names), hide_index=True, key="players_summary")
     if not in_setup:
@@ -801,9 +795,9 @@ def apply_quick_edit() -> None:
     try:
         # Names are resolved by the board, which refuses an unknown one and suggests the nearest.
         ids = [game.board.index(t) for t in picked]
-        edited = edit_position(
+        edited = corrected(
             game,
-            owner={t: names.index(owner) for t in ids} if owner is not None else None,
+            owners={t: names.index(owner) for t in ids} if owner is not None else None,
             armies={t: armies for t in ids} if armies is not None else None,
         )
     except ValueError as exc:
@@ -858,7 +852,7 @@ def territory_editor(game: GameState, names: list[str]) -> GameState | None:
     try:
         if unknown:
             raise ValueError(f"{unknown[0]} has no owner; choose one of {', '.join(names)}")
-        updated = edit_position(game, owner=owner_changes, armies=army_changes)
+        updated = corrected(game, owners=owner_changes, armies=army_changes)
     except ValueError as exc:
         st.error(plain(f"{exc}. The table keeps your entries: correct the value to apply them."))
         return None
@@ -880,12 +874,6 @@ def continents_overview(board: Board, game: GameState | None = None, names: Sequ
 
 
 # ---------------------------------------------------------------------------------- Players & cards
-def card_label(board: Board, card: int) -> str:
-    symbol = SYMBOLS[int(board.card_symbols[card])]
-    territory = int(board.card_territory[card])
-    return f"#{card} {board.territories[territory]} ({symbol})" if territory >= 0 else f"#{card} wild"
-
-
 def players_view(game: GameState, names: list[str]) -> None:
     board = game.board
     st.caption("Names and colours")
@@ -921,7 +909,7 @@ def players_view(game: GameState, names: list[str]) -> None:
 def apply_players() -> None:
     game: GameState = st.session_state[GAME]
     try:
-        edited = edit_position(
+        edited = corrected(
             game,
             player=int(st.session_state[game_key("to_move")]),
             sets_traded=st.session_state[game_key("sets_traded")],
@@ -939,7 +927,7 @@ def apply_labels() -> None:
     """Store the names and colours typed (a blank name is the seat's default one)."""
     game: GameState = st.session_state[GAME]
     seats = range(game.n_players)
-    names = [str(st.session_state.get(game_key(f"name{p}")) or "").strip() or player_name(p) for p in seats]
+    names = [str(st.session_state.get(game_key(f"name{p}")) or "").strip() or seat_name(p) for p in seats]
     colors = [str(st.session_state.get(game_key(f"color{p}")) or PLAYER_COLORS[p]) for p in seats]
     if names == player_names(game)[: game.n_players] and [c.lower() for c in colors] == [
             c.lower() for c in player_colors(game)[: game.n_players]]:
@@ -1020,7 +1008,9 @@ def suggestions_view(game: GameState, names: list[str]) -> None:
 
     st.subheader("Chances to win the game")
     bot_col, budget_col, seed_col = st.columns(3)
-    bot = bot_col.selectbox("Bots playing every seat", list(BOTS), key="rollout_bot")
+    # The default bot plays a rollout in milliseconds; the random bot's games run long and decide little.
+    bot = bot_col.selectbox("Bots playing every seat", list(BOTS), index=list(BOTS).index(DEFAULT_ROLLOUT_BOT),
+                            key="rollout_bot")
     budget = budget_col.slider("Time budget (s)", 1, 60, 10, key="rollout_budget")
     seed = seed_col.number_input("Rollout seed", min_value=0, value=0, step=1, key="rollout_seed")
     if st.button("Estimate by rollouts", key="rollout_run"):

@@ -25,14 +25,15 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from analyzer.analysis.log import log_csv, log_lines, player_names
-from analyzer.analysis.position import player_labels
+from analyzer.analysis.log import log_csv, log_lines
+from analyzer.game.labels import card_label, player_names
+from analyzer.game.labels import player_labels
 from analyzer.analysis.luck import extreme_battles, luck_series, luck_table
 from analyzer.errors import RiskAnalyzerError
 from analyzer.game import face_down
 from analyzer.game.actions import Territory
-from analyzer.game.board import SYMBOLS, classic_board
-from analyzer.game.state import GameState
+from analyzer.game.board import classic_board
+from analyzer.game.state import GameState, turn_number
 from analyzer.game.vocabulary import Phase, DECK, PLAYER_COUNTS, PLAYER_COUNT_TEXT, forces
 from analyzer.limits import MAX_ARMIES, MAX_NAME_LENGTH
 from analyzer.live import LIVE_LABEL, LiveGame
@@ -125,9 +126,7 @@ def _card_label(game: GameState) -> Callable[[int], str]:
     def label(c: int) -> str:
         if c == NO_CARD:
             return "face down / not known"
-        t = int(game.board.card_territory[c])
-        symbol = SYMBOLS[int(game.board.card_symbols[c])]
-        return f"{game.board.territories[t]} ({symbol})" if t >= 0 else f"wild ({c})"
+        return card_label(game.board, c)
     return label
 
 
@@ -217,7 +216,7 @@ def _status(live: LiveGame, names: list[str]) -> None:
     if s.is_terminal():
         st.success(plain(f"{names[s.winner or 0]} has won the game."))
         return
-    parts = [f"Turn {s.round}", f"{names[s.player]} to play", s.phase.name.replace("_", " ").lower()]
+    parts = [f"Turn {turn_number(s)}", f"{names[s.player]} to play", s.phase.name.replace("_", " ").lower()]
     if s.phase == Phase.REINFORCE:
         parts.append(f"{s.pending} armies to place")
     st.markdown("**" + plain(" · ".join(parts)) + "**")
@@ -452,7 +451,7 @@ def _history(live: LiveGame, names: list[str], key: str) -> None:
                 "owner": [names[int(o)] if o >= 0 else "-" for o in then.owner],
                 "armies": then.armies.tolist(),
             })
-            st.caption(plain(f"Turn {then.round}, {names[then.player]} to play, {then.phase.name.replace('_', ' ').lower()}"))
+            st.caption(plain(f"Turn {turn_number(then)}, {names[then.player]} to play, {then.phase.name.replace('_', ' ').lower()}"))
             st.dataframe(board, hide_index=True, width="stretch")
     with st.expander("Luck meter"):
         table = luck_table(s)

@@ -14,7 +14,7 @@ from streamlit.dataframe_util import convert_arrow_bytes_to_pandas_df
 from streamlit.runtime.media_file_manager import MediaFileManager
 from streamlit.testing.v1 import AppTest
 
-from analyzer.analysis.position import attack_suggestions, edit_position
+from analyzer.analysis.position import attack_suggestions, new_game_from_position
 from analyzer.solver.battle import armies_needed, battle
 from analyzer.solver.tables import odds_tables
 from analyzer.game.board import classic_board
@@ -31,7 +31,8 @@ from analyzer.plot import (
     chart_picks,
     player_name,
 )
-from analyzer.game.actions import Attack, Place
+from analyzer.game.actions import Attack, Correct, Place
+from analyzer.game.labels import player_labels
 from analyzer.game.state import GameState
 from analyzer.limits import MAX_ARMIES
 from analyzer.solver.battle import BattleOptions
@@ -520,8 +521,12 @@ def test_a_loaded_game_brings_its_own_names_and_an_edit_keeps_them(downloads: di
     at.multiselect(key="pick").set_value(["Peru"]).run()
     at.number_input(key="edit_armies").set_value(7)
     at.button(key="apply_quick_edit").click().run()
-    assert at.session_state["game"].labels == {"names": names, "colors": colors}
-    assert GameState.from_json(downloads["risk-game.json"]).labels == {"names": names, "colors": colors}
+    edited = at.session_state["game"]
+    assert player_labels(edited) == (names, colors)
+    # The game had a history: the edit is one correction entry after it, nothing dropped.
+    assert edited.history[:-1] == five.history and isinstance(edited.history[-1], Correct)
+    assert int(edited.armies[BOARD.index("Peru")]) == 7
+    assert player_labels(GameState.from_json(downloads["risk-game.json"])) == (names, colors)
     # A game saved without names has the default ones.
     load(at, KNOWN)
     assert shown_labels(at, 3) == (["Player 1", "Player 2", "Player 3"], list(PLAYER_COLORS[:3]))
@@ -933,7 +938,7 @@ def test_a_conflicting_edit_is_refused_the_fresh_game_shown_and_the_entry_kept(d
 def test_a_conflicting_table_edit_is_not_applied_again_until_the_user_says_so(database: Path) -> None:
     mine = load(start(), KNOWN)
     game_id = mine.session_state["stored_id"]
-    GameStore(database).save(game_id, edit_position(KNOWN, armies={"Peru": 9}), expected_version=1)
+    GameStore(database).save(game_id, new_game_from_position(KNOWN, armies={"Peru": 9}), expected_version=1)
     key = editor_key(mine)
     entries = {"edited_rows": {T("Alaska"): {"Armies": 4}}, "added_rows": [], "deleted_rows": []}
     mine.session_state[key] = entries

@@ -11,10 +11,12 @@ import numpy as np
 import pytest
 from sqlalchemy import event
 
-from analyzer.analysis.position import edit_position, with_player_labels
+from analyzer.analysis.log import log_lines
+from analyzer.analysis.position import edit_position, new_game_from_position, with_player_labels
 from analyzer.bots.random_bot import RandomBot
 from analyzer.errors import StoreConflictError, StoreError
-from analyzer.game.state import GameState
+from analyzer.game.state import GameState, turn_number
+from analyzer.live import LiveGame
 from analyzer.store import APPLICATION_ID, DB_ENV, SCHEMA_VERSION, GameStore, database_url, default_path
 
 
@@ -36,13 +38,13 @@ def test_a_game_comes_back_as_it_was_stored_history_and_labels_included(store: G
     assert back.name == "Friday night" and back.version == 1
     (summary,) = store.list()
     assert (summary.id, summary.name, summary.players, summary.turn) == (stored.id, "Friday night",
-                                                                         ("Ann", "Bo", "Cy"), state.turn)
+                                                                         ("Ann", "Bo", "Cy"), turn_number(state))
 
 
 def test_each_save_is_a_new_version_and_every_version_is_kept(store: GameStore) -> None:
     first = game()
     stored = store.create(first, "g")
-    second = edit_position(first, armies={"Peru": 9})
+    second = new_game_from_position(first, armies={"Peru": 9})
     assert store.save(stored.id, second, expected_version=1).version == 2
     assert store.version(stored.id) == 2
     assert [v for v, _ in store.history(stored.id)] == [1, 2]
@@ -53,9 +55,9 @@ def test_each_save_is_a_new_version_and_every_version_is_kept(store: GameStore) 
 def test_a_change_made_on_an_old_version_is_refused_with_the_fresh_game(store: GameStore) -> None:
     state = game()
     stored = store.create(state, "g")
-    theirs = edit_position(state, armies={"Peru": 9})
+    theirs = new_game_from_position(state, armies={"Peru": 9})
     store.save(stored.id, theirs, expected_version=1)
-    mine = edit_position(state, armies={"Peru": 4})
+    mine = new_game_from_position(state, armies={"Peru": 4})
     with pytest.raises(StoreConflictError, match="changed elsewhere") as refused:
         store.save(stored.id, mine, expected_version=1)
     assert refused.value.current.version == 2
@@ -71,7 +73,7 @@ def test_two_writers_racing_on_one_version_one_wins(store: GameStore) -> None:
 
     def write(armies: int) -> None:
         try:
-            GameStore(store.path).save(stored.id, edit_position(state, armies={"Peru": armies}), expected_version=1)
+            GameStore(store.path).save(stored.id, new_game_from_position(state, armies={"Peru": armies}), expected_version=1)
             outcomes.append("saved")
         except StoreConflictError:
             outcomes.append("refused")
@@ -269,7 +271,7 @@ def schema_1_file(path: Path, first: GameState, second: GameState) -> None:
 def test_a_file_of_the_sqlite3_store_opens_with_its_games_and_is_migrated(tmp_path: Path) -> None:
     path = tmp_path / "old.sqlite3"
     first = game()
-    second = edit_position(first, armies={"Peru": 9})
+    second = new_game_from_position(first, armies={"Peru": 9})
     schema_1_file(path, first, second)
     store = GameStore(path)
     (summary,) = store.list()
@@ -282,7 +284,7 @@ def test_a_file_of_the_sqlite3_store_opens_with_its_games_and_is_migrated(tmp_pa
         assert connection.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
         assert connection.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     # The migrated file takes new versions and cached results like a new one.
-    assert store.save("old-id", edit_position(second, armies={"Peru": 3}), expected_version=2).version == 3
+    assert store.save("old-id", new_game_from_position(second, armies={"Peru": 3}), expected_version=2).version == 3
     store.put_cached("win-chances", "k", "v")
     assert GameStore(path).get_cached("win-chances", "k") == "v"
     store.delete("old-id")  # the foreign key still removes the versions with the game
@@ -338,3 +340,17 @@ def test_a_full_disk_gives_a_clear_message_and_the_next_save_works_once_there_is
     event.remove(engine, "connect", no_room)
     assert store.version(stored.id) == 1
     assert store.save(stored.id, entry, expected_version=1).version == 2
+
+
+def test_the_games_list_shows_the_tables_turn_number(store: GameStore) -> None:
+    # Four player-turns at a 3-player table: everyone has had a first turn and Ann a second, so turn 2.
+    live = LiveGame.random(["Ann", "Bo", "Cy"], np.random.default_rng(4))
+    for _ in range(4):
+        s = live.state
+        live.place({s.territories_of(s.player)[0]: s.pending})
+        live.end_turn()
+    state = live.state
+    assert (turn_number(state), live.turn, state.turn) == (2, 2, 5)
+    stored = store.create(state, "Four turns in")
+    assert [g.turn for g in store.list() if g.id == stored.id] == [2]
+    assert log_lines(state)[-1].text.startswith("Turn 2, ")

@@ -3,7 +3,7 @@
 Each line is one event as the table would tell it: a run of armies placed, a
 set traded, a whole battle with its move-in, a die-by-die roll, a fortify, the
 end of a turn (with the card drawn), an elimination and the winner.
-"Turn n" is the n-th round of the table (every player's n-th turn).
+"Turn n" is :func:`~analyzer.game.state.turn_number`: the n-th round of the table (every player's n-th turn).
 
 >>> from analyzer.game.state import GameState
 >>> from analyzer.game.actions import Battle, MoveIn, Place
@@ -23,13 +23,13 @@ from dataclasses import asdict, dataclass
 
 import pandas as pd
 
-from analyzer.analysis.position import player_labels
 from analyzer.game.actions import (
     Action,
     Attack,
     Battle,
     ChooseCapital,
     Claim,
+    Correct,
     Defend,
     Draw,
     EndAttack,
@@ -41,10 +41,10 @@ from analyzer.game.actions import (
     Trade,
     as_id,
 )
-from analyzer.game.board import SYMBOLS
-from analyzer.game.state import GameState
+from analyzer.game import correction
+from analyzer.game.labels import card_label, player_names
+from analyzer.game.state import GameState, turn_number
 from analyzer.game.vocabulary import Phase
-from analyzer.plot import player_name
 
 
 @dataclass(frozen=True)
@@ -60,19 +60,13 @@ class LogLine:
     last_action: int
 
 
-def player_names(state: GameState) -> list[str]:
-    """Each force's display name: the names kept in the labels, else "Player 1", ... and "Neutral"."""
-    names, _ = player_labels(state)
-    forces = len(state.pool)
-    return [names[p] if names is not None and p < len(names) else player_name(p, state.neutral) for p in range(forces)]
-
-
 def log_lines(state: GameState) -> list[LogLine]:
     """The history of ``state`` as readable lines, oldest first (replayed from ``state.initial``)."""
     names = player_names(state)
     board = state.board
     terr = board.territories
     s = GameState.replay(state.initial, [], state.rules, state.board)
+    s.labels = state.labels  # the players' names, for the lines that name them (read only)
     history = state.history
     out: list[LogLine] = []
     i = 0
@@ -80,11 +74,13 @@ def log_lines(state: GameState) -> list[LogLine]:
 
     def line(kind: str, text: str, first: int, last: int, player: int, setup: bool = False) -> None:
         when = "Setup" if setup else f"Turn {s_round}"
-        out.append(LogLine(s_round, player, names[player], kind, f"{when}, {names[player]}: {text}", first, last))
+        # A correction is the table's, not the player's to move: the line names no one before it.
+        who = "" if kind == "correction" else f", {names[player]}"
+        out.append(LogLine(s_round, player, names[player], kind, f"{when}{who}: {text}", first, last))
 
     while i < len(history):
         a = history[i]
-        p, s_round, phase = s.player, s.round, s.phase
+        p, s_round, phase = s.player, turn_number(s), s.phase
         first = i if carried is None else carried
         carried = None
         setup = phase in (Phase.SETUP_CLAIM, Phase.SETUP_PLACE, Phase.CHOOSE_CAPITAL)
@@ -122,9 +118,17 @@ def log_lines(state: GameState) -> list[LogLine]:
         elif isinstance(a, Trade):
             s.apply_unchecked(a)
             value = s.trades[-1].value
-            cards = ", ".join(_card_text(s, c) for c in a.cards)
             bonus = f", +{s.rules.territory_bonus} on {terr[as_id(a.bonus)]}" if a.bonus is not None else ""
-            line("trade", f"trades {cards} for {value} armies{bonus}", first, first, p)
+            down = a.face_down
+            if down:
+                # The identities of face-down cards are the recorder's guess: the table saw only how many.
+                seen = [card_label(board, c) for c in a.cards[: 3 - down]]
+                text = f"{', '.join(seen)} and {down} face-down card{'s' if down > 1 else ''}" if seen else \
+                    f"a set of {down} face-down cards"
+                line("trade", f"trades {text} (+{value}){bonus}", first, first, p)
+            else:
+                cards = ", ".join(card_label(board, c) for c in a.cards)
+                line("trade", f"trades {cards} for {value} armies{bonus}", first, first, p)
         elif isinstance(a, Battle):
             src, tgt = as_id(a.source), as_id(a.target)
             text = f"{terr[src]} ({int(s.armies[src])}) attacks {terr[tgt]} ({int(s.armies[tgt])}): "
@@ -135,7 +139,8 @@ def log_lines(state: GameState) -> list[LogLine]:
                 if s.phase == Phase.MOVE_IN and i < len(history) and isinstance(history[i], MoveIn):
                     s.apply_unchecked(history[i])
                     i += 1
-                text += f", moved in {int(s.armies[tgt])}"
+                # A move-in not entered yet is pending, not a move of 0.
+                text += ", move-in to come" if s.phase == Phase.MOVE_IN else f", moved in {int(s.armies[tgt])}"
             else:
                 text += f"stopped with {a.attacker_left} against {a.defender_left}"
             text += _eliminated(s, before_elims, names, defender)
@@ -158,9 +163,14 @@ def log_lines(state: GameState) -> list[LogLine]:
                 if s.phase == Phase.MOVE_IN and i < len(history) and isinstance(history[i], MoveIn):
                     s.apply_unchecked(history[i])
                     i += 1
-                text += f", moved in {int(s.armies[tgt])}"
+                # A move-in not entered yet is pending, not a move of 0.
+                text += ", move-in to come" if s.phase == Phase.MOVE_IN else f", moved in {int(s.armies[tgt])}"
             text += _eliminated(s, before_elims, names, defender)
             line("roll", text, first, i - 1, p)
+        elif isinstance(a, Correct):
+            before = s.copy()
+            s.apply_unchecked(a)
+            line("correction", f"correction: {correction.describe(before, s, a)}", first, first, p)
         elif isinstance(a, MoveIn):
             s.apply_unchecked(a)
             line("move", f"moves in {a.armies}", first, first, p)
@@ -185,12 +195,6 @@ def log_lines(state: GameState) -> list[LogLine]:
         if s.winner is not None and s.phase == Phase.GAME_OVER:
             line("victory", "wins the game", i - 1, i - 1, s.winner)
     return out
-
-
-def _card_text(state: GameState, card: int) -> str:
-    t = int(state.board.card_territory[card])
-    symbol = SYMBOLS[int(state.board.card_symbols[card])]
-    return f"{state.board.territories[t]} ({symbol})" if t >= 0 else symbol
 
 
 def _eliminated(state: GameState, before: int, names: list[str], defender: int) -> str:

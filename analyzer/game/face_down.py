@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from dataclasses import replace
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any, TypeVar
@@ -41,9 +42,10 @@ import numpy as np
 
 from analyzer.errors import IllegalActionError, PositionError
 from analyzer.integers import is_whole
-from analyzer.game.actions import Action, Draw, Trade
+from analyzer.game.actions import Action, Correct, Draw, Trade
 from analyzer.game.cards import is_valid_set
 from analyzer.game.core import StateCore
+from analyzer.game.labels import card_label, player_name
 from analyzer.game.vocabulary import DECK
 
 _State = TypeVar("_State", bound=StateCore)
@@ -101,8 +103,8 @@ def swapped(initial: dict[str, Any], history: Sequence[Action], swaps: Sequence[
             ) -> tuple[dict[str, Any], list[Action]]:
     """``initial`` and ``history`` with the ids of each pair of cards exchanged, in order.
 
-    Only a typed position's hands and the draws name a card that has not been
-    shown, so those are all that change (each swap is its own inverse).
+    Only a typed position's hands, the draws and the corrections name a card
+    that has not been shown, so those are all that change (each swap is its own inverse).
     """
     out = list(history)
     initial = dict(initial)
@@ -112,6 +114,9 @@ def swapped(initial: dict[str, Any], history: Sequence[Action], swaps: Sequence[
         for i, a in enumerate(out):
             if isinstance(a, Draw) and a.card in (x, y):
                 out[i] = Draw(other(int(a.card)))
+            elif isinstance(a, Correct) and {x, y} & {*a.moved, *a.hidden}:
+                out[i] = replace(a, moved=tuple(other(int(c)) for c in a.moved),
+                                 hidden=tuple(sorted(other(int(c)) for c in a.hidden)))
         if "position" in initial:
             pos = dict(initial["position"])
             pos["hands"] = {p: [other(int(c)) for c in cards] for p, cards in pos["hands"].items()}
@@ -180,7 +185,8 @@ def set_identities(state: StateCore, player: int, cards: Sequence[int], bonus: i
                 if fits(known + kept + list(new)):
                     return [[a, b] for a, b in zip(moved, new)]
     raise IllegalActionError(
-        f"player {player}'s {len(down)} face-down card(s) cannot make a set with {known}"
+        f"{player_name(state, player)}'s {len(down)} face-down card(s) cannot make a set with "
+        f"{', '.join(card_label(board, c) for c in known) or 'no card shown'}"
         + (f" showing {board.territories[bonus]}" if bonus is not None else "")
         + ": no unseen card has the symbol needed"
     )

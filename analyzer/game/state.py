@@ -41,8 +41,8 @@ import numpy as np
 
 from analyzer.errors import BoardError, IllegalActionError, PositionError, RiskAnalyzerError
 from analyzer.game import face_down as face_down_mod
-from analyzer.game import messages, reader
-from analyzer.game.actions import Action, Trade, action_to_json, as_id
+from analyzer.game import correction, messages, reader, wording
+from analyzer.game.actions import Action, Correct, Trade, action_to_json, as_id
 from analyzer.game.board import Board, classic_board
 from analyzer.game.core import StateCore
 from analyzer.game.engine import steps as engine
@@ -192,8 +192,14 @@ class GameState(StateCore):
         Raises :class:`IllegalActionError` naming the action, the phase and the
         reason. Territory names are accepted wherever an id is.
         """
-        reader.check_action(action, "action", IllegalActionError)  # before any number reaches numpy
+        try:  # before any number reaches numpy
+            reader.check_action(action, "")
+        except PositionError as exc:
+            raise self._illegal(action, exc) from None
         action = messages.normalize(self, action)
+        if isinstance(action, Correct):
+            self._correct(action)
+            return
         if isinstance(action, Trade) and set(action.cards) & set(self.face_down):
             self._reveal_for_trade(action)
             return
@@ -204,7 +210,20 @@ class GameState(StateCore):
 
     def _illegal(self, action: Action, reason: object) -> IllegalActionError:
         """The error for ``action``, refused here for ``reason``: it names the action, the phase and the player."""
-        return IllegalActionError(f"illegal action {action!r} in phase {self.phase.name} (player {self.player}): {reason}")
+        return IllegalActionError(wording.refused(self, action, reason))
+
+    def _correct(self, action: Correct) -> None:
+        """Apply a correction if the position it makes is possible (see :mod:`analyzer.game.correction`)."""
+        reason = correction.refusal(self, action)
+        if reason is not None:
+            raise PositionError(f"cannot correct the position: {reason}")
+        trial = self.copy()
+        trial.apply_unchecked(action)
+        try:
+            validate(trial, replay=False)
+        except PositionError as exc:
+            raise PositionError(f"cannot correct the position: it would be impossible ({exc})") from None
+        self.__dict__.update(trial.__dict__)
 
     def _reveal_for_trade(self, action: Trade) -> None:
         """Trade cards some of which are face down: they take identities that make a set, if any can.
@@ -216,7 +235,7 @@ class GameState(StateCore):
         """
         hand = set(self.hand(self.player))
         if len(set(action.cards)) != 3 or not set(action.cards) <= hand:
-            reason = self.illegal_reason(action) or f"a set is three different cards of the player's hand {sorted(hand)}"
+            reason = self.illegal_reason(action) or "a set is three different cards of the player's hand"
             raise self._illegal(action, reason)
         bonus = None if action.bonus is None else as_id(action.bonus)
         try:
@@ -228,7 +247,8 @@ class GameState(StateCore):
         for x, y in swaps:
             face_down_mod.swap(trial, x, y)
             cards = [y if c == x else c for c in cards]
-        revealed = Trade((cards[0], cards[1], cards[2]), action.bonus)
+        hidden = action.face_down or sum(1 for c in action.cards if c in set(self.face_down))
+        revealed = Trade((cards[0], cards[1], cards[2]), action.bonus, hidden)
         refused = trial.illegal_reason(revealed)
         if refused is not None:
             raise self._illegal(action, refused)
@@ -246,6 +266,15 @@ class GameState(StateCore):
         except (IllegalActionError, BoardError):
             return False
         return self.illegal_reason(action) is None
+
+    def apply_unchecked(self, action: Action) -> None:
+        """Apply an action known to be legal; a correction (:mod:`analyzer.game.correction`) is no move of
+        the rules, so the compiled steps never see it."""
+        if isinstance(action, Correct):
+            self.history.append(action)
+            correction.apply(self, action)
+            return
+        super().apply_unchecked(action)
 
     # ------------------------------------------------------------------ serialization
     def to_dict(self, history: bool = True) -> dict[str, Any]:
@@ -434,3 +463,16 @@ def load_state(data: str | bytes | dict[str, Any], board: Board | None = None, *
 def _even_deal(n_territories: int, n_forces: int) -> list[int]:
     """A placeholder deal that passes the constructor's checks; the caller overwrites it."""
     return [t % n_forces for t in range(n_territories)]
+
+
+def turn_number(state: GameState) -> int:
+    """The table's turn number: the round, every player's n-th turn (0 during the setup).
+
+    The one number the log, the recorder, the games list and the app's header
+    show; :attr:`GameState.turn` counts player-turns, which a table never says.
+
+    >>> state = GameState.random_start(3, np.random.default_rng(1))
+    >>> turn_number(state), state.turn
+    (1, 1)
+    """
+    return int(state.round)

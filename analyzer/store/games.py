@@ -25,7 +25,8 @@ stopped or unreachable) raises a :class:`~analyzer.errors.StoreError` naming
 the database (never its password) and the cause (:mod:`analyzer.store.failures`).
 
 >>> import tempfile, pathlib
->>> from analyzer.game.state import GameState
+>>> from analyzer.game.labels import player_names
+from analyzer.game.state import GameState, turn_number
 >>> store = GameStore(pathlib.Path(tempfile.mkdtemp()) / "games.sqlite3")
 >>> stored = store.create(GameState.from_position([0] * 41 + [1], [3] * 42, n_players=3), "Friday")
 >>> stored.version, store.version(stored.id)
@@ -56,11 +57,10 @@ from sqlalchemy import Connection, Engine, delete, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import SQLAlchemyError
 
-from analyzer.analysis.position import player_labels
 from analyzer.errors import StoreConflictError, StoreError
-from analyzer.game.state import GameState
+from analyzer.game.labels import player_names
+from analyzer.game.state import GameState, turn_number
 from analyzer.limits import MAX_NAME_LENGTH, quote
-from analyzer.plot import player_name
 from analyzer.store.failures import store_error
 from analyzer.store.location import LOCK_TIMEOUT, database_url, default_path, make_engine, shown, sqlite_file
 from analyzer.store.schema import cache, games, prepare, versions
@@ -90,6 +90,7 @@ class GameSummary:
     id: str
     name: str
     players: tuple[str, ...]
+    #: The table's turn number (:func:`analyzer.game.state.turn_number`) when it was saved.
     turn: int
     version: int
     updated: datetime
@@ -134,8 +135,7 @@ def check_id(game_id: object) -> str:
 
 
 def _players(state: GameState) -> list[str]:
-    names, _ = player_labels(state)
-    return names if names is not None else [player_name(p) for p in range(state.n_players)]
+    return player_names(state)[: state.n_players]
 
 
 def _checked(state: GameState) -> tuple[str, str]:
@@ -290,7 +290,7 @@ class GameStore:
         game_id = secrets.token_urlsafe(9)
         now = time.time()
         with self._transaction(write=True) as connection:
-            connection.execute(insert(games).values(id=game_id, name=name, players=players, turn=int(state.turn),
+            connection.execute(insert(games).values(id=game_id, name=name, players=players, turn=turn_number(state),
                                                     version=1, state=text, created=now, updated=now))
             connection.execute(insert(versions).values(game_id=game_id, version=1, state=text, saved=now))
         return StoredGame(game_id, name, 1, state.copy(), _when(now))
@@ -311,7 +311,7 @@ class GameStore:
             # The one statement that decides: it matches no row once another save has moved the version on.
             name = connection.execute(
                 update(games).where(games.c.id == game_id, games.c.version == expected_version)
-                .values(state=text, version=following, players=players, turn=int(state.turn), updated=now)
+                .values(state=text, version=following, players=players, turn=turn_number(state), updated=now)
                 .returning(games.c.name)).scalar()
             if name is not None:
                 connection.execute(insert(versions).values(game_id=game_id, version=following, state=text,
@@ -406,7 +406,7 @@ class GameStore:
             raise StoreError(f"game {quote(name)} ({game_id}) is already in {self.where}: nothing was imported; "
                              "import into a store that does not hold these games yet")
         connection.execute(insert(games).values(id=game_id, name=name, players="\n".join(_players(state)),
-                                                turn=int(state.turn), version=last.version, state=last.state,
+                                                turn=turn_number(state), version=last.version, state=last.state,
                                                 created=record.created, updated=last.saved))
         connection.execute(insert(versions), [{"game_id": game_id, "version": v.version, "state": v.state,
                                                "saved": v.saved} for v in record.versions])

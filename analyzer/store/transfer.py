@@ -31,7 +31,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any, TextIO
 
 from analyzer.errors import StoreError
-from analyzer.game.validation import loads
+from analyzer.game.reader import loads
 from analyzer.limits import quote
 from analyzer.store.games import GameRecord, SavedVersion
 

@@ -1,4 +1,4 @@
-"""The live-game panel (app_live.py), driven through its own widgets with Streamlit's AppTest.
+"""The live-game panel (analyzer/webapp/record.py), driven through its own widgets with Streamlit's AppTest.
 
 The scripted game of ``tests/test_record.py`` is recorded entry by entry by
 setting the panel's widgets and pressing its buttons, as a user would; the
@@ -19,7 +19,7 @@ from analyzer.game.state import GameState
 from analyzer.text import plain
 from analyzer.live import LiveGame
 from analyzer.plot import PICK_SELECTION
-from app_live import ENTER_BY_PLAYER, RANDOM_DEAL
+from analyzer.webapp.record import ENTER_BY_PLAYER, RANDOM_DEAL
 from test_record import play_script, same_game, script_start
 
 BOARD = classic_board()
@@ -31,7 +31,7 @@ TIMEOUT = 60
 def host() -> None:
     import streamlit as st
 
-    from app_live import render
+    from analyzer.webapp.record import render
 
     new = render(st.session_state.get("game"), "live")
     if new is not None:

@@ -168,7 +168,7 @@ def _start_form(key: str) -> GameState | None:
         if how == RANDOM_DEAL:
             live = LiveGame.random(names, rng, me=me)
         else:
-            live = LiveGame.start(names, first=int(first), me=me, seed=int(rng.integers(2**31)),
+            live = LiveGame.start(names, first=int(first or 0), me=me, seed=int(rng.integers(2**31)),
                                   deal=None if deal is None else _deal_of(deal, len(names)))
     except RiskAnalyzerError as exc:
         st.error(plain(str(exc)))
@@ -348,6 +348,8 @@ def _place(live: LiveGame, s: GameState, names: list[str], key: str) -> GameStat
     mine = s.territories_of(s.player)
     label = _territory_label(s, names)
     t = _selectbox("Place on", mine, label, _k(key, "place_t"))
+    if t is None:
+        return None
     k = st.number_input("Armies", min_value=1, max_value=MAX_ARMIES, value=max(1, s.pending), key=_k(key, f"place_k{s.pending}"))
     several = st.text_input("Or several at once, like 'Ukraine 3, Ural 2'", key=_k(key, "place_many"))
     if st.button("Place", key=_k(key, "place_go"), width="stretch", type="primary"):
@@ -365,8 +367,12 @@ def _battle(live: LiveGame, s: GameState, names: list[str], key: str) -> GameSta
         if not sources:
             return None
         src = _selectbox("Attack from", sources, label, _k(key, "from"))
+        if src is None:
+            return None
         targets = [int(t) for t in s.board.neighbors[src] if s.owner[t] != s.player]
         tgt = _selectbox("Attack", targets, label, _k(key, "to"))
+        if tgt is None:
+            return None
         a = st.number_input("Armies left on the attacking territory", min_value=1, max_value=MAX_ARMIES,
                             value=int(s.armies[src]), key=_k(key, f"a_left{src}_{int(s.armies[src])}"))
         d = st.number_input("Armies left on the defending territory (0: taken)", min_value=0, max_value=MAX_ARMIES,
@@ -412,7 +418,7 @@ def _fortify_or_end(live: LiveGame, s: GameState, names: list[str], key: str) ->
             targets = s.fortify_targets(int(src))
             tgt = _selectbox("to", targets, label, _k(key, "f_to"))
             k = st.number_input("Armies moved", min_value=1, max_value=MAX_ARMIES, value=1, key=_k(key, "f_k"))
-            if st.button("Fortify (ends the turn)", key=_k(key, "f_go"), width="stretch"):
+            if st.button("Fortify (ends the turn)", key=_k(key, "f_go"), width="stretch") and tgt is not None:
                 new = _apply(live, lambda: live.fortify(int(src), int(tgt), int(k), card=drawn_card))
     if st.button("End turn", key=_k(key, "end_go"), width="stretch", type="primary"):
         new = _apply(live, lambda: live.end_turn(card=drawn_card))
@@ -486,3 +492,8 @@ def _history(live: LiveGame, names: list[str], key: str) -> None:
                     f"on {names[b.defender]}'s {terr[b.target]} ({b.defenders}): {names[p]} lost {lost} and destroyed "
                     f"{destroyed}; a result at least this {'good' if what == 'Luckiest' else 'bad'} has probability {prob:.1%}"
                 ))
+
+
+def record_view(game: GameState, names: list[str]) -> GameState | None:
+    """The Record tab: follow the game as it is played at the table, entry by entry."""
+    return render(game, "live")

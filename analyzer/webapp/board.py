@@ -66,8 +66,8 @@ def pick_on_map(key: str) -> None:
 def quick_edit(game: GameState, names: list[str], picked: Sequence[str]) -> None:
     owner_col, armies_col = st.columns(2)
     owner_col.selectbox("New owner", names, index=None, placeholder="keep", key=EDIT_OWNER)
-    # No minimum here: the engine's check names the territory and the value.
-    armies_col.number_input("Armies on each", value=None, max_value=MAX_ARMIES, step=1, placeholder="keep",
+    # No bounds here (the browser would keep the last good value): the engine's check names the territory and value.
+    armies_col.number_input("Armies on each", value=None, step=1, placeholder="keep",
                             key=EDIT_ARMIES)
     st.button("Apply to the picked territories", on_click=apply_quick_edit, disabled=not picked, key="apply_quick_edit")
     if st.session_state.get(EDIT_ERROR):
@@ -113,8 +113,8 @@ def territory_editor(game: GameState, names: list[str]) -> GameState | None:
         disabled=["Territory"],
         column_config={
             "Owner": st.column_config.SelectboxColumn("Owner", options=names, required=True),
-            # No minimum here: the engine's check names the territory and the value.
-            "Armies": st.column_config.NumberColumn("Armies", step=1, format="%d", max_value=MAX_ARMIES),
+            # No bounds here (the browser would keep the last good value): the check below names the value.
+            "Armies": st.column_config.NumberColumn("Armies", step=1, format="%d"),
         },
     )
     changed = [t for t in range(len(table)) if edited.at[t, "Owner"] != table.at[t, "Owner"]]

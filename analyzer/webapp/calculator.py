@@ -13,9 +13,11 @@ from analyzer.analysis.position import attack_sources, attack_targets
 from analyzer.analysis.quick_odds import MAX_CHAIN, MAX_NEEDED_DEFENDERS, QuickOdds, quick_odds
 from analyzer.errors import RiskAnalyzerError
 from analyzer.game.state import GameState
-from analyzer.text import plain
+from analyzer.text import percent, plain
 from analyzer.limits import MAX_ARMIES
+from analyzer.plot import whole_ticks
 from analyzer.solver.battle import dice_options
+from analyzer.webapp.inputs import bounds_problem
 from analyzer.webapp.session import CHAIN_ERROR, GAME, game_key, player_names, shown_errors
 
 #: The calculator's inputs.
@@ -56,16 +58,21 @@ def calculator_body(game: GameState | None, names: list[str]) -> None:
         st.subheader("Battle odds")
         if game is not None and not np.any(game.owner < 0):
             territory_pickers(game, names)
+        # No bounds in the browser (it would keep the last good value and show an answer for it): each count
+        # is checked here, and a bad one shows its message under it and no answer at all.
         attackers_col, defenders_col = st.columns(2)
-        attackers_col.number_input("Attacking armies", min_value=2, max_value=MAX_ARMIES, step=1, key=ATTACKERS,
-                                   help="Every army on the attacking territory: one stays behind, the rest roll.")
-        defenders_col.number_input("Defenders", min_value=1, max_value=MAX_ARMIES, step=1, key=DEFENDERS)
+        bad = [
+            counted(attackers_col, "Attacking armies", ATTACKERS, 2, MAX_ARMIES,
+                    "Every army on the attacking territory: one stays behind, the rest roll."),
+            counted(defenders_col, "Defenders", DEFENDERS, 1, MAX_ARMIES),
+        ]
         with st.expander("Stop at, chain, dice"):
             stop_col, garrison_col = st.columns(2)
-            stop_col.number_input("Stop at (armies left)", min_value=1, max_value=MAX_ARMIES - 1, step=1, key=STOP_AT,
-                                  help="Stop attacking once the territory holds this many armies.")
-            garrison_col.number_input("Garrison", min_value=1, max_value=MAX_ARMIES, step=1, key=GARRISON,
-                                      help="Armies left in each conquered territory of a chain.")
+            bad += [
+                counted(stop_col, "Stop at (armies left)", STOP_AT, 1, MAX_ARMIES - 1,
+                        "Stop attacking once the territory holds this many armies."),
+                counted(garrison_col, "Garrison", GARRISON, 1, MAX_ARMIES, "Armies left in each conquered territory of a chain."),
+            ]
             st.text_input("Then on against (a chain: the defenders of each next territory)", key=CHAIN,
                           placeholder="e.g. 3 2 4", max_chars=8 * MAX_CHAIN)
             st.slider("Target probability for the armies needed", 0.05, 0.99, step=0.01, key=TARGET_P)
@@ -77,8 +84,20 @@ def calculator_body(game: GameState | None, names: list[str]) -> None:
             cap_col.toggle("Never below stop at", key=CAP,
                            help="Roll no more dice than armies above stop at (Risk: Global Domination).")
             st.selectbox("Sides of each die", DICE_SIDES, key=SIDES)
+        if any(bad):
+            st.info("The odds show again once every count above is a whole number in its range.")
+            return
         odds = calculator_odds()
         odds_answer(odds)
+
+
+def counted(column: Any, label: str, key: str, lo: int, hi: int, help: str | None = None) -> bool:
+    """A count of the calculator; True (with its message under it) when it is not a whole number from lo to hi."""
+    raw = column.number_input(label, step=1, key=key, help=help)
+    problem = bounds_problem(raw, lo, hi)
+    if problem:
+        column.error(plain(f"{label}: {problem}"))
+    return bool(problem)
 
 
 def calculator_odds() -> QuickOdds:
@@ -102,7 +121,7 @@ def cached_quick_odds(attackers: int, defenders: tuple[int, ...], stop_at: int, 
 def odds_answer(odds: QuickOdds) -> None:
     chained = len(odds.defenders) > 1
     win_col, need_col = st.columns(2)
-    win_col.metric("P(win)" if not chained else "P(whole chain)", f"{odds.p_win:.2%}")
+    win_col.metric("P(win)" if not chained else "P(whole chain)", percent(odds.p_win))
     if odds.armies_needed is not None:
         need_col.metric(f"Armies for P ≥ {odds.target_p:.0%}", f"{odds.armies_needed:,}",
                         help=f"Fewest armies on the attacking territory that win with at least this probability "
@@ -126,12 +145,13 @@ def odds_answer(odds: QuickOdds) -> None:
         }), hide_index=True)
     with st.expander("Survivors", expanded=True):
         st.vega_lite_chart(odds.survivors, survivors_spec("armies", "armies left (green: won, red: stopped)",
-                                                          color=True), key="survivors")
-        st.vega_lite_chart(odds.defenders_left, survivors_spec("defenders", "defenders left (0: conquered)"),
+                                                          odds.survivors["armies"], color=True), key="survivors")
+        st.vega_lite_chart(odds.defenders_left, survivors_spec("defenders", "defenders left (0: conquered)",
+                                                               odds.defenders_left["defenders"]),
                            key="defenders_left")
 
 
-def survivors_spec(x: str, title: str, *, color: bool = False) -> dict[str, Any]:
+def survivors_spec(x: str, title: str, counts: Any, *, color: bool = False) -> dict[str, Any]:
     """A bar chart of how likely each count left is: conquests green and stops red when ``color``.
 
     No legend (the axis title says it): a legend squeezes the plot of a chart this low to nothing.
@@ -139,7 +159,8 @@ def survivors_spec(x: str, title: str, *, color: bool = False) -> dict[str, Any]
     encoding: dict[str, Any] = {
         # Ordinal: one bar per count, as wide as the chart allows; the labels thin out where they would overlap.
         "x": {"field": x, "type": "ordinal", "title": title, "sort": "ascending",
-              "axis": {"labelOverlap": "greedy", "labelAngle": 0}},
+              # Labels at even steps of whole armies (thinning them by overlap left uneven gaps).
+              "axis": {"values": whole_ticks(int(min(counts, default=0)), int(max(counts, default=0))), "labelAngle": 0}},
         "y": {"field": "probability", "type": "quantitative", "title": "probability"},
         "tooltip": [{"field": x}, {"field": "probability", "format": ".4f"}],
         "color": ({"field": "outcome", "scale": {"domain": ["conquered", "stopped"], "range": ["#2ca02c", "#d62728"]},

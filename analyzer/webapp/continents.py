@@ -7,6 +7,8 @@ import streamlit as st
 
 from analyzer.analysis.standing import living_players
 from analyzer.game.state import GameState
+from analyzer.limits import MAX_ARMIES
+from analyzer.webapp.inputs import whole_number
 from analyzer.webapp.cached import cached_continents, position_json
 
 def continents_view(game: GameState, names: list[str]) -> None:
@@ -14,7 +16,10 @@ def continents_view(game: GameState, names: list[str]) -> None:
     player_col, stop_col = st.columns([3, 1])
     player = player_col.selectbox("Seen by", alive, index=alive.index(game.player) if game.player in alive else 0,
                                   format_func=lambda p: names[p], key="continent_player")
-    stop_at = stop_col.number_input("Attacking stacks stop at", min_value=1, value=1, step=1, key="continent_stop")
+    with stop_col:
+        stop_at = whole_number("Attacking stacks stop at", 1, MAX_ARMIES - 1, value=1, key="continent_stop")
+    if stop_at is None:
+        return
     table = cached_continents(position_json(game), player, stop_at).copy()
     table["holder"] = [names[int(h)] if not pd.isna(h) else "" for h in table["holder"]]
     st.caption("Completing: every stack of the player's that borders a missing territory attacks this turn, before "

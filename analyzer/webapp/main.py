@@ -7,6 +7,7 @@ import streamlit as st
 from analyzer.game.state import GameState
 from analyzer.webapp.calculator import calculator
 from analyzer.webapp.game_page import game_page
+from analyzer.webapp.record import is_live
 from analyzer.webapp.session import GAME, follow_url, player_names
 from analyzer.webapp.start_page import start_page
 
@@ -28,14 +29,25 @@ CSS = """<style>
 }
 </style>"""
 
+#: Session key of the folded calculator above a live game: open or not.
+ODDS_OPEN = "odds_open"
+
 
 def main() -> None:
     st.set_page_config(page_title="Risk Analyzer", layout="wide", initial_sidebar_state="collapsed")
     st.html(CSS)
     st.title("Risk Analyzer")
     follow_url()
-    calculator()
     game: GameState | None = st.session_state.get(GAME)
+    if game is not None and is_live(game):
+        # At the table the next entry comes first: the calculator is folded away above it, one tap to open,
+        # and computed only while open.
+        odds = st.expander("Battle odds", key=ODDS_OPEN, on_change="rerun")
+        with odds:
+            if odds.open:
+                calculator()
+    else:
+        calculator()
     names = player_names(game) if game is not None else []
     if game is None:
         start_page()

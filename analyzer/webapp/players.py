@@ -15,6 +15,7 @@ from analyzer.game.state import GameState
 from analyzer.text import plain
 from analyzer.limits import MAX_NAME_LENGTH
 from analyzer.plot import PLAYER_COLORS, player_name
+from analyzer.webapp.inputs import bounds_problem, whole_number
 from analyzer.webapp.session import GAME, PLAYERS_ERROR, commit, game_key, player_colors, player_names
 
 def card_label(board: Board, card: int) -> str:
@@ -48,8 +49,8 @@ def players_view(game: GameState, names: list[str]) -> None:
         # A face-down card's id is a placeholder: listing it would name a card nobody has seen.
         known_col.multiselect(f"Cards of {plain(names[p])}", cards, default=[c for c in game.hand(p) if c not in hidden],
                               format_func=lambda c: card_label(board, c), key=game_key(f"hand{p}"))
-        down_col.number_input(f"Face down, {plain(names[p])}", min_value=0, max_value=board.n_cards, value=down[p], step=1,
-                              key=game_key(f"down{p}"))
+        with down_col:
+            whole_number(f"Face down, {plain(names[p])}", 0, board.n_cards, value=down[p], key=game_key(f"down{p}"))
     st.button("Apply", on_click=apply_players, key="apply_players", type="primary")
     if st.session_state.get(PLAYERS_ERROR):
         st.error(plain(st.session_state[PLAYERS_ERROR]))
@@ -57,6 +58,11 @@ def players_view(game: GameState, names: list[str]) -> None:
 
 def apply_players() -> None:
     game: GameState = st.session_state[GAME]
+    for p in range(game.n_players):
+        problem = bounds_problem(st.session_state[game_key(f"down{p}")], 0, game.board.n_cards)
+        if problem:
+            st.session_state[PLAYERS_ERROR] = f"face-down cards of {player_names(game)[p]}: {problem}; nothing was applied"
+            return
     try:
         edited = edit_position(
             game,

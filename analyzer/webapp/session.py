@@ -22,6 +22,8 @@ VERSION = "version"
 GAME_NAME = "game_name"
 GENERATION = "generation"
 STORE_ERROR = "store_error"
+#: A save of a Record entry refused (the game changed elsewhere), shown at the entry.
+RECORD_ERROR = "record_error"
 LOAD_ERROR = "load_error"
 EDIT_ERROR = "edit_error"
 PLAYERS_ERROR = "players_error"

@@ -12,12 +12,31 @@ from analyzer.analysis.position import blank_position, player_labels
 from analyzer.errors import RiskAnalyzerError, StoreError
 from analyzer.game.board import classic_board
 from analyzer.game.state import GameState
-from analyzer.text import plain
+from analyzer.text import plain, shortened
 from analyzer.limits import MAX_NAME_LENGTH
 from analyzer.webapp.board import continents_overview
 from analyzer.webapp.cached import bare_map_png
+from analyzer.webapp.inputs import bounds_problem, whole_number
 from analyzer.webapp.record import render
-from analyzer.webapp.session import GAME_NAME, LOAD_ERROR, NEW_NAME, N_PLAYERS, SEED, STORED_ID, STORE_ERROR, UPLOAD, default_name, new_game, show_stored, store, store_message
+from analyzer.webapp.session import (
+    GAME_NAME,
+    LOAD_ERROR,
+    NEW_NAME,
+    N_PLAYERS,
+    SEED,
+    STORE_ERROR,
+    STORED_ID,
+    UPLOAD,
+    default_name,
+    new_game,
+    show_stored,
+    store,
+    store_message,
+)
+
+#: The largest seed a new random setup takes.
+MAX_SEED = 2**32 - 1
+
 
 def start_page() -> None:
     """The stored games, to open, rename, delete or download; a new game; a saved file to upload."""
@@ -50,9 +69,11 @@ def start_page() -> None:
     st.text_input("Name", key=NEW_NAME, max_chars=MAX_NAME_LENGTH, placeholder=default_name())
     players_col, seed_col = st.columns(2)
     players_col.slider("Players", min_value=2, max_value=6, value=3, key=N_PLAYERS)
-    seed_col.number_input("Seed", min_value=0, max_value=2**32 - 1, value=1, step=1, key=SEED)
+    with seed_col:
+        seed_ok = whole_number("Seed", 0, MAX_SEED, value=1, key=SEED) is not None
     random_col, blank_col = st.columns(2)
-    random_col.button("New random setup", on_click=new_random_setup, type="primary", key="new_random")
+    random_col.button("New random setup", on_click=new_random_setup, type="primary", key="new_random",
+                      disabled=not seed_ok)
     blank_col.button("New blank game", on_click=new_blank_game, key="new_blank",
                      help="Territories dealt round the table with one army each, to type a real game over.")
     with st.expander("Follow a game at the table, move by move"):
@@ -121,7 +142,10 @@ def chosen_name() -> str:
 
 
 def new_random_setup() -> None:
-    rng = np.random.default_rng(int(st.session_state[SEED]))
+    seed = st.session_state[SEED]
+    if bounds_problem(seed, 0, MAX_SEED):
+        return  # the field says why; a seed the user did not type is never used
+    rng = np.random.default_rng(int(seed))
     new_game(GameState.random_start(int(st.session_state[N_PLAYERS]), rng), chosen_name())
 
 
@@ -143,4 +167,4 @@ def load_upload() -> None:
         # Bad JSON, bad UTF-8, a malformed state or labels are all the package's errors; the current game is kept.
         st.session_state[LOAD_ERROR] = f"Could not load {upload.name}: {exc}"
         return
-    new_game(game, upload.name.removesuffix(".json")[:MAX_NAME_LENGTH].strip() or default_name())
+    new_game(game, shortened(upload.name.removesuffix(".json"), MAX_NAME_LENGTH) or default_name())

@@ -37,6 +37,7 @@ from analyzer.limits import MAX_ARMIES
 from analyzer.solver.battle import BattleOptions
 from analyzer.game.dice import DiceRules
 from analyzer.store import DB_ENV, GameStore
+from analyzer.text import percent
 
 BOARD = classic_board()
 N = BOARD.n_territories
@@ -94,7 +95,7 @@ def owners_of(state: GameState) -> list[str]:
 def test_first_view_is_the_calculator_then_the_start_page() -> None:
     at = start()
     assert "game" not in at.session_state
-    assert metric(at, "P(win)") == f"{battle(12, 7).p_win:.2%}"  # answered before anything is typed
+    assert metric(at, "P(win)") == percent(battle(12, 7).p_win)  # answered before anything is typed
     assert at.button(key="new_random").label == "New random setup"
     (continents,) = [df.value for df in at.dataframe]
     assert list(continents["Continent"]) == [
@@ -621,7 +622,7 @@ def test_two_territories_picked_fill_the_calculator_with_the_solvers_odds() -> N
     assert metric(at, "P(win)") == "41.67%"
     pick(at, "Alaska", "Kamchatka")
     r = battle(6, 3)
-    assert metric(at, "P(win)") == f"{r.p_win:.2%}"
+    assert metric(at, "P(win)") == percent(r.p_win)
     assert metric(at, "Attacker's expected losses") == f"{r.expected_attacker_losses:.2f}"
     assert metric(at, "Defender's expected losses") == f"{r.expected_defender_losses:.2f}"
     assert len(survivors_charts(at)) == 2
@@ -643,7 +644,7 @@ def test_only_legal_pairs_are_offered() -> None:
 def test_stop_at_armies_needed_and_a_chain_picked_on_the_map() -> None:
     at = pick(load(start(), KNOWN), "Alaska", "Kamchatka")
     at.number_input(key="stop_at").set_value(3).run()
-    assert metric(at, "P(win)") == f"{battle(6, 3, stop_at=3).p_win:.2%}"
+    assert metric(at, "P(win)") == percent(battle(6, 3, stop_at=3).p_win)
     at.slider(key="target_p").set_value(0.9).run()
     assert metric(at, "Armies for P ≥ 90%") == str(armies_needed(3, 0.9, stop_at=3))
     at.number_input(key="stop_at").set_value(1).run()
@@ -653,7 +654,7 @@ def test_stop_at_armies_needed_and_a_chain_picked_on_the_map() -> None:
     steps = table_with(at, "P(taken, with all before it)")
     assert steps["Defenders"].tolist() == [3, 1]
     assert steps["P(taken, with all before it)"].tolist() == pytest.approx(chain(6, [3, 1]).p_conquer.tolist())
-    assert metric(at, "P(whole chain)") == f"{chain(6, [3, 1]).p_win:.2%}"
+    assert metric(at, "P(whole chain)") == percent(chain(6, [3, 1]).p_win)
 
 
 def test_a_chain_that_skips_a_border_shows_why() -> None:
@@ -680,7 +681,7 @@ def calculate(at: AppTest, attackers: int, defenders: int, **entries: Any) -> Ap
 def test_a_typed_battle_gets_the_solvers_odds_without_a_game() -> None:
     at = calculate(start(), 1000, 1000)
     r = battle(1000, 1000)
-    assert metric(at, "P(win)") == f"{r.p_win:.2%}"
+    assert metric(at, "P(win)") == percent(r.p_win)
     assert metric(at, "Armies for P ≥ 75%") == f"{armies_needed(1000, 0.75):,}"
     assert f"attacker ± {r.std_attacker_losses:.2f}, defender ± {r.std_defender_losses:.2f}" in at.caption[0].value
     # The survivors' chart: every outcome but the negligible tails, summing to (almost) one.
@@ -698,14 +699,14 @@ def test_a_typed_battle_gets_the_solvers_odds_without_a_game() -> None:
 def test_the_dice_variants_are_the_solvers(entries: dict[str, Any], options: BattleOptions) -> None:
     at = calculate(start(), 12, 7, **entries)
     stop_at = entries.get("stop_at", 1)
-    assert metric(at, "P(win)") == f"{battle(12, 7, stop_at=stop_at, options=options).p_win:.2%}"
+    assert metric(at, "P(win)") == percent(battle(12, 7, stop_at=stop_at, options=options).p_win)
     assert metric(at, "Armies for P ≥ 75%") == f"{armies_needed(7, 0.75, stop_at=stop_at, options=options):,}"
 
 
 def test_a_typed_chain() -> None:
     at = calculate(start(), 10, 3, chain="2, 4", garrison=2)
     r = chain(10, [3, 2, 4], garrison=2)
-    assert metric(at, "P(whole chain)") == f"{r.p_win:.2%}"
+    assert metric(at, "P(whole chain)") == percent(r.p_win)
     assert metric(at, "Attacker's expected losses") == f"{r.expected_attacker_losses:.2f}"
 
 
@@ -723,10 +724,20 @@ def test_a_bad_entry_in_the_calculator_is_named_and_kept(entries: dict[str, Any]
     assert at.session_state[key] == value
 
 
-def test_the_calculator_refuses_armies_past_the_limit() -> None:
+@pytest.mark.parametrize(("key", "value", "message"), [
+    ("attackers", MAX_ARMIES + 1, "Attacking armies: enter a whole number from 2 to 1,000,000, not 1,000,001"),
+    ("attackers", 1, "Attacking armies: enter a whole number from 2 to 1,000,000, not 1"),
+    ("attackers", 0, "Attacking armies: enter a whole number from 2 to 1,000,000, not 0"),
+    ("defenders", 1_234_567_890, "Defenders: enter a whole number from 1 to 1,000,000, not 1,234,567,890"),
+])
+def test_a_count_out_of_range_shows_why_and_no_odds(key: str, value: int, message: str) -> None:
     at = start()
-    assert at.number_input(key="attackers").max == MAX_ARMIES
-    assert at.number_input(key="defenders").max == MAX_ARMIES
+    assert metric(at, "P(win)") == percent(battle(12, 7).p_win)
+    at.number_input(key=key).set_value(value).run()
+    # The field keeps what was typed; no answer is shown for it, nor the last one for other counts.
+    (error,) = at.error
+    assert seen(error) == message and at.number_input(key=key).value == value
+    assert not at.metric
 
 
 # ---------------------------------------------------------------------------------- continents, reinforcements

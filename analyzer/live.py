@@ -56,13 +56,14 @@ from typing import Any
 
 import numpy as np
 
-from analyzer.analysis.position import player_labels, with_player_labels
+from analyzer.analysis.position import edit_position
 from analyzer.errors import IllegalActionError, PositionError, StateFormatError
 from analyzer.game.actions import (
     Action,
     Attack,
     Battle,
     Claim,
+    Correct,
     Defend,
     Draw,
     EndAttack,
@@ -77,11 +78,12 @@ from analyzer.game.actions import (
     action_to_json,
 )
 from analyzer.game import face_down
-from analyzer.game.board import SYMBOLS, Board
+from analyzer.game.board import Board
+from analyzer.game.labels import card_label, player_name, with_player_labels
 from analyzer.game.cards import is_valid_set
 from analyzer.game.rules import Rules
-from analyzer.game.state import DECK, GameState, Phase
-from analyzer.plot import PLAYER_COLORS, player_name
+from analyzer.game.state import DECK, DISCARD, GameState, Phase
+from analyzer.plot import PLAYER_COLORS
 
 #: Key of the recorder's bookkeeping in :attr:`GameState.labels`.
 LIVE_LABEL = "live"
@@ -238,7 +240,7 @@ class LiveGame:
             for force in range(len(s.pool)):
                 want, given = int(s.pool[force]), sum(left.get(force, {}).values())
                 if want != given:
-                    raise IllegalActionError(f"{_seat(s, force)} has {want} starting armies to place, got {given}")
+                    raise IllegalActionError(f"{player_name(s, force)} has {want} starting armies to place, got {given}")
             while s.phase == Phase.SETUP_PLACE:
                 first = s.legal_actions()[0]
                 assert isinstance(first, Place)
@@ -324,6 +326,37 @@ class LiveGame:
             w.identify(self.me, [int(c) for c in cards], None, fill=False)
         return self._record("cards", go)
 
+    # ------------------------------------------------------------------ corrections
+    def correct(
+        self,
+        *,
+        owners: Mapping[Territory, int] | None = None,
+        armies: Mapping[Territory, int] | None = None,
+        hands: Mapping[int, Sequence[int | str]] | None = None,
+    ) -> list[Action]:
+        """The table says the recorded position is wrong: record what it says, as a correction entry.
+
+        ``owners`` and ``armies`` map territories (name or id) to a seat or a
+        count; ``hands`` gives the whole hand of each seat it names, a card
+        id for each card shown and ``"?"`` for each card held face down.
+        Nothing entered before is dropped: the correction is one more entry
+        (a :class:`~analyzer.game.actions.Correct` in the history), which the
+        log tells and undo takes back. Values equal to the record's change
+        nothing; when nothing changes at all, nothing is recorded and ``[]``
+        is returned. An impossible position is refused with a
+        :class:`~analyzer.errors.PositionError` in words.
+        """
+        def go(w: _Work) -> None:
+            correction = w.correction(owners or {}, armies or {}, hands or {})
+            if correction is not None:
+                w.state.apply(correction)
+
+        work = _Work(self)
+        go(work)
+        if not work.state.history[work.prefix:]:
+            return []
+        return self._record("correction", go)
+
     # ------------------------------------------------------------------ undo / redo
     def undo(self, n: int = 1) -> None:
         """Take back the last ``n`` entries (they can be redone until a new entry is made)."""
@@ -405,6 +438,37 @@ class LiveGame:
         return s
 
 
+def corrected(
+    state: GameState,
+    *,
+    owners: Mapping[Territory, Any] | None = None,
+    armies: Mapping[Territory, Any] | None = None,
+    hands: Mapping[int, Sequence[int | str]] | None = None,
+    player: int | None = None,
+    sets_traded: int | None = None,
+) -> GameState:
+    """``state`` with what the table says changed, keeping everything recorded.
+
+    A game with a history gets a correction entry (:meth:`LiveGame.correct`);
+    its player to move and sets traded follow from its entries, so changing
+    them is refused in words. A position typed in, with no history yet, is
+    typed again (:func:`analyzer.analysis.position.edit_position`). ``state``
+    itself is never changed; when nothing changes the result equals it.
+    """
+    if not state.history:
+        return edit_position(state, owner=owners, armies=armies, hands=hands, player=player, sets_traded=sets_traded)
+    if player is not None and int(player) != state.player:
+        raise PositionError(f"it is {player_name(state, state.player)}'s turn by the entries recorded; "
+                            "record the turns played, or undo entries, to change whose turn it is")
+    if sets_traded is not None and int(sets_traded) != state.sets_traded:
+        raise PositionError(f"{state.sets_traded} sets have been traded by the entries recorded; "
+                            "record or undo the trades to change that count")
+    live = LiveGame(state)
+    if not live.correct(owners=owners, armies=armies, hands=hands):
+        return state.copy()
+    return live.state
+
+
 class _Work:
     """An entry being applied: a copy of the game, the card identities swapped, and the hidden cards."""
 
@@ -449,6 +513,91 @@ class _Work:
                 self.swap(c, deck[int(self.rng(1).integers(len(deck)))])
         self.state.apply(Draw(c))
 
+    def correction(self, owners: Mapping[Territory, Any], armies: Mapping[Territory, Any],
+                   hands: Mapping[int, Sequence[Any]]) -> Correct | None:
+        """The :class:`Correct` that makes the game say what the table says, or None if it already does.
+
+        A card named in a hand that is face down elsewhere was only standing
+        in for an unseen card: it swaps identities with one from the deck.
+        A hand's ``"?"`` cards keep the seat's face-down cards, as many as
+        are wanted; more are drawn from the unseen cards in the deck.
+        """
+        s = self.state
+        board = s.board
+        new: dict[int, list[int]] = {}
+        for what, changes, field in (("owner", owners, 0), ("armies", armies, 1)):
+            if not isinstance(changes, Mapping):
+                raise PositionError(f"the {what} to correct must map territories to numbers")
+            for key, value in changes.items():
+                t = board.index(key)
+                v = _whole(value, f"the {'owner' if field == 0 else 'armies'} of {board.territories[t]}")
+                new.setdefault(t, [int(s.owner[t]), int(s.armies[t])])[field] = v
+        changed = {t: ov for t, ov in sorted(new.items()) if ov != [int(s.owner[t]), int(s.armies[t])]}
+        if not isinstance(hands, Mapping):
+            raise PositionError("the hands to correct must map each seat to its cards")
+        stated: dict[int, tuple[list[int], int]] = {}
+        for p, cards in hands.items():
+            seat = _whole(p, "a hand's seat")
+            if not 0 <= seat < s.n_players:
+                raise PositionError(f"there is no seat {p}; the seats are 0 to {s.n_players - 1}")
+            if isinstance(cards, (str, bytes)) or not isinstance(cards, Sequence) or len(cards) > board.n_cards:
+                raise PositionError(f"{player_name(s, seat)}'s hand must be a list of cards, a card id or \"?\" each")
+            known = [_whole(c, f"a card of {player_name(s, seat)}'s hand") for c in cards if c != face_down.UNKNOWN]
+            for c in known:
+                if not 0 <= c < board.n_cards:
+                    raise PositionError(f"there is no card {c}; cards are numbered 0 to {board.n_cards - 1}")
+            stated[seat] = (known, len(cards) - len(known))
+        named = [c for known, _ in stated.values() for c in known]
+        if len(set(named)) != len(named):
+            twice = next(c for c in named if named.count(c) > 1)
+            raise PositionError(f"{card_label(board, twice)} is named in more than one hand; each card is in one place")
+        # Cards named: a face-down stand-in elsewhere gives its identity up; a known card elsewhere must be let go.
+        for p, (known, _) in stated.items():
+            for c in known:
+                s = self.state
+                where = int(s.card_loc[c])
+                if where == p:
+                    continue
+                if where == DISCARD:
+                    raise PositionError(f"{card_label(board, c)} has been traded in; no hand holds it")
+                if c in self.hidden and self.swappable(c):
+                    spare = [d for d in face_down.unseen(s) if s.card_loc[d] == DECK and d not in named]
+                    if not spare:
+                        raise PositionError(f"{card_label(board, c)} is face down in {player_name(s, where)}'s hand and "
+                                            "no unseen card is left to take its place")
+                    self.swap(c, spare[int(self.rng(20 + p).integers(len(spare)))])
+                elif where >= 0 and where not in stated:
+                    raise PositionError(f"{card_label(board, c)} is in {player_name(s, where)}'s hand; "
+                                        f"correct {player_name(s, where)}'s hand too")
+        s = self.state
+        place = {int(c): int(s.card_loc[c]) for c in range(board.n_cards)}
+        hidden_after: list[int] = []
+        for p, (known, wanted) in sorted(stated.items()):
+            down = [c for c in s.hand(p) if c in self.hidden and c not in named]
+            keep = down[:wanted]
+            for c in s.hand(p):
+                if c not in known and c not in keep:
+                    place[c] = DECK
+            for c in known:
+                place[c] = p
+            if wanted > len(keep):
+                spare = [d for d in face_down.unseen(s) if s.card_loc[d] == DECK and d not in named]
+                if len(spare) < wanted - len(keep):
+                    raise PositionError(f"{player_name(s, p)} cannot hold {wanted} face-down cards: "
+                                        f"only {len(keep) + len(spare)} cards are unseen")
+                order = self.rng(40 + p).permutation(len(spare))
+                extra = sorted(spare[i] for i in order[: wanted - len(keep)])
+                for c in extra:
+                    place[c] = p
+                keep = keep + extra
+            hidden_after += keep
+        moved = [c for c in range(board.n_cards) if place[c] != int(s.card_loc[c])]
+        before_down = {c for c in self.hidden if int(s.card_loc[c]) in stated}
+        if not changed and not moved and set(hidden_after) == before_down:
+            return None
+        return Correct(tuple(changed), tuple(o for o, _ in changed.values()), tuple(k for _, k in changed.values()),
+                       tuple(moved), tuple(place[c] for c in moved), tuple(sorted(stated)), tuple(sorted(hidden_after)))
+
     def swappable(self, card: int) -> bool:
         """Whether ``card``'s identity has never been seen (face down or in the deck, and never traded)."""
         return card in face_down.unseen(self.state)
@@ -468,7 +617,7 @@ class _Work:
         """
         s = self.state
         board = s.board
-        name = _seat(s, player)
+        name = player_name(s, player)
         for c in shown:
             if not 0 <= c < board.n_cards:
                 raise IllegalActionError(f"card {c} does not exist; cards are numbered 0 to {board.n_cards - 1}")
@@ -478,10 +627,10 @@ class _Work:
                 spare = [h for h in sorted(hand & self.hidden) if h not in shown and self.swappable(h)]
                 if not spare:
                     raise IllegalActionError(
-                        f"{_card(board, c)} is not in {name}'s hand, and {name} has no hidden card it could be"
+                        f"{card_label(board, c)} is not in {name}'s hand, and {name} has no hidden card it could be"
                     )
                 if not self.swappable(c):
-                    raise IllegalActionError(f"{_card(board, c)} has already been seen elsewhere; it cannot be in {name}'s hand")
+                    raise IllegalActionError(f"{card_label(board, c)} has already been seen elsewhere; it cannot be in {name}'s hand")
                 self.swap(spare[0], c)
                 s = self.state
             self.show(c)
@@ -526,7 +675,16 @@ class _Work:
                     self.show(c)
                 return shown + own + new
         what = f"showing {board.territories[bonus]}" if bonus is not None else "without a territory of theirs"
-        raise IllegalActionError(f"{name}'s hidden cards cannot make a set with {[_card(board, c) for c in shown]} {what}")
+        raise IllegalActionError(f"{name}'s hidden cards cannot make a set with {[card_label(board, c) for c in shown]} {what}")
+
+
+def _whole(value: Any, what: str) -> int:
+    """``value`` as an int if it is a whole number, else a :class:`PositionError` in words."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        if isinstance(value, (float, np.floating)) and float(value).is_integer():
+            return int(value)
+        raise PositionError(f"{what} must be a whole number, got {value!r}")
+    return int(value)
 
 
 def _copied(book: dict[str, Any]) -> dict[str, Any]:
@@ -536,20 +694,6 @@ def _copied(book: dict[str, Any]) -> dict[str, Any]:
 def _hidden(book: dict[str, Any], n_entries: int) -> list[int]:
     """The face-down cards after the first ``n_entries`` entries of ``book``."""
     return list(book["entries"][n_entries - 1]["hidden"]) if n_entries else list(book["face_down"])
-
-
-def _seat(state: GameState, player: int) -> str:
-    names, _ = player_labels(state)
-    if names is not None and 0 <= player < len(names):
-        return names[player]
-    return player_name(player, state.neutral)
-
-
-def _card(board: Board, card: int) -> str:
-    """A card as the table reads it: "Alaska (infantry)" or "wild"."""
-    t = int(board.card_territory[card])
-    symbol = SYMBOLS[int(board.card_symbols[card])]
-    return f"card {card} ({board.territories[t]}, {symbol})" if t >= 0 else f"card {card} ({symbol})"
 
 
 def _label_players(state: GameState, names: Sequence[str], colors: Sequence[str] | None) -> None:

@@ -23,6 +23,7 @@ from analyzer.analysis.position import (
     continent_status,
     continent_table,
     edit_position,
+    new_game_from_position,
     player_labels,
     reinforcement_forecast,
     win_chances,
@@ -149,7 +150,7 @@ def test_bad_chains_are_refused(path: list[str], message: str) -> None:
 def test_edits_make_a_new_game_and_leave_the_old_one_alone() -> None:
     state = GameState.random_start(3, np.random.default_rng(1))
     before = state.to_json()
-    edited = edit_position(state, owner={"Alaska": 2}, armies={"alaska": 9.0, 5: 4}, sets_traded=2)
+    edited = new_game_from_position(state, owner={"Alaska": 2}, armies={"alaska": 9.0, 5: 4}, sets_traded=2)
     assert state.to_json() == before
     assert (int(edited.owner[0]), int(edited.armies[0]), int(edited.armies[5])) == (2, 9, 4)
     assert edited.sets_traded == 2
@@ -172,7 +173,17 @@ def test_edits_make_a_new_game_and_leave_the_old_one_alone() -> None:
 def test_bad_edits_name_the_value(kwargs: dict[str, object], error: type[Exception], message: str) -> None:
     state = GameState.random_start(3, np.random.default_rng(1))
     with pytest.raises(error, match=message):
-        edit_position(state, **kwargs)  # type: ignore[arg-type]
+        new_game_from_position(state, **kwargs)  # type: ignore[arg-type]
+
+
+def test_editing_a_game_with_a_history_is_refused_unless_starting_over() -> None:
+    state = GameState.random_start(3, np.random.default_rng(1))
+    with pytest.raises(PositionError, match=f"recorded history of {len(state.history)} actions"):
+        edit_position(state, armies={"Alaska": 9})
+    fresh = edit_position(state, armies={"Alaska": 9}, start_over=True)
+    assert fresh.history == [] and int(fresh.armies[0]) == 9
+    # A typed position has no history: editing it types it again.
+    assert int(edit_position(fresh, armies={"Alaska": 4}).armies[0]) == 4
 
 
 # ---------------------------------------------------------------------------------- player names and colours
@@ -193,7 +204,7 @@ def test_names_and_colours_are_saved_with_the_game_and_read_back() -> None:
 
 def test_edits_keep_the_names_and_colours() -> None:
     labelled = with_player_labels(GameState.random_start(3, np.random.default_rng(1)), NAMES, COLORS)
-    edited = edit_position(labelled, armies={"Alaska": 9}, sets_traded=1)
+    edited = new_game_from_position(labelled, armies={"Alaska": 9}, sets_traded=1)
     assert player_labels(edited) == (NAMES, COLORS)
     edited.labels["names"][0] = "Dee"
     assert player_labels(labelled)[0] == NAMES

@@ -14,7 +14,7 @@ from streamlit.dataframe_util import convert_arrow_bytes_to_pandas_df
 from streamlit.runtime.media_file_manager import MediaFileManager
 from streamlit.testing.v1 import AppTest
 
-from analyzer.analysis.position import attack_suggestions, edit_position
+from analyzer.analysis.position import attack_suggestions, new_game_from_position
 from analyzer.solver.battle import armies_needed, battle
 from analyzer.solver.tables import odds_tables
 from analyzer.game.board import classic_board
@@ -944,7 +944,7 @@ def test_a_conflicting_edit_is_refused_the_fresh_game_shown_and_the_entry_kept(d
 def test_a_conflicting_table_edit_is_not_applied_again_until_the_user_says_so(database: Path) -> None:
     mine = load(start(), KNOWN)
     game_id = mine.session_state["stored_id"]
-    GameStore(database).save(game_id, edit_position(KNOWN, armies={"Peru": 9}), expected_version=1)
+    GameStore(database).save(game_id, new_game_from_position(KNOWN, armies={"Peru": 9}), expected_version=1)
     key = editor_key(mine)
     entries = {"edited_rows": {T("Alaska"): {"Armies": 4}}, "added_rows": [], "deleted_rows": []}
     mine.session_state[key] = entries

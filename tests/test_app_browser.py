@@ -21,7 +21,7 @@ import numpy as np
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
-from analyzer.analysis.position import edit_position
+from analyzer.analysis.position import new_game_from_position
 from analyzer.solver.battle import battle
 from analyzer.game.actions import Battle, Place
 from analyzer.game.board import classic_board
@@ -478,7 +478,7 @@ def test_a_conflicting_edit_is_refused_and_nothing_is_lost(browser: Browser, ser
     # polling may win the race now and then (the Apply is then simply saved on the fresh game): try again.
     for attempt in range(5):
         stored = store.load(game_id)
-        other = edit_position(stored.state, armies={"Peru": 30 + attempt})
+        other = new_game_from_position(stored.state, armies={"Peru": 30 + attempt})
         store.save(game_id, other, expected_version=stored.version)
         page.get_by_role("button", name="Apply to the picked territories").click()
         refusal = page.get_by_test_id("stAlertContentError").filter(has_text="changed elsewhere")

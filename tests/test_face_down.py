@@ -79,7 +79,7 @@ def test_trade_of_a_face_down_card_takes_the_first_identity_that_makes_a_set() -
 
 def test_trade_of_face_down_cards_needs_enough_cards_and_a_possible_set() -> None:
     s = position({0: ["?", "?"]})
-    with pytest.raises(IllegalActionError, match="not in your hand"):
+    with pytest.raises(IllegalActionError, match=r"Greenland \(cavalry\) is not in Player 1's hand"):
         s.apply(Trade((0, 1, 2)))
     # Two known infantry and one face-down card (placeholder 1, an artillery), when every other infantry and
     # wild card has been seen: only an infantry or a wild would make a set.
@@ -214,14 +214,14 @@ def test_the_chance_of_a_set_in_a_hand_with_face_down_cards() -> None:
 
 
 def test_an_edited_position_keeps_its_face_down_cards() -> None:
-    from analyzer.analysis.position import edit_position
+    from analyzer.analysis.position import new_game_from_position
 
     s = position({0: [3, 4, "?"], 1: ["?", "?"]})
     # An edit that leaves the hands alone keeps each placeholder where it was.
-    moved = edit_position(s, armies={"Alaska": 9})
+    moved = new_game_from_position(s, armies={"Alaska": 9})
     assert (moved.hand(0), moved.hand(1), moved.face_down) == (s.hand(0), s.hand(1), s.face_down)
     # A hand given anew says what it holds face down with "?"; the hands not given keep theirs.
-    edited = edit_position(s, hands={1: [20, "?", "?", "?"]})
+    edited = new_game_from_position(s, hands={1: [20, "?", "?", "?"]})
     assert edited.hand(0) == [0, 3, 4] and 20 in edited.hand(1)
     assert face_down.counts(edited) == [1, 3, 0]
     assert 20 not in edited.face_down and 0 in edited.face_down

@@ -187,13 +187,13 @@ def test_turn_search_is_reproducible_and_its_turn_is_legal():
 
 
 def test_turn_search_draws_the_face_down_cards_afresh_after_the_first_rollout(monkeypatch):
-    from analyzer.analysis.position import edit_position
+    from analyzer.analysis.position import new_game_from_position
     from analyzer.bots.search import play_setup, suggest_turn
     from analyzer.game import face_down
 
     dealt = play_setup(GameState.new(3, np.random.default_rng(4)), np.random.default_rng(4))
     me, second, third = [(dealt.player + i) % 3 for i in range(3)]
-    state = edit_position(dealt, hands={me: [7, 8], second: ["?", "?", "?", "?"], third: ["?"]})
+    state = new_game_from_position(dealt, hands={me: [7, 8], second: ["?", "?", "?", "?"], third: ["?"]})
     draws = []
     real = face_down.determinize
     monkeypatch.setattr(face_down, "determinize", lambda s, rng: draws.append(real(s, rng)) or draws[-1])

@@ -318,11 +318,11 @@ def test_refused_entries_name_the_problem_and_change_nothing() -> None:
     assert before.pending == 11
     cases = [
         (lambda: live.place({"Alaska": 99}), "armies must be from 1 to the 11 left to place, got 99"),
-        (lambda: live.place({"Kamchatka": 1}), "Kamchatka is not yours"),
+        (lambda: live.place({"Kamchatka": 1}), "Player 1 cannot place 1 army on Kamchatka now: Kamchatka is not Player 1's \\(it is Player 3's\\)"),
         (lambda: live.place({"Atlantis": 1}), "Atlantis"),
-        (lambda: live.battle("Alaska", "Ural", 2, 0), "expected Trade, Place"),
+        (lambda: live.battle("Alaska", "Ural", 2, 0), "Player 1 is reinforcing: place the 11 armies left, or trade a set"),
         (lambda: live.trade(), "holds 0 card"),
-        (lambda: live.move_in(2), "expected Trade, Place"),
+        (lambda: live.move_in(2), "Player 1 cannot move 2 armies in now: Player 1 is reinforcing"),
         (lambda: live.undo(), "cannot undo 1 entries; 0 can be undone"),
     ]
     for call, message in cases:
@@ -330,7 +330,7 @@ def test_refused_entries_name_the_problem_and_change_nothing() -> None:
             call()
         assert live.state == before
     # Many at once: a refused part refuses the whole entry.
-    with pytest.raises(IllegalActionError, match="Kamchatka is not yours"):
+    with pytest.raises(IllegalActionError, match="Kamchatka is not Player 1's"):
         live.place({"Alaska": 3, "Kamchatka": 1})
     assert live.state == before
     live.place({"Alaska": 10, "Greenland": 1})
@@ -340,8 +340,10 @@ def test_refused_entries_name_the_problem_and_change_nothing() -> None:
         (lambda: live.battle("Alaska", "Ural", 6, 0), "Alaska does not border Ural"),
         (lambda: live.battle("Alaska", "Kamchatka", 14, 0), "a battle of 13 against 3 cannot leave 14 and 0"),
         (lambda: live.battle("Alaska", "Kamchatka", 1, 0), "a capture leaves the attacker at least 2"),
-        (lambda: live.battle("Alaska", "Alberta", 10, 1), "Alberta is yours"),
-        (lambda: live.fortify("Alaska", "Kamchatka", 1), "must be yours"),
+        (lambda: live.battle("Alaska", "Kamchatka", 13, 3), "a battle removes at least one army: Alaska still has 13 "
+                                                            "and Kamchatka 3; enter the armies left after the dice"),
+        (lambda: live.battle("Alaska", "Alberta", 10, 1), "Alberta is Player 1's own; attack a territory of another player"),
+        (lambda: live.fortify("Alaska", "Kamchatka", 1), "both Alaska and Kamchatka must be Player 1's"),
         (lambda: live.fortify("Alaska", "Alberta", 13), "move from 1 to 12 armies"),
         (lambda: live.end_turn(card=3), "no card is drawn"),
         (lambda: live.redo(), "cannot redo 1 entries; 0 can be redone"),

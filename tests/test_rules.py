@@ -134,7 +134,7 @@ def test_no_bonus_for_cards_of_territories_not_owned() -> None:
 def test_five_cards_force_a_trade_before_placing() -> None:
     hand = INFANTRY[:3] + CAVALRY[:2]
     state = position(NA[:8], hands={0: hand})
-    with pytest.raises(IllegalActionError, match="hold 5 cards and must trade a set first"):
+    with pytest.raises(IllegalActionError, match="Player 1 holds 5 cards and must trade a set first"):
         state.apply(Place("Alaska", 1))
     assert all(isinstance(a, Trade) for a in state.legal_actions())
     trade = state.legal_actions()[0]
@@ -151,9 +151,9 @@ def test_four_cards_do_not_force_a_trade() -> None:
 def test_invalid_set_is_refused_with_its_symbols() -> None:
     cards = (INFANTRY[0], INFANTRY[1], CAVALRY[0])
     state = position(NA[:8], hands={0: list(cards)})
-    with pytest.raises(IllegalActionError, match=r"\(infantry, infantry, cavalry\) are not a set"):
+    with pytest.raises(IllegalActionError, match="infantry, infantry, cavalry are not a set: trade three of a kind, one of each, or two plus a wild"):
         state.apply(Trade(cards))
-    with pytest.raises(IllegalActionError, match="not in your hand"):
+    with pytest.raises(IllegalActionError, match="are not in Player 1's hand"):
         state.apply(Trade((INFANTRY[5], INFANTRY[6], INFANTRY[7])))
 
 
@@ -239,7 +239,7 @@ def test_attack_needs_two_armies_and_an_adjacent_enemy() -> None:
         state.apply(Attack("Alberta", "Brazil", 1))
     with pytest.raises(IllegalActionError, match="Alaska has 1 army"):
         state.apply(Attack("Alaska", "Kamchatka", 1))
-    with pytest.raises(IllegalActionError, match="Ontario is yours"):
+    with pytest.raises(IllegalActionError, match="Player 1 cannot attack Ontario from Alberta with 1 die now: Ontario is Player 1's own"):
         state.apply(Attack("Alberta", "Ontario", 1))
     with pytest.raises(IllegalActionError, match="'Atlantis'"):
         state.apply(Attack("Atlantis", "Ontario", 1))
@@ -319,6 +319,20 @@ def test_a_card_is_drawn_only_after_a_capture() -> None:
     assert len(state.hand(0)) == 1 and state.player == 1
 
 
+def test_a_battle_in_which_no_army_fell_is_refused() -> None:
+    # Every roll compares at least one pair of dice, so a battle always costs one side an army.
+    state = position(NA, armies={"Alaska": 5, "Kamchatka": 1})
+    state.apply(Place("Alberta", state.pending))
+    before = state.to_json()
+    with pytest.raises(IllegalActionError, match=(
+            r"Player 1 cannot record the battle from Alaska into Kamchatka \(5 and 1 left\) now: a battle removes "
+            "at least one army: Alaska still has 5 and Kamchatka 1; enter the armies left after the dice")):
+        state.apply(Battle("Alaska", "Kamchatka", 5, 1))
+    assert state.to_json() == before and not state.is_legal(Battle("Alaska", "Kamchatka", 5, 1))
+    # One army fewer on either side is a battle that happened.
+    assert state.is_legal(Battle("Alaska", "Kamchatka", 4, 1)) and state.is_legal(Battle("Alaska", "Kamchatka", 5, 0))
+
+
 def test_whole_battle_step_applies_the_capture_rules() -> None:
     state = position(NA, armies={"Alaska": 12, "Kamchatka": 5})
     state.apply(Place("Alberta", state.pending))
@@ -340,7 +354,7 @@ def test_claim_setup(n_players: int) -> None:
         claimers.append(state.current_player)
         state.apply(state.legal_actions()[int(rng.integers(len(state.legal_actions())))])
     assert claimers == [(first + i) % n_players for i in range(42)]
-    with pytest.raises(IllegalActionError, match="expected Place"):
+    with pytest.raises(IllegalActionError, match="the starting armies are being placed"):
         state.apply(Claim(0))
     while state.phase == Phase.SETUP_PLACE:
         state.apply(state.legal_actions()[0])
@@ -547,10 +561,10 @@ def test_single_die_odds() -> None:
 # ---------------------------------------------------------------- bad input and serialization
 def test_illegal_action_names_action_and_phase() -> None:
     state = position(NA)
-    with pytest.raises(IllegalActionError, match=r"illegal action EndTurn\(\) in phase REINFORCE.*expected Trade, Place"):
+    with pytest.raises(IllegalActionError, match="Player 1 cannot end the turn now: Player 1 is reinforcing: place the 8 armies left, or trade a set"):
         state.apply(EndTurn())
     assert issubclass(IllegalActionError, ValueError)
-    with pytest.raises(IllegalActionError, match="Brazil is not yours"):
+    with pytest.raises(IllegalActionError, match="Brazil is not Player 1's \\(it is Player 2's\\)"):
         state.apply(Place("Brazil", 1))
     # North America: 9 // 3 = 3, + 5.
     with pytest.raises(IllegalActionError, match="armies must be from 1 to the 8 left to place, got 9"):

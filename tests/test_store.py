@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from analyzer.analysis.position import edit_position, with_player_labels
+from analyzer.analysis.position import new_game_from_position, with_player_labels
 from analyzer.errors import StoreConflictError, StoreError
 from analyzer.game.state import GameState
 from analyzer.store import APPLICATION_ID, DB_ENV, SCHEMA_VERSION, GameStore, default_path
@@ -39,7 +39,7 @@ def test_a_game_comes_back_as_it_was_stored_history_and_labels_included(store: G
 def test_each_save_is_a_new_version_and_every_version_is_kept(store: GameStore) -> None:
     first = game()
     stored = store.create(first, "g")
-    second = edit_position(first, armies={"Peru": 9})
+    second = new_game_from_position(first, armies={"Peru": 9})
     assert store.save(stored.id, second, expected_version=1).version == 2
     assert store.version(stored.id) == 2
     assert [v for v, _ in store.history(stored.id)] == [1, 2]
@@ -50,9 +50,9 @@ def test_each_save_is_a_new_version_and_every_version_is_kept(store: GameStore) 
 def test_a_change_made_on_an_old_version_is_refused_with_the_fresh_game(store: GameStore) -> None:
     state = game()
     stored = store.create(state, "g")
-    theirs = edit_position(state, armies={"Peru": 9})
+    theirs = new_game_from_position(state, armies={"Peru": 9})
     store.save(stored.id, theirs, expected_version=1)
-    mine = edit_position(state, armies={"Peru": 4})
+    mine = new_game_from_position(state, armies={"Peru": 4})
     with pytest.raises(StoreConflictError, match="changed elsewhere") as refused:
         store.save(stored.id, mine, expected_version=1)
     assert refused.value.current.version == 2
@@ -68,7 +68,7 @@ def test_two_writers_racing_on_one_version_one_wins(store: GameStore) -> None:
 
     def write(armies: int) -> None:
         try:
-            GameStore(store.path).save(stored.id, edit_position(state, armies={"Peru": armies}), expected_version=1)
+            GameStore(store.path).save(stored.id, new_game_from_position(state, armies={"Peru": armies}), expected_version=1)
             outcomes.append("saved")
         except StoreConflictError:
             outcomes.append("refused")

@@ -30,6 +30,7 @@ from analyzer.game.actions import (
     Battle,
     ChooseCapital,
     Claim,
+    Correct,
     Defend,
     Draw,
     EndAttack,
@@ -41,6 +42,7 @@ from analyzer.game.actions import (
     Trade,
     as_id,
 )
+from analyzer.game import correction
 from analyzer.game.board import SYMBOLS
 from analyzer.game.state import GameState, Phase
 from analyzer.plot import player_name
@@ -72,6 +74,7 @@ def log_lines(state: GameState) -> list[LogLine]:
     board = state.board
     terr = board.territories
     s = GameState.replay(state.initial, [], state.rules, state.board)
+    s.labels = state.labels  # the players' names, for the lines that name them (read only)
     history = state.history
     out: list[LogLine] = []
     i = 0
@@ -79,7 +82,9 @@ def log_lines(state: GameState) -> list[LogLine]:
 
     def line(kind: str, text: str, first: int, last: int, player: int, setup: bool = False) -> None:
         when = "Setup" if setup else f"Turn {s_round}"
-        out.append(LogLine(s_round, player, names[player], kind, f"{when}, {names[player]}: {text}", first, last))
+        # A correction is the table's, not the player's to move: the line names no one before it.
+        who = "" if kind == "correction" else f", {names[player]}"
+        out.append(LogLine(s_round, player, names[player], kind, f"{when}{who}: {text}", first, last))
 
     while i < len(history):
         a = history[i]
@@ -160,6 +165,10 @@ def log_lines(state: GameState) -> list[LogLine]:
                 text += f", moved in {int(s.armies[tgt])}"
             text += _eliminated(s, before_elims, names, defender)
             line("roll", text, first, i - 1, p)
+        elif isinstance(a, Correct):
+            before = s.copy()
+            s.apply_unchecked(a)
+            line("correction", f"correction: {correction.describe(before, s, a)}", first, first, p)
         elif isinstance(a, MoveIn):
             s.apply_unchecked(a)
             line("move", f"moves in {a.armies}", first, first, p)

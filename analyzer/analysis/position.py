@@ -23,7 +23,6 @@ from __future__ import annotations
 import copy
 import math
 import numbers
-import re
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -38,18 +37,15 @@ from analyzer.game.board import Board, NameOrId, classic_board
 from analyzer.bots.base import Bot
 from analyzer.game.cards import find_sets
 from analyzer.solver.chains import ChainResult, chain, conquest
-from analyzer.errors import IllegalActionError, PositionError, SimulationError, StateFormatError
+from analyzer.errors import IllegalActionError, PositionError, SimulationError
 from analyzer.sim.evaluate import evaluate
 from analyzer.sim.intervals import wilson_interval
 from analyzer.game.rules import FORCED_TRADE_HAND, Rules, reinforcement_from_territories
 from analyzer.game import face_down
 from analyzer.game.state import GameState
+# Kept importable from here, where they were first defined.
+from analyzer.game.labels import COLORS_LABEL, NAMES_LABEL, player_labels, with_player_labels  # noqa: F401
 
-#: Keys of :attr:`GameState.labels` under which :func:`with_player_labels` keeps the players' names and colours.
-NAMES_LABEL = "names"
-COLORS_LABEL = "colors"
-#: The one colour format every front end here reads (a colour picker's and matplotlib's alike).
-_HEX_COLOR = re.compile(r"#[0-9a-fA-F]{6}")
 
 #: What holding one more territory is worth, in armies, in :func:`attack_suggestions`'s expected gain:
 #: the army left on it, its share of the territories // 3 reinforcement, and the card a first conquest earns.
@@ -63,10 +59,42 @@ def edit_position(
     owner: Mapping[str, Any] | Mapping[int, Any] | None = None,
     armies: Mapping[str, Any] | Mapping[int, Any] | None = None,
     player: int | None = None,
-    hands: Mapping[int, Sequence[int]] | None = None,
+    hands: Mapping[int, Sequence[int | str]] | None = None,
+    sets_traded: int | None = None,
+    start_over: bool = False,
+) -> GameState:
+    """A position typed in, with the given changes: :func:`new_game_from_position` for a game with no history.
+
+    A game with a recorded history is refused (a :class:`PositionError`):
+    this would start a new game without it. Record the change as a
+    correction instead (:meth:`analyzer.live.LiveGame.correct`), or say
+    ``start_over=True`` to start a fresh game from the changed position.
+
+    >>> import numpy as np
+    >>> edit_position(GameState.random_start(3, np.random.default_rng(1)), armies={"Alaska": 9})
+    Traceback (most recent call last):
+    ...
+    analyzer.errors.PositionError: this game has a recorded history of 61 actions, which a new position would drop; record the change as a correction, or start over from this position (start_over=True)
+    """
+    if state.history and not start_over:
+        raise PositionError(
+            f"this game has a recorded history of {len(state.history)} actions, which a new position would drop; "
+            "record the change as a correction, or start over from this position (start_over=True)"
+        )
+    return new_game_from_position(state, owner=owner, armies=armies, player=player, hands=hands,
+                                  sets_traded=sets_traded)
+
+
+def new_game_from_position(
+    state: GameState,
+    *,
+    owner: Mapping[str, Any] | Mapping[int, Any] | None = None,
+    armies: Mapping[str, Any] | Mapping[int, Any] | None = None,
+    player: int | None = None,
+    hands: Mapping[int, Sequence[int | str]] | None = None,
     sets_traded: int | None = None,
 ) -> GameState:
-    """A new game: ``state`` with the given changes, at the start of ``player``'s turn.
+    """A fresh game with no history: ``state``'s position with the given changes, at the start of ``player``'s turn.
 
     ``owner`` and ``armies`` map territories (name or id) to a new owner id or
     army count; ``hands`` replaces the hands of the players it names, a card
@@ -80,10 +108,10 @@ def edit_position(
 
     >>> import numpy as np
     >>> state = GameState.random_start(3, np.random.default_rng(1))
-    >>> edited = edit_position(state, armies={"Alaska": 9})
-    >>> int(edited.armies[0]), int(state.armies[0]) != 9
-    (9, True)
-    >>> edit_position(state, armies={"Alaska": -2})
+    >>> edited = new_game_from_position(state, armies={"Alaska": 9})
+    >>> int(edited.armies[0]), int(state.armies[0]) != 9, edited.history
+    (9, True, [])
+    >>> new_game_from_position(state, armies={"Alaska": -2})
     Traceback (most recent call last):
     ...
     analyzer.errors.PositionError: Alaska has -2 armies; every territory holds 1 to 1000000 (analyzer.limits.MAX_ARMIES)
@@ -130,49 +158,6 @@ def blank_position(n_players: int, *, rules: Rules | None = None, board: Board |
     forces = n_players + (1 if n_players == 2 else 0)
     n = board.n_territories
     return GameState.from_position([t % forces for t in range(n)], [1] * n, n_players=n_players, rules=rules, board=board)
-
-
-def with_player_labels(state: GameState, names: Sequence[str], colors: Sequence[str]) -> GameState:
-    """A copy of ``state`` that keeps the players' ``names`` and ``colors`` in its labels, to be saved with it.
-
-    One name and one ``#rrggbb`` colour per seat (the neutral force has
-    neither); other labels are kept. :func:`player_labels` reads them back.
-
-    >>> state = GameState.from_position([0] * 41 + [1], [3] * 42, n_players=3)
-    >>> saved = GameState.from_json(with_player_labels(state, ["Ann", "Bo", "Cy"], ["#d62728"] * 3).to_json())
-    >>> player_labels(saved)[0]
-    ['Ann', 'Bo', 'Cy']
-    """
-    labelled = state.copy()
-    labelled.labels[NAMES_LABEL] = _checked_labels(NAMES_LABEL, list(names), state.n_players, PositionError)
-    labelled.labels[COLORS_LABEL] = _checked_labels(COLORS_LABEL, list(colors), state.n_players, PositionError)
-    return labelled
-
-
-def player_labels(state: GameState) -> tuple[list[str] | None, list[str] | None]:
-    """The players' names and colours kept in ``state``'s labels, a seat at a time; None for either one not kept.
-
-    The labels come from a file that may have been edited by hand, so they are
-    checked: a :class:`~analyzer.errors.StateFormatError` says which is malformed.
-    """
-    def kept(key: str) -> list[str] | None:
-        if key not in state.labels:
-            return None
-        return _checked_labels(key, state.labels[key], state.n_players, StateFormatError)
-
-    return kept(NAMES_LABEL), kept(COLORS_LABEL)
-
-
-def _checked_labels(key: str, values: Any, n_players: int, error: type[ValueError]) -> list[str]:
-    what = "player names" if key == NAMES_LABEL else "player colours"
-    if not isinstance(values, list) or len(values) != n_players:
-        raise error(f"the {what} must be a list of {n_players}, one per seat, got {values!r}")
-    for seat, value in enumerate(values, start=1):
-        if not isinstance(value, str):
-            raise error(f"the {what} must be text; seat {seat} has {value!r}")
-        if key == COLORS_LABEL and not _HEX_COLOR.fullmatch(value):
-            raise error(f"seat {seat}'s colour {value!r} is not a colour like #1f5fbf")
-    return list(values)
 
 
 def _whole(value: Any, what: str) -> int:

@@ -135,11 +135,38 @@ class Battle:
     defender_left: int
 
 
-Action = Union[Claim, Place, Trade, ChooseCapital, Attack, Defend, EndAttack, MoveIn, Fortify, EndTurn, Roll, Draw, Battle]
+@dataclass(frozen=True)
+class Correct:
+    """A correction of the position, entered when the recorded game and the table disagree.
+
+    It is not a move of the rules: it sets what the table says, and the game's
+    history keeps it, so the record stays the replay of its log. Each field
+    is a flat tuple, so that the JSON form stays one list per field.
+
+    ``territories`` changed take ``owners`` and ``armies`` (one each, in
+    order); cards ``moved`` go ``to`` a seat, or -1 for the deck; ``seats``
+    are the players whose hands were stated, and ``hidden`` the cards of
+    those hands held face down afterwards. Only
+    :meth:`analyzer.game.state.GameState.apply` applies it (the compiled
+    playout never meets one).
+    """
+
+    territories: tuple[Territory, ...] = ()
+    owners: tuple[int, ...] = ()
+    armies: tuple[int, ...] = ()
+    moved: tuple[int, ...] = ()
+    to: tuple[int, ...] = ()
+    seats: tuple[int, ...] = ()
+    hidden: tuple[int, ...] = ()
+
+
+Action = Union[Claim, Place, Trade, ChooseCapital, Attack, Defend, EndAttack, MoveIn, Fortify, EndTurn, Roll, Draw, Battle,
+               Correct]
 
 ACTION_TYPES: dict[str, type] = {
     cls.__name__: cls
-    for cls in (Claim, Place, Trade, ChooseCapital, Attack, Defend, EndAttack, MoveIn, Fortify, EndTurn, Roll, Draw, Battle)
+    for cls in (Claim, Place, Trade, ChooseCapital, Attack, Defend, EndAttack, MoveIn, Fortify, EndTurn, Roll, Draw, Battle,
+                Correct)
 }
 
 

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from dataclasses import replace
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
@@ -40,7 +41,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from analyzer.errors import IllegalActionError, PositionError
-from analyzer.game.actions import Action, Draw, Trade
+from analyzer.game.actions import Action, Correct, Draw, Trade
 from analyzer.game.cards import is_valid_set
 from analyzer.game.engine import steps as engine
 
@@ -100,8 +101,8 @@ def swapped(initial: dict[str, Any], history: Sequence[Action], swaps: Sequence[
             ) -> tuple[dict[str, Any], list[Action]]:
     """``initial`` and ``history`` with the ids of each pair of cards exchanged, in order.
 
-    Only a typed position's hands and the draws name a card that has not been
-    shown, so those are all that change (each swap is its own inverse).
+    Only a typed position's hands, the draws and the corrections name a card
+    that has not been shown, so those are all that change (each swap is its own inverse).
     """
     out = list(history)
     initial = dict(initial)
@@ -111,6 +112,9 @@ def swapped(initial: dict[str, Any], history: Sequence[Action], swaps: Sequence[
         for i, a in enumerate(out):
             if isinstance(a, Draw) and a.card in (x, y):
                 out[i] = Draw(other(int(a.card)))
+            elif isinstance(a, Correct) and {x, y} & {*a.moved, *a.hidden}:
+                out[i] = replace(a, moved=tuple(other(int(c)) for c in a.moved),
+                                 hidden=tuple(sorted(other(int(c)) for c in a.hidden)))
         if "position" in initial:
             pos = dict(initial["position"])
             pos["hands"] = {p: [other(int(c)) for c in cards] for p, cards in pos["hands"].items()}

@@ -45,6 +45,7 @@ from analyzer.game.actions import (
     Battle,
     ChooseCapital,
     Claim,
+    Correct,
     Defend,
     Draw,
     EndAttack,
@@ -57,13 +58,14 @@ from analyzer.game.actions import (
     action_to_json,
     as_id,
 )
-from analyzer.game.board import SYMBOLS, Board, classic_board
+from analyzer.game.board import Board, classic_board
+from analyzer.game import correction
 from analyzer.game import face_down as face_down_mod
-from analyzer.game import validation
+from analyzer.game import validation, wording
 from analyzer.game.dice import DiceRules, roll_distribution
 from analyzer.errors import BoardError, IllegalActionError, PositionError
 from analyzer.limits import MAX_ARMIES, MAX_SETS_TRADED
-from analyzer.game.rules import FORCED_TRADE_HAND, NEUTRAL_ARMIES, Rules, starting_armies
+from analyzer.game.rules import NEUTRAL_ARMIES, Rules, starting_armies
 
 FORMAT = "risk-analyzer/state"
 FORMAT_VERSION = 1
@@ -672,8 +674,14 @@ class GameState:
         Raises :class:`IllegalActionError` naming the action, the phase and the
         reason. Territory names are accepted wherever an id is.
         """
-        validation.check_action(action, "action", IllegalActionError)  # before any number reaches numpy
+        try:  # before any number reaches numpy
+            validation.check_action(action, "")
+        except PositionError as exc:
+            raise self._illegal(action, exc) from None
         action = self._normalize(action)
+        if isinstance(action, Correct):
+            self._correct(action)
+            return
         if isinstance(action, Trade) and set(action.cards) & set(self.face_down):
             self._reveal_for_trade(action)
             return
@@ -684,7 +692,20 @@ class GameState:
 
     def _illegal(self, action: Action, reason: object) -> IllegalActionError:
         """The error for ``action``, refused here for ``reason``: it names the action, the phase and the player."""
-        return IllegalActionError(f"illegal action {action!r} in phase {self.phase.name} (player {self.player}): {reason}")
+        return IllegalActionError(wording.refused(self, action, reason))
+
+    def _correct(self, action: Correct) -> None:
+        """Apply a correction if the position it makes is possible (see :mod:`analyzer.game.correction`)."""
+        reason = correction.refusal(self, action)
+        if reason is not None:
+            raise PositionError(f"cannot correct the position: {reason}")
+        trial = self.copy()
+        trial.apply_unchecked(action)
+        try:
+            validation.validate(trial, replay=False)
+        except PositionError as exc:
+            raise PositionError(f"cannot correct the position: it would be impossible ({exc})") from None
+        self.__dict__.update(trial.__dict__)
 
     def _reveal_for_trade(self, action: Trade) -> None:
         """Trade cards some of which are face down: they take identities that make a set, if any can.
@@ -735,15 +756,18 @@ class GameState:
                 return Battle(index(action.source), index(action.target), action.attacker_left, action.defender_left)
             if isinstance(action, Fortify):
                 return Fortify(index(action.source), index(action.target), action.armies)
+            if isinstance(action, Correct):
+                return Correct(tuple(index(t) for t in action.territories), *(
+                    tuple(int(v) for v in getattr(action, f)) for f in ("owners", "armies", "moved", "to", "seats", "hidden")))
             if isinstance(action, Trade):
                 # As many cards as were given: illegal_reason tells the player a set is three.
                 cards = cast("tuple[int, int, int]", tuple(int(c) for c in action.cards))
                 bonus = None if action.bonus is None else index(action.bonus)
                 return Trade(cards, bonus)
         except BoardError as exc:
-            raise IllegalActionError(f"illegal action {action!r} in phase {self.phase.name}: {exc}") from None
+            raise self._illegal(action, exc) from None
         except (TypeError, ValueError):
-            raise IllegalActionError(f"malformed action {action!r} in phase {self.phase.name}") from None
+            raise self._illegal(action, "its numbers must be whole numbers") from None
         return action
 
     def illegal_reason(self, action: Action) -> str | None:
@@ -751,8 +775,7 @@ class GameState:
         phase = self.phase
         kind = type(action)
         if kind not in _ENCODE or not legality.allowed(int(phase), _CODES[kind]):
-            expected = [t.__name__ for t, code in _CODES.items() if legality.allowed(int(phase), code)]
-            return f"expected {', '.join(expected) or 'nothing (the game is over)'}"
+            return wording.phase_words(self)
         for name in ("armies", "dice"):
             value = getattr(action, name, 1)
             if not isinstance(value, (int, np.integer)) or isinstance(value, bool):
@@ -760,75 +783,7 @@ class GameState:
         if isinstance(action, Trade) and len(action.cards) != 3:
             return f"a set is three different cards, got {action.cards!r}"
         code = int(legality.reason(self.S, self.C, *_ENCODE[kind](action)))
-        return None if code == legality.LEGAL else self._message(code, action)
-
-    def _message(self, code: int, action: Any) -> str:
-        """The words for reason ``code`` of :mod:`analyzer.game.engine.legality` about ``action``
-        (past :meth:`_normalize`, every territory is an id)."""
-        L = legality
-        p, armies, name = self.player, self.armies, self._name
-        s = as_id(getattr(action, "source", getattr(action, "territory", 0)))
-        t = as_id(getattr(action, "target", 0))
-        if code == L.CLAIMED:
-            return f"{name(s)} is already claimed"
-        if code == L.NOT_YOURS:
-            return f"{name(s)} is not yours"
-        if code == L.NOT_THE_FORCE:
-            return f"{name(s)} is not {'neutral' if self._setup_force() == self.neutral else 'yours'}"
-        if code == L.ONE_AT_A_TIME:
-            return "setup places one army at a time"
-        if code == L.MUST_TRADE:
-            return f"you hold {len(self.hand(p))} cards and must trade a set first"
-        if code == L.PLACE_RANGE:
-            return f"armies must be from 1 to the {self.pending} left to place, got {action.armies}"
-        if code == L.SET_SHAPE:
-            return f"a set is three different cards, got {action.cards!r}"
-        if code == L.NOT_IN_HAND:
-            hand = set(self.hand(p))
-            return f"card(s) {[c for c in action.cards if c not in hand]} are not in your hand {sorted(hand)}"
-        if code == L.NOT_A_SET:
-            symbols = [SYMBOLS[int(self.board.card_symbols[c])] for c in action.cards]
-            return f"cards {list(action.cards)} ({', '.join(symbols)}) are not a set: need three of a kind, one of each, or two plus a wild"
-        if code == L.TRADE_DOWN_ONLY:
-            return f"after an elimination you trade only until you hold fewer than {FORCED_TRADE_HAND} cards"
-        if code == L.CHOOSE_BONUS:
-            return f"choose the bonus territory from {[name(b) for b in self._bonus_territories(action.cards)]}"
-        if code == L.NO_BONUS:
-            return "no bonus territory may be chosen for this set"
-        if code == L.TARGET_YOURS:
-            return f"{name(t)} is yours"
-        if code == L.NOT_ADJACENT:
-            return f"{name(s)} does not border {name(t)}"
-        if code == L.TOO_FEW_TO_ATTACK:
-            return f"{name(s)} has {int(armies[s])} army; attacking needs at least 2"
-        if code == L.DICE_RANGE:
-            most = self.rules.dice.attacker_dice(int(armies[s]))
-            return f"dice must be from 1 to {most} with {int(armies[s])} armies on {name(s)}, got {action.dice}"
-        if code == L.BATTLE_RANGE:
-            return (
-                f"a battle of {int(armies[s])} against {int(armies[t])} cannot leave "
-                f"{action.attacker_left} and {action.defender_left}"
-            )
-        if code == L.CAPTURE_LEAVES_TWO:
-            return "a capture leaves the attacker at least 2 armies (one moves in, one stays)"
-        if code == L.DEFENCE_RANGE:
-            return f"defence dice must be from 1 to {self.max_defence_dice()}, got {action.dice}"
-        if code == L.MOVE_RANGE:
-            lo, hi = self.move_range()
-            return f"move in from {lo} (the dice rolled) to {hi} (all but one) armies, got {action.armies}"
-        if code == L.FORTIFY_NOT_YOURS:
-            return f"both {name(s)} and {name(t)} must be yours"
-        if code == L.NOT_REACHABLE:
-            how = "adjacent to" if self.rules.fortify == "adjacent" else "connected through your territories to"
-            return f"{name(t)} is not {how} {name(s)}"
-        if code == L.FORTIFY_RANGE:
-            return f"move from 1 to {int(armies[s]) - 1} armies (leave at least one on {name(s)}), got {action.armies}"
-        if code == L.IMPOSSIBLE_ROLL:
-            attack = self._pending_attack()
-            return f"{action} is not a possible outcome of {attack.dice} dice against {attack.defence}"
-        if code == L.NOT_IN_PILE:
-            return f"card {action.card} is not in the deck"
-        return f"no such territory in {action!r}"
+        return None if code == legality.LEGAL else wording.reason(self, code, action)
 
     def _name(self, t: int) -> str:
         return self.board.territories[t]
@@ -841,6 +796,9 @@ class GameState:
         """
         self.history.append(action)
         kind = type(action)
+        if kind is Correct:
+            correction.apply(self, cast(Correct, action))
+            return
         encode = _ENCODE.get(kind)
         if encode is None:
             raise IllegalActionError(f"unknown action {action!r}")

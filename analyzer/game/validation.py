@@ -299,19 +299,27 @@ def check_action(action: object, field: str = "action", error: type[RiskAnalyzer
 def _check_action(action: object, field: str, is_dataclass: Any, fields: Any) -> None:
     if not is_dataclass(action) or isinstance(action, type):
         raise _fail(field, "an action", action)
+    prefix = f"{field}." if field else ""
     for f in fields(action):
         value = getattr(action, f.name)
         values = value if isinstance(value, tuple) else (value,)
         if f.name == "cards" and len(values) > 3:
-            raise _fail(f"{field}.cards", "three card ids", value)
+            raise _fail(f"{prefix}cards", "three card ids", value)
         for v in values:
             if v is None and f.name == "bonus":
                 continue
-            if isinstance(v, str) and f.name in ("territory", "source", "target", "bonus") and len(v) <= limits.MAX_MESSAGE:
+            if isinstance(v, str) and f.name in _TERRITORY_FIELDS and len(v) <= limits.MAX_MESSAGE:
                 continue
             if not isinstance(v, (int, np.integer)) or isinstance(v, (bool, np.bool_)) or not -(2**31) <= v < 2**31:
-                raise _fail(f"{field}.{f.name}", "a whole number" + (" or a territory name" if f.name in (
-                    "territory", "source", "target", "bonus") else ""), v)
+                whole = isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
+                expected = "a whole number" + (" of at most 9 digits" if whole else "")
+                if f.name in _TERRITORY_FIELDS:
+                    expected += " or a territory name"
+                raise _fail(f"{prefix}{f.name}", expected, v)
+
+
+#: The fields of actions that name a territory (its id or its name).
+_TERRITORY_FIELDS = ("territory", "source", "target", "bonus", "territories")
 
 
 # ---------------------------------------------------------------------------------- the state

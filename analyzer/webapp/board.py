@@ -5,15 +5,17 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 from functools import partial
+from typing import Any
 
 import pandas as pd
 import streamlit as st
 
 from analyzer.analysis.standing import continent_holders
-from analyzer.analysis.position import edit_position
 from analyzer.errors import PositionError, RiskAnalyzerError
+from analyzer.game.actions import Territory
 from analyzer.game.board import Board
 from analyzer.game.state import GameState
+from analyzer.live import corrected
 from analyzer.text import plain
 from analyzer.limits import MAX_ARMIES
 from analyzer.plot import PICK_SELECTION, chart_picks
@@ -82,16 +84,18 @@ def apply_quick_edit() -> None:
     try:
         # Names are resolved by the board, which refuses an unknown one and suggests the nearest.
         ids = [game.board.index(t) for t in picked]
-        edited = edit_position(
+        # A recorded game gets a correction entry, its history kept; a typed position is typed again.
+        edited = corrected(
             game,
-            owner={t: names.index(owner) for t in ids} if owner is not None else None,
+            owners={t: names.index(owner) for t in ids} if owner is not None else None,
             armies={t: armies for t in ids} if armies is not None else None,
         )
     except RiskAnalyzerError as exc:
         st.session_state[EDIT_ERROR] = str(exc)
         return
     st.session_state[EDIT_ERROR] = None
-    commit(edited)
+    if edited != game:
+        commit(edited)
 
 
 def territory_editor(game: GameState, names: list[str]) -> GameState | None:
@@ -118,11 +122,12 @@ def territory_editor(game: GameState, names: list[str]) -> GameState | None:
         },
     )
     changed = [t for t in range(len(table)) if edited.at[t, "Owner"] != table.at[t, "Owner"]]
-    owner_changes = {board.territories[t]: names.index(edited.at[t, "Owner"])
-                     for t in changed if edited.at[t, "Owner"] in names}
+    owner_changes: dict[Territory, Any] = {board.territories[t]: names.index(edited.at[t, "Owner"])
+                                           for t in changed if edited.at[t, "Owner"] in names}
     unknown = [board.territories[t] for t in changed if edited.at[t, "Owner"] not in names]
-    army_changes = {board.territories[t]: edited.at[t, "Armies"] for t in range(len(table))
-                    if pd.isna(edited.at[t, "Armies"]) or edited.at[t, "Armies"] != table.at[t, "Armies"]}
+    army_changes: dict[Territory, Any] = {
+        board.territories[t]: edited.at[t, "Armies"] for t in range(len(table))
+        if pd.isna(edited.at[t, "Armies"]) or edited.at[t, "Armies"] != table.at[t, "Armies"]}
     if not (owner_changes or army_changes or unknown):
         return None
     too_many = [t for t, a in army_changes.items() if not pd.isna(a) and a > MAX_ARMIES]
@@ -139,7 +144,7 @@ def territory_editor(game: GameState, names: list[str]) -> GameState | None:
     try:
         if unknown:
             raise PositionError(f"{unknown[0]} has no owner; choose one of {', '.join(names)}")
-        updated = edit_position(game, owner=owner_changes, armies=army_changes)
+        updated = corrected(game, owners=owner_changes, armies=army_changes)
     except RiskAnalyzerError as exc:
         st.error(plain(f"{exc}. The table keeps your entries: correct the value to apply them."))
         return None

@@ -2,26 +2,32 @@
 
 from __future__ import annotations
 
-from typing import cast
-
 import streamlit as st
 
-from analyzer.analysis.position import edit_position, with_player_labels
+from analyzer.analysis.position import new_game_from_position, with_player_labels
 from analyzer.analysis.standing import living_players
 from analyzer.errors import RiskAnalyzerError
 from analyzer.game import face_down
-from analyzer.game.board import SYMBOLS, Board
+from analyzer.game.labels import card_label
 from analyzer.game.state import GameState
+from analyzer.live import LIVE_LABEL, LiveGame, corrected
 from analyzer.text import plain
 from analyzer.limits import MAX_NAME_LENGTH
 from analyzer.plot import PLAYER_COLORS, player_name
 from analyzer.webapp.inputs import bounds_problem, whole_number
-from analyzer.webapp.session import GAME, PLAYERS_ERROR, commit, game_key, player_colors, player_names
+from analyzer.webapp.session import (
+    GAME,
+    GAME_NAME,
+    PLAYERS_ERROR,
+    commit,
+    game_key,
+    new_game,
+    player_colors,
+    player_names,
+)
 
-def card_label(board: Board, card: int) -> str:
-    symbol = SYMBOLS[int(board.card_symbols[card])]
-    territory = int(board.card_territory[card])
-    return f"#{card} {board.territories[territory]} ({symbol})" if territory >= 0 else f"#{card} wild"
+#: Sets traded a typed position may say: more than a game ever sees.
+MAX_SETS = 1000
 
 
 def players_view(game: GameState, names: list[str]) -> None:
@@ -36,10 +42,16 @@ def players_view(game: GameState, names: list[str]) -> None:
     if len(set(names)) < len(names):
         st.warning("Two players have the same name; the tables will not tell them apart.")
     alive = living_players(game)
-    st.selectbox("Player to move", alive, index=alive.index(game.player) if game.player in alive else 0,
-                 format_func=lambda p: names[p], key=game_key("to_move"))
-    st.number_input("Sets traded so far", value=int(game.sets_traded), step=1, key=game_key("sets_traded"),
-                    help=f"The next set is worth {game.next_set_value()} armies.")
+    if game.history:
+        # A recorded game's entries say whose turn it is and how many sets were traded; a correction cannot.
+        st.caption(plain(f"{names[game.player]} to play; {game.sets_traded} sets traded so far (the next is worth "
+                         f"{game.next_set_value()}). The entries recorded say both: record or undo entries to change "
+                         "them, or start over from this position below."))
+    else:
+        st.selectbox("Player to move", alive, index=alive.index(game.player) if game.player in alive else 0,
+                     format_func=lambda p: names[p], key=game_key("to_move"))
+        whole_number("Sets traded so far", 0, MAX_SETS, value=int(game.sets_traded), key=game_key("sets_traded"),
+                     help=f"The next set is worth {game.next_set_value()} armies.")
     cards = list(range(board.n_cards))
     hidden = set(game.face_down)
     down = face_down.counts(game)
@@ -48,12 +60,37 @@ def players_view(game: GameState, names: list[str]) -> None:
         known_col, down_col = st.columns([3, 1])
         # A face-down card's id is a placeholder: listing it would name a card nobody has seen.
         known_col.multiselect(f"Cards of {plain(names[p])}", cards, default=[c for c in game.hand(p) if c not in hidden],
-                              format_func=lambda c: card_label(board, c), key=game_key(f"hand{p}"))
+                              format_func=lambda c: card_label(board, int(c)), key=game_key(f"hand{p}"))
         with down_col:
             whole_number(f"Face down, {plain(names[p])}", 0, board.n_cards, value=down[p], key=game_key(f"down{p}"))
-    st.button("Apply", on_click=apply_players, key="apply_players", type="primary")
+    st.button("Apply", on_click=apply_players, key="apply_players", type="primary",
+              help="On a recorded game a change is one more entry of its log (a correction), which undo takes back.")
     if st.session_state.get(PLAYERS_ERROR):
         st.error(plain(st.session_state[PLAYERS_ERROR]))
+    if game.history:
+        start_over_form(game, names, alive)
+
+
+def start_over_form(game: GameState, names: list[str], alive: list[int]) -> None:
+    """The one way to a fresh game from a recorded one: a new game in the list, the recorded one left as it is."""
+    with st.expander("Start over from this position"):
+        st.caption("A new game from the position shown, at the start of the chosen player's turn, without the "
+                   "recorded history (no log, undo or luck meter). The recorded game stays in the games list.")
+        st.selectbox("Player to move", alive, index=alive.index(game.player) if game.player in alive else 0,
+                     format_func=lambda p: names[p], key=game_key("start_over_player"))
+        st.button("Start over from this position", on_click=start_over, key="start_over")
+
+
+def start_over() -> None:
+    game: GameState = st.session_state[GAME]
+    try:
+        fresh = new_game_from_position(game, player=int(st.session_state[game_key("start_over_player")]))
+    except RiskAnalyzerError as exc:
+        st.session_state[PLAYERS_ERROR] = str(exc)
+        return
+    # The recorder's bookkeeping describes the history left behind: the new game is followed afresh.
+    fresh.labels.pop(LIVE_LABEL, None)
+    new_game(LiveGame(fresh).state, f"{st.session_state.get(GAME_NAME) or 'Game'} from turn {game.turn}")
 
 
 def apply_players() -> None:
@@ -63,20 +100,27 @@ def apply_players() -> None:
         if problem:
             st.session_state[PLAYERS_ERROR] = f"face-down cards of {player_names(game)[p]}: {problem}; nothing was applied"
             return
+    recorded = bool(game.history)
+    if not recorded and bounds_problem(st.session_state.get(game_key("sets_traded")), 0, MAX_SETS):
+        st.session_state[PLAYERS_ERROR] = "sets traded: " + bounds_problem(
+            st.session_state.get(game_key("sets_traded")), 0, MAX_SETS) + "; nothing was applied"
+        return
     try:
-        edited = edit_position(
+        # A recorded game gets a correction entry, its history kept; a typed position is typed again.
+        edited = corrected(
             game,
-            player=int(st.session_state[game_key("to_move")]),
-            sets_traded=st.session_state[game_key("sets_traded")],
+            player=None if recorded else int(st.session_state[game_key("to_move")]),
+            sets_traded=None if recorded else st.session_state[game_key("sets_traded")],
             hands={p: [*st.session_state[game_key(f"hand{p}")],
-                       *[cast(int, face_down.UNKNOWN)] * int(st.session_state[game_key(f"down{p}")])]
+                       *[face_down.UNKNOWN] * int(st.session_state[game_key(f"down{p}")])]
                    for p in range(game.n_players)},
         )
     except RiskAnalyzerError as exc:
         st.session_state[PLAYERS_ERROR] = str(exc)
         return
     st.session_state[PLAYERS_ERROR] = None
-    commit(edited)
+    if edited != game:
+        commit(edited)
 
 
 def apply_labels() -> None:

@@ -32,7 +32,8 @@ from analyzer.analysis.luck import extreme_battles, luck_series, luck_table
 from analyzer.errors import RiskAnalyzerError
 from analyzer.game import face_down
 from analyzer.game.actions import Territory
-from analyzer.game.board import SYMBOLS, classic_board
+from analyzer.game.board import classic_board
+from analyzer.game.labels import card_label
 from analyzer.game.state import DECK, GameState, Phase
 from analyzer.limits import MAX_NAME_LENGTH
 from analyzer.live import LIVE_LABEL, LiveGame
@@ -145,11 +146,7 @@ def _territory_label(game: GameState, names: list[str]) -> Callable[[int], str]:
 
 def _card_label(game: GameState) -> Callable[[int], str]:
     def label(c: int) -> str:
-        if c == NO_CARD:
-            return "face down / not known"
-        t = int(game.board.card_territory[c])
-        symbol = SYMBOLS[int(game.board.card_symbols[c])]
-        return f"{game.board.territories[t]} ({symbol})" if t >= 0 else f"wild ({c})"
+        return "face down / not known" if c == NO_CARD else card_label(game.board, c)
     return label
 
 

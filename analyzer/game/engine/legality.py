@@ -56,8 +56,8 @@ CHANCE, TERMINAL = -1, -2
     PLACE_RANGE, SET_SHAPE, NOT_IN_HAND, NOT_A_SET, TRADE_DOWN_ONLY, CHOOSE_BONUS, NO_BONUS,
     TARGET_YOURS, NOT_ADJACENT, TOO_FEW_TO_ATTACK, DICE_RANGE, BATTLE_RANGE, CAPTURE_LEAVES_TWO,
     DEFENCE_RANGE, MOVE_RANGE, FORTIFY_NOT_YOURS, NOT_REACHABLE, FORTIFY_RANGE, IMPOSSIBLE_ROLL,
-    NOT_IN_PILE,
-) = range(28)
+    NOT_IN_PILE, PHANTOM_BATTLE,
+) = range(29)
 
 
 @kernel
@@ -212,6 +212,8 @@ def reason(S, C, kind, a, b, c, d):  # pragma: no cover - compiled
             return LEGAL if 1 <= c <= most else DICE_RANGE
         if not (1 <= c <= S[armies + a] and 0 <= d <= S[armies + b]):
             return BATTLE_RANGE
+        if c == S[armies + a] and d == S[armies + b]:
+            return PHANTOM_BATTLE  # every roll costs one side at least one army
         return CAPTURE_LEAVES_TWO if d == 0 and c < 2 else LEGAL
     if kind == E.DEFEND_ACTION:
         return LEGAL if 1 <= a <= E.defender_dice(C, S[armies + S[ATTACK_T]]) else DEFENCE_RANGE

@@ -1,0 +1,101 @@
+"""The names the table uses for the game's players and cards, kept in one place.
+
+A front end keeps the players' names and colours in :attr:`GameState.labels`
+(:func:`with_player_labels`); every sentence the package writes about a game
+(a refused entry, a log line, the games list) names a player with
+:func:`player_name` and a card with :func:`card_label`.
+
+>>> from analyzer.game.state import GameState
+>>> state = GameState.from_position([0] * 21 + [1] * 21, [3] * 42, n_players=2)
+>>> player_names(state)
+['Player 1', 'Player 2', 'Neutral']
+>>> card_label(state.board, 0), card_label(state.board, 43)
+('Alaska (infantry)', 'wild')
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from analyzer.errors import PositionError, StateFormatError
+from analyzer.game.board import SYMBOLS, Board
+
+if TYPE_CHECKING:
+    from analyzer.game.state import GameState
+
+#: Keys of :attr:`GameState.labels` under which :func:`with_player_labels` keeps the players' names and colours.
+NAMES_LABEL = "names"
+COLORS_LABEL = "colors"
+#: The one colour format every front end here reads (a colour picker's and matplotlib's alike).
+_HEX_COLOR = re.compile(r"#[0-9a-fA-F]{6}")
+
+
+def default_name(pid: int, neutral: int | None = None) -> str:
+    """Default display name of player ``pid`` ("Player 1" for id 0); ``neutral`` is the neutral force's id."""
+    return "Neutral" if pid == neutral else f"Player {pid + 1}"
+
+
+def with_player_labels(state: GameState, names: Sequence[str], colors: Sequence[str]) -> GameState:
+    """A copy of ``state`` that keeps the players' ``names`` and ``colors`` in its labels, to be saved with it.
+
+    One name and one ``#rrggbb`` colour per seat (the neutral force has
+    neither); other labels are kept. :func:`player_labels` reads them back.
+
+    >>> from analyzer.game.state import GameState
+    >>> state = GameState.from_position([0] * 41 + [1], [3] * 42, n_players=3)
+    >>> saved = GameState.from_json(with_player_labels(state, ["Ann", "Bo", "Cy"], ["#d62728"] * 3).to_json())
+    >>> player_labels(saved)[0]
+    ['Ann', 'Bo', 'Cy']
+    """
+    labelled = state.copy()
+    labelled.labels[NAMES_LABEL] = _checked_labels(NAMES_LABEL, list(names), state.n_players, PositionError)
+    labelled.labels[COLORS_LABEL] = _checked_labels(COLORS_LABEL, list(colors), state.n_players, PositionError)
+    return labelled
+
+
+def player_labels(state: GameState) -> tuple[list[str] | None, list[str] | None]:
+    """The players' names and colours kept in ``state``'s labels, a seat at a time; None for either one not kept.
+
+    The labels come from a file that may have been edited by hand, so they are
+    checked: a :class:`~analyzer.errors.StateFormatError` says which is malformed.
+    """
+    def kept(key: str) -> list[str] | None:
+        if key not in state.labels:
+            return None
+        return _checked_labels(key, state.labels[key], state.n_players, StateFormatError)
+
+    return kept(NAMES_LABEL), kept(COLORS_LABEL)
+
+
+def player_names(state: GameState) -> list[str]:
+    """Each force's display name: the names kept in the labels, else "Player 1", ... and "Neutral"."""
+    names, _ = player_labels(state)
+    forces = len(state.pool)
+    return [names[p] if names is not None and p < len(names) else default_name(p, state.neutral) for p in range(forces)]
+
+
+def player_name(state: GameState, player: int) -> str:
+    """The display name of one force of ``state`` (see :func:`player_names`)."""
+    names = player_names(state)
+    return names[player] if 0 <= player < len(names) else f"player {player}"
+
+
+def card_label(board: Board, card: int) -> str:
+    """A card as the table reads it: "Alaska (infantry)", or "wild"."""
+    t = int(board.card_territory[card])
+    symbol = SYMBOLS[int(board.card_symbols[card])]
+    return f"{board.territories[t]} ({symbol})" if t >= 0 else symbol
+
+
+def _checked_labels(key: str, values: Any, n_players: int, error: type[ValueError]) -> list[str]:
+    what = "player names" if key == NAMES_LABEL else "player colours"
+    if not isinstance(values, list) or len(values) != n_players:
+        raise error(f"the {what} must be a list of {n_players}, one per seat, got {values!r}")
+    for seat, value in enumerate(values, start=1):
+        if not isinstance(value, str):
+            raise error(f"the {what} must be text; seat {seat} has {value!r}")
+        if key == COLORS_LABEL and not _HEX_COLOR.fullmatch(value):
+            raise error(f"seat {seat}'s colour {value!r} is not a colour like #1f5fbf")
+    return list(values)

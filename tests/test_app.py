@@ -36,6 +36,7 @@ from analyzer.game.state import GameState
 from analyzer.limits import MAX_ARMIES
 from analyzer.solver.battle import BattleOptions
 from analyzer.game.dice import DiceRules
+from analyzer.live import LiveGame
 from analyzer.store import DB_ENV, GameStore
 from analyzer.text import percent
 
@@ -594,6 +595,38 @@ def test_face_down_cards_are_counted_not_named_and_an_edit_keeps_them() -> None:
     assert edited.hand(0) == [5] and edited.hand(2) == [7]
     assert len(edited.hand(1)) == 3 and set(edited.hand(1)) == set(edited.face_down)
 
+
+
+def test_apply_on_a_recorded_game_keeps_its_history_and_records_a_correction() -> None:
+    live = LiveGame.random(["Ann", "Bo", "Cy"], np.random.default_rng(3))
+    for _ in range(2):
+        s = live.state
+        live.place({s.territories_of(s.player)[0]: s.pending})
+        live.end_turn()
+    recorded = live.state
+    at = open_tab(load(start(), recorded), "Players & cards")
+    # Apply with nothing changed: the game is as recorded, history and undo list alike.
+    at.button(key="apply_players").click().run()
+    assert not at.error and at.session_state["game"].history == recorded.history
+    # Whose turn it is follows from the entries: no box to change it, but a way to start over.
+    assert not [box for box in at.selectbox if str(box.key).startswith("to_move")]
+    assert [box for box in at.selectbox if str(box.key).startswith("start_over_player")]
+    # A change is one more entry (a correction); what was recorded before it is untouched.
+    open_tab(at, "Board")
+    at.multiselect(key="pick").set_value(["Peru"]).run()
+    at.number_input(key="edit_armies").set_value(9)
+    at.button(key="apply_quick_edit").click().run()
+    corrected = at.session_state["game"]
+    assert not at.error and corrected.armies[T("Peru")] == 9
+    assert corrected.history[: len(recorded.history)] == recorded.history
+    assert len(corrected.history) == len(recorded.history) + 1
+    assert [e.kind for e in LiveGame(corrected).entries][:-1] == [e.kind for e in LiveGame(recorded).entries]
+    # The territory table too.
+    key = editor_key(at)
+    at.session_state[key] = {"edited_rows": {T("Alaska"): {"Armies": 4}}, "added_rows": [], "deleted_rows": []}
+    at.run()
+    again = at.session_state["game"]
+    assert again.armies[T("Alaska")] == 4 and again.history[: len(corrected.history)] == corrected.history
 
 # ---------------------------------------------------------------------------------- attack odds
 def metric(at: AppTest, label: str) -> str:

@@ -174,3 +174,50 @@ def test_ten_digits_in_every_number_field_save_nothing(browser: Browser, server:
     assert version(server, game_id) == before
     no_traceback(page)
     page.context.close()
+
+
+def recorded_mid_game() -> GameState:
+    """A 3-player game dealt at random with two turns recorded: a history for Apply to keep."""
+    import numpy as np
+
+    live = LiveGame.random(["Ann", "Bo", "Cy"], np.random.default_rng(7))
+    for _ in range(2):
+        s = live.state
+        live.place({s.territories_of(s.player)[0]: s.pending})
+        live.end_turn()
+    return live.state
+
+
+def test_apply_on_every_tab_keeps_the_log_and_a_phantom_battle_is_refused(browser: Browser, server: Server) -> None:
+    game_id = GameStore(server.db).create(recorded_mid_game(), "Apply").id
+    history = stored(server, game_id).history
+    page = phone(browser)
+    page.set_default_timeout(TIMEOUT_MS)
+    page.goto(f"{server.url}/?game={game_id}&tab=Players+%26+cards")
+    page.get_by_role("button", name="Apply", exact=True).click()
+    page.wait_for_timeout(2000)
+    assert stored(server, game_id).history == history
+    page.get_by_role("tab", name="Board").click()
+    picker = page.get_by_label("Pick territories (type to search, or click them on the map): ringed on the map, "
+                               "edited here")
+    picker.click()
+    picker.fill("Peru")
+    expect(page.get_by_role("option", name="Peru", exact=True)).to_be_visible()
+    picker.press("Enter")
+    page.keyboard.press("Escape")
+    page.get_by_role("button", name="Apply to the picked territories").click()
+    page.wait_for_timeout(2000)
+    assert stored(server, game_id).history == history
+    # A reload keeps the view open.
+    page.reload()
+    expect(page.get_by_role("button", name="Apply to the picked territories")).to_be_visible()
+    # The form starts from the two stacks as they are: recording it unchanged is a battle nobody fought.
+    page.get_by_role("tab", name="Record").click()
+    page.get_by_role("button", name="Place", exact=True).click()
+    expect(page.get_by_role("button", name="Record battle")).to_be_visible()
+    before = version(server, game_id)
+    page.get_by_role("button", name="Record battle").click()
+    expect(page.get_by_text("a battle removes at least one army")).to_be_visible()
+    assert version(server, game_id) == before
+    no_traceback(page)
+    page.context.close()

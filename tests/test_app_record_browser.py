@@ -12,6 +12,7 @@ from analyzer.game.board import classic_board
 from analyzer.game.state import GameState, Phase
 from analyzer.live import LiveGame
 from analyzer.store import GameStore
+from conftest import FIRST_PAGE_TIMEOUT_MS
 from test_app_browser import TIMEOUT_MS, Server, choose, map_marker, no_traceback, phone, type_number
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
@@ -21,10 +22,15 @@ TEN_DIGITS = 1_234_567_890
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+def server(tmp_path_factory: pytest.TempPathFactory, browser: Browser) -> Iterator[Server]:
+    """This module's server, once its first page has been drawn (imports, kernels): the tests time the app."""
     served = Server(tmp_path_factory.mktemp("record") / "games.sqlite3")
     served.start()
     try:
+        first = browser.new_context().new_page()
+        first.goto(served.url)
+        first.get_by_role("button", name="New random setup").wait_for(timeout=FIRST_PAGE_TIMEOUT_MS)
+        first.context.close()
         yield served
     finally:
         served.stop()

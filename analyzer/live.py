@@ -77,12 +77,12 @@ from analyzer.game.actions import (
     action_from_json,
     action_to_json,
 )
-from analyzer.game import face_down
+from analyzer.game import face_down, wording
 from analyzer.game.board import Board
 from analyzer.game.labels import card_label, player_name, with_player_labels
 from analyzer.game.cards import is_valid_set
 from analyzer.game.rules import Rules
-from analyzer.game.state import DECK, DISCARD, GameState, Phase
+from analyzer.game.state import DECK, DISCARD, GameState, Phase, turn_number
 from analyzer.plot import PLAYER_COLORS
 
 #: Key of the recorder's bookkeeping in :attr:`GameState.labels`.
@@ -171,6 +171,11 @@ class LiveGame:
         return self._state.copy()
 
     @property
+    def turn(self) -> int:
+        """The table's turn number now (:func:`analyzer.game.state.turn_number`)."""
+        return turn_number(self._state)
+
+    @property
     def me(self) -> int | None:
         return self._book["me"]
 
@@ -228,14 +233,14 @@ class LiveGame:
         def go(w: _Work) -> None:
             s = w.state
             if s.phase != Phase.SETUP_PLACE:
-                raise IllegalActionError(f"starting armies are placed in phase SETUP_PLACE, not {s.phase.name}")
+                raise IllegalActionError(f"the starting armies are all placed already: {wording.phase_words(s)}")
             left: dict[int, dict[int, int]] = {}
             for force, counts in armies.items():
                 mine = left.setdefault(int(force), {})
                 for t, k in counts.items():
                     tid = s.board.index(t)
                     if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 0:
-                        raise IllegalActionError(f"armies on {s.board.territories[tid]} must be a whole number >= 0, got {k!r}")
+                        raise IllegalActionError(f"the starting armies on {s.board.territories[tid]} must be a whole number, 0 or more, got {k}")
                     mine[tid] = mine.get(tid, 0) + int(k)
             for force in range(len(s.pool)):
                 want, given = int(s.pool[force]), sum(left.get(force, {}).values())
@@ -271,7 +276,8 @@ class LiveGame:
         def go(w: _Work) -> None:
             shown = [int(c) for c in cards]
             if len(shown) > 3 or len(set(shown)) != len(shown):
-                raise IllegalActionError(f"a set is three different cards, got {list(cards)!r}")
+                raise IllegalActionError(f"a set is three different cards; {len(shown)} were shown, "
+                                         f"{len(set(shown))} of them different")
             b = None if bonus is None else w.state.board.index(bonus)
             three = w.identify(w.state.player, shown, b, fill=True)
             w.state.apply(Trade((three[0], three[1], three[2]), b))
@@ -362,7 +368,7 @@ class LiveGame:
         """Take back the last ``n`` entries (they can be redone until a new entry is made)."""
         entries = self._book["entries"]
         if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= len(entries):
-            raise IllegalActionError(f"cannot undo {n!r} entries; {len(entries)} can be undone")
+            raise IllegalActionError(f"cannot undo {n} entries; {len(entries)} can be undone")
         initial, history = self._state.initial, list(self._state.history)
         book = _copied(self._book)
         for _ in range(n):
@@ -376,7 +382,7 @@ class LiveGame:
         """Make again the last ``n`` entries undone."""
         redo = self._book["redo"]
         if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= len(redo):
-            raise IllegalActionError(f"cannot redo {n!r} entries; {len(redo)} can be redone")
+            raise IllegalActionError(f"cannot redo {n} entries; {len(redo)} can be redone")
         initial, history = self._state.initial, list(self._state.history)
         book = _copied(self._book)
         for _ in range(n):
@@ -675,7 +681,8 @@ class _Work:
                     self.show(c)
                 return shown + own + new
         what = f"showing {board.territories[bonus]}" if bonus is not None else "without a territory of theirs"
-        raise IllegalActionError(f"{name}'s hidden cards cannot make a set with {[card_label(board, c) for c in shown]} {what}")
+        shown_words = ", ".join(card_label(board, c) for c in shown) or "no card shown"
+        raise IllegalActionError(f"{name}'s hidden cards cannot make a set with {shown_words} {what}")
 
 
 def _whole(value: Any, what: str) -> int:
@@ -683,7 +690,7 @@ def _whole(value: Any, what: str) -> int:
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
         if isinstance(value, (float, np.floating)) and float(value).is_integer():
             return int(value)
-        raise PositionError(f"{what} must be a whole number, got {value!r}")
+        raise PositionError(f"{what} must be a whole number, got {value}")
     return int(value)
 
 

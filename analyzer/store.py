@@ -47,7 +47,7 @@ import platformdirs
 
 from analyzer.analysis.position import player_labels
 from analyzer.errors import StoreConflictError, StoreError
-from analyzer.game.state import GameState
+from analyzer.game.state import GameState, turn_number
 from analyzer.limits import MAX_MESSAGE, MAX_NAME_LENGTH
 from analyzer.plot import player_name
 
@@ -108,6 +108,7 @@ class GameSummary:
     id: str
     name: str
     players: tuple[str, ...]
+    #: The table's turn number (:func:`analyzer.game.state.turn_number`) when it was saved.
     turn: int
     version: int
     updated: datetime
@@ -304,7 +305,7 @@ class GameStore:
         now = time.time()
         with self._connection(write=True) as connection:
             connection.execute("INSERT INTO games VALUES (?, ?, ?, ?, 1, ?, ?, ?)",
-                               (game_id, name, players, int(state.turn), text, now, now))
+                               (game_id, name, players, turn_number(state), text, now, now))
             connection.execute("INSERT INTO versions VALUES (?, 1, ?, ?)", (game_id, text, now))
         return StoredGame(game_id, name, 1, state.copy(), _when(now))
 
@@ -322,7 +323,7 @@ class GameStore:
                                                (game_id,)).fetchone() or (None, None)
             if current == expected_version:
                 connection.execute("UPDATE games SET state = ?, version = ?, players = ?, turn = ?, updated = ? "
-                                   "WHERE id = ?", (text, current + 1, players, int(state.turn), now, game_id))
+                                   "WHERE id = ?", (text, current + 1, players, turn_number(state), now, game_id))
                 connection.execute("INSERT INTO versions VALUES (?, ?, ?, ?)", (game_id, current + 1, text, now))
         if current is None:
             self._row_missing(game_id)

@@ -19,6 +19,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
 BOARD = classic_board()
 TEN_DIGITS = 1_234_567_890
+NAMES = ["Ann", "Bo", "Cy"]
 
 
 @pytest.fixture(scope="module")
@@ -84,6 +85,9 @@ def test_a_claimed_setup_by_taps_then_a_victory_with_a_reload(browser: Browser, 
         taps += 1
         after = wait_for_history(server, game_id, len(state.history) + 1, page)
         assert after.owner[free[0]] == state.player
+        # The next tap goes to the map drawn for the next claim, once it is there.
+        expect(page.get_by_text(f"Tap a free territory on the map to claim it for {NAMES[after.player]}.")).to_be_visible()
+        page.wait_for_timeout(500)
     # A tap on a territory already claimed changes nothing and says why.
     state = stored(server, game_id)
     taken = next(t for t in range(BOARD.n_territories) if state.owner[t] >= 0)
@@ -96,6 +100,7 @@ def test_a_claimed_setup_by_taps_then_a_victory_with_a_reload(browser: Browser, 
     expect(page.get_by_role("button", name="Deal the rest at random")).to_be_visible()
     page.get_by_role("button", name="Deal the rest at random").click()
     expect(page.get_by_role("button", name="Spread the rest")).to_be_visible()
+    page.wait_for_timeout(500)
     state = stored(server, game_id)
     assert state.phase == Phase.SETUP_PLACE and (state.owner >= 0).all()
     # Starting armies by taps: one army on a territory of the force whose army goes down next.
@@ -108,6 +113,8 @@ def test_a_claimed_setup_by_taps_then_a_victory_with_a_reload(browser: Browser, 
         taps += 1
         after = wait_for_history(server, game_id, len(state.history) + 1, page)
         assert after.armies[mine[0]] == state.armies[mine[0]] + 1
+        expect(page.get_by_text(f"Tap one of {NAMES[after.player]}'s territories to put an army on it.")).to_be_visible()
+        page.wait_for_timeout(500)
     page.get_by_role("button", name="Spread the rest").click()
     expect(page.get_by_role("button", name="Place", exact=True)).to_be_visible()
     state = stored(server, game_id)

@@ -11,7 +11,9 @@ import pytest
 
 from analyzer.analysis.position import new_game_from_position, with_player_labels
 from analyzer.errors import StoreConflictError, StoreError
-from analyzer.game.state import GameState
+from analyzer.game.state import GameState, turn_number
+from analyzer.analysis.log import log_lines
+from analyzer.live import LiveGame
 from analyzer.store import APPLICATION_ID, DB_ENV, SCHEMA_VERSION, GameStore, default_path
 
 
@@ -33,7 +35,7 @@ def test_a_game_comes_back_as_it_was_stored_history_and_labels_included(store: G
     assert back.name == "Friday night" and back.version == 1
     (summary,) = store.list()
     assert (summary.id, summary.name, summary.players, summary.turn) == (stored.id, "Friday night",
-                                                                         ("Ann", "Bo", "Cy"), state.turn)
+                                                                         ("Ann", "Bo", "Cy"), turn_number(state))
 
 
 def test_each_save_is_a_new_version_and_every_version_is_kept(store: GameStore) -> None:
@@ -197,3 +199,17 @@ def test_a_game_moved_on_by_the_engine_is_stored_and_replayed(store: GameStore) 
         version = store.save(stored.id, state, expected_version=version).version
     assert store.load(stored.id).state.to_json() == state.to_json()
     assert len(store.history(stored.id)) == 31
+
+
+def test_the_games_list_shows_the_tables_turn_number(store: GameStore) -> None:
+    # Four player-turns at a 3-player table: everyone has had a first turn and Ann a second, so turn 2.
+    live = LiveGame.random(["Ann", "Bo", "Cy"], np.random.default_rng(4))
+    for _ in range(4):
+        s = live.state
+        live.place({s.territories_of(s.player)[0]: s.pending})
+        live.end_turn()
+    state = live.state
+    assert (turn_number(state), live.turn, state.turn) == (2, 2, 5)
+    stored = store.create(state, "Four turns in")
+    assert [g.turn for g in store.list() if g.id == stored.id] == [2]
+    assert log_lines(state)[-1].text.startswith("Turn 2, ")

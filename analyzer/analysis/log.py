@@ -3,7 +3,7 @@
 Each line is one event as the table would tell it: a run of armies placed, a
 set traded, a whole battle with its move-in, a die-by-die roll, a fortify, the
 end of a turn (with the card drawn), an elimination and the winner.
-"Turn n" is the n-th round of the table (every player's n-th turn).
+"Turn n" is :func:`~analyzer.game.state.turn_number`: the n-th round of the table (every player's n-th turn).
 
 >>> from analyzer.game.state import GameState
 >>> from analyzer.game.actions import Battle, MoveIn, Place
@@ -44,7 +44,7 @@ from analyzer.game.actions import (
 )
 from analyzer.game import correction
 from analyzer.game.board import SYMBOLS
-from analyzer.game.state import GameState, Phase
+from analyzer.game.state import GameState, Phase, turn_number
 from analyzer.plot import player_name
 
 
@@ -88,7 +88,7 @@ def log_lines(state: GameState) -> list[LogLine]:
 
     while i < len(history):
         a = history[i]
-        p, s_round, phase = s.player, s.round, s.phase
+        p, s_round, phase = s.player, turn_number(s), s.phase
         first = i if carried is None else carried
         carried = None
         setup = phase in (Phase.SETUP_CLAIM, Phase.SETUP_PLACE, Phase.CHOOSE_CAPITAL)

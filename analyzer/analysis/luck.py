@@ -28,7 +28,7 @@ Each battle is scored against the distribution of the battle *as it started*
 Both sides are taken to roll the most dice they may, as the engine's whole
 battle step assumes. The neutral force of a 2-player game has no luck meter.
 
->>> from analyzer.game.state import GameState
+>>> from analyzer.game.state import GameState, turn_number
 >>> from analyzer.game.actions import Attack, Defend, Place, Roll
 >>> state = GameState.from_position([0] * 14 + [1] * 14 + [2] * 14, [3] * 42, n_players=3)
 >>> for a in (Place("Alaska", 11), Attack("Alaska", "Kamchatka", 1), Defend(1), Roll(1, 0)):
@@ -48,7 +48,7 @@ import pandas as pd
 from analyzer.analysis.log import player_names
 from analyzer.game.actions import Battle, Roll, as_id
 from analyzer.game.dice import DiceRules, roll_distribution
-from analyzer.game.state import GameState
+from analyzer.game.state import GameState, turn_number
 from analyzer.solver.battle import BattleOptions, battle
 
 
@@ -199,12 +199,12 @@ def battle_luck(state: GameState) -> list[BattleLuck]:
             if sum(lost) > 0:
                 decided = a.defender_left == 0 or a.attacker_left == 1
                 dist = loss_distribution(A, D, None if decided else sum(lost), dice)
-                out.append(_scored(i, s.round, "battle", s, src, tgt, dist, lost))
+                out.append(_scored(i, turn_number(s), "battle", s, src, tgt, dist, lost))
         elif isinstance(a, Roll):
             assert s.attack is not None
             src, tgt, na, nd = s.attack
             dist = {k: float(p) for k, p in roll_distribution(na, nd, dice).items()}
-            out.append(_scored(i, s.round, "roll", s, src, tgt, dist, (a.attacker_losses, a.defender_losses), (na, nd)))
+            out.append(_scored(i, turn_number(s), "roll", s, src, tgt, dist, (a.attacker_losses, a.defender_losses), (na, nd)))
         s.apply_unchecked(a)
     return out
 

@@ -44,6 +44,7 @@ from analyzer.errors import IllegalActionError, PositionError
 from analyzer.game.actions import Action, Correct, Draw, Trade
 from analyzer.game.cards import is_valid_set
 from analyzer.game.engine import steps as engine
+from analyzer.game.labels import card_label, player_name
 
 if TYPE_CHECKING:
     from analyzer.game.state import GameState
@@ -183,7 +184,8 @@ def set_identities(state: GameState, player: int, cards: Sequence[int], bonus: i
                 if fits(known + kept + list(new)):
                     return [[a, b] for a, b in zip(moved, new)]
     raise IllegalActionError(
-        f"player {player}'s {len(down)} face-down card(s) cannot make a set with {known}"
+        f"{player_name(state, player)}'s {len(down)} face-down card(s) cannot make a set with "
+        f"{', '.join(card_label(board, c) for c in known) or 'no card shown'}"
         + (f" showing {board.territories[bonus]}" if bonus is not None else "")
         + ": no unseen card has the symbol needed"
     )

@@ -717,7 +717,7 @@ class GameState:
         """
         hand = set(self.hand(self.player))
         if len(set(action.cards)) != 3 or not set(action.cards) <= hand:
-            reason = self.illegal_reason(action) or f"a set is three different cards of the player's hand {sorted(hand)}"
+            reason = self.illegal_reason(action) or "a set is three different cards of the player's hand"
             raise self._illegal(action, reason)
         bonus = None if action.bonus is None else as_id(action.bonus)
         try:
@@ -950,6 +950,20 @@ class GameState:
             f"<GameState {self.n_players} players, turn {self.turn}, phase {self.phase.name}, "
             f"player {self.player}, winner {self.winner}>"
         )
+
+
+def turn_number(state: GameState) -> int:
+    """The table's turn number: the round, every player's n-th turn (0 during the setup).
+
+    The one number the log, the recorder, the games list and the app's header
+    show; :attr:`GameState.turn` counts player-turns, which a table never says.
+
+    >>> import numpy as np
+    >>> state = GameState.random_start(3, np.random.default_rng(1))
+    >>> turn_number(state), state.turn
+    (1, 1)
+    """
+    return int(state.round)
 
 
 @lru_cache(maxsize=None)

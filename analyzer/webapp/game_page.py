@@ -9,7 +9,7 @@ import pandas as pd
 import streamlit as st
 
 from analyzer.analysis.position import reinforcement_forecast
-from analyzer.game.state import GameState
+from analyzer.game.state import GameState, turn_number
 from analyzer.text import plain
 from analyzer.webapp.board import board_view
 from analyzer.webapp.cached import cached_suggestions, position_json
@@ -87,7 +87,7 @@ def game_header(game: GameState, names: list[str]) -> None:
     """Whose turn it is, each player's standing and the best attacks."""
     if st.session_state.get(STORED_ID) is not None:
         st.caption(f"Saved: version {st.session_state[VERSION]}")
-    st.markdown(f"Turn **{game.turn}** · {game.phase.name.replace('_', ' ').lower()} · "
+    st.markdown(f"Turn **{turn_number(game)}** · {game.phase.name.replace('_', ' ').lower()} · "
                 f"**{plain(names[game.player])}** to play")
     st.dataframe(players_summary(game, names), hide_index=True, key="players_summary")
     if not np.any(game.owner < 0):

@@ -9,7 +9,7 @@ from analyzer.analysis.standing import living_players
 from analyzer.errors import RiskAnalyzerError
 from analyzer.game import face_down
 from analyzer.game.labels import card_label
-from analyzer.game.state import GameState
+from analyzer.game.state import GameState, turn_number
 from analyzer.live import LIVE_LABEL, LiveGame, corrected
 from analyzer.text import plain
 from analyzer.limits import MAX_NAME_LENGTH
@@ -90,7 +90,7 @@ def start_over() -> None:
         return
     # The recorder's bookkeeping describes the history left behind: the new game is followed afresh.
     fresh.labels.pop(LIVE_LABEL, None)
-    new_game(LiveGame(fresh).state, f"{st.session_state.get(GAME_NAME) or 'Game'} from turn {game.turn}")
+    new_game(LiveGame(fresh).state, f"{st.session_state.get(GAME_NAME) or 'Game'} from turn {turn_number(game)}")
 
 
 def apply_players() -> None:

@@ -34,7 +34,7 @@ from analyzer.game import face_down
 from analyzer.game.actions import Territory
 from analyzer.game.board import classic_board
 from analyzer.game.labels import card_label
-from analyzer.game.state import DECK, GameState, Phase
+from analyzer.game.state import DECK, GameState, Phase, turn_number
 from analyzer.limits import MAX_NAME_LENGTH
 from analyzer.live import LIVE_LABEL, LiveGame
 from analyzer.plot import NEUTRAL_COLOR, PICK_SELECTION, PLAYER_COLORS, board_chart, chart_picks
@@ -236,7 +236,7 @@ def _status(live: LiveGame, names: list[str]) -> None:
     if s.is_terminal():
         st.success(plain(f"{names[s.winner or 0]} has won the game."))
         return
-    parts = [f"Turn {s.round}", f"{names[s.player]} to play", s.phase.name.replace("_", " ").lower()]
+    parts = [f"Turn {turn_number(s)}", f"{names[s.player]} to play", s.phase.name.replace("_", " ").lower()]
     if s.phase == Phase.REINFORCE:
         parts.append(f"{s.pending} armies to place")
     st.markdown("**" + plain(" · ".join(parts)) + "**")
@@ -528,7 +528,7 @@ def _earlier(live: LiveGame, names: list[str], key: str) -> None:
         "owner": [names[int(o)] if o >= 0 else "-" for o in then.owner],
         "armies": then.armies.tolist(),
     })
-    st.caption(plain(f"Turn {then.round}, {names[then.player]} to play, {then.phase.name.replace('_', ' ').lower()}"))
+    st.caption(plain(f"Turn {turn_number(then)}, {names[then.player]} to play, {then.phase.name.replace('_', ' ').lower()}"))
     st.dataframe(board, hide_index=True, width="stretch")
 
 

@@ -820,7 +820,8 @@ def test_rollouts_run_on_the_button_and_are_kept() -> None:
     at = open_tab(load(start(), won), "Suggestions")
     assert "chances" not in at.session_state
     at.slider(key="rollout_budget").set_value(1)
-    at.button(key="rollout_run").click().run()
+    # The default bot plays the rollouts: its compiled kernels may be loaded (or compiled) by this first run.
+    at.button(key="rollout_run").click().run(timeout=600)
     assert not at.exception
     _, chances = at.session_state["chances"]
     assert chances.rollouts >= 1
@@ -836,7 +837,8 @@ def test_rollouts_for_an_earlier_position_are_flagged() -> None:
     won = GameState.from_position([0] * 41 + [1], [5] * 41 + [1], n_players=3)
     at = open_tab(load(start(), won), "Suggestions")
     at.slider(key="rollout_budget").set_value(1)
-    at.button(key="rollout_run").click().run()
+    # The default bot plays the rollouts: its compiled kernels may be loaded (or compiled) by this first run.
+    at.button(key="rollout_run").click().run(timeout=600)
     open_tab(at, "Board")
     at.multiselect(key="pick").set_value(["Peru"]).run()
     at.number_input(key="edit_armies").set_value(2)

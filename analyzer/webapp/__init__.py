@@ -2,9 +2,10 @@
 
 A companion kept open on a phone at the table, and a thin layer: the engine, the
 drawing, the analyses and the store live in :mod:`analyzer`; this package lays
-them out, one module per view (``app.py`` only calls :func:`analyzer.webapp.main.main`). The page is, top to bottom: the battle calculator (with or without a
-game), then either the start page (the stored games, a new game) or the open
-game (whose turn, each player's cards and armies, the best attacks, then tabs).
+them out, one module per view (``app.py`` only calls :func:`analyzer.webapp.main.main`).
+The page is, top to bottom: the battle calculator (with or without a game), then
+either the start page (the stored games, a new game) or the open game (its
+tabs; a game followed live opens on the Record view, the calculator folded above).
 
 Games live in :class:`analyzer.store.GameStore` (an SQLite file; ``$RISK_ANALYZER_DB``
 chooses it) and the page URL carries the open game's id (``?game=...``), so a

@@ -20,7 +20,19 @@ from analyzer.text import plain
 from analyzer.limits import MAX_ARMIES
 from analyzer.plot import PICK_SELECTION, chart_picks
 from analyzer.webapp.cached import map_spec, position_json
-from analyzer.webapp.session import EDIT_ARMIES, EDIT_ERROR, EDIT_OWNER, GAME, MAP, PICK, REFUSED_TABLE, commit, game_key, player_colors, player_names
+from analyzer.webapp.session import (
+    EDIT_ARMIES,
+    EDIT_ERROR,
+    EDIT_OWNER,
+    GAME,
+    MAP,
+    PICK,
+    REFUSED_TABLE,
+    commit,
+    game_key,
+    player_colors,
+    player_names,
+)
 
 def board_view(game: GameState, names: list[str]) -> GameState | None:
     board = game.board

@@ -280,7 +280,8 @@ class LiveGame:
                                          f"{len(set(shown))} of them different")
             b = None if bonus is None else w.state.board.index(bonus)
             three = w.identify(w.state.player, shown, b, fill=True)
-            w.state.apply(Trade((three[0], three[1], three[2]), b))
+            # The cards filled in were face down: their identities are a guess the log must not tell as seen.
+            w.state.apply(Trade((three[0], three[1], three[2]), b, 3 - len(shown)))
         return self._record("trade", go)
 
     def battle(self, source: Territory, target: Territory, attacker_left: int, defender_left: int) -> list[Action]:

@@ -23,6 +23,7 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 
 from analyzer.game.board import Board, classic_board
+from analyzer.game.labels import seat_name as player_name
 from analyzer.errors import BoardError
 
 if TYPE_CHECKING:
@@ -299,11 +300,6 @@ def chart_picks(selection: Mapping[str, Any], board: Board | None = None) -> lis
         return []
     names = [point.get("territory") for point in points if isinstance(point, Mapping)]
     return [name for name in names if isinstance(name, str) and name in board.territories]
-
-
-def player_name(pid: int, neutral: int | None = None) -> str:
-    """Default display name of player ``pid`` ("Player 1" for id 0); ``neutral`` is the neutral force's id."""
-    return "Neutral" if pid == neutral else f"Player {pid + 1}"
 
 
 def _per_territory(what: str, values: Sequence[int] | np.ndarray | None, n: int) -> np.ndarray | None:

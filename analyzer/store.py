@@ -45,11 +45,10 @@ from typing import NoReturn
 
 import platformdirs
 
-from analyzer.analysis.position import player_labels
 from analyzer.errors import StoreConflictError, StoreError
+from analyzer.game.labels import player_names
 from analyzer.game.state import GameState, turn_number
 from analyzer.limits import MAX_MESSAGE, MAX_NAME_LENGTH
-from analyzer.plot import player_name
 
 #: The environment variable that chooses the database file (``make run DB=...`` sets it).
 DB_ENV = "RISK_ANALYZER_DB"
@@ -131,8 +130,7 @@ def check_name(name: object) -> str:
 
 
 def _players(state: GameState) -> list[str]:
-    names, _ = player_labels(state)
-    return names if names is not None else [player_name(p) for p in range(state.n_players)]
+    return player_names(state)[: state.n_players]
 
 
 def _cause(exc: sqlite3.Error | OSError) -> str:

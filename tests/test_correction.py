@@ -16,7 +16,7 @@ import pytest
 from analyzer.analysis.log import log_lines
 from analyzer.analysis.luck import battle_luck
 from analyzer.errors import PositionError
-from analyzer.game.actions import Correct, action_from_json, action_to_json
+from analyzer.game.actions import Correct, Trade, action_from_json, action_to_json
 from analyzer.game.board import classic_board
 from analyzer.game.state import DECK, GameState, Phase
 from analyzer.live import LiveGame, corrected
@@ -129,7 +129,7 @@ def test_an_old_save_loads_and_takes_corrections() -> None:
         ({"owners": {t: 0 for t in range(14, 28)}}, "Bo would hold no territory; a player is knocked out by a battle"),
         ({"armies": {"Alaska": 0}}, "Alaska cannot hold 0 armies; a territory holds 1 to 1000000"),
         ({"owners": {"Alaska": 5}}, "Alaska cannot go to player 5; the players are Ann, Bo, Cy"),
-        ({"armies": {"Alaska": "many"}}, "the armies of Alaska must be a whole number, got 'many'"),
+        ({"armies": {"Alaska": "many"}}, "the armies of Alaska must be a whole number, got many"),
         ({"hands": {0: [20]}}, r"North Africa \(cavalry\) is in Bo's hand; correct Bo's hand too"),
         ({"hands": {0: [5], 2: [5]}}, r"Quebec \(cavalry\) is named in more than one hand"),
         ({"hands": {3: []}}, "there is no seat 3; the seats are 0 to 2"),
@@ -159,3 +159,38 @@ def test_the_engine_applies_a_correction_and_never_lists_one() -> None:
     assert int(state.armies[BOARD.index("Peru")]) == 6 and state.hand(1) == []
     assert state.history[-1] == Correct((BOARD.index("Peru"),), (0,), (6,), (20,), (DECK,), (1,), ())
     assert not any(isinstance(a, Correct) for a in state.legal_actions())
+
+
+# ---------------------------------------------------------------------------------- a truthful log
+def test_a_trade_of_face_down_cards_is_logged_without_inventing_them() -> None:
+    live = table()
+    live.correct(hands={0: ["?", "?", "?"]})
+    live.trade()  # "a set": the table saw three cards go in, not which
+    trade = live.state.history[-1]
+    assert trade.face_down == 3
+    assert log_lines(live.state)[-1].text == "Turn 1, Ann: trades a set of 3 face-down cards (+4)"
+    # Saved and loaded, the log still knows the cards were face down.
+    assert log_lines(GameState.from_json(live.state.to_json()))[-1].text.endswith("a set of 3 face-down cards (+4)")
+
+
+def test_a_trade_of_one_card_shown_names_only_that_card() -> None:
+    live = table()
+    live.correct(hands={0: [21, "?", "?"]})  # Egypt, a territory of Bo's: no bonus to choose
+    live.trade([21])
+    assert log_lines(live.state)[-1].text == "Turn 1, Ann: trades Egypt (infantry) and 2 face-down cards (+4)"
+
+
+def test_a_trade_of_known_cards_names_them_and_old_saves_read_the_same() -> None:
+    assert action_from_json(["Trade", [0, 1, 2], None]) == Trade((0, 1, 2))
+    assert action_to_json(Trade((0, 1, 2))) == ["Trade", [0, 1, 2], None]
+    assert action_from_json(action_to_json(Trade((0, 1, 2), None, 2))) == Trade((0, 1, 2), None, 2)
+
+
+def test_a_capture_whose_move_in_is_pending_is_not_logged_as_moved() -> None:
+    live = table()
+    live.place({"Alaska": 11})
+    live.battle("Alaska", "Kamchatka", 12, 0)  # 3 dice won the last roll: 3 to 11 may move in
+    assert log_lines(live.state)[-1].text == ("Turn 1, Ann: Alaska (14) attacks Kamchatka (3): Kamchatka taken, "
+                                              "Ann 12 left, move-in to come")
+    live.move_in(5)
+    assert log_lines(live.state)[-1].text.endswith("Kamchatka taken, Ann 12 left, moved in 5")

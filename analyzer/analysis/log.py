@@ -23,7 +23,6 @@ from dataclasses import asdict, dataclass
 
 import pandas as pd
 
-from analyzer.analysis.position import player_labels
 from analyzer.game.actions import (
     Action,
     Attack,
@@ -43,9 +42,8 @@ from analyzer.game.actions import (
     as_id,
 )
 from analyzer.game import correction
-from analyzer.game.board import SYMBOLS
+from analyzer.game.labels import card_label, player_names
 from analyzer.game.state import GameState, Phase, turn_number
-from analyzer.plot import player_name
 
 
 @dataclass(frozen=True)
@@ -59,13 +57,6 @@ class LogLine:
     text: str
     first_action: int
     last_action: int
-
-
-def player_names(state: GameState) -> list[str]:
-    """Each force's display name: the names kept in the labels, else "Player 1", ... and "Neutral"."""
-    names, _ = player_labels(state)
-    forces = len(state.pool)
-    return [names[p] if names is not None and p < len(names) else player_name(p, state.neutral) for p in range(forces)]
 
 
 def log_lines(state: GameState) -> list[LogLine]:
@@ -126,9 +117,17 @@ def log_lines(state: GameState) -> list[LogLine]:
         elif isinstance(a, Trade):
             s.apply_unchecked(a)
             value = s.trades[-1].value
-            cards = ", ".join(_card_text(s, c) for c in a.cards)
             bonus = f", +{s.rules.territory_bonus} on {terr[as_id(a.bonus)]}" if a.bonus is not None else ""
-            line("trade", f"trades {cards} for {value} armies{bonus}", first, first, p)
+            down = a.face_down
+            if down:
+                # The identities of face-down cards are the recorder's guess: the table saw only how many.
+                seen = [card_label(board, c) for c in a.cards[: 3 - down]]
+                text = f"{', '.join(seen)} and {down} face-down card{'s' if down > 1 else ''}" if seen else \
+                    f"a set of {down} face-down cards"
+                line("trade", f"trades {text} (+{value}){bonus}", first, first, p)
+            else:
+                cards = ", ".join(card_label(board, c) for c in a.cards)
+                line("trade", f"trades {cards} for {value} armies{bonus}", first, first, p)
         elif isinstance(a, Battle):
             src, tgt = as_id(a.source), as_id(a.target)
             text = f"{terr[src]} ({int(s.armies[src])}) attacks {terr[tgt]} ({int(s.armies[tgt])}): "
@@ -139,7 +138,8 @@ def log_lines(state: GameState) -> list[LogLine]:
                 if s.phase == Phase.MOVE_IN and i < len(history) and isinstance(history[i], MoveIn):
                     s.apply_unchecked(history[i])
                     i += 1
-                text += f", moved in {int(s.armies[tgt])}"
+                # A move-in not entered yet is pending, not a move of 0.
+                text += ", move-in to come" if s.phase == Phase.MOVE_IN else f", moved in {int(s.armies[tgt])}"
             else:
                 text += f"stopped with {a.attacker_left} against {a.defender_left}"
             text += _eliminated(s, before_elims, names, defender)
@@ -162,7 +162,8 @@ def log_lines(state: GameState) -> list[LogLine]:
                 if s.phase == Phase.MOVE_IN and i < len(history) and isinstance(history[i], MoveIn):
                     s.apply_unchecked(history[i])
                     i += 1
-                text += f", moved in {int(s.armies[tgt])}"
+                # A move-in not entered yet is pending, not a move of 0.
+                text += ", move-in to come" if s.phase == Phase.MOVE_IN else f", moved in {int(s.armies[tgt])}"
             text += _eliminated(s, before_elims, names, defender)
             line("roll", text, first, i - 1, p)
         elif isinstance(a, Correct):
@@ -193,12 +194,6 @@ def log_lines(state: GameState) -> list[LogLine]:
         if s.winner is not None and s.phase == Phase.GAME_OVER:
             line("victory", "wins the game", i - 1, i - 1, s.winner)
     return out
-
-
-def _card_text(state: GameState, card: int) -> str:
-    t = int(state.board.card_territory[card])
-    symbol = SYMBOLS[int(state.board.card_symbols[card])]
-    return f"{state.board.territories[t]} ({symbol})" if t >= 0 else symbol
 
 
 def _eliminated(state: GameState, before: int, names: list[str], defender: int) -> str:

@@ -45,7 +45,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from analyzer.analysis.log import player_names
+from analyzer.game.labels import player_names
 from analyzer.game.actions import Battle, Roll, as_id
 from analyzer.game.dice import DiceRules, roll_distribution
 from analyzer.game.state import GameState, turn_number

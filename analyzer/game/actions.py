@@ -10,7 +10,7 @@ history replays exactly without a random generator.
 
 from __future__ import annotations
 
-from dataclasses import astuple, dataclass, fields
+from dataclasses import astuple, dataclass, field, fields
 from typing import Any, Union, cast
 
 from analyzer.errors import StateFormatError
@@ -49,10 +49,16 @@ class Place:
 
 @dataclass(frozen=True)
 class Trade:
-    """Trade three cards for armies; ``bonus`` is the owned territory shown on one of them that takes the extra armies."""
+    """Trade three cards for armies; ``bonus`` is the owned territory shown on one of them that takes the extra armies.
+
+    ``face_down``: how many of the cards (the last ones) the table never saw before the
+    trade, their identities being the recorder's guess (see :mod:`analyzer.game.face_down`);
+    the log says so rather than name them. The rules never read it.
+    """
 
     cards: tuple[int, int, int]
     bonus: Territory | None = None
+    face_down: int = field(default=0, metadata={"optional": True})
 
 
 @dataclass(frozen=True)
@@ -171,8 +177,15 @@ ACTION_TYPES: dict[str, type] = {
 
 
 def action_to_json(action: Action) -> list[Any]:
-    """Compact JSON form: ``[type name, field, ...]``, e.g. ``["Attack", 3, 4, 3]``."""
-    return [type(action).__name__, *(list(v) if isinstance(v, tuple) else v for v in astuple(action))]
+    """Compact JSON form: ``[type name, field, ...]``, e.g. ``["Attack", 3, 4, 3]``.
+
+    A trailing optional field at its default is left out, so a save reads the same as before it existed.
+    """
+    values = [list(v) if isinstance(v, tuple) else v for v in astuple(action)]
+    specs = fields(action)
+    while values and specs[len(values) - 1].metadata.get("optional") and values[-1] == specs[len(values) - 1].default:
+        values.pop()
+    return [type(action).__name__, *values]
 
 
 def action_from_json(data: Any) -> Action:
@@ -181,7 +194,8 @@ def action_from_json(data: Any) -> Action:
         raise StateFormatError(f"not an action: {data!r}; expected [type, fields...] with a type in {sorted(ACTION_TYPES)}")
     cls = ACTION_TYPES[data[0]]
     names = [f.name for f in fields(cls)]
-    if len(data) - 1 != len(names):
+    required = len([f for f in fields(cls) if not f.metadata.get("optional")])
+    if not required <= len(data) - 1 <= len(names):
         raise StateFormatError(f"action {data!r} has {len(data) - 1} fields; {data[0]} takes {names}")
     values = [tuple(v) if isinstance(v, list) else v for v in data[1:]]
     return cls(*values)

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from analyzer.errors import PositionError
+
 from analyzer.game.actions import Correct, as_id
 from analyzer.game.engine import steps as engine
 from analyzer.game.labels import card_label, player_name

@@ -32,7 +32,7 @@ COLORS_LABEL = "colors"
 _HEX_COLOR = re.compile(r"#[0-9a-fA-F]{6}")
 
 
-def default_name(pid: int, neutral: int | None = None) -> str:
+def seat_name(pid: int, neutral: int | None = None) -> str:
     """Default display name of player ``pid`` ("Player 1" for id 0); ``neutral`` is the neutral force's id."""
     return "Neutral" if pid == neutral else f"Player {pid + 1}"
 
@@ -73,7 +73,7 @@ def player_names(state: GameState) -> list[str]:
     """Each force's display name: the names kept in the labels, else "Player 1", ... and "Neutral"."""
     names, _ = player_labels(state)
     forces = len(state.pool)
-    return [names[p] if names is not None and p < len(names) else default_name(p, state.neutral) for p in range(forces)]
+    return [names[p] if names is not None and p < len(names) else seat_name(p, state.neutral) for p in range(forces)]
 
 
 def player_name(state: GameState, player: int) -> str:

@@ -729,7 +729,8 @@ class GameState:
         for x, y in swaps:
             face_down_mod.swap(trial, x, y)
             cards = [y if c == x else c for c in cards]
-        revealed = Trade((cards[0], cards[1], cards[2]), action.bonus)
+        hidden = action.face_down or sum(1 for c in action.cards if c in set(self.face_down))
+        revealed = Trade((cards[0], cards[1], cards[2]), action.bonus, hidden)
         refused = trial.illegal_reason(revealed)
         if refused is not None:
             raise self._illegal(action, refused)
@@ -763,7 +764,7 @@ class GameState:
                 # As many cards as were given: illegal_reason tells the player a set is three.
                 cards = cast("tuple[int, int, int]", tuple(int(c) for c in action.cards))
                 bonus = None if action.bonus is None else index(action.bonus)
-                return Trade(cards, bonus)
+                return Trade(cards, bonus, action.face_down)
         except BoardError as exc:
             raise self._illegal(action, exc) from None
         except (TypeError, ValueError):

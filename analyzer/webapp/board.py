@@ -14,6 +14,7 @@ from analyzer.analysis.standing import continent_holders
 from analyzer.errors import PositionError, RiskAnalyzerError
 from analyzer.game.actions import Territory
 from analyzer.game.board import Board
+from analyzer.game.labels import player_names
 from analyzer.game.state import GameState
 from analyzer.live import corrected
 from analyzer.text import plain
@@ -31,8 +32,8 @@ from analyzer.webapp.session import (
     commit,
     game_key,
     player_colors,
-    player_names,
 )
+
 
 def board_view(game: GameState, names: list[str]) -> GameState | None:
     board = game.board

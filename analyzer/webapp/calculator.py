@@ -12,13 +12,14 @@ from analyzer.analysis.chain_entry import chain_defenders, check_chain_path
 from analyzer.analysis.position import attack_sources, attack_targets
 from analyzer.analysis.quick_odds import MAX_CHAIN, MAX_NEEDED_DEFENDERS, QuickOdds, quick_odds
 from analyzer.errors import RiskAnalyzerError
+from analyzer.game.labels import player_names
 from analyzer.game.state import GameState
 from analyzer.text import percent, plain
 from analyzer.limits import MAX_ARMIES
 from analyzer.plot import whole_ticks
 from analyzer.solver.battle import dice_options
 from analyzer.webapp.inputs import bounds_problem
-from analyzer.webapp.session import CHAIN_ERROR, GAME, game_key, player_names, shown_errors
+from analyzer.webapp.session import CHAIN_ERROR, GAME, game_key, shown_errors
 
 #: The calculator's inputs.
 ATTACKERS = "attackers"

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import streamlit as st
 
+from analyzer.game.labels import player_names
 from analyzer.game.state import GameState
 from analyzer.webapp.calculator import calculator
 from analyzer.webapp.game_page import game_page
 from analyzer.webapp.record import is_live
-from analyzer.webapp.session import GAME, follow_url, player_names
+from analyzer.webapp.session import GAME, follow_url
 from analyzer.webapp.start_page import start_page
 
 #: Page style (constant, never user text). The calculator's number inputs are sized for a thumb, and its

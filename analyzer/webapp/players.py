@@ -8,23 +8,15 @@ from analyzer.analysis.position import new_game_from_position, with_player_label
 from analyzer.analysis.standing import living_players
 from analyzer.errors import RiskAnalyzerError
 from analyzer.game import face_down
-from analyzer.game.labels import card_label
+from analyzer.game.labels import card_label, player_names, seat_name
 from analyzer.game.state import GameState, turn_number
 from analyzer.live import LIVE_LABEL, LiveGame, corrected
 from analyzer.text import plain
 from analyzer.limits import MAX_NAME_LENGTH
-from analyzer.plot import PLAYER_COLORS, player_name
+from analyzer.plot import PLAYER_COLORS
 from analyzer.webapp.inputs import bounds_problem, whole_number
-from analyzer.webapp.session import (
-    GAME,
-    GAME_NAME,
-    PLAYERS_ERROR,
-    commit,
-    game_key,
-    new_game,
-    player_colors,
-    player_names,
-)
+from analyzer.webapp.session import GAME, GAME_NAME, PLAYERS_ERROR, commit, game_key, new_game, player_colors
+
 
 #: Sets traded a typed position may say: more than a game ever sees.
 MAX_SETS = 1000
@@ -127,7 +119,7 @@ def apply_labels() -> None:
     """Store the names and colours typed (a blank name is the seat's default one)."""
     game: GameState = st.session_state[GAME]
     seats = range(game.n_players)
-    names = [str(st.session_state.get(game_key(f"name{p}")) or "").strip() or player_name(p) for p in seats]
+    names = [str(st.session_state.get(game_key(f"name{p}")) or "").strip() or seat_name(p) for p in seats]
     colors = [str(st.session_state.get(game_key(f"color{p}")) or PLAYER_COLORS[p]) for p in seats]
     if names == player_names(game)[: game.n_players] and [c.lower() for c in colors] == [
             c.lower() for c in player_colors(game)[: game.n_players]]:

@@ -25,7 +25,8 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from analyzer.analysis.log import log_csv, log_lines, player_names
+from analyzer.analysis.log import log_csv, log_lines
+from analyzer.game.labels import card_label, player_names
 from analyzer.analysis.position import player_labels
 from analyzer.analysis.setup import likely_continent, random_claims, setup_force, spread_rest
 from analyzer.analysis.luck import extreme_battles, luck_series, luck_table
@@ -33,7 +34,6 @@ from analyzer.errors import RiskAnalyzerError
 from analyzer.game import face_down
 from analyzer.game.actions import Territory
 from analyzer.game.board import classic_board
-from analyzer.game.labels import card_label
 from analyzer.game.state import DECK, GameState, Phase, turn_number
 from analyzer.limits import MAX_NAME_LENGTH
 from analyzer.live import LIVE_LABEL, LiveGame

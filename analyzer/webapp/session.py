@@ -12,7 +12,7 @@ from analyzer.analysis.position import player_labels
 from analyzer.errors import RiskAnalyzerError, StoreConflictError, StoreError
 from analyzer.game.state import GameState
 from analyzer.text import plain
-from analyzer.plot import NEUTRAL_COLOR, PLAYER_COLORS, player_name
+from analyzer.plot import NEUTRAL_COLOR, PLAYER_COLORS
 from analyzer.store import GameStore, StoredGame, default_path
 
 #: Session-state keys.
@@ -190,13 +190,6 @@ def default_name() -> str:
 def game_key(name: str) -> str:
     """A widget key that changes with the game, so the widget shows the new game's value."""
     return f"{name}-{st.session_state.get(GENERATION, 0)}"
-
-
-def player_names(game: GameState) -> list[str]:
-    """Display names of the forces of ``game``: the names kept in it, then "Neutral" in a 2-player game."""
-    names, _ = player_labels(game)
-    seats = names if names is not None else [player_name(p) for p in range(game.n_players)]
-    return seats + (["Neutral"] if game.neutral is not None else [])
 
 
 def player_colors(game: GameState) -> list[str]:

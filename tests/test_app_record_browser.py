@@ -13,7 +13,7 @@ from analyzer.game.state import GameState, Phase
 from analyzer.live import LiveGame
 from analyzer.store import GameStore
 from conftest import FIRST_PAGE_TIMEOUT_MS
-from test_app_browser import TIMEOUT_MS, Server, choose, map_marker, no_traceback, phone, type_number
+from test_app_browser import TIMEOUT_MS, Server, choose, no_traceback, phone, type_number
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -47,8 +47,9 @@ def version(server: Server, game_id: str) -> int:
 
 def tap(page: Page, territory: str) -> None:
     """Tap the middle of ``territory``'s marker on the setup map (the count drawn over it takes the tap too)."""
-    # The newest map: while a run redraws the view the one it replaces may still be on the page.
-    marker = map_marker(page, territory).last
+    # The map shown: while a run redraws the view the one it replaces may still be in the page, hidden.
+    marker = page.get_by_test_id("stVegaLiteChart").locator(
+        f'[aria-roledescription="circle"][aria-label="{territory}"]:visible').first
     expect(marker).to_be_visible()
     marker.scroll_into_view_if_needed()
     box = marker.bounding_box()

@@ -113,7 +113,10 @@ def main() -> None:
                 version = stored_version(db, game_id)
                 started = time.perf_counter()
                 page.get_by_role("button", name=button, exact=True).click()
+                deadline = started + 120
                 while stored_version(db, game_id) == version:
+                    if time.perf_counter() > deadline:
+                        raise RuntimeError(f"{button!r} was tapped but nothing was saved within 120 s")
                     time.sleep(0.005)
                 saved.append(time.perf_counter() - started)
                 page.get_by_role("button", name=then, exact=True).wait_for()

@@ -9,6 +9,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -224,6 +226,8 @@ def board_chart(
         "armies": state.armies.astype(int),
         "ink": [_ink(fill) for fill in fills],
         "picked": [t in ringed for t in range(board.n_territories)],
+        "above": _labels_above(board.coords),
+        "lines": [_wrap(name).count("\n") + 1 for name in board.territories],
     })[shown]
     xlim, ylim = _limits(board.coords[shown])
     height = round(width * (ylim[1] - ylim[0]) / (xlim[1] - xlim[0]))
@@ -252,8 +256,12 @@ def board_chart(
         shape="circle", filled=False, size=_NODE_SIZE * 2.2, color=HIGHLIGHT_COLOR, strokeWidth=2.5, opacity=1.0)
     armies = base.mark_text(fontSize=11, fontWeight="bold", cursor="pointer").encode(
         text="armies:Q", color=alt.Color("ink:N", scale=None))
-    labels = base.mark_text(fontSize=8, dy=10, baseline="top", lineBreak="\n", color="#333333").encode(
-        text="label:N")
+    below = base.transform_filter("!datum.above").mark_text(
+        fontSize=8, dy=10, baseline="top", lineBreak="\n", color="#333333").encode(text="label:N")
+    # Above a marker a name's lines still run downwards from the first: a two-line name starts a line higher.
+    above = [base.transform_filter(f"datum.above && datum.lines == {n}").mark_text(
+        fontSize=8, dy=-10 - _LINE_HEIGHT * (n - 1), baseline="bottom", lineBreak="\n", color="#333333",
+    ).encode(text="label:N") for n in (1, 2)]
 
     # The map wraps round at the whole board's width, whatever part of it is drawn.
     full_x = _limits(board.coords)[0]
@@ -267,7 +275,7 @@ def board_chart(
     sea = lines.transform_filter("datum.sea").mark_rule(color=SEA_COLOR, strokeWidth=1.3, strokeDash=[5, 4])
 
     return (
-        alt.layer(continents, land, sea, markers, rings, armies, labels)
+        alt.layer(continents, land, sea, markers, rings, armies, below, *above)
         # Two colour legends: continents and players each keep their own scale.
         .resolve_scale(color="independent")
         .properties(width=width, height=height, usermeta={"embedOptions": {"renderer": "svg"}})
@@ -421,3 +429,41 @@ def _ink(fill: str) -> str:
     """Black or white text, whichever reads better on ``fill``."""
     r, g, b = mcolors.to_rgb(fill)
     return "black" if 0.299 * r + 0.587 * g + 0.114 * b > 0.55 else "white"
+
+
+#: A territory whose name would run into a marker this close below it (board units) has its name above instead.
+_LABEL_CLEAR_X = 4.0
+_LABEL_CLEAR_Y = 9.0
+#: Height in pixels of a line of a territory's name on the chart (8 px type).
+_LINE_HEIGHT = 9
+
+
+def _labels_above(coords: np.ndarray) -> list[bool]:
+    """For each territory, whether another marker sits just below it, where its name is drawn by default.
+
+    >>> from analyzer.game.board import classic_board
+    >>> board = classic_board()
+    >>> above = _labels_above(board.coords)
+    >>> [board.territories[t] for t in range(board.n_territories) if above[t]][:3]
+    ['Northwest Territory', 'Iceland', 'Northern Europe']
+    """
+    out = []
+    for x, y in coords:
+        near = np.abs(coords[:, 0] - x) < _LABEL_CLEAR_X
+        dy = y - coords[:, 1]
+        below = np.any(near & (dy > 0) & (dy < _LABEL_CLEAR_Y))
+        over = np.any(near & (dy < 0) & (dy > -_LABEL_CLEAR_Y))
+        out.append(bool(below and not over))
+    return out
+
+
+def whole_ticks(lo: int, hi: int, most: int = 10) -> list[int]:
+    """Evenly spaced whole-number ticks from ``lo`` to ``hi``: a step of 1, 2 or 5 times a power of ten, at most ``most`` steps.
+
+    >>> whole_ticks(0, 7), whole_ticks(950, 1000), whole_ticks(1, 1000)[:3]
+    ([0, 1, 2, 3, 4, 5, 6, 7], [950, 955, 960, 965, 970, 975, 980, 985, 990, 995, 1000], [100, 200, 300])
+    """
+    span = max(1, hi - lo)
+    step = next(m * 10**e for e in itertools.count() for m in (1, 2, 5) if span / (m * 10**e) <= most)
+    first = -(-lo // step) * step
+    return list(range(first, hi + 1, step))

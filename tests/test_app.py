@@ -37,7 +37,9 @@ from analyzer.game.state import GameState
 from analyzer.limits import MAX_ARMIES
 from analyzer.solver.battle import BattleOptions
 from analyzer.game.dice import DiceRules
+from analyzer.live import LiveGame
 from analyzer.store import DB_ENV, GameStore
+from analyzer.text import percent
 
 BOARD = classic_board()
 N = BOARD.n_territories
@@ -95,7 +97,7 @@ def owners_of(state: GameState) -> list[str]:
 def test_first_view_is_the_calculator_then_the_start_page() -> None:
     at = start()
     assert "game" not in at.session_state
-    assert metric(at, "P(win)") == f"{battle(12, 7).p_win:.2%}"  # answered before anything is typed
+    assert metric(at, "P(win)") == percent(battle(12, 7).p_win)  # answered before anything is typed
     assert at.button(key="new_random").label == "New random setup"
     (continents,) = [df.value for df in at.dataframe]
     assert list(continents["Continent"]) == [
@@ -314,8 +316,13 @@ def test_the_map_chart_has_a_clickable_point_per_territory() -> None:
 
     (ring,) = layers_of(spec, "point")
     assert ring["mark"]["color"] == HIGHLIGHT_COLOR and ring["transform"] == [{"filter": "datum.picked"}]
-    army_text, name_text = layers_of(spec, "text")
-    assert (army_text["encoding"]["text"]["field"], name_text["encoding"]["text"]["field"]) == ("armies", "label")
+    army_text, *name_texts = layers_of(spec, "text")
+    assert army_text["encoding"]["text"]["field"] == "armies"
+    assert {layer["encoding"]["text"]["field"] for layer in name_texts} == {"label"}
+    # Names go below their marker, or above it (one layer per number of lines) when a marker sits just below.
+    assert [layer["transform"] for layer in name_texts] == [
+        [{"filter": "!datum.above"}], [{"filter": "datum.above && datum.lines == 1"}],
+        [{"filter": "datum.above && datum.lines == 2"}]]
 
 
 def test_the_map_draws_land_borders_solid_and_sea_routes_dashed() -> None:
@@ -521,12 +528,12 @@ def test_a_loaded_game_brings_its_own_names_and_an_edit_keeps_them(downloads: di
     at.multiselect(key="pick").set_value(["Peru"]).run()
     at.number_input(key="edit_armies").set_value(7)
     at.button(key="apply_quick_edit").click().run()
-    edited = at.session_state["game"]
-    assert player_labels(edited) == (names, colors)
-    # The game had a history: the edit is one correction entry after it, nothing dropped.
-    assert edited.history[:-1] == five.history and isinstance(edited.history[-1], Correct)
-    assert int(edited.armies[BOARD.index("Peru")]) == 7
-    assert player_labels(GameState.from_json(downloads["risk-game.json"])) == (names, colors)
+    # The edit of this recorded game is a correction entry: the recorder's bookkeeping joins the labels.
+    def kept(labels: dict[str, Any]) -> dict[str, Any]:
+        return {k: labels[k] for k in ("names", "colors")}
+
+    assert kept(at.session_state["game"].labels) == {"names": names, "colors": colors}
+    assert kept(GameState.from_json(downloads["risk-game.json"]).labels) == {"names": names, "colors": colors}
     # A game saved without names has the default ones.
     load(at, KNOWN)
     assert shown_labels(at, 3) == (["Player 1", "Player 2", "Player 3"], list(PLAYER_COLORS[:3]))
@@ -599,6 +606,38 @@ def test_face_down_cards_are_counted_not_named_and_an_edit_keeps_them() -> None:
     assert len(edited.hand(1)) == 3 and set(edited.hand(1)) == set(edited.face_down)
 
 
+
+def test_apply_on_a_recorded_game_keeps_its_history_and_records_a_correction() -> None:
+    live = LiveGame.random(["Ann", "Bo", "Cy"], np.random.default_rng(3))
+    for _ in range(2):
+        s = live.state
+        live.place({s.territories_of(s.player)[0]: s.pending})
+        live.end_turn()
+    recorded = live.state
+    at = open_tab(load(start(), recorded), "Players & cards")
+    # Apply with nothing changed: the game is as recorded, history and undo list alike.
+    at.button(key="apply_players").click().run()
+    assert not at.error and at.session_state["game"].history == recorded.history
+    # Whose turn it is follows from the entries: no box to change it, but a way to start over.
+    assert not [box for box in at.selectbox if str(box.key).startswith("to_move")]
+    assert [box for box in at.selectbox if str(box.key).startswith("start_over_player")]
+    # A change is one more entry (a correction); what was recorded before it is untouched.
+    open_tab(at, "Board")
+    at.multiselect(key="pick").set_value(["Peru"]).run()
+    at.number_input(key="edit_armies").set_value(9)
+    at.button(key="apply_quick_edit").click().run()
+    corrected = at.session_state["game"]
+    assert not at.error and corrected.armies[T("Peru")] == 9
+    assert corrected.history[: len(recorded.history)] == recorded.history
+    assert len(corrected.history) == len(recorded.history) + 1
+    assert [e.kind for e in LiveGame(corrected).entries][:-1] == [e.kind for e in LiveGame(recorded).entries]
+    # The territory table too.
+    key = editor_key(at)
+    at.session_state[key] = {"edited_rows": {T("Alaska"): {"Armies": 4}}, "added_rows": [], "deleted_rows": []}
+    at.run()
+    again = at.session_state["game"]
+    assert again.armies[T("Alaska")] == 4 and again.history[: len(corrected.history)] == corrected.history
+
 # ---------------------------------------------------------------------------------- attack odds
 def metric(at: AppTest, label: str) -> str:
     (value,) = [m.value for m in at.metric if m.label == label]
@@ -626,7 +665,7 @@ def test_two_territories_picked_fill_the_calculator_with_the_solvers_odds() -> N
     assert metric(at, "P(win)") == "41.67%"
     pick(at, "Alaska", "Kamchatka")
     r = battle(6, 3)
-    assert metric(at, "P(win)") == f"{r.p_win:.2%}"
+    assert metric(at, "P(win)") == percent(r.p_win)
     assert metric(at, "Attacker's expected losses") == f"{r.expected_attacker_losses:.2f}"
     assert metric(at, "Defender's expected losses") == f"{r.expected_defender_losses:.2f}"
     assert len(survivors_charts(at)) == 2
@@ -648,7 +687,7 @@ def test_only_legal_pairs_are_offered() -> None:
 def test_stop_at_armies_needed_and_a_chain_picked_on_the_map() -> None:
     at = pick(load(start(), KNOWN), "Alaska", "Kamchatka")
     at.number_input(key="stop_at").set_value(3).run()
-    assert metric(at, "P(win)") == f"{battle(6, 3, stop_at=3).p_win:.2%}"
+    assert metric(at, "P(win)") == percent(battle(6, 3, stop_at=3).p_win)
     at.slider(key="target_p").set_value(0.9).run()
     assert metric(at, "Armies for P ≥ 90%") == str(armies_needed(3, 0.9, stop_at=3))
     at.number_input(key="stop_at").set_value(1).run()
@@ -658,7 +697,7 @@ def test_stop_at_armies_needed_and_a_chain_picked_on_the_map() -> None:
     steps = table_with(at, "P(taken, with all before it)")
     assert steps["Defenders"].tolist() == [3, 1]
     assert steps["P(taken, with all before it)"].tolist() == pytest.approx(chain(6, [3, 1]).p_conquer.tolist())
-    assert metric(at, "P(whole chain)") == f"{chain(6, [3, 1]).p_win:.2%}"
+    assert metric(at, "P(whole chain)") == percent(chain(6, [3, 1]).p_win)
 
 
 def test_a_chain_that_skips_a_border_shows_why() -> None:
@@ -685,7 +724,7 @@ def calculate(at: AppTest, attackers: int, defenders: int, **entries: Any) -> Ap
 def test_a_typed_battle_gets_the_solvers_odds_without_a_game() -> None:
     at = calculate(start(), 1000, 1000)
     r = battle(1000, 1000)
-    assert metric(at, "P(win)") == f"{r.p_win:.2%}"
+    assert metric(at, "P(win)") == percent(r.p_win)
     assert metric(at, "Armies for P ≥ 75%") == f"{armies_needed(1000, 0.75):,}"
     assert f"attacker ± {r.std_attacker_losses:.2f}, defender ± {r.std_defender_losses:.2f}" in at.caption[0].value
     # The survivors' chart: every outcome but the negligible tails, summing to (almost) one.
@@ -703,14 +742,14 @@ def test_a_typed_battle_gets_the_solvers_odds_without_a_game() -> None:
 def test_the_dice_variants_are_the_solvers(entries: dict[str, Any], options: BattleOptions) -> None:
     at = calculate(start(), 12, 7, **entries)
     stop_at = entries.get("stop_at", 1)
-    assert metric(at, "P(win)") == f"{battle(12, 7, stop_at=stop_at, options=options).p_win:.2%}"
+    assert metric(at, "P(win)") == percent(battle(12, 7, stop_at=stop_at, options=options).p_win)
     assert metric(at, "Armies for P ≥ 75%") == f"{armies_needed(7, 0.75, stop_at=stop_at, options=options):,}"
 
 
 def test_a_typed_chain() -> None:
     at = calculate(start(), 10, 3, chain="2, 4", garrison=2)
     r = chain(10, [3, 2, 4], garrison=2)
-    assert metric(at, "P(whole chain)") == f"{r.p_win:.2%}"
+    assert metric(at, "P(whole chain)") == percent(r.p_win)
     assert metric(at, "Attacker's expected losses") == f"{r.expected_attacker_losses:.2f}"
 
 
@@ -728,10 +767,20 @@ def test_a_bad_entry_in_the_calculator_is_named_and_kept(entries: dict[str, Any]
     assert at.session_state[key] == value
 
 
-def test_the_calculator_refuses_armies_past_the_limit() -> None:
+@pytest.mark.parametrize(("key", "value", "message"), [
+    ("attackers", MAX_ARMIES + 1, "Attacking armies: enter a whole number from 2 to 1,000,000, not 1,000,001"),
+    ("attackers", 1, "Attacking armies: enter a whole number from 2 to 1,000,000, not 1"),
+    ("attackers", 0, "Attacking armies: enter a whole number from 2 to 1,000,000, not 0"),
+    ("defenders", 1_234_567_890, "Defenders: enter a whole number from 1 to 1,000,000, not 1,234,567,890"),
+])
+def test_a_count_out_of_range_shows_why_and_no_odds(key: str, value: int, message: str) -> None:
     at = start()
-    assert at.number_input(key="attackers").max == MAX_ARMIES
-    assert at.number_input(key="defenders").max == MAX_ARMIES
+    assert metric(at, "P(win)") == percent(battle(12, 7).p_win)
+    at.number_input(key=key).set_value(value).run()
+    # The field keeps what was typed; no answer is shown for it, nor the last one for other counts.
+    (error,) = at.error
+    assert seen(error) == message and at.number_input(key=key).value == value
+    assert not at.metric
 
 
 # ---------------------------------------------------------------------------------- continents, reinforcements
@@ -772,7 +821,8 @@ def test_rollouts_run_on_the_button_and_are_kept() -> None:
     at = open_tab(load(start(), won), "Suggestions")
     assert "chances" not in at.session_state
     at.slider(key="rollout_budget").set_value(1)
-    at.button(key="rollout_run").click().run()
+    # The default bot plays the rollouts: its compiled kernels may be loaded (or compiled) by this first run.
+    at.button(key="rollout_run").click().run(timeout=600)
     assert not at.exception
     _, chances = at.session_state["chances"]
     assert chances.rollouts >= 1
@@ -788,7 +838,8 @@ def test_rollouts_for_an_earlier_position_are_flagged() -> None:
     won = GameState.from_position([0] * 41 + [1], [5] * 41 + [1], n_players=3)
     at = open_tab(load(start(), won), "Suggestions")
     at.slider(key="rollout_budget").set_value(1)
-    at.button(key="rollout_run").click().run()
+    # The default bot plays the rollouts: its compiled kernels may be loaded (or compiled) by this first run.
+    at.button(key="rollout_run").click().run(timeout=600)
     open_tab(at, "Board")
     at.multiselect(key="pick").set_value(["Peru"]).run()
     at.number_input(key="edit_armies").set_value(2)

@@ -1,0 +1,135 @@
+"""The Players & cards tab: names, colours, the player to move, the cards."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from analyzer.analysis.position import new_game_from_position, with_player_labels
+from analyzer.analysis.standing import living_players
+from analyzer.errors import RiskAnalyzerError
+from analyzer.game import face_down
+from analyzer.game.labels import card_label, player_names, seat_name
+from analyzer.game.state import GameState, turn_number
+from analyzer.live import LIVE_LABEL, LiveGame, corrected
+from analyzer.text import plain
+from analyzer.limits import MAX_NAME_LENGTH
+from analyzer.plot import PLAYER_COLORS
+from analyzer.webapp.inputs import bounds_problem, whole_number
+from analyzer.webapp.session import GAME, GAME_NAME, PLAYERS_ERROR, commit, game_key, new_game, player_colors
+
+
+#: Sets traded a typed position may say: more than a game ever sees.
+MAX_SETS = 1000
+
+
+def players_view(game: GameState, names: list[str]) -> None:
+    board = game.board
+    st.caption("Names and colours")
+    colors = player_colors(game)
+    for p in range(game.n_players):
+        name_col, color_col = st.columns([4, 1])
+        name_col.text_input(f"Name of seat {p + 1}", value=names[p], key=game_key(f"name{p}"),
+                            max_chars=MAX_NAME_LENGTH, on_change=apply_labels)
+        color_col.color_picker("Colour", value=colors[p], key=game_key(f"color{p}"), on_change=apply_labels)
+    if len(set(names)) < len(names):
+        st.warning("Two players have the same name; the tables will not tell them apart.")
+    alive = living_players(game)
+    if game.history:
+        # A recorded game's entries say whose turn it is and how many sets were traded; a correction cannot.
+        st.caption(plain(f"{names[game.player]} to play; {game.sets_traded} sets traded so far (the next is worth "
+                         f"{game.next_set_value()}). The entries recorded say both: record or undo entries to change "
+                         "them, or start over from this position below."))
+    else:
+        st.selectbox("Player to move", alive, index=alive.index(game.player) if game.player in alive else 0,
+                     format_func=lambda p: names[p], key=game_key("to_move"))
+        whole_number("Sets traded so far", 0, MAX_SETS, value=int(game.sets_traded), key=game_key("sets_traded"),
+                     help=f"The next set is worth {game.next_set_value()} armies.")
+    cards = list(range(board.n_cards))
+    hidden = set(game.face_down)
+    down = face_down.counts(game)
+    st.caption("Cards: the ones you have seen, and how many more each player holds face down.")
+    for p in range(game.n_players):
+        known_col, down_col = st.columns([3, 1])
+        # A face-down card's id is a placeholder: listing it would name a card nobody has seen.
+        known_col.multiselect(f"Cards of {plain(names[p])}", cards, default=[c for c in game.hand(p) if c not in hidden],
+                              format_func=lambda c: card_label(board, int(c)), key=game_key(f"hand{p}"))
+        with down_col:
+            whole_number(f"Face down, {plain(names[p])}", 0, board.n_cards, value=down[p], key=game_key(f"down{p}"))
+    st.button("Apply", on_click=apply_players, key="apply_players", type="primary",
+              help="On a recorded game a change is one more entry of its log (a correction), which undo takes back.")
+    if st.session_state.get(PLAYERS_ERROR):
+        st.error(plain(st.session_state[PLAYERS_ERROR]))
+    if game.history:
+        start_over_form(game, names, alive)
+
+
+def start_over_form(game: GameState, names: list[str], alive: list[int]) -> None:
+    """The one way to a fresh game from a recorded one: a new game in the list, the recorded one left as it is."""
+    with st.expander("Start over from this position"):
+        st.caption("A new game from the position shown, at the start of the chosen player's turn, without the "
+                   "recorded history (no log, undo or luck meter). The recorded game stays in the games list.")
+        st.selectbox("Player to move", alive, index=alive.index(game.player) if game.player in alive else 0,
+                     format_func=lambda p: names[p], key=game_key("start_over_player"))
+        st.button("Start over from this position", on_click=start_over, key="start_over")
+
+
+def start_over() -> None:
+    game: GameState = st.session_state[GAME]
+    try:
+        fresh = new_game_from_position(game, player=int(st.session_state[game_key("start_over_player")]))
+    except RiskAnalyzerError as exc:
+        st.session_state[PLAYERS_ERROR] = str(exc)
+        return
+    # The recorder's bookkeeping describes the history left behind: the new game is followed afresh.
+    fresh.labels.pop(LIVE_LABEL, None)
+    new_game(LiveGame(fresh).state, f"{st.session_state.get(GAME_NAME) or 'Game'} from turn {turn_number(game)}")
+
+
+def apply_players() -> None:
+    game: GameState = st.session_state[GAME]
+    for p in range(game.n_players):
+        problem = bounds_problem(st.session_state[game_key(f"down{p}")], 0, game.board.n_cards)
+        if problem:
+            st.session_state[PLAYERS_ERROR] = f"face-down cards of {player_names(game)[p]}: {problem}; nothing was applied"
+            return
+    recorded = bool(game.history)
+    if not recorded and bounds_problem(st.session_state.get(game_key("sets_traded")), 0, MAX_SETS):
+        st.session_state[PLAYERS_ERROR] = "sets traded: " + bounds_problem(
+            st.session_state.get(game_key("sets_traded")), 0, MAX_SETS) + "; nothing was applied"
+        return
+    try:
+        # A recorded game gets a correction entry, its history kept; a typed position is typed again.
+        edited = corrected(
+            game,
+            player=None if recorded else int(st.session_state[game_key("to_move")]),
+            sets_traded=None if recorded else st.session_state[game_key("sets_traded")],
+            hands={p: [*st.session_state[game_key(f"hand{p}")],
+                       *[face_down.UNKNOWN] * int(st.session_state[game_key(f"down{p}")])]
+                   for p in range(game.n_players)},
+        )
+    except RiskAnalyzerError as exc:
+        st.session_state[PLAYERS_ERROR] = str(exc)
+        return
+    st.session_state[PLAYERS_ERROR] = None
+    if edited != game:
+        commit(edited)
+
+
+def apply_labels() -> None:
+    """Store the names and colours typed (a blank name is the seat's default one)."""
+    game: GameState = st.session_state[GAME]
+    seats = range(game.n_players)
+    names = [str(st.session_state.get(game_key(f"name{p}")) or "").strip() or seat_name(p) for p in seats]
+    colors = [str(st.session_state.get(game_key(f"color{p}")) or PLAYER_COLORS[p]) for p in seats]
+    if names == player_names(game)[: game.n_players] and [c.lower() for c in colors] == [
+            c.lower() for c in player_colors(game)[: game.n_players]]:
+        # Nothing new (a picker reporting the colour it was given, in its own case): saving it anyway
+        # started a new version, whose fresh pickers reported again, and a rename typed meanwhile was lost.
+        return
+    try:
+        labelled = with_player_labels(game, names, colors)
+    except RiskAnalyzerError as exc:
+        st.session_state[PLAYERS_ERROR] = str(exc)
+        return
+    st.session_state[PLAYERS_ERROR] = None
+    commit(labelled)

@@ -26,7 +26,9 @@ moved, with ``W`` the win (1 or 0) of each rollout:
   average dice: how much the dice made of the swing;
 * ``decisions = mean(W[replayed] - W[best plan])``: the decisions against the best plan, on the same
   random numbers (paired). Away from the turning points the best plan is the default bot's own turn;
-  at them it is the best of the search's plans, whose pick on the same rollouts is optimistic.
+  at them it is the search's plan with the most wins if its gain over the default bot's turn has a
+  95% paired interval above 0 (else the default bot's turn): the pick of the best of several plans
+  on the same rollouts flatters it, and asking for a clear gain keeps the noise from making mistakes up.
 
 so that ``change = dice + decisions + (best - before) + noise``, the last term being what the best
 plan is worth over the position (zero in expectation away from the turning points). The intervals
@@ -95,8 +97,9 @@ class PlayerTurn:
     """Player-turn ``index`` (from 0) of a recorded game: ``player`` moved in round ``round`` from
     ``before`` (its start) to ``after`` (the next player's start, or the game's end); ``decisions``
     are the player's decisions in order (battles as :class:`BattleOrder` with the observed stop
-    rule, no chance events), ``taken`` says for each battle order whether it took its territory (None
-    for the other decisions); the history indices ``first`` .. ``last`` are the turn's actions."""
+    rule, no chance events), ``outcomes`` gives each battle order's result at the table (the armies left
+    on its source and its target; None for the other decisions); the history indices ``first`` ..
+    ``last`` are the turn's actions."""
 
     index: int
     round: int
@@ -104,7 +107,7 @@ class PlayerTurn:
     before: GameState
     after: GameState
     decisions: tuple[Decision, ...]
-    taken: tuple[bool | None, ...]
+    outcomes: tuple[tuple[int, int] | None, ...]
     first: int
     last: int
 
@@ -135,8 +138,8 @@ def player_turns(game: GameState) -> list[PlayerTurn]:
         if s.turn == turn and not s.is_terminal():
             break  # the turn is still being played
         # The card drawn after the turn belongs to it (the next player's start has no chance event).
-        decisions, taken = _decisions(before, history[start:i])
-        turns.append(PlayerTurn(len(turns), int(before.round), player, before, _position(s, hidden), decisions, taken,
+        decisions, outcomes = _decisions(before, history[start:i])
+        turns.append(PlayerTurn(len(turns), int(before.round), player, before, _position(s, hidden), decisions, outcomes,
                                 start, i - 1))
     return turns
 
@@ -148,20 +151,20 @@ def _position(state: GameState, hidden: set[int]) -> GameState:
     return s
 
 
-def _decisions(before: GameState, actions: Sequence[Action]) -> tuple[tuple[Decision, ...], tuple[bool | None, ...]]:
+def _decisions(before: GameState, actions: Sequence[Action]) -> tuple[tuple[Decision, ...], tuple[tuple[int, int] | None, ...]]:
     """The mover's decisions in ``actions``: battles (whole, or rolled die by die) as battle orders
-    that stop where the battle stopped, chance events and the defender's dice left out; and whether
-    each battle took its territory."""
+    that stop where the battle stopped, chance events and the defender's dice left out; and each
+    battle's result (armies left on its source and target)."""
     s = before.copy()
     me = s.player
     out: list[Decision] = []
-    taken: list[bool | None] = []
+    outcomes: list[tuple[int, int] | None] = []
     k = 0
     while k < len(actions):
         a = actions[k]
         if isinstance(a, Battle):
             out.append(BattleOrder(as_id(a.source), as_id(a.target), _stop(a.attacker_left, a.defender_left)))
-            taken.append(a.defender_left == 0)
+            outcomes.append((a.attacker_left, a.defender_left))
         elif isinstance(a, Attack):
             src, tgt = as_id(a.source), as_id(a.target)
             # One battle: the run of rolls between the same two territories.
@@ -172,14 +175,14 @@ def _decisions(before: GameState, actions: Sequence[Action]) -> tuple[tuple[Deci
                 k += 1
             won = bool(s.owner[tgt] == me)
             out.append(BattleOrder(src, tgt, 1 if won else _stop(int(s.armies[src]), int(s.armies[tgt]))))
-            taken.append(won)
+            outcomes.append((int(s.armies[src]), 0 if won else int(s.armies[tgt])))
             continue
         elif not isinstance(a, (Draw, Roll, Defend)):
             out.append(a)
-            taken.append(None)
+            outcomes.append(None)
         s.apply_unchecked(a)
         k += 1
-    return tuple(out), tuple(taken)
+    return tuple(out), tuple(outcomes)
 
 
 def _stop(attacker_left: int, defender_left: int) -> int:
@@ -223,7 +226,7 @@ def _fit(state: GameState, d: Decision) -> Decision | None:
 
 
 def replay_turn(state: GameState, decisions: Sequence[Decision], rng: np.random.Generator,
-                bot: PlannerBot = PLANNER_BOT, taken: Sequence[bool | None] | None = None) -> GameState:
+                bot: PlannerBot = PLANNER_BOT, outcomes: Sequence[tuple[int, int] | None] | None = None) -> GameState:
     """Play the turn of the player to move in ``state`` (changed in place, and returned) with ``decisions``
     under the dice of ``rng``, up to the next player's start (or the game's end).
 
@@ -234,13 +237,13 @@ def replay_turn(state: GameState, decisions: Sequence[Decision], rng: np.random.
     placement beyond the armies to place) is skipped. When the position needs a decision the record
     does not have here (armies still to place, a trade that is forced), ``bot`` makes it.
 
-    ``taken`` (one entry per decision: for a battle order, whether it took its territory at the table)
-    keeps the replay on the table's track: from the first battle that goes the other way (taken where
-    it was not, or not where it was), the player would have planned afresh, and ``bot`` plays the rest
-    of the turn. With no ``decisions`` this is ``bot``'s own turn. The other players' decisions (none,
-    with battle orders) are the default bot's.
+    ``outcomes`` (one entry per decision: for a battle order, the armies left on its source and target
+    at the table) keeps the replay on the table's track: from the first battle that ends otherwise than
+    it did at the table, the player would have planned the rest of the turn afresh, on a board the
+    record never saw, and ``bot`` plays the rest of the turn. With no ``decisions`` this is ``bot``'s own
+    turn. The other players' decisions (none, with battle orders) are the default bot's.
     """
-    queue = list(zip(decisions, taken if taken is not None else [None] * len(decisions)))
+    queue = list(zip(decisions, outcomes if outcomes is not None else [None] * len(decisions)))
     me, turn = state.player, state.turn
     while state.phase != Phase.GAME_OVER and state.turn == turn:
         if state.is_chance():
@@ -248,7 +251,7 @@ def replay_turn(state: GameState, decisions: Sequence[Decision], rng: np.random.
             continue
         mover = state.current_player
         decision: Decision | None = None
-        went: bool | None = None
+        went: tuple[int, int] | None = None
         if mover == me:
             decision, went = _next(state, queue)
         if decision is None:
@@ -258,14 +261,14 @@ def replay_turn(state: GameState, decisions: Sequence[Decision], rng: np.random.
             a_left, d_left = sample_battle(int(state.armies[s]), int(state.armies[t]), decision.stop_at, state.rules.dice, rng,
                                            state.rules.balanced_blitz)
             state.apply(Battle(s, t, a_left, d_left))
-            if went is not None and went != (d_left == 0):
+            if went is not None and went != (a_left, d_left):
                 queue.clear()  # off the table's track: the rest of the turn is the bot's
         else:
             state.apply(decision)  # type: ignore[arg-type]  # anything but an order is an action
     return state
 
 
-def _next(state: GameState, queue: list[tuple[Decision, bool | None]]) -> tuple[Decision | None, bool | None]:
+def _next(state: GameState, queue: list[tuple[Decision, tuple[int, int] | None]]) -> tuple[Decision | None, tuple[int, int] | None]:
     """The recorded decision to play now with its recorded outcome, or None for the bot to decide."""
     rank = _phase_rank(state.phase)
     while queue:
@@ -302,7 +305,7 @@ def _play_on(s: GameState, rng: np.random.Generator, prepared: playout.Prepared)
     return -1 if s.winner is None else int(s.winner)
 
 
-def _winners(position: str, decisions: tuple[Decision, ...] | None, taken: tuple[bool | None, ...] | None, plan: str | None,
+def _winners(position: str, decisions: tuple[Decision, ...] | None, outcomes: tuple[tuple[int, int] | None, ...] | None, plan: str | None,
              seed: int, j: int, rollouts: int) -> np.ndarray:
     """Winner (-1 for none) of each of ``rollouts`` rollouts ``(j, r)`` of the position (JSON): played on
     at once (``decisions`` and ``plan`` None), after the turn replayed with ``decisions``, or after
@@ -315,7 +318,7 @@ def _winners(position: str, decisions: tuple[Decision, ...] | None, taken: tuple
         s = face_down.determinize(start, rng) if start.face_down else start.copy()
         if decisions is not None or plan is not None:
             s.history = []
-            replay_turn(s, decisions or (), rng, PLANS[plan] if plan is not None else PLANNER_BOT, taken)
+            replay_turn(s, decisions or (), rng, PLANS[plan] if plan is not None else PLANNER_BOT, outcomes)
         out[r] = _play_on(s, rng, prepared)
     return out
 
@@ -423,7 +426,7 @@ def review_game(
     for j, text in enumerate(texts):
         tasks[("position", j, None)] = (text, None, None, None, seed, j, rollouts)
     for t in turns:
-        tasks[("replay", t.index, None)] = (texts[t.index], t.decisions, t.taken, None, seed, t.index, rollouts)
+        tasks[("replay", t.index, None)] = (texts[t.index], t.decisions, t.outcomes, None, seed, t.index, rollouts)
     total = len(tasks) + min(turning_points, len(turns)) * (len(PLANS) - 1)
     done = [0]
 
@@ -450,7 +453,7 @@ def review_game(
         plans = {"default": wins[j, me]}
         if j in chosen:
             plans |= {name: (won[("plan", j, name)] == me).astype(float) for name in PLANS if name != "default"}
-        best = max(plans, key=lambda name: (plans[name].mean(), name == "default"))
+        best = _best_plan(plans)
         dice = _mean_interval(after - replayed)
         decisions = _mean_interval(replayed - plans[best])
         net, expected, battles = luck.get(j, (0, 0.0, 0))
@@ -471,6 +474,14 @@ def review_game(
             chances.append({"position": j, "player": p, "p_win": k / rollouts, "ci_low": low, "ci_high": high})
     return GameReview(names, table, pd.DataFrame(chances), _summary(table, p_win, names), rollouts, seed,
                       _assumed(positions[-1]), time.perf_counter() - started)
+
+
+def _best_plan(plans: dict[str, np.ndarray]) -> str:
+    """The plan with the most wins, if it beats the default bot's turn on the same rollouts by a 95% paired
+    interval above 0; else ``default``. Picking the best of several plans on the same rollouts flatters
+    it; asking for a clear gain keeps that from charging a turn with a mistake the noise made up."""
+    best = max(plans, key=lambda name: (plans[name].mean(), name == "default"))
+    return best if _mean_interval(plans[best] - plans["default"])[1] > 0 else "default"
 
 
 def _assumed(final: GameState) -> str:

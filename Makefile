@@ -14,11 +14,11 @@ $(PY):
 	$(PY) -m pip install --quiet --upgrade pip
 
 $(RUN_STAMP): pyproject.toml | $(PY)
-	$(PY) -m pip install --quiet -e .
+	$(PY) -m pip install --quiet -e '.[app]'
 	touch $@
 
 $(TEST_STAMP): pyproject.toml | $(PY)
-	$(PY) -m pip install --quiet -e '.[test]'
+	$(PY) -m pip install --quiet -e '.[all,test]'
 	touch $@ $(RUN_STAMP)
 
 # Playwright's own browser download does not work here: the browser tests drive Debian's chromium.
@@ -32,6 +32,7 @@ run: $(RUN_STAMP)
 	$(if $(DB),RISK_ANALYZER_DB="$(DB)") $(VENV)/bin/streamlit run app.py --server.port $(PORT)
 
 test: $(TEST_STAMP) browser
+	$(VENV)/bin/lint-imports
 	$(PY) -m pytest -n 2 --dist loadgroup
 
 bench: $(RUN_STAMP)

@@ -54,11 +54,12 @@ from analyzer.analysis.position import (
 )
 from analyzer.analysis.quick_odds import MAX_CHAIN, MAX_NEEDED_DEFENDERS, QuickOdds, quick_odds
 from analyzer.bots.registry import BOTS
-from analyzer.bots.search import suggest_turn, turn_steps
+from analyzer.analysis.search import suggest_turn, turn_steps
 from analyzer.errors import StoreConflictError, StoreError
 from analyzer.game import face_down
 from analyzer.game.board import SYMBOLS, Board, classic_board
-from analyzer.game.state import GameState, Phase
+from analyzer.game.state import GameState
+from analyzer.game.vocabulary import Phase, MAX_PLAYERS, MIN_PLAYERS
 from analyzer.text import plain
 from analyzer.limits import MAX_ARMIES, MAX_NAME_LENGTH
 from analyzer.plot import (
@@ -520,7 +521,7 @@ def start_page() -> None:
     st.subheader("New game")
     st.text_input("Name", key=NEW_NAME, max_chars=MAX_NAME_LENGTH, placeholder=default_name())
     players_col, seed_col = st.columns(2)
-    players_col.slider("Players", min_value=2, max_value=6, value=3, key=N_PLAYERS)
+    players_col.slider("Players", min_value=MIN_PLAYERS, max_value=MAX_PLAYERS, value=3, key=N_PLAYERS)
     seed_col.number_input("Seed", min_value=0, max_value=2**32 - 1, value=1, step=1, key=SEED)
     random_col, blank_col = st.columns(2)
     random_col.button("New random setup", on_click=new_random_setup, type="primary", key="new_random")

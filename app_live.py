@@ -32,7 +32,8 @@ from analyzer.errors import RiskAnalyzerError
 from analyzer.game import face_down
 from analyzer.game.actions import Territory
 from analyzer.game.board import SYMBOLS, classic_board
-from analyzer.game.state import DECK, GameState, Phase
+from analyzer.game.state import GameState
+from analyzer.game.vocabulary import Phase, DECK, PLAYER_COUNTS, PLAYER_COUNT_TEXT, forces
 from analyzer.limits import MAX_ARMIES, MAX_NAME_LENGTH
 from analyzer.live import LIVE_LABEL, LiveGame
 from analyzer.plot import NEUTRAL_COLOR, PICK_SELECTION, PLAYER_COLORS, board_chart, chart_picks
@@ -153,8 +154,8 @@ def _start_form(key: str) -> GameState | None:
     st.subheader("Start a live game")
     text = st.text_input("Players, in seat order (comma-separated)", "Red, Blue, Green", key=_k(key, "names"))
     names = [n.strip()[:MAX_NAME_LENGTH] for n in text.split(",") if n.strip()]
-    if not 2 <= len(names) <= 6:
-        st.error(plain(f"a game has 2 to 6 players, got {len(names)}"))
+    if len(names) not in PLAYER_COUNTS:
+        st.error(plain(f"a game has {PLAYER_COUNT_TEXT} players, got {len(names)}"))
         return None
     first = _selectbox("Goes first", range(len(names)), lambda p: names[p], _k(key, "first"))
     me = _selectbox("You are", [None, *range(len(names))], lambda p: "nobody (every card face down)" if p is None else names[p],
@@ -179,9 +180,9 @@ def _start_form(key: str) -> GameState | None:
 def _deal_pickers(names: list[str], key: str) -> list[list[int]]:
     """One searchable list per force (the neutral too, in a 2-player game) of the territories it holds."""
     board = classic_board()
-    forces = names + (["Neutral"] if len(names) == 2 else [])
+    owners = names + ["Neutral"] * (forces(len(names)) - len(names))
     return [st.multiselect(f"{name}'s territories", range(board.n_territories), format_func=lambda t: board.territories[t],
-                           key=_k(key, f"deal_{i}")) for i, name in enumerate(forces)]
+                           key=_k(key, f"deal_{i}")) for i, name in enumerate(owners)]
 
 
 def _deal_of(picked: list[list[int]], n_players: int) -> list[int]:

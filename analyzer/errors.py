@@ -68,3 +68,7 @@ class StoreConflictError(StoreError):
     def __init__(self, message: str, current: object) -> None:
         super().__init__(message)
         self.current = current
+
+
+class MissingExtraError(RiskAnalyzerError, ImportError):
+    """A feature needs a package of an optional extra that is not installed (see :mod:`analyzer.extras`)."""

@@ -80,7 +80,8 @@ from analyzer.game import face_down
 from analyzer.game.board import SYMBOLS, Board
 from analyzer.game.cards import is_valid_set
 from analyzer.game.rules import Rules
-from analyzer.game.state import DECK, GameState, Phase
+from analyzer.game.state import GameState
+from analyzer.game.vocabulary import Phase, DECK
 from analyzer.plot import PLAYER_COLORS, player_name
 
 #: Key of the recorder's bookkeeping in :attr:`GameState.labels`.

@@ -12,7 +12,7 @@
   best of 40 short runs each (target: 50,000);
 * the ladder of the registered compiled bots (2 players);
 * with ``--search N``: N 4-player games of one seat that picks each turn by
-  :func:`analyzer.bots.search.suggest_turn` (``--rollouts R`` per plan, default
+  :func:`analyzer.analysis.search.suggest_turn` (``--rollouts R`` per plan, default
   ``SEARCH_ROLLOUTS``: a fixed budget per decision) against three default bots,
   against the same deals played by four default bots, with the paired gain and
   its interval; ``--workers W`` processes (slow: about a CPU second per game).
@@ -33,8 +33,9 @@ from scipy.stats import binomtest
 
 from analyzer.bots.base import Decision
 from analyzer.bots.planner import PLANNER_BOT
-from analyzer.bots.search import PLANS, suggest_turn
-from analyzer.game.state import GameState, Phase
+from analyzer.analysis.search import PLANS, suggest_turn
+from analyzer.game.state import GameState
+from analyzer.game.vocabulary import Phase
 from analyzer.sim.ladder import describe, ladder
 from analyzer.sim.simulate import game_rng, play, simulate
 

@@ -33,7 +33,8 @@ from analyzer.game.board import classic_board
 from analyzer.solver.chains import chain
 from analyzer.errors import BoardError, IllegalActionError, PositionError, StateFormatError
 from analyzer.plot import plot_survivors
-from analyzer.game.state import GameState, Phase
+from analyzer.game.state import GameState
+from analyzer.game.vocabulary import Phase
 
 BOARD = classic_board()
 N = BOARD.n_territories

@@ -441,7 +441,7 @@ def test_cli_board_starts_without_numba_and_prints_the_compiled_processes_map(ca
                           capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert done.returncode == 0, done.stderr
     imported = {line.split("|")[-1].strip() for line in done.stderr.splitlines() if line.startswith("import time:")}
-    assert "analyzer.game.validation" in imported and "numba" not in imported
+    assert "analyzer.game.reader" in imported and "numba" not in imported
     assert main(["board", "--json"]) == 0  # this process's kernels are compiled
     assert json.loads(done.stdout) == json.loads(capsys.readouterr().out)
 

@@ -14,7 +14,8 @@ from analyzer.game.cards import find_sets
 from analyzer.game.dice import DiceRules
 from analyzer.errors import BotError
 from analyzer.sim.simulate import simulate
-from analyzer.game.state import GameState, Phase
+from analyzer.game.state import GameState
+from analyzer.game.vocabulary import Phase
 
 BOARD = classic_board()
 T = BOARD.index

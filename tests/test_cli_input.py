@@ -10,7 +10,8 @@ import pytest
 from analyzer.cli import main
 from analyzer.errors import BotError
 from analyzer.game.actions import Place
-from analyzer.game.state import GameState, Phase
+from analyzer.game.state import GameState
+from analyzer.game.vocabulary import Phase
 from analyzer.sim.simulate import simulate
 
 DEEP = '{"a":' * 30_000 + "1" + "}" * 30_000

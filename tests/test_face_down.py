@@ -12,7 +12,8 @@ from analyzer.game import face_down
 from analyzer.game.actions import Trade
 from analyzer.game.board import SYMBOLS, classic_board
 from analyzer.game.cards import is_valid_set
-from analyzer.game.state import DECK, DISCARD, GameState
+from analyzer.game.state import GameState
+from analyzer.game.vocabulary import DECK, DISCARD
 
 BOARD = classic_board()
 SYMBOL = BOARD.card_symbols

@@ -40,8 +40,7 @@ kind, seed, start, count = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(
 from analyzer.errors import RiskAnalyzerError
 from analyzer.game.board import Board, classic_board
 from analyzer.game.rules import Rules
-from analyzer.game.state import GameState
-from analyzer.game.validation import validate
+from analyzer.game.state import GameState, validate
 from analyzer.bots import RandomBot
 from analyzer.limits import MAX_MESSAGE
 
@@ -168,7 +167,7 @@ def run_save(data, rng):
 
 def run_map(data, rng):
     text = as_text(data, rng)
-    from analyzer.game.validation import loads
+    from analyzer.game.reader import loads
     board = Board.from_dict(loads(text, "map", __import__("analyzer.errors").errors.BoardError), "fuzzed map")
     n = int(rng.integers(2, 7))
     state = GameState.random_start(n, rng, board=board)

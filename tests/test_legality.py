@@ -11,7 +11,8 @@ from analyzer.game.actions import Attack, EndTurn, Fortify, MoveIn, Place, Trade
 from analyzer.game.cards import find_sets
 from analyzer.game.engine import legality
 from analyzer.game.rules import FORCED_TRADE_HAND, Rules
-from analyzer.game.state import CHANCE, GameState, Phase
+from analyzer.game.state import GameState
+from analyzer.game.vocabulary import CHANCE, Phase
 from analyzer.sim import playout
 
 

@@ -14,7 +14,8 @@ from analyzer.game.actions import Place
 from analyzer.game.board import classic_board
 from analyzer.game.dice import DiceRules
 from analyzer.game.rules import Rules
-from analyzer.game.state import GameState, Phase
+from analyzer.game.state import GameState
+from analyzer.game.vocabulary import Phase
 from analyzer.sim import playout
 from analyzer.sim.simulate import game_rng, play, simulate
 from analyzer.solver.chains import conquest
@@ -150,7 +151,7 @@ def test_the_model_draft_claims_what_raises_its_fitted_odds_most():
 
 # ---------------------------------------------------------------------------------- the turn search
 def test_turn_search_is_reproducible_and_its_turn_is_legal():
-    from analyzer.bots.search import PLANS, play_setup, suggest_turn
+    from analyzer.analysis.search import PLANS, play_setup, suggest_turn
 
     state = play_setup(GameState.new(3, np.random.default_rng(4)), np.random.default_rng(4))
     plans = {name: PLANS[name] for name in ("default", "bold: attack any fight at 50%", "careful: only near-certain fights")}
@@ -165,7 +166,7 @@ def test_turn_search_is_reproducible_and_its_turn_is_legal():
         assert row["gain"] == pytest.approx(row["win_chance"] - base["win_chance"])
         assert row["gain_low"] <= row["gain"] <= row["gain_high"]
     # The recommended turn replays legally through the checked engine on the first rollout's dice.
-    from analyzer.bots.search import _play_turn
+    from analyzer.analysis.search import _play_turn
 
     s = state.copy()
     record: list = []
@@ -188,7 +189,7 @@ def test_turn_search_is_reproducible_and_its_turn_is_legal():
 
 def test_turn_search_draws_the_face_down_cards_afresh_after_the_first_rollout(monkeypatch):
     from analyzer.analysis.position import edit_position
-    from analyzer.bots.search import play_setup, suggest_turn
+    from analyzer.analysis.search import play_setup, suggest_turn
     from analyzer.game import face_down
 
     dealt = play_setup(GameState.new(3, np.random.default_rng(4)), np.random.default_rng(4))

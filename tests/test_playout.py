@@ -13,7 +13,8 @@ from analyzer.game.dice import DiceRules
 from analyzer.errors import SimulationError
 from analyzer.game.rules import PROGRESSIVE_SET_VALUES, Rules
 from analyzer.sim.simulate import game_rng, play, simulate
-from analyzer.game.state import GameState, Phase
+from analyzer.game.state import GameState
+from analyzer.game.vocabulary import Phase, DRAW, GAME_OVER, REINFORCE
 
 VARIANTS = [
     Rules(),
@@ -26,7 +27,7 @@ VARIANTS = [
 
 def test_phase_codes_are_the_engines():
     assert [p.value for p in Phase] == list(range(11))
-    assert (Phase.REINFORCE, Phase.DRAW, Phase.GAME_OVER) == (engine.REINFORCE, engine.DRAW, engine.GAME_OVER)
+    assert (Phase.REINFORCE, Phase.DRAW, Phase.GAME_OVER) == (REINFORCE, DRAW, GAME_OVER)
 
 
 @pytest.mark.parametrize("rules", VARIANTS, ids=lambda r: f"{r.fortify}-{r.card_values}-m{int(r.missions)}-c{int(r.capitals)}-t{int(r.dice.ties_to_attacker)}")

@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 
 from analyzer.bots import RandomBot
 from analyzer.game.rules import Rules
-from analyzer.game.state import DECK, DISCARD, GameState, Phase
+from analyzer.game.state import GameState
+from analyzer.game.vocabulary import Phase, DECK, DISCARD
 
 BOT = RandomBot()
 PLAYER_COUNTS = [2, 3, 4, 5, 6]

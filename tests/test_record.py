@@ -20,7 +20,8 @@ from analyzer.game.actions import Battle, Draw, Trade
 from analyzer.game.board import classic_board
 from analyzer.game.cards import is_valid_set
 from analyzer.live import LIVE_LABEL, LiveGame
-from analyzer.game.state import DECK, DISCARD, GameState, Phase
+from analyzer.game.state import GameState
+from analyzer.game.vocabulary import Phase, DECK, DISCARD
 from analyzer.solver.battle import battle
 
 BOARD = classic_board()

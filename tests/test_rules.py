@@ -17,7 +17,8 @@ from analyzer.game.cards import is_valid_set
 from analyzer.game.dice import DiceRules, roll_distribution
 from analyzer.errors import IllegalActionError, PositionError, RulesError, StateFormatError
 from analyzer.game.rules import Rules, fixed_set_value, reinforcement_from_territories, starting_armies
-from analyzer.game.state import CHANCE, GameState, Phase
+from analyzer.game.state import GameState
+from analyzer.game.vocabulary import CHANCE, Phase
 
 BOARD = classic_board()
 T = BOARD.index

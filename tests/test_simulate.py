@@ -35,7 +35,8 @@ from analyzer.sim.simulate import (
     simulate,
     table_path,
 )
-from analyzer.game.state import GameState, Phase
+from analyzer.game.state import GameState
+from analyzer.game.vocabulary import Phase
 
 ROOT = Path(__file__).resolve().parent.parent
 BOARD = classic_board()

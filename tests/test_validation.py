@@ -15,8 +15,9 @@ from analyzer.errors import BoardError, PositionError, RiskAnalyzerError, RulesE
 from analyzer.game.board import classic_board
 from analyzer.game.engine import steps as engine_steps
 from analyzer.game.rules import Rules
-from analyzer.game.state import GameState, Phase
-from analyzer.game.validation import check_action, json_depth, load_state, loads, quote, validate
+from analyzer.game.state import GameState, load_state, validate
+from analyzer.game.vocabulary import Phase
+from analyzer.game.reader import check_action, json_depth, loads, quote
 
 
 def start4() -> dict[str, Any]:

@@ -42,7 +42,8 @@ from analyzer.game.actions import (
     as_id,
 )
 from analyzer.game.board import SYMBOLS
-from analyzer.game.state import GameState, Phase
+from analyzer.game.state import GameState
+from analyzer.game.vocabulary import Phase
 from analyzer.plot import player_name
 
 

@@ -44,6 +44,7 @@ from analyzer.sim.intervals import wilson_interval
 from analyzer.game.rules import FORCED_TRADE_HAND, Rules, reinforcement_from_territories
 from analyzer.game import face_down
 from analyzer.game.state import GameState
+from analyzer.game.vocabulary import forces
 
 #: Keys of :attr:`GameState.labels` under which :func:`with_player_labels` keeps the players' names and colours.
 NAMES_LABEL = "names"
@@ -127,9 +128,8 @@ def blank_position(n_players: int, *, rules: Rules | None = None, board: Board |
     ([0, 1, 2, 3, 0, 1], 42)
     """
     board = classic_board() if board is None else board
-    forces = n_players + (1 if n_players == 2 else 0)
     n = board.n_territories
-    return GameState.from_position([t % forces for t in range(n)], [1] * n, n_players=n_players, rules=rules, board=board)
+    return GameState.from_position([t % forces(n_players) for t in range(n)], [1] * n, n_players=n_players, rules=rules, board=board)
 
 
 def with_player_labels(state: GameState, names: Sequence[str], colors: Sequence[str]) -> GameState:

@@ -2,7 +2,7 @@
 
 The coefficients are the studies' draft model (:func:`analyzer.studies.openings.fit_draft_model`, after
 Gibson, Desai & Zhao 2010) fitted to random drafts played on by the planning bot, one model per player
-count with a claiming draft (3 to 6): :func:`fit_coefficients` makes them again. Claiming a territory
+count with a claiming draft (3 to 6): :func:`analyzer.studies.draft_fit.fit_coefficients` makes them again. Claiming a territory
 changes only the claimer's own terms (an unclaimed territory already counts as an enemy neighbour of
 every seat next to it), so the claim that raises the claimer's share of the fitted win chances most is
 the one that raises its own log-odds most: :func:`analyzer.bots.planner.decide` claims it, in compiled code.
@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from analyzer.game.board import Board, classic_board
+from analyzer.game.board import classic_board
 
 #: Player counts with a claiming draft that have a fitted model.
 PLAYER_COUNTS = (3, 4, 5, 6)
 
 #: ``{players: {term: log-odds}}``: ``"<continent> k"`` for holding k territories there (none is 0),
-#: ``"enemy neighbours"`` and ``"adjacent pairs"``; made by :func:`fit_coefficients` (see ``FITTED_WITH``).
+#: ``"enemy neighbours"`` and ``"adjacent pairs"``; made by :func:`analyzer.studies.draft_fit.fit_coefficients` (see ``FITTED_WITH``).
 COEFFICIENTS: dict[int, dict[str, float]] = {
     3: {
         "North America 1": 0.0001, "North America 2": 0.1108, "North America 3": 0.1414, "North America 4": 0.1527,
@@ -72,42 +72,6 @@ COEFFICIENTS: dict[int, dict[str, float]] = {
 
 #: The arguments :data:`COEFFICIENTS` were fitted with.
 FITTED_WITH = {"games": 3000, "seed": 101}
-
-
-def fit_coefficients(n_players: int, games: int = 3000, seed: int = 101) -> dict[str, float]:
-    """Fit the draft model to ``games`` random drafts of ``n_players`` played on by the planning bot
-    (a few CPU seconds per thousand games)."""
-    import pandas as pd
-
-    import dataclasses
-
-    from analyzer.bots.planner import PLANNER_BOT
-    from analyzer.game.actions import Claim
-    from analyzer.game.state import GameState, Phase
-    from analyzer.sim import playout
-    from analyzer.sim.simulate import game_rng
-    from analyzer.studies.openings import draft_arrays, fit_draft_model
-
-    board = classic_board()
-    # The default bot's play after the claims, which its draft does not change (nor the fitted model then).
-    bot = dataclasses.replace(PLANNER_BOT, draft="ease")
-    owners, firsts, winners = [], [], []
-    for g in range(games):
-        rng = game_rng(seed, g)
-        state = GameState.new(n_players, rng)
-        while state.phase == Phase.SETUP_CLAIM:
-            free = np.flatnonzero(state.owner == -1)
-            state.apply(Claim(int(free[rng.integers(len(free))])))
-        owners.append(state.owner.copy())
-        firsts.append(state.first_player)
-        playout.play(state, [bot] * n_players, rng)
-        winners.append(-1 if state.winner is None else state.winner)
-    arrays = draft_arrays(np.array(owners), np.array(firsts), n_players, board)
-    rows = {k: v.reshape(-1) for k, v in arrays.items()}
-    rows["won"] = (np.array(winners)[:, None] == np.arange(n_players)[None, :]).reshape(-1)
-    rows["n_players"] = np.full(len(rows["won"]), n_players)
-    table = fit_draft_model(pd.DataFrame(rows), board=board).coefficients()
-    return {str(f): float(c) for f, c in zip(table["feature"], table["coef"]) if f != "intercept" and not str(f).startswith("order")}
 
 
 def model_block(continent_of: np.ndarray) -> np.ndarray:

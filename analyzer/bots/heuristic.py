@@ -48,8 +48,27 @@ from analyzer.game.board import Board
 from analyzer.bots.base import BattleOrder, Decision
 from analyzer.game.dice import DiceRules
 from analyzer.errors import BotError, IllegalActionError
-from analyzer.game.state import GameState, Phase
-from analyzer.game.state import decode as state_decode
+from analyzer.game.state import GameState
+from analyzer.game.vocabulary import (
+    Phase,
+    ATTACK,
+    CAPITAL,
+    CHOOSE_CAPITAL,
+    CLAIM,
+    DEFEND,
+    DEFEND_ACTION,
+    END_ATTACK,
+    END_TURN,
+    FORTIFY,
+    FORTIFY_ACTION,
+    MOVE_IN,
+    MOVE_IN_ACTION,
+    PLACE,
+    REINFORCE,
+    SETUP_CLAIM,
+    TRADE,
+)
+from analyzer.game.codec import decode as state_decode
 
 #: Armies up to which :func:`win_table` holds exact win probabilities; bigger battles are scaled down to it.
 WIN_TABLE_ARMIES = 256
@@ -540,17 +559,17 @@ def decide(S, C, bp, table, work):  # pragma: no cover - compiled
     calls them directly, and a small function costs less to enter and leave.
     """
     phase = S[engine.PHASE]
-    if phase == engine.ATTACK:
+    if phase == ATTACK:
         return decide_attack(S, C, bp, table, work)
-    if phase == engine.MOVE_IN:
+    if phase == MOVE_IN:
         return decide_move_in(S, C, bp, work)
-    if phase == engine.REINFORCE:
+    if phase == REINFORCE:
         return _decide_reinforce(S, C, bp, table, work)
-    if phase == engine.FORTIFY:
+    if phase == FORTIFY:
         return _fortify(S, C, bp, work)
-    if phase == engine.DEFEND:
-        return engine.DEFEND_ACTION, engine.defender_dice(C, S[S[engine.AT_ARMIES] + S[engine.ATTACK_T]]), 0, 0, 0
-    if phase == engine.CHOOSE_CAPITAL:
+    if phase == DEFEND:
+        return DEFEND_ACTION, engine.defender_dice(C, S[S[engine.AT_ARMIES] + S[engine.ATTACK_T]]), 0, 0, 0
+    if phase == CHOOSE_CAPITAL:
         return _decide_capital(S, C, work)
     return -1, 0, 0, 0, 0
 
@@ -561,7 +580,7 @@ def decide_attack(S, C, bp, table, work):  # pragma: no cover - compiled
     threshold = bp[P_ATTACK] if S[engine.CAPTURED] else min(bp[P_ATTACK], bp[P_CARD])
     s, t = _edge(S, C, bp, table, threshold, 0, work)
     if s < 0:
-        return engine.END_ATTACK, 0, 0, 0, 0
+        return END_ATTACK, 0, 0, 0, 0
     return ORDER, s, t, int(bp[P_STOP]), 0
 
 
@@ -570,12 +589,12 @@ def decide_move_in(S, C, bp, work):  # pragma: no cover - compiled
     """Everything moves in, or with ``keep_ratio`` a share of the threat to the source stays."""
     lo, hi = S[engine.MOVE_LO], S[engine.MOVE_HI]
     if bp[P_KEEP] == 0:
-        return engine.MOVE_IN_ACTION, hi, 0, 0, 0
+        return MOVE_IN_ACTION, hi, 0, 0, 0
     owner = engine.owner_view(S)
     n = owner.shape[0]
     threat = _threat(owner, engine.armies_view(S), S[engine.PLAYER], C, work)[n : 2 * n]
     keep = min(hi - lo, int(threat[S[engine.MOVE_S]] * bp[P_KEEP]))
-    return engine.MOVE_IN_ACTION, hi - keep, 0, 0, 0
+    return MOVE_IN_ACTION, hi - keep, 0, 0, 0
 
 
 @kernel
@@ -584,7 +603,7 @@ def _decide_reinforce(S, C, bp, table, work):  # pragma: no cover - compiled
     borders by their threat ratio."""
     c0, c1, c2, bonus = _choose_trade(S, C, bp)
     if c0 >= 0:
-        return engine.TRADE, c0, c1, c2, bonus
+        return TRADE, c0, c1, c2, bonus
     return place_reinforcements(S, C, bp, table, work)
 
 
@@ -595,7 +614,7 @@ def place_reinforcements(S, C, bp, table, work):  # pragma: no cover - compiled
     if bp[P_RATIO] == 0:
         s, t = _edge(S, C, bp, table, -1.0, pending, work)
         if s >= 0:
-            return engine.PLACE, s, pending, 0, 0
+            return PLACE, s, pending, 0, 0
     p = S[engine.PLAYER]
     owner = engine.owner_view(S)
     armies = engine.armies_view(S)
@@ -617,9 +636,9 @@ def place_reinforcements(S, C, bp, table, work):  # pragma: no cover - compiled
     for u in range(n):
         total += ratios[u]
     if total == 0 or bp[P_RATIO] == 0:
-        return engine.PLACE, biggest, pending, 0, 0
+        return PLACE, biggest, pending, 0, 0
     k = max(1, min(pending, int(math.ceil(pending * best_ratio / total))))
-    return engine.PLACE, best, k, 0, 0
+    return PLACE, best, k, 0, 0
 
 
 @kernel
@@ -634,7 +653,7 @@ def _decide_capital(S, C, work):  # pragma: no cover - compiled
     for u in range(n):
         if owner[u] == p and (best < 0 or armies[u] - threat[u] > score):
             best, score = u, armies[u] - threat[u]
-    return engine.CAPITAL, best, 0, 0, 0
+    return CAPITAL, best, 0, 0, 0
 
 
 @kernel
@@ -642,7 +661,7 @@ def _fortify(S, C, bp, work):  # pragma: no cover - compiled
     """Move the biggest interior stack toward the front: along the shortest path through one's own
     territories (adjacent fortify), or onto the most threatened reachable front territory (connected)."""
     if bp[P_NO_FORTIFY]:
-        return engine.END_TURN, 0, 0, 0, 0
+        return END_TURN, 0, 0, 0, 0
     p = S[engine.PLAYER]
     owner = engine.owner_view(S)
     armies = engine.armies_view(S)
@@ -658,7 +677,7 @@ def _fortify(S, C, bp, work):  # pragma: no cover - compiled
         elif armies[u] >= 2 and (source < 0 or armies[u] > armies[source]):
             source = u
     if source < 0 or fronts == 0:
-        return engine.END_TURN, 0, 0, 0, 0
+        return END_TURN, 0, 0, 0, 0
     target = -1
     if C[engine.R_CONNECTED]:
         reach = engine.fortify_reach(S, C, source)
@@ -667,7 +686,7 @@ def _fortify(S, C, bp, work):  # pragma: no cover - compiled
             if reach[u] and work[n + u] > 0 and work[n + u] / armies[u] > best:
                 target, best = u, work[n + u] / armies[u]
         if target < 0:
-            return engine.END_TURN, 0, 0, 0, 0
+            return END_TURN, 0, 0, 0, 0
     else:
         _distance_to_front(owner, p, C, work, source)  # work[2n + t]
         width, nb = C[engine.R_WIDTH], C[engine.O_NEIGHBORS]
@@ -678,8 +697,8 @@ def _fortify(S, C, bp, work):  # pragma: no cover - compiled
             if owner[v] == p and (target < 0 or work[2 * n + v] < work[2 * n + target]):
                 target = v
         if work[2 * n + target] >= work[2 * n + source]:
-            return engine.END_TURN, 0, 0, 0, 0
-    return engine.FORTIFY_ACTION, source, target, armies[source] - 1, 0
+            return END_TURN, 0, 0, 0, 0
+    return FORTIFY_ACTION, source, target, armies[source] - 1, 0
 
 
 @kernel
@@ -697,7 +716,7 @@ def decide_setup(S, C, bp, table, rng, work, values):  # pragma: no cover - comp
     n_cont = C[engine.R_CONTINENTS]
     cont_of = C[C[engine.O_CONTINENT_OF] : C[engine.O_CONTINENT_OF] + n]
     size = bp[P_WEIGHTS + n_cont : P_WEIGHTS + 2 * n_cont]
-    if S[engine.PHASE] == engine.SETUP_CLAIM:
+    if S[engine.PHASE] == SETUP_CLAIM:
         # Per continent: its weight, plus the share already mine, less half the share others hold.
         for c in range(2 * n_cont):
             work[c] = 0.0
@@ -715,7 +734,7 @@ def decide_setup(S, C, bp, table, rng, work, values):  # pragma: no cover - comp
             v = work[cont_of[t]] + 0.01 * rng.random()
             if owner[t] == -1 and v > score:
                 best, score = t, v
-        return engine.CLAIM, best, 0, 0, 0
+        return CLAIM, best, 0, 0, 0
     neutral = S[engine.NEUTRAL]
     if neutral >= 0 and engine.setup_force(S) == neutral:
         # The neutral's army in a 2-player setup: where it borders the opponent most.
@@ -734,7 +753,7 @@ def decide_setup(S, C, bp, table, rng, work, values):  # pragma: no cover - comp
             r = rng.random()
             if near > best_near or (near == best_near and r > best_r):
                 best, best_near, best_r = t, near, r
-        return engine.PLACE, best, 1, 0, 0
+        return PLACE, best, 1, 0, 0
     threat = _threat(owner, armies, p, C, work)[n : 2 * n]
     if values[0] < 0:
         values[:] = _values(S, C, bp, p, work)[:n]
@@ -754,7 +773,7 @@ def decide_setup(S, C, bp, table, rng, work, values):  # pragma: no cover - comp
     if best < 0:
         mine = np.flatnonzero(owner == p)
         best = mine[rng.integers(0, mine.shape[0])]
-    return engine.PLACE, best, 1, 0, 0
+    return PLACE, best, 1, 0, 0
 
 
 @kernel

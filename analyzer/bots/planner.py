@@ -85,7 +85,8 @@ from analyzer.game.board import Board
 from analyzer.game.dice import DiceRules
 from analyzer.game.engine import steps as engine
 from analyzer.game.engine.layout import armies_view, owner_view
-from analyzer.game.state import GameState, Phase
+from analyzer.game.state import GameState
+from analyzer.game.vocabulary import Phase, ATTACK, CLAIM, MOVE_IN, PLACE, REINFORCE, SETUP_CLAIM, SETUP_PLACE, TRADE
 
 #: Offsets of the planner's knobs after the heuristic's parameters (see :meth:`PlannerBot.params`).
 Q_THRESHOLD, Q_BONUS_TURNS, Q_BREAK_TURNS, Q_KILL, Q_KILL_FROM = range(5)
@@ -299,11 +300,11 @@ def _decide_reinforce_plan(S, C, bp, table, work):  # pragma: no cover - compile
     """Trade as the default bot does; then every army on the plan's stack, else as the default bot."""
     c0, c1, c2, bonus = _choose_trade(S, C, bp)
     if c0 >= 0:
-        return engine.TRADE, c0, c1, c2, bonus
+        return TRADE, c0, c1, c2, bonus
     pending = S[engine.PENDING]
     s, _, _ = _plan(S, C, bp, table, pending, work)
     if s >= 0:
-        return engine.PLACE, s, pending, 0, 0
+        return PLACE, s, pending, 0, 0
     return place_reinforcements(S, C, bp, table, work)
 
 
@@ -362,7 +363,7 @@ def _claim_by_model(S, C, bp, at, rng, work):  # pragma: no cover - compiled
         value = bp[o + 1] - bp[o] + w_pairs * pairs + w_enemy * (fresh - work[TOUCH + t]) + 1e-6 * rng.random()
         if value > score:
             best, score = t, value
-    return engine.CLAIM, best, 0, 0, 0
+    return CLAIM, best, 0, 0, 0
 
 
 @kernel
@@ -371,20 +372,20 @@ def decide(S, C, bp, table, rng, work, setup_values):  # pragma: no cover - comp
     phase with a decision: ``setup_values`` as :func:`analyzer.bots.heuristic._decide_setup` takes them."""
     phase = S[engine.PHASE]
     nc = C[engine.R_CONTINENTS]
-    if phase == engine.SETUP_CLAIM:
+    if phase == SETUP_CLAIM:
         length = P_WEIGHTS + 3 * nc
         at = 2 * length + Q_DRAFT
         if bp[at] > 0 and PLAYER_COUNTS[0] <= S[engine.N_PLAYERS] <= PLAYER_COUNTS[-1]:
             return _claim_by_model(S, C, bp, at, rng, work)
         draft = bp[length + Q_DRAFT : 2 * length + Q_DRAFT]
         return decide_setup(S, C, draft, table, rng, work, setup_values)
-    if phase == engine.SETUP_PLACE:
+    if phase == SETUP_PLACE:
         return decide_setup(S, C, bp, table, rng, work, setup_values)
-    if phase == engine.ATTACK:
+    if phase == ATTACK:
         return _decide_attack_plan(S, C, bp, table, work)
-    if phase == engine.REINFORCE:
+    if phase == REINFORCE:
         return _decide_reinforce_plan(S, C, bp, table, work)
-    if phase == engine.MOVE_IN:
+    if phase == MOVE_IN:
         return decide_move_in(S, C, bp, work)
     return heuristic_decide(S, C, bp, table, work)
 

@@ -7,7 +7,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from analyzer.game.actions import Action, Attack, Defend, EndAttack, EndTurn, Fortify, MoveIn, Place, Roll, as_id
-from analyzer.game.state import GameState, Phase
+from analyzer.game.state import GameState
+from analyzer.game.vocabulary import Phase
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ from analyzer.bots import BOTS
 from analyzer.errors import SimulationError
 from analyzer.commands.simulate import _rules
 from analyzer.sim.ladder import BOOTSTRAP, describe, ladder, save
+from analyzer.game.vocabulary import PLAYER_COUNTS, PLAYER_COUNT_TEXT
 
 
 def register(subparsers: Any) -> None:
@@ -32,7 +33,7 @@ def register(subparsers: Any) -> None:
         "--bots", default=None,
         help=f"comma-separated bots to rate (default: every registered bot: {', '.join(BOTS)}; aliases once)",
     )
-    parser.add_argument("--players", type=int, default=2, help="players per game, 2 to 6 (default 2); the two bots alternate seats")
+    parser.add_argument("--players", type=int, default=2, help=f"players per game, {PLAYER_COUNT_TEXT} (default 2); the two bots alternate seats")
     parser.add_argument("--games", type=int, default=200, help="games per seating of each pairing (default 200)")
     parser.add_argument("--seed", type=int, default=0, help="seed of every pairing (default 0)")
     parser.add_argument("--workers", type=int, default=1, help="local worker processes (default 1)")
@@ -46,8 +47,8 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if not 2 <= args.players <= 6:
-        raise SimulationError(f"--players must be from 2 to 6, got {args.players}")
+    if args.players not in PLAYER_COUNTS:
+        raise SimulationError(f"--players must be from {PLAYER_COUNT_TEXT}, got {args.players}")
     if args.bootstrap < 0:
         raise SimulationError(f"--bootstrap must be a whole number >= 0, got {args.bootstrap}")
     out = Path(args.out) if args.out else None

@@ -23,10 +23,11 @@ from typing import Any
 from analyzer.bots import BOTS
 from analyzer.commands.files import check_path
 from analyzer.errors import SimulationError
-from analyzer.game.validation import loads
+from analyzer.game.reader import loads
 from analyzer.limits import quote
 from analyzer.game.rules import Rules
 from analyzer.sim.simulate import BATCH_SIZE, COMPILED_BATCH_SIZE, MAX_ROUNDS, simulate
+from analyzer.game.vocabulary import PLAYER_COUNTS, PLAYER_COUNT_TEXT
 
 
 def register(subparsers: Any) -> None:
@@ -39,7 +40,7 @@ def register(subparsers: Any) -> None:
         "the same games whatever --workers or backend. With --out, finished batches are "
         "checkpointed in OUT.checkpoint/ and rerunning the same command resumes there.",
     )
-    parser.add_argument("--players", type=int, default=4, help="players per game, 2 to 6 (default 4)")
+    parser.add_argument("--players", type=int, default=4, help=f"players per game, {PLAYER_COUNT_TEXT} (default 4)")
     parser.add_argument(
         "--bots",
         default="default",
@@ -85,8 +86,8 @@ def _rules(text: str | None) -> Rules:
 
 
 def run(args: argparse.Namespace) -> int:
-    if not 2 <= args.players <= 6:
-        raise SimulationError(f"--players must be from 2 to 6, got {args.players}")
+    if args.players not in PLAYER_COUNTS:
+        raise SimulationError(f"--players must be from {PLAYER_COUNT_TEXT}, got {args.players}")
     bots = [b.strip() for b in args.bots.split(",")]
     if len(bots) == 1:
         bots *= args.players

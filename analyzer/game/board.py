@@ -49,6 +49,7 @@ from typing import Any
 import numpy as np
 
 from analyzer.errors import BoardError
+from analyzer.game.reader import loads
 from analyzer.limits import (
     MAX_BONUS,
     MAX_CONTINENTS,
@@ -347,8 +348,6 @@ class Board:
                 text = f.read(MAX_JSON_BYTES + 1)
         except OSError as exc:
             raise BoardError(f"{source}: cannot read the map file: {exc.strerror or exc}") from exc
-        from analyzer.game.validation import loads
-
         return cls.from_dict(loads(text, f"{source}:", BoardError), source=source, path=file)
 
 

@@ -35,17 +35,17 @@ import itertools
 import math
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any, TypeVar
 
 import numpy as np
 
 from analyzer.errors import IllegalActionError, PositionError
 from analyzer.game.actions import Action, Draw, Trade
 from analyzer.game.cards import is_valid_set
-from analyzer.game.engine import steps as engine
+from analyzer.game.core import StateCore
+from analyzer.game.vocabulary import DECK
 
-if TYPE_CHECKING:
-    from analyzer.game.state import GameState
+_State = TypeVar("_State", bound=StateCore)
 
 #: How a typed position writes a card it holds face down.
 UNKNOWN = "?"
@@ -79,20 +79,20 @@ def fill_unknown(hands: Mapping[int, Sequence[Any]], n_cards: int) -> tuple[dict
     return {seat: out[seat] for seat in hands}, sorted(placeholders)
 
 
-def counts(state: GameState) -> list[int]:
+def counts(state: StateCore) -> list[int]:
     """How many cards each seat holds face down."""
     held = state.card_loc[state.face_down]
     return np.bincount(held, minlength=state.n_players).tolist() if len(held) else [0] * state.n_players
 
 
-def _traded(state: GameState) -> set[int]:
+def _traded(state: StateCore) -> set[int]:
     return {int(c) for a in state.history or () if isinstance(a, Trade) for c in a.cards}
 
 
-def unseen(state: GameState) -> list[int]:
+def unseen(state: StateCore) -> list[int]:
     """The cards whose identity nobody has seen: face down or in the deck, and shown by no trade."""
     shown = _traded(state)
-    pool = set(state.face_down) | {int(c) for c in np.flatnonzero(state.card_loc == engine.DECK)}
+    pool = set(state.face_down) | {int(c) for c in np.flatnonzero(state.card_loc == DECK)}
     return sorted(pool - shown)
 
 
@@ -120,7 +120,7 @@ def swapped(initial: dict[str, Any], history: Sequence[Action], swaps: Sequence[
     return initial, out
 
 
-def swap(state: GameState, x: int, y: int) -> None:
+def swap(state: StateCore, x: int, y: int) -> None:
     """Exchange the identities of the unseen cards ``x`` and ``y`` throughout ``state`` (in place).
 
     The result is the game as if the table had drawn ``y`` where it drew
@@ -142,7 +142,7 @@ def swap(state: GameState, x: int, y: int) -> None:
         state.history = history
 
 
-def set_identities(state: GameState, player: int, cards: Sequence[int], bonus: int | None = None) -> list[list[int]]:
+def set_identities(state: StateCore, player: int, cards: Sequence[int], bonus: int | None = None) -> list[list[int]]:
     """The swaps that give ``player``'s face-down ``cards`` identities making a set with the rest.
 
     ``cards`` are three cards of ``player``'s hand; those face down may be any
@@ -185,7 +185,7 @@ def set_identities(state: GameState, player: int, cards: Sequence[int], bonus: i
     )
 
 
-def set_chance(state: GameState, player: int) -> Fraction:
+def set_chance(state: StateCore, player: int) -> Fraction:
     """The chance that ``player``'s hand holds a set, its face-down cards being any of the unseen cards.
 
     Exact: the face-down cards' symbols follow the multivariate hypergeometric
@@ -217,7 +217,7 @@ def set_chance(state: GameState, player: int) -> Fraction:
     return chance
 
 
-def determinize(state: GameState, rng: np.random.Generator) -> GameState:
+def determinize(state: _State, rng: np.random.Generator) -> _State:
     """A copy of ``state`` with every face-down card drawn afresh from the unseen cards, for one rollout.
 
     Each hand keeps its size and its known cards; the deck keeps its size.
@@ -228,14 +228,14 @@ def determinize(state: GameState, rng: np.random.Generator) -> GameState:
     down = list(state.face_down)
     pool = np.array(unseen(state), dtype=np.int64)
     owners = s.card_loc[down].copy()
-    s.card_loc[down] = engine.DECK
+    s.card_loc[down] = DECK
     s.card_loc[rng.permutation(pool)[: len(down)]] = owners
     s.face_down = []
     s.history = []
     return s
 
 
-def check(state: GameState) -> None:
+def check(state: StateCore) -> None:
     """Refuse a ``face_down`` list that is not a set of cards held in hands (called by validation)."""
     down = state.face_down
     M = state.board.n_cards
@@ -247,5 +247,5 @@ def check(state: GameState) -> None:
         if not 0 <= c < M:
             raise PositionError(f"face_down names card {c}; cards are numbered 0 to {M - 1}")
         if state.card_loc[c] < 0:
-            where = "the deck" if state.card_loc[c] == engine.DECK else "the discard pile"
+            where = "the deck" if state.card_loc[c] == DECK else "the discard pile"
             raise PositionError(f"face_down names card {c}, which is in {where}; only a card in a hand can be face down")

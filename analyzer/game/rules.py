@@ -42,9 +42,11 @@ import itertools
 from dataclasses import dataclass, field, fields, asdict
 from typing import Any, Literal
 
+from analyzer.errors import BoardError, RulesError
+from analyzer.game.board import Board
 from analyzer.game.dice import DiceRules
-from analyzer.errors import RulesError
 from analyzer.limits import MAX_BONUS, MAX_ROUNDS, quote
+from analyzer.game.vocabulary import PLAYER_COUNT_TEXT, forces
 
 #: Starting armies per player, by number of players (the guide's table).
 STARTING_ARMIES: dict[int, int] = {2: 40, 3: 35, 4: 30, 5: 25, 6: 20}
@@ -166,7 +168,7 @@ def fixed_set_value(symbols: tuple[int, int, int]) -> int:
 def starting_armies(n_players: int) -> int:
     """Starting armies for each player (the guide's table)."""
     if n_players not in STARTING_ARMIES:
-        raise RulesError(f"the game is for 2 to 6 players, got {n_players!r}")
+        raise RulesError(f"the game is for {PLAYER_COUNT_TEXT} players, got {n_players!r}")
     return STARTING_ARMIES[n_players]
 
 
@@ -177,3 +179,16 @@ def reinforcement_from_territories(n_territories: int) -> int:
     (3, 4)
     """
     return max(3, n_territories // 3)
+
+
+def check_board_for_game(board: Board, n_players: int) -> None:
+    """Refuse a map on which a ``n_players``-player game cannot be set up: too few territories for
+    every force to get one, or too many for the starting armies to put one army on each."""
+    n_forces = forces(n_players)
+    most = n_forces * min(STARTING_ARMIES[n_players], NEUTRAL_ARMIES)
+    if not n_forces <= board.n_territories <= most:
+        raise BoardError(
+            f"map {board.name!r} has {board.n_territories} territories; a {n_players}-player game needs from "
+            f"{n_forces} (one for each {'pile' if n_players == 2 else 'player'}) to {most} "
+            f"(one starting army on each)"
+        )

@@ -1,4 +1,4 @@
-"""The mutable game state: a state machine over the classic rules.
+"""The game as a user plays it: a state machine over the classic rules, checked at every step.
 
 The board (:class:`analyzer.game.board.Board`) is constant; a :class:`GameState`
 holds everything that changes, in compact numpy arrays, and can be copied.
@@ -7,10 +7,18 @@ The state tells whose decision it is (:attr:`GameState.current_player`), which
 actions are legal (:meth:`GameState.legal_actions`) and applies them
 (:meth:`GameState.apply`, checked; :meth:`GameState.apply_unchecked`, the fast
 path for the simulator). Dice rolls and card draws are chance events: while one
-is pending, :attr:`current_player` is :data:`CHANCE`,
+is pending, :attr:`current_player` is :data:`~analyzer.game.vocabulary.CHANCE`,
 :meth:`GameState.chance_outcomes` gives the exact probabilities of its
 outcomes, and :meth:`GameState.apply_chance` samples one from an injected
 generator (or pass a :class:`Roll` / :class:`Draw` to :meth:`apply`).
+
+A :class:`GameState` is a :class:`~analyzer.game.core.StateCore` (the state
+vector, the queries, the unchecked steps) with the checks of input: the checked
+:meth:`~GameState.apply` (its refusals worded by :mod:`analyzer.game.messages`),
+a position typed in (:meth:`~GameState.from_position`), the saved form
+(:meth:`~GameState.to_dict`, :meth:`~GameState.from_dict`, in
+:mod:`analyzer.game.saved`'s format) and the replay of a history, all proved by
+:func:`validate`.
 
 Decisions with only one legal choice (a defender with one army, a capture where
 the move-in is forced) are taken automatically.
@@ -25,361 +33,37 @@ True
 
 from __future__ import annotations
 
-import bisect
-import itertools
 import json
-from dataclasses import dataclass
-from functools import lru_cache
-from enum import IntEnum
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Generic, NamedTuple, TypeVar, cast
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
-from analyzer.game.engine import legality
-from analyzer.game.engine import steps as engine
-from analyzer.game import missions as missions_mod
-from analyzer.game.actions import (
-    Action,
-    Attack,
-    Battle,
-    ChooseCapital,
-    Claim,
-    Defend,
-    Draw,
-    EndAttack,
-    EndTurn,
-    Fortify,
-    MoveIn,
-    Place,
-    Roll,
-    Trade,
-    action_to_json,
-    as_id,
-)
-from analyzer.game.board import SYMBOLS, Board, classic_board
+from analyzer.errors import BoardError, IllegalActionError, PositionError, RiskAnalyzerError
 from analyzer.game import face_down as face_down_mod
-from analyzer.game import validation
-from analyzer.game.dice import DiceRules, roll_distribution
-from analyzer.errors import BoardError, IllegalActionError, PositionError
-from analyzer.limits import MAX_ARMIES, MAX_SETS_TRADED
-from analyzer.game.rules import FORCED_TRADE_HAND, NEUTRAL_ARMIES, Rules, starting_armies
+from analyzer.game import messages, reader
+from analyzer.game.actions import Action, Trade, action_to_json, as_id
+from analyzer.game.board import Board, classic_board
+from analyzer.game.core import StateCore
+from analyzer.game.engine import steps as engine
+from analyzer.game.reader import check_action
+from analyzer.game.records import Elimination, SetTraded
+from analyzer.game.rules import Rules
+from analyzer.game.saved import FORMAT, FORMAT_VERSION, read_fields
+from analyzer.game.validation import check_initial, check_invariants
+from analyzer.game.vocabulary import DECK, MAX_PLAYERS, MIN_PLAYERS, forces
+from analyzer.limits import MAX_ARMIES, MAX_SETS_TRADED, quote
 
-FORMAT = "risk-analyzer/state"
-FORMAT_VERSION = 1
-
-#: :attr:`GameState.current_player` while a chance event (dice, card draw) is pending.
-CHANCE = legality.CHANCE
-#: :attr:`GameState.current_player` once the game is over.
-TERMINAL = legality.TERMINAL
-
-#: Card locations other than a player's hand.
-DECK = engine.DECK
-DISCARD = engine.DISCARD
+__all__ = ["GameState", "validate", "check_replay", "load_state"]
 
 
-class Phase(IntEnum):
-    """Where in the game the state is."""
+class GameState(StateCore):
+    """One game in progress, checked at every step. Build with :meth:`new` or :meth:`random_start`.
 
-    SETUP_CLAIM = 0
-    SETUP_PLACE = 1
-    CHOOSE_CAPITAL = 2
-    REINFORCE = 3
-    ATTACK = 4
-    DEFEND = 5
-    ROLL = 6
-    MOVE_IN = 7
-    FORTIFY = 8
-    DRAW = 9
-    GAME_OVER = 10
-
-
-#: Phases by value, for a fast lookup from the state vector.
-_PHASES = tuple(Phase)
-#: Constant vectors by (id(board), id(rules)), holding the objects so that the ids stay theirs.
-_CONFIGS: dict[tuple[int, int], tuple[Board, Rules, np.ndarray]] = {}
-
-
-@dataclass(frozen=True)
-class Elimination:
-    """A player knocked out of the game."""
-
-    player: int
-    by: int
-    turn: int
-
-
-@dataclass(frozen=True)
-class SetTraded:
-    """A set traded in: by whom, on which turn, and for how many armies."""
-
-    player: int
-    turn: int
-    value: int
-
-
-class _Int:
-    """A whole-number field of the game, stored in the state vector (see :mod:`analyzer.game.engine.steps`)."""
-
-    def __init__(self, index: int) -> None:
-        self.index = index
-
-    def __get__(self, state: GameState, owner: type | None = None) -> int:
-        return int(state.S[self.index])
-
-    def __set__(self, state: GameState, value: int) -> None:
-        state.S[self.index] = value
-
-
-class _Flag(_Int):
-    """A yes/no field of the game, stored in the state vector."""
-
-    def __get__(self, state: GameState, owner: type | None = None) -> bool:
-        return bool(state.S[self.index])
-
-
-class PendingAttack(NamedTuple):
-    """The attack waiting for its defence dice or its roll (``defence`` is 0 until chosen)."""
-
-    source: int
-    target: int
-    dice: int
-    defence: int
-
-
-class PendingMove(NamedTuple):
-    """The capture waiting for its move-in: from ``fewest`` (the dice rolled) to ``most`` (all but one) armies."""
-
-    source: int
-    target: int
-    fewest: int
-    most: int
-
-
-_P = TypeVar("_P", PendingAttack, PendingMove)
-
-
-class _Pending(Generic[_P]):
-    """A pending attack or move-in stored in the state vector from ``index``; None while its source is -1.
-
-    A plain 4-tuple is accepted on assignment (a saved game keeps them as lists).
+    Everything that changes lives in one ``int64`` state vector ``S`` (see
+    :class:`~analyzer.game.core.StateCore`); a game loaded or typed in is proved
+    by :func:`validate` before the engine sees it.
     """
-
-    def __init__(self, index: int, kind: type[_P]) -> None:
-        self.index = index
-        self.kind: type[_P] = kind
-
-    def __get__(self, state: GameState, owner: type | None = None) -> _P | None:
-        S, i = state.S, self.index
-        if S[i] < 0:
-            return None
-        return self.kind(int(S[i]), int(S[i + 1]), int(S[i + 2]), int(S[i + 3]))
-
-    def __set__(self, state: GameState, value: tuple[int, int, int, int] | None) -> None:
-        state.S[self.index : self.index + 4] = (-1, 0, 0, 0) if value is None else value
-
-
-class GameState:
-    """One game in progress. Build with :meth:`new` or :meth:`random_start`.
-
-    Everything that changes lives in one ``int64`` state vector ``S`` (layout in
-    :mod:`analyzer.game.engine.steps`, whose compiled steps apply the rules); the arrays
-    ``owner``, ``armies``, ``card_loc``, ``pool``, ``alive``, ``eliminated_by``,
-    ``capitals`` and ``missions`` are views into it that write through, and the
-    scalar fields below read and write it.
-    """
-
-    player = _Int(engine.PLAYER)
-    first_player = _Int(engine.FIRST_PLAYER)
-    turn = _Int(engine.TURN)
-    round = _Int(engine.ROUND)
-    pending = _Int(engine.PENDING)
-    sets_traded = _Int(engine.SETS_TRADED)
-    setup_step = _Int(engine.SETUP_STEP)
-    n_players = _Int(engine.N_PLAYERS)
-    captured = _Flag(engine.CAPTURED)
-    bonus_used = _Flag(engine.BONUS_USED)
-    resume_attack = _Flag(engine.RESUME_ATTACK)
-    elimination_trade = _Flag(engine.ELIMINATION_TRADE)
-    #: The pending attack, or None.
-    attack = _Pending(engine.ATTACK_S, PendingAttack)
-    #: The pending capture's move-in, or None.
-    move = _Pending(engine.MOVE_S, PendingMove)
-
-    S: np.ndarray
-    #: The constant vector of the board and rules that the compiled steps read (shared; read-only).
-    C: np.ndarray
-    owner: np.ndarray
-    armies: np.ndarray
-    card_loc: np.ndarray
-    pool: np.ndarray
-    alive: np.ndarray
-    eliminated_by: np.ndarray
-    capitals: np.ndarray
-    missions: np.ndarray
-
-    def _bind(self, S: np.ndarray) -> None:
-        """Adopt state vector ``S`` and point the array fields at it."""
-        self.S = S
-        spans = engine.layout(int(S[engine.N_TERRITORIES]), int(S[engine.N_CARDS]), int(S[engine.N_PLAYERS]))
-        for name, (start, length) in spans.items():
-            setattr(self, name, S[start : start + length])
-
-    @property
-    def phase(self) -> Phase:
-        return _PHASES[self.S[engine.PHASE]]
-
-    @phase.setter
-    def phase(self, value: Phase) -> None:
-        self.S[engine.PHASE] = int(value)
-
-    @property
-    def winner(self) -> int | None:
-        w = int(self.S[engine.WINNER])
-        return None if w < 0 else w
-
-    @winner.setter
-    def winner(self, value: int | None) -> None:
-        self.S[engine.WINNER] = -1 if value is None else value
-
-    @property
-    def neutral(self) -> int | None:
-        """The neutral force's player id in a 2-player game, else None."""
-        return 2 if self.S[engine.N_PLAYERS] == 2 else None
-
-    @property
-    def rules(self) -> Rules:
-        return self._rules
-
-    @rules.setter
-    def rules(self, rules: Rules) -> None:
-        self._rules = rules
-        # Games of a run share their board and rules objects: look the constant vector up by identity first.
-        key = (id(self.board), id(rules))
-        cached = _CONFIGS.get(key)
-        if cached is None or cached[0] is not self.board or cached[1] is not rules:
-            if len(_CONFIGS) >= 256:  # rules made per game (a cap per rollout) must not pile up
-                _CONFIGS.clear()
-            cached = _CONFIGS[key] = (self.board, rules, engine.config(self.board, rules))
-        self.C = cached[2]
-        self.S[engine.TURN_LIMIT] = -1 if rules.turn_limit is None else rules.turn_limit
-
-    # ------------------------------------------------------------------ creation
-    def __init__(
-        self,
-        n_players: int,
-        rules: Rules | None = None,
-        board: Board | None = None,
-        *,
-        first_player: int = 0,
-        deal: list[int] | None = None,
-        missions: list[int] | None = None,
-    ) -> None:
-        """Start a game before any setup move; prefer :meth:`new`.
-
-        ``first_player`` won the starting roll. ``deal`` gives the owner of each
-        territory when territories are dealt (2 players, or ``rules.setup ==
-        "deal"``); in a 2-player game the neutral force is player ``2``.
-        ``missions`` gives each player's mission card with ``rules.missions``.
-        """
-        self.board = board if board is not None else classic_board()
-        starting = starting_armies(n_players)
-        if not 0 <= first_player < n_players:
-            raise PositionError(f"first player {first_player} is not a seat of this {n_players}-player game")
-        self._bind(engine.new_state(self.board.n_territories, self.board.n_cards, n_players))
-        self.rules = rules if rules is not None else Rules()
-        self.pool[:] = starting
-        if self.neutral is not None:
-            self.pool[self.neutral] = NEUTRAL_ARMIES
-        self.first_player = first_player
-        self.player = first_player
-        self.eliminations: list[Elimination] = []
-        self.trades: list[SetTraded] = []
-        self.history: list[Action] = []
-        #: Free-form labels a front end keeps with the game (player names, colours): saved
-        #: with it, never read by the rules.
-        self.labels: dict[str, Any] = {}
-        #: Cards held face down: their ids are placeholders (see :mod:`analyzer.game.face_down`).
-        self.face_down: list[int] = []
-        self.initial: dict[str, Any] = {
-            "n_players": n_players,
-            "first_player": first_player,
-            "deal": list(deal) if deal is not None else None,
-            "missions": list(missions) if missions is not None else None,
-        }
-
-        if self.rules.missions:
-            if missions is None or len(missions) != n_players:
-                raise PositionError(f"the missions option needs one mission per player, got {missions!r}")
-            bad = [m for m in missions if not 0 <= m < len(missions_mod.MISSIONS)]
-            if bad or len(set(missions)) != len(missions):
-                raise PositionError(
-                    f"missions {missions!r} must be distinct ids from 0 to {len(missions_mod.MISSIONS) - 1}"
-                )
-            self.missions[:] = missions
-        if deal is not None:
-            self._deal(deal)
-        elif n_players == 2 or self.rules.setup == "deal":
-            raise PositionError(f"a {n_players}-player game with setup={self.rules.setup!r} needs a deal")
-
-    def _deal(self, deal: list[int]) -> None:
-        n = self.board.n_territories
-        forces = len(self.pool)
-        if len(deal) != n or any(not (isinstance(p, int) and 0 <= p < forces) for p in deal):
-            raise PositionError(f"a deal must give each of the {n} territories an owner from 0 to {forces - 1}")
-        counts = np.bincount(np.asarray(deal), minlength=forces)
-        if counts.max() - counts.min() > 1:
-            raise PositionError(f"a deal must share the territories out evenly, got counts {counts.tolist()}")
-        self.owner[:] = deal
-        self.armies[:] = 1
-        self.pool -= counts
-        self.player = self.first_player
-        self.phase = Phase.SETUP_PLACE
-        self.setup_step = 0
-
-    @classmethod
-    def new(
-        cls,
-        n_players: int,
-        rng: np.random.Generator,
-        rules: Rules | None = None,
-        board: Board | None = None,
-    ) -> GameState:
-        """A new game whose starting roll, deal and missions are drawn from ``rng``."""
-        rules = rules if rules is not None else Rules()
-        board = board if board is not None else classic_board()
-        starting_armies(n_players)  # validates the count before drawing anything
-        validation.check_board_for_game(board, n_players)
-        first = int(rng.integers(n_players))
-        deal = None
-        if n_players == 2 or rules.setup == "deal":
-            piles = 3 if n_players == 2 else n_players
-            order = rng.permutation(board.n_territories)
-            deal_arr = np.empty(board.n_territories, dtype=np.int64)
-            # Dealt round the table from the first player, the neutral pile last.
-            seats = [(first + i) % n_players for i in range(n_players)] + ([2] if n_players == 2 else [])
-            for i, t in enumerate(order):
-                deal_arr[t] = seats[i % piles]
-            deal = [int(x) for x in deal_arr]
-        mission_ids = None
-        if rules.missions:
-            mission_ids = [int(m) for m in rng.choice(len(missions_mod.MISSIONS), n_players, replace=False)]
-        return cls(n_players, rules, board, first_player=first, deal=deal, missions=mission_ids)
-
-    @classmethod
-    def random_start(
-        cls,
-        n_players: int,
-        rng: np.random.Generator,
-        rules: Rules | None = None,
-        board: Board | None = None,
-    ) -> GameState:
-        """A new game whose whole setup is played with uniformly random choices."""
-        state = cls.new(n_players, rng, rules, board)
-        while state.phase in (Phase.SETUP_CLAIM, Phase.SETUP_PLACE, Phase.CHOOSE_CAPITAL):
-            actions = state.legal_actions()
-            state.apply_unchecked(actions[int(rng.integers(len(actions)))])
-        return state
 
     @classmethod
     def from_position(
@@ -431,13 +115,13 @@ class GameState:
         owner_arr, armies_arr = owner_arr.astype(np.int64), armies_arr.astype(np.int64)
         if n_players is None:
             n_players = max(2, int(owner_arr.max()) + 1)
-        n_players = validation.read_int(n_players, "n_players", 2, 6)
-        forces = n_players + (1 if n_players == 2 else 0)
-        bad = np.flatnonzero((owner_arr < 0) | (owner_arr >= forces))
+        n_players = reader.read_int(n_players, "n_players", MIN_PLAYERS, MAX_PLAYERS)
+        n_forces = forces(n_players)
+        bad = np.flatnonzero((owner_arr < 0) | (owner_arr >= n_forces))
         if len(bad):
             t = int(bad[0])
             raise PositionError(
-                f"{board.territories[t]} has owner {int(owner_arr[t])}; expected a player from 0 to {forces - 1}"
+                f"{board.territories[t]} has owner {int(owner_arr[t])}; expected a player from 0 to {n_forces - 1}"
             )
         bad = np.flatnonzero((armies_arr < 1) | (armies_arr > MAX_ARMIES))
         if len(bad):
@@ -446,30 +130,30 @@ class GameState:
                 f"{board.territories[t]} has {int(armies_arr[t])} armies; every territory holds 1 to {MAX_ARMIES} "
                 "(analyzer.limits.MAX_ARMIES)"
             )
-        player = validation.read_int(player, "player", -(2**62), 2**62)
+        player = reader.read_int(player, "player", -(2**62), 2**62)
         if not 0 <= player < n_players or not np.any(owner_arr == player):
             raise PositionError(f"player {player} to move must be a seat from 0 to {n_players - 1} that owns a territory")
-        sets_traded = validation.read_int(sets_traded, "sets traded", 0, MAX_SETS_TRADED)
+        sets_traded = reader.read_int(sets_traded, "sets traded", 0, MAX_SETS_TRADED)
         if hands is not None and not isinstance(hands, Mapping):
-            raise PositionError(f"hands must map seats to lists of cards, got {validation.quote(hands)}")
+            raise PositionError(f"hands must map seats to lists of cards, got {reader.quote(hands)}")
         hand_lists: dict[int, list[int | str]] = {}
         for p, cards in (hands or {}).items():
-            seat = validation.read_int(p, "a hand's seat", -(2**62), 2**62)
+            seat = reader.read_int(p, "a hand's seat", -(2**62), 2**62)
             if not 0 <= seat < n_players:
                 raise PositionError(f"hand given for player {p}; expected a player from 0 to {n_players - 1}")
             if not isinstance(cards, (list, tuple)) or len(cards) > board.n_cards:
-                raise PositionError(f"hands[{p}] must be a list of card ids, got {validation.quote(cards)}")
-            hand_lists[seat] = [c if c == face_down_mod.UNKNOWN else validation.read_int(c, f"hands[{p}]", -(2**62), 2**62)
+                raise PositionError(f"hands[{p}] must be a list of card ids, got {reader.quote(cards)}")
+            hand_lists[seat] = [c if c == face_down_mod.UNKNOWN else reader.read_int(c, f"hands[{p}]", -(2**62), 2**62)
                                 for c in cards]
         known_hands, placeholders = face_down_mod.fill_unknown(hand_lists, board.n_cards)
         if isinstance(face_down, (str, bytes)) or not isinstance(face_down, Sequence) or len(face_down) > board.n_cards:
-            raise PositionError(f"face_down must be a list of card ids, got {validation.quote(face_down)}")
-        down = sorted(set(placeholders) | {validation.read_int(c, "face_down", 0, board.n_cards - 1) for c in face_down})
+            raise PositionError(f"face_down must be a list of card ids, got {reader.quote(face_down)}")
+        down = sorted(set(placeholders) | {reader.read_int(c, "face_down", 0, board.n_cards - 1) for c in face_down})
         rules = rules if rules is not None else Rules()
         if rules.missions or rules.capitals:
             raise PositionError("a position entered mid-game cannot carry missions or capitals yet")
         # Built as a dealt game whose deal the position then overwrites.
-        state = cls(n_players, rules, board, first_player=player, deal=_even_deal(n, forces))
+        state = cls(n_players, rules, board, first_player=player, deal=_even_deal(n, n_forces))
         state.owner[:] = owner_arr
         state.armies[:] = armies_arr
         state.pool[:] = 0
@@ -498,172 +182,8 @@ class GameState:
         state.face_down = down
         state.history = []
         state._begin_turn(player, True)
-        validation.validate(state, replay=False)
+        check_invariants(state)
         return state
-
-    def copy(self) -> GameState:
-        """An independent copy (the board and rules are shared: they are constant)."""
-        new = object.__new__(GameState)
-        new.__dict__.update(self.__dict__)
-        new._bind(self.S.copy())
-        new.eliminations = list(self.eliminations)
-        new.trades = list(self.trades)
-        new.history = list(self.history)
-        new.initial = dict(self.initial)
-        new.labels = json.loads(json.dumps(self.labels))
-        new.face_down = list(self.face_down)
-        return new
-
-    # ------------------------------------------------------------------ queries
-    @property
-    def current_player(self) -> int:
-        """The player who must decide now, :data:`CHANCE` or :data:`TERMINAL`.
-
-        While a defence is pending it is the defender, or for the neutral force
-        the attacker's opponent.
-        """
-        return int(legality.deciding_seat(self.S))
-
-    def is_terminal(self) -> bool:
-        return bool(self.S[engine.PHASE] == engine.GAME_OVER)
-
-    def is_chance(self) -> bool:
-        phase = self.S[engine.PHASE]
-        return bool(phase == engine.ROLL or phase == engine.DRAW)
-
-    def hand(self, player: int) -> list[int]:
-        """The cards a player holds, as card ids."""
-        return [int(c) for c in np.flatnonzero(self.card_loc == player)]
-
-    def territories_of(self, player: int) -> list[int]:
-        return [int(t) for t in np.flatnonzero(self.owner == player)]
-
-    def continents_held(self, player: int) -> list[int]:
-        """Ids of the continents a player holds in full."""
-        held = int(engine.held_continents(self.S, self.C, player))
-        return [c for c in range(len(self.board.continents)) if held >> c & 1]
-
-    def reinforcements(self, player: int) -> int:
-        """Armies a player gets at the start of a turn from territories and continents (cards not included).
-
-        ``max(3, territories // 3)`` plus the bonus of each continent held in full.
-        """
-        return int(engine.reinforcements(self.S, self.C, player))
-
-    def next_set_value(self) -> int:
-        """Armies the next set traded is worth under progressive values (the classic rule)."""
-        return self.rules.set_value(self.sets_traded) if self.rules.card_values == "progressive" else 0
-
-    def ranking(self) -> list[int]:
-        """Players from first to last: the winner first, then by territories, then armies, then the later eliminated."""
-        n = self.n_players
-        eliminated = np.full(n, -1)
-        for e in self.eliminations:
-            eliminated[e.player] = e.turn
-        territories = np.bincount(self.owner[self.owner >= 0], minlength=len(self.pool))[:n]
-        armies = np.bincount(self.owner[self.owner >= 0], weights=self.armies[self.owner >= 0], minlength=len(self.pool))[:n]
-        winner = -1 if self.winner is None else self.winner
-        place = ranks(np.array([winner]), territories[None, :], armies[None, :], eliminated[None, :])[0]
-        return [int(p) for p in np.argsort(place, kind="stable")]
-
-    def continent_holders(self) -> list[int | None]:
-        """The force (a player, or the neutral) holding each continent in full, or None."""
-        holders: list[int | None] = [None] * len(self.board.continents)
-        for force in range(len(self.pool)):
-            for c in self.continents_held(force):
-                holders[c] = force
-        return holders
-
-    # ------------------------------------------------------------------ legal actions
-    def legal_actions(self) -> list[Action]:
-        """Every legal action of the player who must decide now ([] at chance or terminal nodes).
-
-        The candidates of the phase filtered through the compiled legality check
-        (:func:`analyzer.game.engine.legality.legal_rows`), the one that :meth:`apply` enforces.
-        """
-        make = _DECODE
-        return [make[k](a, b, c, d) for k, a, b, c, d in legality.legal_rows(self.S, self.C).tolist()]
-
-    def must_trade(self) -> bool:
-        """Whether the player to move holds so many cards that it must trade a set before placing."""
-        return bool(legality.must_trade(self.S))
-
-    def attack_sources(self, min_armies: int = 2) -> np.ndarray:
-        """Territories of the player to move with an enemy neighbour and at least ``min_armies`` armies.
-
-        With the default of 2 these are the territories that can attack now.
-        """
-        mine = self.owner == self.player
-        enemy_near = self.board.adjacency[:, ~mine].any(axis=1)
-        return np.flatnonzero(mine & (self.armies >= min_armies) & enemy_near)
-
-    def move_range(self) -> tuple[int, int]:
-        """Fewest and most armies the pending capture may move in."""
-        move = self.move
-        if move is None:
-            raise IllegalActionError(f"no capture is pending in phase {self.phase.name}")
-        return move.fewest, move.most
-
-    def _pending_attack(self) -> PendingAttack:
-        attack = self.attack
-        if attack is None:
-            raise IllegalActionError(f"no attack is pending in phase {self.phase.name}")
-        return attack
-
-    def legal_trades(self) -> list[Trade]:
-        """The sets the player to move may trade now, with each choice of bonus territory."""
-        if self.phase != Phase.REINFORCE:
-            return []
-        rows = legality.legal_rows(self.S, self.C)
-        return [cast(Trade, decode(row)) for row in rows[rows[:, 0] == engine.TRADE].tolist()]
-
-    def _bonus_territories(self, cards: tuple[int, ...]) -> list[int]:
-        """Owned territories shown on the cards that may take the once-a-turn bonus."""
-        bits = int(legality.bonus_choices(self.S, self.C, *cards))
-        terr = self.board.card_territory
-        return sorted({int(terr[c]) for i, c in enumerate(cards) if bits >> i & 1})
-
-    def max_defence_dice(self) -> int:
-        """Most dice the defender of the pending attack may roll."""
-        return self.rules.dice.defender_dice(int(self.armies[self._pending_attack().target]))
-
-    def fortify_targets(self, source: int) -> list[int]:
-        """Where armies on ``source`` may fortify to under the rules' fortify option."""
-        return [int(t) for t in np.flatnonzero(engine.fortify_reach(self.S, self.C, source))]
-
-    def _setup_force(self) -> int:
-        """Whose armies go down on the current setup placement (the neutral's on a 2-player go's third army)."""
-        return int(engine.setup_force(self.S))
-
-    # ------------------------------------------------------------------ chance
-    def chance_outcomes(self) -> list[tuple[Action, float]]:
-        """The outcomes of the pending chance event with their exact probabilities."""
-        if self.phase == Phase.ROLL:
-            attack = self._pending_attack()
-            dist = roll_distribution(attack.dice, attack.defence, self.rules.dice)
-            return [(Roll(a, d), float(p)) for (a, d), p in dist.items()]
-        if self.phase == Phase.DRAW:
-            deck = self._draw_pile()
-            return [(Draw(int(c)), 1.0 / len(deck)) for c in deck]
-        return []
-
-    def _draw_pile(self) -> np.ndarray:
-        # Once the deck is empty the discards are shuffled into a new one; a uniform draw from them is the same thing.
-        return engine.draw_pile(self.S)
-
-    def apply_chance(self, rng: np.random.Generator) -> Action:
-        """Sample the pending chance event from ``rng``, apply it and return the outcome."""
-        if self.phase == Phase.ROLL:
-            attack = self._pending_attack()
-            outcomes, cdf = roll_cdf(attack.dice, attack.defence, self.rules.dice)
-            action: Action = outcomes[bisect.bisect_right(cdf, rng.random())]
-        elif self.phase == Phase.DRAW:
-            deck = self._draw_pile()
-            action = Draw(int(deck[int(rng.integers(len(deck)))]))
-        else:
-            raise IllegalActionError(f"no chance event is pending in phase {self.phase.name}")
-        self.apply_unchecked(action)
-        return action
 
     # ------------------------------------------------------------------ applying actions
     def apply(self, action: Action) -> None:
@@ -672,8 +192,8 @@ class GameState:
         Raises :class:`IllegalActionError` naming the action, the phase and the
         reason. Territory names are accepted wherever an id is.
         """
-        validation.check_action(action, "action", IllegalActionError)  # before any number reaches numpy
-        action = self._normalize(action)
+        reader.check_action(action, "action", IllegalActionError)  # before any number reaches numpy
+        action = messages.normalize(self, action)
         if isinstance(action, Trade) and set(action.cards) & set(self.face_down):
             self._reveal_for_trade(action)
             return
@@ -715,148 +235,17 @@ class GameState:
         trial.apply_unchecked(revealed)
         self.__dict__.update(trial.__dict__)
 
+    def illegal_reason(self, action: Action) -> str | None:
+        """Why ``action`` is illegal now, or None if it is legal: the compiled check's reason, in words
+        (:func:`analyzer.game.messages.illegal_reason`)."""
+        return messages.illegal_reason(self, action)
+
     def is_legal(self, action: Action) -> bool:
         try:
-            action = self._normalize(action)
+            action = messages.normalize(self, action)
         except (IllegalActionError, BoardError):
             return False
         return self.illegal_reason(action) is None
-
-    def _normalize(self, action: Action) -> Action:
-        index = self.board.index
-        try:
-            if isinstance(action, (Claim, ChooseCapital)):
-                return type(action)(index(action.territory))
-            if isinstance(action, Place):
-                return Place(index(action.territory), action.armies)
-            if isinstance(action, Attack):
-                return Attack(index(action.source), index(action.target), action.dice)
-            if isinstance(action, Battle):
-                return Battle(index(action.source), index(action.target), action.attacker_left, action.defender_left)
-            if isinstance(action, Fortify):
-                return Fortify(index(action.source), index(action.target), action.armies)
-            if isinstance(action, Trade):
-                # As many cards as were given: illegal_reason tells the player a set is three.
-                cards = cast("tuple[int, int, int]", tuple(int(c) for c in action.cards))
-                bonus = None if action.bonus is None else index(action.bonus)
-                return Trade(cards, bonus)
-        except BoardError as exc:
-            raise IllegalActionError(f"illegal action {action!r} in phase {self.phase.name}: {exc}") from None
-        except (TypeError, ValueError):
-            raise IllegalActionError(f"malformed action {action!r} in phase {self.phase.name}") from None
-        return action
-
-    def illegal_reason(self, action: Action) -> str | None:
-        """Why ``action`` is illegal now, or None if it is legal: the compiled check's reason, in words."""
-        phase = self.phase
-        kind = type(action)
-        if kind not in _ENCODE or not legality.allowed(int(phase), _CODES[kind]):
-            expected = [t.__name__ for t, code in _CODES.items() if legality.allowed(int(phase), code)]
-            return f"expected {', '.join(expected) or 'nothing (the game is over)'}"
-        for name in ("armies", "dice"):
-            value = getattr(action, name, 1)
-            if not isinstance(value, (int, np.integer)) or isinstance(value, bool):
-                return f"{name} must be a whole number, got {value!r}"
-        if isinstance(action, Trade) and len(action.cards) != 3:
-            return f"a set is three different cards, got {action.cards!r}"
-        code = int(legality.reason(self.S, self.C, *_ENCODE[kind](action)))
-        return None if code == legality.LEGAL else self._message(code, action)
-
-    def _message(self, code: int, action: Any) -> str:
-        """The words for reason ``code`` of :mod:`analyzer.game.engine.legality` about ``action``
-        (past :meth:`_normalize`, every territory is an id)."""
-        L = legality
-        p, armies, name = self.player, self.armies, self._name
-        s = as_id(getattr(action, "source", getattr(action, "territory", 0)))
-        t = as_id(getattr(action, "target", 0))
-        if code == L.CLAIMED:
-            return f"{name(s)} is already claimed"
-        if code == L.NOT_YOURS:
-            return f"{name(s)} is not yours"
-        if code == L.NOT_THE_FORCE:
-            return f"{name(s)} is not {'neutral' if self._setup_force() == self.neutral else 'yours'}"
-        if code == L.ONE_AT_A_TIME:
-            return "setup places one army at a time"
-        if code == L.MUST_TRADE:
-            return f"you hold {len(self.hand(p))} cards and must trade a set first"
-        if code == L.PLACE_RANGE:
-            return f"armies must be from 1 to the {self.pending} left to place, got {action.armies}"
-        if code == L.SET_SHAPE:
-            return f"a set is three different cards, got {action.cards!r}"
-        if code == L.NOT_IN_HAND:
-            hand = set(self.hand(p))
-            return f"card(s) {[c for c in action.cards if c not in hand]} are not in your hand {sorted(hand)}"
-        if code == L.NOT_A_SET:
-            symbols = [SYMBOLS[int(self.board.card_symbols[c])] for c in action.cards]
-            return f"cards {list(action.cards)} ({', '.join(symbols)}) are not a set: need three of a kind, one of each, or two plus a wild"
-        if code == L.TRADE_DOWN_ONLY:
-            return f"after an elimination you trade only until you hold fewer than {FORCED_TRADE_HAND} cards"
-        if code == L.CHOOSE_BONUS:
-            return f"choose the bonus territory from {[name(b) for b in self._bonus_territories(action.cards)]}"
-        if code == L.NO_BONUS:
-            return "no bonus territory may be chosen for this set"
-        if code == L.TARGET_YOURS:
-            return f"{name(t)} is yours"
-        if code == L.NOT_ADJACENT:
-            return f"{name(s)} does not border {name(t)}"
-        if code == L.TOO_FEW_TO_ATTACK:
-            return f"{name(s)} has {int(armies[s])} army; attacking needs at least 2"
-        if code == L.DICE_RANGE:
-            most = self.rules.dice.attacker_dice(int(armies[s]))
-            return f"dice must be from 1 to {most} with {int(armies[s])} armies on {name(s)}, got {action.dice}"
-        if code == L.BATTLE_RANGE:
-            return (
-                f"a battle of {int(armies[s])} against {int(armies[t])} cannot leave "
-                f"{action.attacker_left} and {action.defender_left}"
-            )
-        if code == L.CAPTURE_LEAVES_TWO:
-            return "a capture leaves the attacker at least 2 armies (one moves in, one stays)"
-        if code == L.DEFENCE_RANGE:
-            return f"defence dice must be from 1 to {self.max_defence_dice()}, got {action.dice}"
-        if code == L.MOVE_RANGE:
-            lo, hi = self.move_range()
-            return f"move in from {lo} (the dice rolled) to {hi} (all but one) armies, got {action.armies}"
-        if code == L.FORTIFY_NOT_YOURS:
-            return f"both {name(s)} and {name(t)} must be yours"
-        if code == L.NOT_REACHABLE:
-            how = "adjacent to" if self.rules.fortify == "adjacent" else "connected through your territories to"
-            return f"{name(t)} is not {how} {name(s)}"
-        if code == L.FORTIFY_RANGE:
-            return f"move from 1 to {int(armies[s]) - 1} armies (leave at least one on {name(s)}), got {action.armies}"
-        if code == L.IMPOSSIBLE_ROLL:
-            attack = self._pending_attack()
-            return f"{action} is not a possible outcome of {attack.dice} dice against {attack.defence}"
-        if code == L.NOT_IN_PILE:
-            return f"card {action.card} is not in the deck"
-        return f"no such territory in {action!r}"
-
-    def _name(self, t: int) -> str:
-        return self.board.territories[t]
-
-    def apply_unchecked(self, action: Action) -> None:
-        """Apply an action known to be legal (ids only, no checks).
-
-        The rule steps are :mod:`analyzer.game.engine.steps`'s compiled functions; this
-        records the history, the trades and the eliminations around them.
-        """
-        self.history.append(action)
-        kind = type(action)
-        encode = _ENCODE.get(kind)
-        if encode is None:
-            raise IllegalActionError(f"unknown action {action!r}")
-        player, turn = self.player, self.turn
-        result = int(engine.step(self.S, self.C, *encode(action)))
-        if kind is Trade and self.face_down:
-            # The cards traded are shown: none of them is face down any more.
-            self.face_down = [c for c in self.face_down if self.card_loc[c] >= 0]
-        if result >= 0:
-            if kind is Trade:
-                self.trades.append(SetTraded(player, turn, result))
-            else:
-                self.eliminations.append(Elimination(result, player, turn))
-
-    def _begin_turn(self, player: int, new_round: bool) -> None:
-        engine.begin_turn(self.S, self.C, player, new_round)
 
     # ------------------------------------------------------------------ serialization
     def to_dict(self, history: bool = True) -> dict[str, Any]:
@@ -889,8 +278,8 @@ class GameState:
             "resume_attack": self.resume_attack,
             "elimination_trade": self.elimination_trade,
             "setup_step": self.setup_step,
-            "attack": _as_list(validation.pending_attack(self)),
-            "move": _as_list(validation.pending_move(self)),
+            "attack": None if self.attack is None else list(self.attack),
+            "move": None if self.move is None else list(self.move),
             "winner": self.winner,
             "eliminations": [[e.player, e.by, e.turn] for e in self.eliminations],
             "trades": [[r.player, r.turn, r.value] for r in self.trades],
@@ -907,14 +296,14 @@ class GameState:
 
     @classmethod
     def from_dict(cls, data: Any, board: Board | None = None, *, trusted: bool = False) -> GameState:
-        """Inverse of :meth:`to_dict`, through :func:`analyzer.game.validation.validate`.
+        """Inverse of :meth:`to_dict`, through :func:`validate`.
 
         Raises :class:`StateFormatError` for a malformed save and :class:`PositionError`
         naming the field for an impossible one. The history must replay to the stored
         state unless ``trusted`` (for a state this process saved itself, with or without
         its history).
         """
-        fields = validation.read_fields(data, board, FORMAT, FORMAT_VERSION)
+        fields = read_fields(data, board)
         board = fields["board"]
         state = object.__new__(cls)
         state.board = board
@@ -939,17 +328,17 @@ class GameState:
         state.history = fields["history"] if fields["history"] is not None else ([] if trusted else None)  # type: ignore[assignment]
         state.labels = fields["labels"]
         state.face_down = fields["face_down"]
-        validation.validate(state, replay=not trusted)
+        validate(state, replay=not trusted)
         return state
 
     @classmethod
     def from_json(cls, text: str | bytes, board: Board | None = None, *, trusted: bool = False) -> GameState:
         """A saved game from its JSON text (see :meth:`from_dict`); size and nesting are checked before parsing."""
-        return cls.from_dict(validation.loads(text, "saved game"), board, trusted=trusted)
+        return cls.from_dict(reader.loads(text, "saved game"), board, trusted=trusted)
 
     def _validate(self) -> None:
         """Reject a state that breaks the invariants the engine relies on (no replay; see :mod:`analyzer.game.validation`)."""
-        validation.validate(self, replay=False)
+        check_invariants(self)
 
     @classmethod
     def replay(cls, initial: dict[str, Any], history: list[Action], rules: Rules | None = None, board: Board | None = None) -> GameState:
@@ -987,142 +376,61 @@ class GameState:
             return NotImplemented
         return self.to_dict() == other.to_dict()
 
-    def __repr__(self) -> str:
-        return (
-            f"<GameState {self.n_players} players, turn {self.turn}, phase {self.phase.name}, "
-            f"player {self.player}, winner {self.winner}>"
-        )
 
+def validate(state: GameState, *, replay: bool = True) -> None:
+    """Check every field of ``state`` and their agreement; with ``replay`` also that its history replays to it.
 
-@lru_cache(maxsize=None)
-def roll_cdf(attacker_dice: int, defender_dice: int, dice: DiceRules) -> tuple[list[Roll], list[float]]:
-    """The outcomes of a roll and their cumulative probabilities, in the order both paths sample them.
+    Raises :class:`PositionError` naming the first field found wrong. A state that
+    passes is safe for the compiled engine and the simulator. Skip the replay
+    (``replay=False``) only for states this process built or edited through its
+    own checked paths.
 
-    >>> from analyzer.game.dice import CLASSIC_DICE
-    >>> outcomes, cdf = roll_cdf(1, 1, CLASSIC_DICE)
-    >>> [(r.attacker_losses, r.defender_losses) for r in outcomes], [round(p, 4) for p in cdf]
-    ([(0, 1), (1, 0)], [0.4167, 1.0])
+    >>> state = GameState.random_start(3, np.random.default_rng(1))
+    >>> validate(state)
+    >>> state.armies[5] = 0
+    >>> validate(state, replay=False)
+    Traceback (most recent call last):
+    ...
+    analyzer.errors.PositionError: armies[5] (Quebec) is 0 in phase REINFORCE; every territory in play holds at least 1
     """
-    dist = roll_distribution(attacker_dice, defender_dice, dice)
-    outcomes = [Roll(a, d) for a, d in dist]
-    cdf = list(itertools.accumulate(float(p) for p in dist.values()))
-    cdf[-1] = 1.0  # so that bisect never runs past the last outcome through rounding
-    return outcomes, cdf
+    check_invariants(state)
+    if replay:
+        check_replay(state)
 
 
-def ranks(winner: np.ndarray, territories: np.ndarray, armies: np.ndarray, eliminated: np.ndarray) -> np.ndarray:
-    """Each player's place (1 is first) in each of many games, shape ``(games, players)``: the winner
-    (``winner[g]``, -1 for none) first, then more territories, more armies, a later elimination
-    (``eliminated[g, p]``: the turn, -1 for never), and seat order last. :meth:`GameState.ranking`
-    and the simulator's tables both rank this way.
+def check_replay(state: GameState) -> None:
+    """Replay ``state``'s history from its ``initial`` through the checked engine; it must give ``state``."""
+    if state.history is None:
+        raise PositionError("history is missing, so the game cannot be checked; load it as trusted only if this process saved it")
+    check_initial(state)
+    for i, action in enumerate(state.history):
+        check_action(action, f"history[{i}]")
+    try:
+        replayed = type(state).replay(state.initial, [], state.rules, state.board)
+    except RiskAnalyzerError as exc:
+        raise PositionError(f"initial does not start a game: {quote(str(exc))}") from None
+    for i, action in enumerate(state.history):
+        try:
+            replayed.apply(action)
+        except RiskAnalyzerError as exc:
+            raise PositionError(f"history[{i}] does not replay: {quote(str(exc))}") from None
+    mine = state.to_dict(history=False)
+    theirs = replayed.to_dict(history=False)
+    for key in mine:
+        # Which cards are face down is what the table knew, not something the moves decide.
+        if key not in ("labels", "face_down") and mine[key] != theirs.get(key):
+            raise PositionError(
+                f"{key} is {quote(mine[key])}, but the history replays to {quote(theirs[key])}"
+            )
 
-    >>> ranks(np.array([-1]), np.array([[10, 20, 12]]), np.array([[30, 25, 40]]), np.array([[-1, -1, -1]])).tolist()
-    [[3, 1, 2]]
-    >>> ranks(np.array([2]), np.array([[0, 0, 42]]), np.array([[0, 0, 90]]), np.array([[5, 9, -1]])).tolist()
-    [[3, 2, 1]]
-    """
-    games, n = territories.shape
-    later = np.where(eliminated < 0, 10**9, eliminated)
-    seats = np.arange(n)
-    order = np.lexsort((
-        np.tile(seats, games), -later.ravel(), -armies.ravel(), -territories.ravel(),
-        (seats[None, :] != winner[:, None]).ravel(), np.repeat(np.arange(games), n),
-    ))
-    place = np.empty(games * n, dtype=np.int64)
-    place[order] = np.tile(np.arange(1, n + 1), games)
-    return place.reshape(games, n)
+
+def load_state(data: str | bytes | dict[str, Any], board: Board | None = None, *, replay: bool = True) -> GameState:
+    """A saved game (JSON text or its dict) as a validated :class:`GameState`: the app's store loads through this."""
+    if isinstance(data, dict):
+        return GameState.from_dict(data, board, trusted=not replay)
+    return GameState.from_json(data, board, trusted=not replay)
 
 
-def _as_list(pending: tuple[int, int, int, int] | None) -> list[int] | None:
-    return None if pending is None else list(pending)
-
-
-def _even_deal(n_territories: int, forces: int) -> list[int]:
+def _even_deal(n_territories: int, n_forces: int) -> list[int]:
     """A placeholder deal that passes the constructor's checks; the caller overwrites it."""
-    return [t % forces for t in range(n_territories)]
-
-
-#: Each action type's code for :func:`analyzer.game.engine.steps.step`, in the order messages list them.
-_CODES: dict[type, int] = {
-    Claim: engine.CLAIM,
-    ChooseCapital: engine.CAPITAL,
-    Trade: engine.TRADE,
-    Place: engine.PLACE,
-    Attack: engine.ATTACK_ACTION,
-    EndAttack: engine.END_ATTACK,
-    Battle: engine.BATTLE,
-    Defend: engine.DEFEND_ACTION,
-    Roll: engine.ROLL_ACTION,
-    MoveIn: engine.MOVE_IN_ACTION,
-    Fortify: engine.FORTIFY_ACTION,
-    EndTurn: engine.END_TURN,
-    Draw: engine.DRAW_ACTION,
-}
-#: The fields of each action type that are its arguments a, b, c, d, in order.
-_ARGS: dict[type, tuple[str, ...]] = {
-    Claim: ("territory",),
-    ChooseCapital: ("territory",),
-    Place: ("territory", "armies"),
-    Attack: ("source", "target", "dice"),
-    EndAttack: (),
-    Battle: ("source", "target", "attacker_left", "defender_left"),
-    Defend: ("dice",),
-    Roll: ("attacker_losses", "defender_losses"),
-    MoveIn: ("armies",),
-    Fortify: ("source", "target", "armies"),
-    EndTurn: (),
-    Draw: ("card",),
-}
-
-
-def _trade(a: Any) -> tuple[int, int, int, int, int]:
-    c0, c1, c2 = a.cards
-    return engine.TRADE, int(c0), int(c1), int(c2), -1 if a.bonus is None else int(a.bonus)
-
-
-def _encoder(kind: type, names: tuple[str, ...]) -> Callable[[Any], tuple[int, int, int, int, int]]:
-    code = _CODES[kind]
-
-    def encode(a: Any) -> tuple[int, int, int, int, int]:
-        args = [int(getattr(a, n)) for n in names] + [0] * (4 - len(names))
-        return code, args[0], args[1], args[2], args[3]
-
-    return encode
-
-
-#: Each action type's code and arguments for :func:`analyzer.game.engine.steps.step`.
-_ENCODE: dict[type, Callable[[Any], tuple[int, int, int, int, int]]] = {
-    Trade: _trade,
-    **{kind: _encoder(kind, names) for kind, names in _ARGS.items()},
-}
-
-
-#: Each action code's constructor from the arguments a, b, c, d (a legal listing makes many).
-_DECODE: dict[int, Callable[[int, int, int, int], Action]] = {
-    engine.CLAIM: lambda a, b, c, d: Claim(a),
-    engine.CAPITAL: lambda a, b, c, d: ChooseCapital(a),
-    engine.TRADE: lambda a, b, c, d: Trade((a, b, c), None if d < 0 else d),
-    engine.PLACE: lambda a, b, c, d: Place(a, b),
-    engine.ATTACK_ACTION: lambda a, b, c, d: Attack(a, b, c),
-    engine.END_ATTACK: lambda a, b, c, d: EndAttack(),
-    engine.BATTLE: lambda a, b, c, d: Battle(a, b, c, d),
-    engine.DEFEND_ACTION: lambda a, b, c, d: Defend(a),
-    engine.ROLL_ACTION: lambda a, b, c, d: Roll(a, b),
-    engine.MOVE_IN_ACTION: lambda a, b, c, d: MoveIn(a),
-    engine.FORTIFY_ACTION: lambda a, b, c, d: Fortify(a, b, c),
-    engine.END_TURN: lambda a, b, c, d: EndTurn(),
-    engine.DRAW_ACTION: lambda a, b, c, d: Draw(a),
-}
-
-
-def decode(row: Sequence[int]) -> Action:
-    """The action of a row ``(code, a, b, c, d)`` of :func:`analyzer.game.engine.steps.step`'s arguments.
-
-    >>> decode([engine.ATTACK_ACTION, 3, 4, 2, 0])
-    Attack(source=3, target=4, dice=2)
-    """
-    kind, a, b, c, d = (int(x) for x in row)
-    make = _DECODE.get(kind)
-    if make is None:
-        raise IllegalActionError(f"unknown action code {kind}")
-    return make(a, b, c, d)
+    return [t % n_forces for t in range(n_territories)]

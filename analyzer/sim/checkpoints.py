@@ -23,6 +23,7 @@ import pandas as pd
 
 from analyzer.errors import SimulationError
 from analyzer.limits import quote
+from analyzer.extras import require
 
 #: The tables a batch writes, in order.
 TABLES = ("games", "seats", "eliminations", "trades", "starts", "turns")
@@ -76,6 +77,7 @@ class Checkpoint:
     """
 
     def __init__(self, directory: str | Path, params: dict[str, Any]) -> None:
+        require("pyarrow")  # the batches are Parquet files: say so before the run starts
         self.dir = Path(directory)
         self.dir.mkdir(parents=True, exist_ok=True)
         meta = self.dir / "run.json"
@@ -131,6 +133,7 @@ class Checkpoint:
 
     def load(self, batch: int) -> dict[str, pd.DataFrame] | None:
         """A finished batch's tables, or None (after setting its files aside) if any is damaged."""
+        require("pyarrow")  # before a missing reader could make sound batches look damaged
         frames = {}
         for name in TABLES:
             path = self._path(batch, f"{name}.parquet")

@@ -300,7 +300,7 @@ def save(result: Ladder, path: str | Path, fmt: str = "parquet") -> list[Path]:
     """Write the ladder's games as :meth:`SimulationResult.save` does, and the ratings and pairings beside
     them (``STEM.ratings.EXT``, ``STEM.pairings.EXT``). Returns the paths written."""
     path = Path(path)
-    written = result.result.save(path, fmt)
+    written = result.result.save(path, fmt)  # refuses Parquet without pyarrow before anything is written
     for name, frame in (("ratings", result.ratings.reset_index()), ("pairings", result.pairings)):
         target = path.with_name(f"{path.stem}.{name}{path.suffix}")
         if fmt == "parquet":

@@ -49,7 +49,27 @@ from analyzer.bots.planner import PlannerBot
 from analyzer.game.dice import DiceRules
 from analyzer.game.rules import Rules
 from analyzer.errors import IllegalActionError, SimulationError
-from analyzer.game.state import Elimination, GameState, SetTraded, decode, roll_cdf
+from analyzer.game.chance import roll_cdf
+from analyzer.game.codec import decode
+from analyzer.game.records import Elimination, SetTraded
+from analyzer.game.state import GameState
+from analyzer.game.vocabulary import (
+    ATTACK,
+    ATTACK_ACTION,
+    BATTLE,
+    DEFEND,
+    DEFEND_ACTION,
+    DRAW,
+    DRAW_ACTION,
+    GAME_OVER,
+    MOVE_IN,
+    REINFORCE,
+    ROLL,
+    ROLL_ACTION,
+    SETUP_CLAIM,
+    SETUP_PLACE,
+    TRADE,
+)
 
 # Event rows: kind and up to five values.
 EV_TRADE = 0  # player, turn, value
@@ -216,7 +236,7 @@ def _roll(S, C, rolls, rng, check, bad):  # pragma: no cover - compiled
     cdf, a_loss, d_loss, count = rolls
     a, d = S[engine.ATTACK_DICE], S[engine.DEFENCE_DICE]
     k = np.searchsorted(cdf[a, d, : count[a, d]], rng.random(), side="right")
-    if check and _illegal(S, C, bad, engine.ROLL_ACTION, a_loss[a, d, k], d_loss[a, d, k], 0, 0):
+    if check and _illegal(S, C, bad, ROLL_ACTION, a_loss[a, d, k], d_loss[a, d, k], 0, 0):
         return -2
     return engine.roll(S, C, a_loss[a, d, k], d_loss[a, d, k])
 
@@ -244,15 +264,15 @@ def _run(S, C, params, kinds, tables, table_of, rng, sample, keys, where, pool, 
     work = np.empty(work_size(owner.shape[0], C[engine.R_CONTINENTS]))
     # Each seat's target values during the setup placement, when they cannot change (see decide_setup).
     setup_values = np.full((params.shape[0], owner.shape[0]), -1.0)
-    while S[engine.PHASE] != engine.GAME_OVER:
+    while S[engine.PHASE] != GAME_OVER:
         phase = S[engine.PHASE]
         p = S[engine.PLAYER]
-        if phase == engine.DRAW:
+        if phase == DRAW:
             card = engine.pile_card(S, rng.integers(0, engine.pile_size(S)))
-            if check and _illegal(S, C, bad, engine.DRAW_ACTION, card, 0, 0, 0):
+            if check and _illegal(S, C, bad, DRAW_ACTION, card, 0, 0, 0):
                 return events, n
             engine.draw(S, C, card)
-        elif phase == engine.ROLL:
+        elif phase == ROLL:
             victim = _roll(S, C, rolls, rng, check, bad)
             if victim == -2:
                 return events, n
@@ -264,11 +284,11 @@ def _run(S, C, params, kinds, tables, table_of, rng, sample, keys, where, pool, 
             table = tables[table_of[seat]]
             if kinds[seat] == 1:
                 kind, a, b, c, d = planner.decide(S, C, bp, table, rng, work, setup_values[seat])
-            elif phase == engine.SETUP_CLAIM or phase == engine.SETUP_PLACE:
+            elif phase == SETUP_CLAIM or phase == SETUP_PLACE:
                 kind, a, b, c, d = decide_setup(S, C, bp, table, rng, work, setup_values[seat])
-            elif phase == engine.ATTACK:
+            elif phase == ATTACK:
                 kind, a, b, c, d = decide_attack(S, C, bp, table, work)
-            elif phase == engine.MOVE_IN:
+            elif phase == MOVE_IN:
                 kind, a, b, c, d = decide_move_in(S, C, bp, work)
             else:
                 kind, a, b, c, d = decide(S, C, bp, table, work)
@@ -277,7 +297,7 @@ def _run(S, C, params, kinds, tables, table_of, rng, sample, keys, where, pool, 
                 s, t, stop = a, b, c
                 if sample:
                     a_left, d_left = _draw_battle(keys, where, pool, used, armies[s], armies[t], stop, kernel, rng.random())
-                    if check and _illegal(S, C, bad, engine.BATTLE, s, t, a_left, d_left):
+                    if check and _illegal(S, C, bad, BATTLE, s, t, a_left, d_left):
                         return events, n
                     victim = engine.battle(S, C, s, t, a_left, d_left)
                     if victim >= 0:
@@ -286,14 +306,14 @@ def _run(S, C, params, kinds, tables, table_of, rng, sample, keys, where, pool, 
                     # Die by die with the solver's stop rule; every bot defends with all the dice it may.
                     while owner[t] != p and armies[s] > stop:
                         dice = engine.attacker_dice(C, armies[s])
-                        if check and _illegal(S, C, bad, engine.ATTACK_ACTION, s, t, dice, 0):
+                        if check and _illegal(S, C, bad, ATTACK_ACTION, s, t, dice, 0):
                             return events, n
                         engine.attack(S, C, s, t, dice)
-                        if S[engine.PHASE] == engine.DEFEND:
+                        if S[engine.PHASE] == DEFEND:
                             defence = engine.defender_dice(C, armies[t])
-                            if check and _illegal(S, C, bad, engine.DEFEND_ACTION, defence, 0, 0, 0):
+                            if check and _illegal(S, C, bad, DEFEND_ACTION, defence, 0, 0, 0):
                                 return events, n
-                            engine.step(S, C, engine.DEFEND_ACTION, defence, 0, 0, 0)
+                            engine.step(S, C, DEFEND_ACTION, defence, 0, 0, 0)
                         victim = _roll(S, C, rolls, rng, check, bad)
                         if victim == -2:
                             return events, n
@@ -303,7 +323,7 @@ def _run(S, C, params, kinds, tables, table_of, rng, sample, keys, where, pool, 
                 if check and _illegal(S, C, bad, kind, a, b, c, d):
                     return events, n
                 result = engine.step(S, C, kind, a, b, c, d)
-                if kind == engine.TRADE:
+                if kind == TRADE:
                     events, n = legality.push_row(events, n, EV_TRADE, p, turn, result, 0, 0)
         if S[engine.TURN] != track[0]:
             if track[1]:
@@ -390,7 +410,7 @@ def play_events(
     check_battle_mode(state.rules, sample_battles)
     prepared = bots if isinstance(bots, Prepared) else Prepared(bots, state.board, state.rules.dice, state.rules.balanced_blitz)
     events = np.empty((256, 6), dtype=np.int64)
-    in_setup = state.S[engine.PHASE] < engine.REINFORCE
+    in_setup = state.S[engine.PHASE] < REINFORCE
     start = np.empty((2, state.board.n_territories), dtype=np.int64)
     if not in_setup:
         start[0], start[1] = state.owner, state.armies

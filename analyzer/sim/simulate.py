@@ -98,10 +98,13 @@ from analyzer.game import face_down
 from analyzer.game.dice import DiceRules
 from analyzer import limits
 from analyzer.errors import BotError, IllegalActionError, PositionError, SimulationError
-from analyzer.game.validation import check_action, validate
+from analyzer.game.reader import check_action
 from analyzer.limits import check_limit, quote
 from analyzer.game.rules import Rules
-from analyzer.game.state import GameState, Phase, ranks
+from analyzer.game.ranking import ranks
+from analyzer.game.state import GameState, validate
+from analyzer.game.vocabulary import Phase, MAX_PLAYERS, PLAYER_COUNT_TEXT
+from analyzer.extras import require
 
 #: Default round cap: far beyond any game between the built-in bots, so only a stalemate reaches it.
 MAX_ROUNDS = 1000
@@ -560,8 +563,8 @@ def _blank_main() -> Iterator[None]:
 
 
 def _dask(spec: RunSpec, batches: list[int], workers: int, scheduler: str | None) -> Iterator[tuple[int, dict[str, pd.DataFrame]]]:
-    from distributed import Client, LocalCluster, as_completed as dask_completed
-
+    distributed = require("distributed")
+    Client, LocalCluster, dask_completed = distributed.Client, distributed.LocalCluster, distributed.as_completed
     cluster = None
     if scheduler is None:
         with _blank_main():
@@ -645,6 +648,8 @@ class SimulationResult:
         """
         if fmt not in ("parquet", "csv"):
             raise SimulationError(f"output format must be parquet or csv, got {fmt!r}")
+        if fmt == "parquet":
+            require("pyarrow")
         path = Path(path)
         written = []
         for name, frame in self.tables().items():
@@ -661,6 +666,7 @@ class SimulationResult:
     @classmethod
     def load(cls, path: str | Path) -> SimulationResult:
         """Read back what :meth:`save` wrote in Parquet."""
+        require("pyarrow")
         path = Path(path)
         frames = {name: pd.read_parquet(path if name == "games" else table_path(path, name)) for name in TABLES}
         return cls(**frames)
@@ -754,8 +760,8 @@ def simulate(
         if start.is_terminal():
             raise SimulationError("the start position is already over: there is nothing to play")
         n_players = start.n_players
-    elif n_players > 6:
-        raise SimulationError(f"the game is for 2 to 6 players, got {n_players}")
+    elif n_players > MAX_PLAYERS:
+        raise SimulationError(f"the game is for {PLAYER_COUNT_TEXT} players, got {n_players}")
     n_games = check_limit(_check_count(n_games, "games", 1), limits.MAX_GAMES, "games", SimulationError)
     seed = _check_count(seed, "seed", 0)
     workers = check_limit(_check_count(workers, "workers", 1), limits.max_workers(),

@@ -36,6 +36,7 @@ from analyzer.errors import StudyError
 from analyzer.sim.simulate import BATCH_SIZE, SimulationResult, simulate
 from analyzer.studies.policies import CARD_POLICIES, card_policy, population_bot
 from analyzer.studies.stats import check_confidence, check_count, paired_difference, wilson_interval
+from analyzer.game.vocabulary import MIN_PLAYERS, MAX_PLAYERS, PLAYER_COUNT_TEXT
 
 #: Player counts of the study: the classic game's claiming draft needs at least 3.
 PLAYER_COUNTS = (3, 4, 5, 6)
@@ -76,9 +77,9 @@ def card_timing(
     """
     confidence = check_confidence(confidence)
     n_games = check_count(n_games, "n_games", 1)
-    counts = [check_count(n, "players", 2) for n in player_counts]
-    if not counts or any(n > 6 for n in counts):
-        raise StudyError(f"player counts must be 2 to 6, at least one; got {list(player_counts)!r}")
+    counts = [check_count(n, "players", MIN_PLAYERS) for n in player_counts]
+    if not counts or any(n > MAX_PLAYERS for n in counts):
+        raise StudyError(f"player counts must be {PLAYER_COUNT_TEXT}, at least one; got {list(player_counts)!r}")
     if isinstance(policies, str) or not policies:
         raise StudyError(f"policies must be a list of policy names, got {policies!r}")
     names = list(dict.fromkeys(([baseline] if baseline is not None else []) + list(policies)))

@@ -53,7 +53,8 @@ from analyzer.game.actions import Claim
 from analyzer.errors import StudyError
 from analyzer.sim.simulate import BATCH_SIZE, SimulationResult, simulate
 from analyzer.game.rules import Rules
-from analyzer.game.state import GameState, Phase
+from analyzer.game.state import GameState
+from analyzer.game.vocabulary import Phase
 from analyzer.studies.policies import OpeningBot, population_bot
 from analyzer.studies.replay import Replay
 from analyzer.studies.stats import LogisticFit, check_confidence, check_count, fit_logistic, rate_table

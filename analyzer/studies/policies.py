@@ -29,7 +29,8 @@ from analyzer.bots.planner import PLANNER_BOT
 from analyzer.game.dice import DiceRules
 from analyzer.errors import StudyError
 from analyzer.game.rules import FORCED_TRADE_HAND
-from analyzer.game.state import GameState, Phase
+from analyzer.game.state import GameState
+from analyzer.game.vocabulary import Phase
 
 #: The bot families a study can fill its seats with, by the registry's names: ``classic`` (the heuristic bot,
 #: which the first committed figures were measured with) and ``default`` (the planning bot).

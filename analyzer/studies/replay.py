@@ -30,7 +30,8 @@ from analyzer.bots.base import Bot
 from analyzer.errors import StudyError
 from analyzer.game.rules import Rules
 from analyzer.sim.simulate import SimulationResult, game_rng, play, resolve_bots
-from analyzer.game.state import GameState, Phase
+from analyzer.game.state import GameState
+from analyzer.game.vocabulary import Phase
 
 
 @dataclass(frozen=True)

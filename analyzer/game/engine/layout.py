@@ -22,6 +22,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from analyzer.game.vocabulary import DECK, forces, neutral
 from analyzer.kernels import kernel
 
 # ---------------------------------------------------------------------------------- header scalars
@@ -31,10 +32,6 @@ PHASE, PLAYER, TURN, ROUND, PENDING, CAPTURED, BONUS_USED, SETS_TRADED = range(8
 RESUME_ATTACK, ELIMINATION_TRADE, SETUP_STEP, WINNER = range(8, 12)
 ATTACK_S, ATTACK_T, ATTACK_DICE, DEFENCE_DICE, MOVE_S, MOVE_T, MOVE_LO, MOVE_HI = range(12, 20)
 FIRST_PLAYER, N_PLAYERS, NEUTRAL, N_FORCES, TURN_LIMIT, N_TERRITORIES, N_CARDS = range(20, 27)
-
-# Card locations other than a player's hand.
-DECK = -1
-DISCARD = -2
 
 # ---------------------------------------------------------------------------------- the arrays
 #: The arrays after the header, in order: name, the header scalar that holds its length, and its
@@ -55,11 +52,6 @@ AT = {name: N_CARDS + 1 + i for i, name in enumerate(FIELDS)}
 AT_OWNER, AT_ARMIES, AT_CARD_LOC, AT_POOL = AT["owner"], AT["armies"], AT["card_loc"], AT["pool"]
 AT_ALIVE, AT_ELIMINATED_BY, AT_CAPITALS, AT_MISSIONS = AT["alive"], AT["eliminated_by"], AT["capitals"], AT["missions"]
 HEADER = max(AT.values()) + 1
-
-
-def forces(n_players: int) -> int:
-    """Armies' owners in a game: the players, and the neutral force of a 2-player game."""
-    return n_players + (1 if n_players == 2 else 0)
 
 
 @lru_cache(maxsize=64)
@@ -84,7 +76,7 @@ def _blank_state(n_territories: int, n_cards: int, n_players: int) -> np.ndarray
     spans = layout(n_territories, n_cards, n_players)
     S = np.zeros(sum(spans[FIELDS[-1]]), dtype=np.int64)
     S[N_PLAYERS] = n_players
-    S[NEUTRAL] = 2 if n_players == 2 else -1
+    S[NEUTRAL] = neutral(n_players)
     S[N_FORCES] = forces(n_players)
     S[N_TERRITORIES] = n_territories
     S[N_CARDS] = n_cards

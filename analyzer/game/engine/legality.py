@@ -14,10 +14,10 @@ it is comes from :func:`deciding_seat`.
 >>> from analyzer.game.rules import Rules
 >>> from analyzer.game.engine import steps
 >>> S, C = steps.new_state(42, 44, 4), steps.config(classic_board(), Rules())
->>> reason(S, C, steps.CLAIM, 5, 0, 0, 0) == LEGAL, reason(S, C, steps.PLACE, 5, 1, 0, 0) == WRONG_PHASE
+>>> reason(S, C, CLAIM, 5, 0, 0, 0) == LEGAL, reason(S, C, PLACE, 5, 1, 0, 0) == WRONG_PHASE
 (True, True)
 >>> steps.claim(S, C, 5)
->>> reason(S, C, steps.CLAIM, 5, 0, 0, 0) == CLAIMED, len(legal_rows(S, C))
+>>> reason(S, C, CLAIM, 5, 0, 0, 0) == CLAIMED, len(legal_rows(S, C))
 (True, 41)
 """
 
@@ -46,9 +46,36 @@ from analyzer.game.engine.layout import (
 from analyzer.game.engine import steps as E
 from analyzer.game.rules import FORCED_TRADE_HAND
 from analyzer.kernels import kernel
+from analyzer.game.vocabulary import (
+    ATTACK,
+    CHANCE,
+    TERMINAL,
+    ATTACK_ACTION,
+    BATTLE,
+    CAPITAL,
+    CHOOSE_CAPITAL,
+    CLAIM,
+    DEFEND,
+    DEFEND_ACTION,
+    DRAW,
+    DRAW_ACTION,
+    END_ATTACK,
+    END_TURN,
+    FORTIFY,
+    FORTIFY_ACTION,
+    GAME_OVER,
+    MOVE_IN,
+    MOVE_IN_ACTION,
+    PLACE,
+    REINFORCE,
+    ROLL,
+    ROLL_ACTION,
+    SETUP_CLAIM,
+    SETUP_PLACE,
+    TRADE,
+)
 
 #: :func:`deciding_seat` while a chance event (dice, card draw) is pending, and once the game is over.
-CHANCE, TERMINAL = -1, -2
 
 # The reason codes: LEGAL, or the first rule an action breaks.
 (
@@ -63,26 +90,26 @@ CHANCE, TERMINAL = -1, -2
 @kernel
 def allowed(phase, kind):  # pragma: no cover - compiled
     """Whether action ``kind`` belongs to ``phase`` (Battle is an attack's whole outcome)."""
-    if phase == E.SETUP_CLAIM:
-        return kind == E.CLAIM
-    if phase == E.SETUP_PLACE:
-        return kind == E.PLACE
-    if phase == E.CHOOSE_CAPITAL:
-        return kind == E.CAPITAL
-    if phase == E.REINFORCE:
-        return kind == E.TRADE or kind == E.PLACE
-    if phase == E.ATTACK:
-        return kind == E.ATTACK_ACTION or kind == E.END_ATTACK or kind == E.BATTLE
-    if phase == E.DEFEND:
-        return kind == E.DEFEND_ACTION
-    if phase == E.ROLL:
-        return kind == E.ROLL_ACTION
-    if phase == E.MOVE_IN:
-        return kind == E.MOVE_IN_ACTION
-    if phase == E.FORTIFY:
-        return kind == E.FORTIFY_ACTION or kind == E.END_TURN
-    if phase == E.DRAW:
-        return kind == E.DRAW_ACTION
+    if phase == SETUP_CLAIM:
+        return kind == CLAIM
+    if phase == SETUP_PLACE:
+        return kind == PLACE
+    if phase == CHOOSE_CAPITAL:
+        return kind == CAPITAL
+    if phase == REINFORCE:
+        return kind == TRADE or kind == PLACE
+    if phase == ATTACK:
+        return kind == ATTACK_ACTION or kind == END_ATTACK or kind == BATTLE
+    if phase == DEFEND:
+        return kind == DEFEND_ACTION
+    if phase == ROLL:
+        return kind == ROLL_ACTION
+    if phase == MOVE_IN:
+        return kind == MOVE_IN_ACTION
+    if phase == FORTIFY:
+        return kind == FORTIFY_ACTION or kind == END_TURN
+    if phase == DRAW:
+        return kind == DRAW_ACTION
     return False
 
 
@@ -91,11 +118,11 @@ def deciding_seat(S):  # pragma: no cover - compiled
     """The seat that decides now: the player to move, or while a defence is pending the defender
     (for the neutral force, the attacker's opponent); :data:`CHANCE` or :data:`TERMINAL`."""
     phase = S[PHASE]
-    if phase == E.GAME_OVER:
+    if phase == GAME_OVER:
         return TERMINAL
-    if phase == E.ROLL or phase == E.DRAW:
+    if phase == ROLL or phase == DRAW:
         return CHANCE
-    if phase == E.DEFEND:
+    if phase == DEFEND:
         defender = S[S[AT_OWNER] + S[ATTACK_T]]
         if defender == S[NEUTRAL]:
             return 1 - S[PLAYER]
@@ -156,16 +183,16 @@ def reason(S, C, kind, a, b, c, d):  # pragma: no cover - compiled
     p = S[PLAYER]
     n = S[N_TERRITORIES]
     owner, armies = S[AT_OWNER], S[AT_ARMIES]
-    if kind == E.END_ATTACK or kind == E.END_TURN:
+    if kind == END_ATTACK or kind == END_TURN:
         return LEGAL
-    if kind == E.CLAIM or kind == E.CAPITAL or kind == E.PLACE:
+    if kind == CLAIM or kind == CAPITAL or kind == PLACE:
         if not 0 <= a < n:
             return NO_SUCH_TERRITORY
-        if kind == E.CLAIM:
+        if kind == CLAIM:
             return LEGAL if S[owner + a] == -1 else CLAIMED
-        if kind == E.CAPITAL:
+        if kind == CAPITAL:
             return LEGAL if S[owner + a] == p else NOT_YOURS
-        if phase == E.SETUP_PLACE:
+        if phase == SETUP_PLACE:
             if S[owner + a] != E.setup_force(S):
                 return NOT_THE_FORCE
             return LEGAL if b == 1 else ONE_AT_A_TIME
@@ -174,7 +201,7 @@ def reason(S, C, kind, a, b, c, d):  # pragma: no cover - compiled
         if S[owner + a] != p:
             return NOT_YOURS
         return LEGAL if 1 <= b <= S[PENDING] else PLACE_RANGE
-    if kind == E.TRADE:
+    if kind == TRADE:
         if a == b or b == c or a == c:
             return SET_SHAPE
         m = S[N_CARDS]
@@ -196,7 +223,7 @@ def reason(S, C, kind, a, b, c, d):  # pragma: no cover - compiled
                 return LEGAL
             i += 1
         return CHOOSE_BONUS
-    if kind == E.ATTACK_ACTION or kind == E.BATTLE:
+    if kind == ATTACK_ACTION or kind == BATTLE:
         if not (0 <= a < n and 0 <= b < n):
             return NO_SUCH_TERRITORY
         if S[owner + a] != p:
@@ -208,16 +235,16 @@ def reason(S, C, kind, a, b, c, d):  # pragma: no cover - compiled
         most = E.attacker_dice(C, S[armies + a])
         if most < 1:
             return TOO_FEW_TO_ATTACK
-        if kind == E.ATTACK_ACTION:
+        if kind == ATTACK_ACTION:
             return LEGAL if 1 <= c <= most else DICE_RANGE
         if not (1 <= c <= S[armies + a] and 0 <= d <= S[armies + b]):
             return BATTLE_RANGE
         return CAPTURE_LEAVES_TWO if d == 0 and c < 2 else LEGAL
-    if kind == E.DEFEND_ACTION:
+    if kind == DEFEND_ACTION:
         return LEGAL if 1 <= a <= E.defender_dice(C, S[armies + S[ATTACK_T]]) else DEFENCE_RANGE
-    if kind == E.MOVE_IN_ACTION:
+    if kind == MOVE_IN_ACTION:
         return LEGAL if S[MOVE_LO] <= a <= S[MOVE_HI] else MOVE_RANGE
-    if kind == E.FORTIFY_ACTION:
+    if kind == FORTIFY_ACTION:
         if not (0 <= a < n and 0 <= b < n):
             return NO_SUCH_TERRITORY
         if S[owner + a] != p or S[owner + b] != p:
@@ -225,11 +252,11 @@ def reason(S, C, kind, a, b, c, d):  # pragma: no cover - compiled
         if not E.fortify_reach(S, C, a)[b]:
             return NOT_REACHABLE
         return LEGAL if 1 <= c <= S[armies + a] - 1 else FORTIFY_RANGE
-    if kind == E.ROLL_ACTION:
+    if kind == ROLL_ACTION:
         # Each pair of dice compared costs one side one army.
         fought = min(S[ATTACK_DICE], S[DEFENCE_DICE])
         return LEGAL if a >= 0 and b >= 0 and a + b == fought else IMPOSSIBLE_ROLL
-    if kind == E.DRAW_ACTION:
+    if kind == DRAW_ACTION:
         if not 0 <= a < S[N_CARDS]:
             return NOT_IN_PILE
         return LEGAL if S[S[AT_CARD_LOC] + a] == E.pile_place(S) else NOT_IN_PILE
@@ -268,12 +295,12 @@ def legal_rows(S, C):  # pragma: no cover - compiled
     phase = S[PHASE]
     n = S[N_TERRITORIES]
     armies = S[AT_ARMIES]
-    if phase == E.SETUP_CLAIM or phase == E.SETUP_PLACE or phase == E.CHOOSE_CAPITAL:
-        kind = E.CLAIM if phase == E.SETUP_CLAIM else (E.PLACE if phase == E.SETUP_PLACE else E.CAPITAL)
+    if phase == SETUP_CLAIM or phase == SETUP_PLACE or phase == CHOOSE_CAPITAL:
+        kind = CLAIM if phase == SETUP_CLAIM else (PLACE if phase == SETUP_PLACE else CAPITAL)
         for t in range(n):
             if reason(S, C, kind, t, 1, 0, 0) == LEGAL:
                 rows, k = push_row(rows, k, kind, t, 1, 0, 0)
-    elif phase == E.REINFORCE:
+    elif phase == REINFORCE:
         hand = np.flatnonzero(E.card_view(S) == S[PLAYER])
         h = hand.shape[0]
         terr = C[E.O_CARD_TERRITORY]
@@ -281,8 +308,8 @@ def legal_rows(S, C):  # pragma: no cover - compiled
             for j in range(i + 1, h):
                 for m in range(j + 1, h):
                     c0, c1, c2 = hand[i], hand[j], hand[m]
-                    if reason(S, C, E.TRADE, c0, c1, c2, -1) == LEGAL:
-                        rows, k = push_row(rows, k, E.TRADE, c0, c1, c2, -1)
+                    if reason(S, C, TRADE, c0, c1, c2, -1) == LEGAL:
+                        rows, k = push_row(rows, k, TRADE, c0, c1, c2, -1)
                         continue
                     # The bonus territories on the cards, ascending and once each.
                     last = -1
@@ -294,16 +321,16 @@ def legal_rows(S, C):  # pragma: no cover - compiled
                                 nxt = t
                         if nxt < 0:
                             break
-                        if reason(S, C, E.TRADE, c0, c1, c2, nxt) == LEGAL:
-                            rows, k = push_row(rows, k, E.TRADE, c0, c1, c2, nxt)
+                        if reason(S, C, TRADE, c0, c1, c2, nxt) == LEGAL:
+                            rows, k = push_row(rows, k, TRADE, c0, c1, c2, nxt)
                         last = nxt
         for t in range(n):
-            if reason(S, C, E.PLACE, t, 1, 0, 0) != LEGAL:
+            if reason(S, C, PLACE, t, 1, 0, 0) != LEGAL:
                 continue
             for x in range(1, S[PENDING] + 1):
-                if reason(S, C, E.PLACE, t, x, 0, 0) == LEGAL:
-                    rows, k = push_row(rows, k, E.PLACE, t, x, 0, 0)
-    elif phase == E.ATTACK:
+                if reason(S, C, PLACE, t, x, 0, 0) == LEGAL:
+                    rows, k = push_row(rows, k, PLACE, t, x, 0, 0)
+    elif phase == ATTACK:
         width, nb = C[E.R_WIDTH], C[E.O_NEIGHBORS]
         for s in range(n):
             for j in range(width):
@@ -311,24 +338,24 @@ def legal_rows(S, C):  # pragma: no cover - compiled
                 if t < 0:
                     break
                 for dice in range(1, C[E.R_ATTACKER_MAX] + 1):
-                    if reason(S, C, E.ATTACK_ACTION, s, t, dice, 0) == LEGAL:
-                        rows, k = push_row(rows, k, E.ATTACK_ACTION, s, t, dice, 0)
-        rows, k = push_row(rows, k, E.END_ATTACK, 0, 0, 0, 0)
-    elif phase == E.DEFEND:
+                    if reason(S, C, ATTACK_ACTION, s, t, dice, 0) == LEGAL:
+                        rows, k = push_row(rows, k, ATTACK_ACTION, s, t, dice, 0)
+        rows, k = push_row(rows, k, END_ATTACK, 0, 0, 0, 0)
+    elif phase == DEFEND:
         for dice in range(1, C[E.R_DEFENDER_MAX] + 1):
-            if reason(S, C, E.DEFEND_ACTION, dice, 0, 0, 0) == LEGAL:
-                rows, k = push_row(rows, k, E.DEFEND_ACTION, dice, 0, 0, 0)
-    elif phase == E.MOVE_IN:
+            if reason(S, C, DEFEND_ACTION, dice, 0, 0, 0) == LEGAL:
+                rows, k = push_row(rows, k, DEFEND_ACTION, dice, 0, 0, 0)
+    elif phase == MOVE_IN:
         for x in range(S[MOVE_LO], S[MOVE_HI] + 1):
-            if reason(S, C, E.MOVE_IN_ACTION, x, 0, 0, 0) == LEGAL:
-                rows, k = push_row(rows, k, E.MOVE_IN_ACTION, x, 0, 0, 0)
-    elif phase == E.FORTIFY:
+            if reason(S, C, MOVE_IN_ACTION, x, 0, 0, 0) == LEGAL:
+                rows, k = push_row(rows, k, MOVE_IN_ACTION, x, 0, 0, 0)
+    elif phase == FORTIFY:
         for s in range(n):
             for t in range(n):
-                if reason(S, C, E.FORTIFY_ACTION, s, t, 1, 0) != LEGAL:
+                if reason(S, C, FORTIFY_ACTION, s, t, 1, 0) != LEGAL:
                     continue
                 for x in range(1, S[armies + s]):
-                    if reason(S, C, E.FORTIFY_ACTION, s, t, x, 0) == LEGAL:
-                        rows, k = push_row(rows, k, E.FORTIFY_ACTION, s, t, x, 0)
-        rows, k = push_row(rows, k, E.END_TURN, 0, 0, 0, 0)
+                    if reason(S, C, FORTIFY_ACTION, s, t, x, 0) == LEGAL:
+                        rows, k = push_row(rows, k, FORTIFY_ACTION, s, t, x, 0)
+        rows, k = push_row(rows, k, END_TURN, 0, 0, 0, 0)
     return rows[:k]

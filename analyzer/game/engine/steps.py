@@ -47,9 +47,7 @@ from analyzer.game.engine.layout import (
     ATTACK_T,
     BONUS_USED,
     CAPTURED,
-    DECK,
     DEFENCE_DICE,
-    DISCARD,
     ELIMINATION_TRADE,
     FIELDS,
     FIRST_PLAYER,
@@ -85,24 +83,34 @@ from analyzer.game.engine.layout import (
 from analyzer.game.board import Board
 from analyzer.game.dice import most_dice
 from analyzer.game.rules import ELIMINATION_TRADE_HAND, Rules, fixed_set_value, reinforcement_from_territories
-
-# Phases (the values of analyzer.game.state.Phase).
-SETUP_CLAIM, SETUP_PLACE, CHOOSE_CAPITAL, REINFORCE, ATTACK, DEFEND, ROLL, MOVE_IN, FORTIFY, DRAW, GAME_OVER = range(11)
-
-# Action codes of step(): the arguments a, b, c, d of each.
-CLAIM = 0  # territory
-PLACE = 1  # territory, armies
-CAPITAL = 2  # territory
-TRADE = 3  # card, card, card, bonus territory or -1
-ATTACK_ACTION = 4  # source, target, dice
-DEFEND_ACTION = 5  # dice
-ROLL_ACTION = 6  # attacker losses, defender losses
-BATTLE = 7  # source, target, attacker left, defender left
-MOVE_IN_ACTION = 8  # armies
-END_ATTACK = 9
-FORTIFY_ACTION = 10  # source, target, armies
-END_TURN = 11
-DRAW_ACTION = 12  # card
+from analyzer.game.vocabulary import (
+    DECK,
+    DISCARD,
+    ATTACK,
+    ATTACK_ACTION,
+    BATTLE,
+    CAPITAL,
+    CHOOSE_CAPITAL,
+    CLAIM,
+    DEFEND,
+    DEFEND_ACTION,
+    DRAW,
+    DRAW_ACTION,
+    END_ATTACK,
+    END_TURN,
+    FORTIFY,
+    FORTIFY_ACTION,
+    GAME_OVER,
+    MOVE_IN,
+    MOVE_IN_ACTION,
+    PLACE,
+    REINFORCE,
+    ROLL,
+    ROLL_ACTION,
+    SETUP_CLAIM,
+    SETUP_PLACE,
+    TRADE,
+)
 
 # ---------------------------------------------------------------------------------- constant data
 # The constant data C is one int64 vector (one array, so that compiled calls pass one reference):

@@ -42,7 +42,8 @@ from analyzer.bots.planner import PLANNER_BOT, PlannerBot
 from analyzer.errors import BotError
 from analyzer.game.actions import Action, Battle, EndAttack, EndTurn, Fortify, MoveIn, Place, Trade
 from analyzer.game.board import SYMBOLS
-from analyzer.game.state import GameState, Phase
+from analyzer.game.state import GameState
+from analyzer.game.vocabulary import Phase
 from analyzer.game import face_down
 from analyzer.sim import playout
 from analyzer.sim.simulate import game_rng, sample_battle

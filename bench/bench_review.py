@@ -19,7 +19,7 @@ import time
 import numpy as np
 
 from analyzer.analysis.review import PLANS, ROLLOUTS, TURNING_POINTS, _winners, replay_turn, review_game
-from analyzer.bots.search import play_setup
+from analyzer.analysis.search import play_setup
 from analyzer.game.state import GameState
 
 

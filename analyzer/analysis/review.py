@@ -67,11 +67,12 @@ from analyzer.analysis.luck import battle_luck
 from analyzer.analysis.position import face_down_assumption
 from analyzer.bots.base import BattleOrder, Decision
 from analyzer.bots.planner import PLANNER_BOT, PlannerBot
-from analyzer.bots.search import PLANS
+from analyzer.analysis.search import PLANS
 from analyzer.errors import ReviewError
 from analyzer.game import face_down
 from analyzer.game.actions import Action, Attack, Battle, Defend, Draw, EndAttack, EndTurn, Fortify, MoveIn, Place, Roll, Trade, as_id
-from analyzer.game.state import GameState, Phase
+from analyzer.game.state import GameState
+from analyzer.game.vocabulary import Phase
 from analyzer.limits import MAX_ROUNDS
 from analyzer.plot import PLAYER_COLORS
 from analyzer.sim import playout

@@ -22,6 +22,7 @@ from tqdm.auto import tqdm
 from analyzer.analysis.review import ROLLOUTS, GameReview, review_game
 from analyzer.commands.files import check_path
 from analyzer.errors import ReviewError
+from analyzer.extras import require
 from analyzer.game.state import GameState
 from analyzer.limits import quote
 
@@ -66,6 +67,8 @@ def run(args: argparse.Namespace) -> int:
             raise ReviewError(f"--out {quote(args.out)}: give a file ending in .csv or .parquet")
         if not out.parent.is_dir():
             raise ReviewError(f"--out {quote(args.out)}: directory {out.parent} does not exist")
+        if out.suffix.lower() == ".parquet":
+            require("pyarrow")  # before the review, not after it
     game = _load(args.game)
     bar = tqdm(total=1, desc="review", unit="task", file=sys.stderr, disable=args.quiet)
 

@@ -9,6 +9,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -425,3 +427,15 @@ def _ink(fill: str) -> str:
     """Black or white text, whichever reads better on ``fill``."""
     r, g, b = mcolors.to_rgb(fill)
     return "black" if 0.299 * r + 0.587 * g + 0.114 * b > 0.55 else "white"
+
+
+def whole_ticks(lo: int, hi: int, most: int = 10) -> list[int]:
+    """Evenly spaced whole-number ticks from ``lo`` to ``hi``: a step of 1, 2 or 5 times a power of ten, at most ``most`` steps.
+
+    >>> whole_ticks(0, 7), whole_ticks(950, 1000), whole_ticks(1, 1000)[:3]
+    ([0, 1, 2, 3, 4, 5, 6, 7], [950, 955, 960, 965, 970, 975, 980, 985, 990, 995, 1000], [100, 200, 300])
+    """
+    span = max(1, hi - lo)
+    step = next(m * 10**e for e in itertools.count() for m in (1, 2, 5) if span / (m * 10**e) <= most)
+    first = -(-lo // step) * step
+    return list(range(first, hi + 1, step))

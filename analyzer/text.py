@@ -21,3 +21,39 @@ _MARKDOWN = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$&:])")
 def plain(text: object) -> str:
     """``text`` with Markdown's and HTML's special characters escaped, to show user text as typed."""
     return _MARKDOWN.sub(r"\\\1", str(text))
+
+
+def shortened(text: str, limit: int) -> str:
+    """``text`` cut to at most ``limit`` characters at a word's end, with "…" when anything was cut.
+
+    >>> shortened("The long evening game of the Tuesday club at Ann's", 30)
+    'The long evening game of the…'
+    >>> shortened("Supercalifragilistic", 10), shortened("Ann", 10)
+    ('Supercali…', 'Ann')
+    """
+    text = " ".join(text.split())
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1]
+    # A word cut in two reads as a typo; one that has no end within the limit is cut where it must be.
+    words = cut.rsplit(" ", 1)[0] if " " in cut and text[limit - 1] != " " else cut
+    return words.rstrip(" ,;:-") + "…"
+
+
+def percent(p: float, digits: int = 2) -> str:
+    """``p`` as a percentage that never shows 100% or 0% for a chance that is neither.
+
+    >>> percent(0.852), percent(1.0), percent(0.9999999), percent(1e-9), percent(0.0)
+    ('85.20%', '100%', '>99.99%', '<0.01%', '0%')
+    """
+    if p >= 1:
+        return "100%"
+    if p <= 0:
+        return "0%"
+    shown = f"{p:.{digits}%}"
+    step = 10.0 ** -digits
+    if float(shown[:-1]) >= 100:
+        return f">{100 - step:.{digits}f}%"
+    if float(shown[:-1]) <= 0:
+        return f"<{step:.{digits}f}%"
+    return shown

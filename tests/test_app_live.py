@@ -1,4 +1,4 @@
-"""The live-game panel (app_live.py), driven through its own widgets with Streamlit's AppTest.
+"""The live-game panel (analyzer/webapp/record.py), driven through its own widgets with Streamlit's AppTest.
 
 The scripted game of ``tests/test_record.py`` is recorded entry by entry by
 setting the panel's widgets and pressing its buttons, as a user would; the
@@ -19,7 +19,7 @@ from analyzer.game.state import GameState
 from analyzer.text import plain
 from analyzer.live import LiveGame
 from analyzer.plot import PICK_SELECTION
-from app_live import ENTER_BY_PLAYER, RANDOM_DEAL
+from analyzer.webapp.record import ENTER_BY_PLAYER, RANDOM_DEAL
 from test_record import play_script, same_game, script_start
 
 BOARD = classic_board()
@@ -31,7 +31,7 @@ TIMEOUT = 60
 def host() -> None:
     import streamlit as st
 
-    from app_live import render
+    from analyzer.webapp.record import render
 
     new = render(st.session_state.get("game"), "live")
     if new is not None:
@@ -58,6 +58,11 @@ def game_of(at: AppTest) -> GameState:
     return game
 
 
+def form(at: AppTest) -> int:
+    """The panel's form generation, part of the keys of its counts (a new form starts from the game's counts)."""
+    return int(at.session_state[k("form")]) if k("form") in at.session_state else 0
+
+
 def errors(at: AppTest) -> list[str]:
     return [e.value for e in at.error]
 
@@ -76,10 +81,10 @@ def record(at: AppTest, step: tuple[str, dict[str, Any]]) -> None:
         if len(counts) == 1:
             ((t, n),) = counts.items()
             at.selectbox(key=k("place_t")).set_value(BOARD.index(t))
-            at.number_input(key=k(f"place_k{game.pending}")).set_value(n)
-            at.text_input(key=k("place_many")).set_value("")
+            at.number_input(key=k(f"place_k{form(at)}")).set_value(n)
+            at.text_input(key=k(f"place_many{form(at)}")).set_value("")
         else:
-            at.text_input(key=k("place_many")).set_value(", ".join(f"{t} {n}" for t, n in counts.items()))
+            at.text_input(key=k(f"place_many{form(at)}")).set_value(", ".join(f"{t} {n}" for t, n in counts.items()))
         press(at, "place_go")
     elif name == "trade":
         at.multiselect(key=k("trade_cards")).set_value(kw.get("cards", []))
@@ -88,21 +93,23 @@ def record(at: AppTest, step: tuple[str, dict[str, Any]]) -> None:
     elif name == "battle":
         src = BOARD.index(kw["source"])
         at.selectbox(key=k("from")).set_value(src).run()
-        at.selectbox(key=k("to")).set_value(BOARD.index(kw["target"]))
-        at.number_input(key=k(f"a_left{src}_{game.armies[src]}")).set_value(kw["attacker_left"])
-        at.number_input(key=k("d_left")).set_value(kw["defender_left"])
+        tgt = BOARD.index(kw["target"])
+        at.selectbox(key=k("to")).set_value(tgt).run()
+        pair = f"{form(at)}_{src}_{tgt}"
+        at.number_input(key=k(f"a_left{pair}")).set_value(kw["attacker_left"])
+        at.number_input(key=k(f"d_left{pair}")).set_value(kw["defender_left"])
         press(at, "battle_go")
     elif name == "move_in":
-        lo, hi = game.move_range()
-        at.number_input(key=k(f"move_k{lo}_{hi}")).set_value(kw["armies"])
+        at.number_input(key=k(f"move_k{form(at)}")).set_value(kw["armies"])
         press(at, "move_go")
     elif name in ("fortify", "end_turn"):
         if game.captured:
             at.selectbox(key=k("card")).set_value(-1 if kw["card"] is None else kw["card"])
         if name == "fortify":
             at.selectbox(key=k("f_from")).set_value(BOARD.index(kw["source"])).run()
-            at.selectbox(key=k("f_to")).set_value(BOARD.index(kw["target"]))
-            at.number_input(key=k("f_k")).set_value(kw["armies"])
+            src, tgt = BOARD.index(kw["source"]), BOARD.index(kw["target"])
+            at.selectbox(key=k("f_to")).set_value(tgt).run()
+            at.number_input(key=k(f"f_k{form(at)}_{src}_{tgt}")).set_value(kw["armies"])
             press(at, "f_go")
         else:
             press(at, "end_go")
@@ -144,6 +151,11 @@ def test_scripted_game_through_the_widgets_is_the_engines_game(recorded: Any) ->
 
 def test_log_and_luck_are_shown(recorded: Any) -> None:
     at, _, _ = recorded
+    # Drawn only while open: each costs more than an entry.
+    assert not any(str(c.value).startswith("Luckiest battle") for c in at.caption)
+    at.session_state[k("log_open")] = True
+    at.session_state[k("luck_open")] = True
+    at.run()
     texts = [str(c.value) for c in at.caption]
     assert any(t.startswith("Luckiest battle for Ann") for t in texts)
     assert any("Cy is out" in m.value.replace("\\", "") for m in at.markdown)
@@ -155,16 +167,16 @@ def test_refused_entries_show_the_engines_message_and_keep_the_game() -> None:
     start = LiveGame(GameState.from_position(owner, [3] * 42, n_players=3, player=0), me=0).state
     at = _app(start)
     at.selectbox(key=k("place_t")).set_value(BOARD.index("Alaska"))
-    at.number_input(key=k("place_k11")).set_value(12)
+    at.number_input(key=k("place_k0")).set_value(12)
     press(at, "place_go")
-    (message,) = errors(at)
-    assert "armies must be from 1 to the 11 left to place, got 12" in message.replace("\\", "")
+    (message,) = errors(at)  # under the field: a count out of its range never reaches the game
+    assert "Armies: enter a whole number from 1 to 11, not 12" in message.replace("\\", "")
     assert game_of(at) == start
-    assert at.number_input(key=k("place_k11")).value == 12  # the entry stays to be fixed
-    at.text_input(key=k("place_many")).set_value("Alaska 10, Atlantis 1")
+    assert at.number_input(key=k("place_k0")).value == 12  # the entry stays to be fixed
+    at.text_input(key=k("place_many0")).set_value("Alaska 10, Atlantis 1")
     press(at, "place_go")
     assert any("Atlantis" in e for e in errors(at)) and game_of(at) == start
-    at.text_input(key=k("place_many")).set_value("Alaska 11")
+    at.text_input(key=k("place_many0")).set_value("Alaska 11")
     press(at, "place_go")
     after_place = game_of(at)
     assert after_place.armies[0] == 14 and not errors(at)
@@ -172,19 +184,23 @@ def test_refused_entries_show_the_engines_message_and_keep_the_game() -> None:
     assert plain("Next reinforcements: Player 1 11, Player 2 7, Player 3 6") in [c.value for c in at.caption]
     # A result impossible from the armies before it.
     at.selectbox(key=k("from")).set_value(0).run()
-    at.selectbox(key=k("to")).set_value(BOARD.index("Kamchatka"))
-    at.number_input(key=k("a_left0_14")).set_value(15)
+    at.selectbox(key=k("to")).set_value(BOARD.index("Kamchatka")).run()
+    pair = f"1_0_{BOARD.index('Kamchatka')}"
+    assert at.number_input(key=k(f"d_left{pair}")).value == 3  # the form starts from the stacks as they are
+    at.number_input(key=k(f"a_left{pair}")).set_value(15)
+    at.number_input(key=k(f"d_left{pair}")).set_value(0)
     press(at, "battle_go")
     (message,) = errors(at)
-    assert "cannot leave 15 and 0" in message.replace("\\", "") and game_of(at) == after_place
-    assert at.number_input(key=k("a_left0_14")).value == 15
+    assert "enter a whole number from 1 to 14, not 15" in message.replace("\\", "") and game_of(at) == after_place
+    assert at.number_input(key=k(f"a_left{pair}")).value == 15
+    at.number_input(key=k(f"a_left{pair}")).set_value(14)
     # Roll by roll: an outcome the dice cannot give is refused, a possible one recorded.
-    at.number_input(key=k("r_al")).set_value(3)
+    at.number_input(key=k(f"r_al{pair}")).set_value(3)
     press(at, "roll_go")
     (message,) = errors(at)
     assert "not a possible outcome of 3 dice against 2" in message.replace("\\", "") and game_of(at) == after_place
-    at.number_input(key=k("r_al")).set_value(1)
-    at.number_input(key=k("r_dl")).set_value(1)
+    at.number_input(key=k(f"r_al{pair}")).set_value(1)
+    at.number_input(key=k(f"r_dl{pair}")).set_value(1)
     press(at, "roll_go")
     rolled = game_of(at)
     assert not errors(at) and rolled.armies[0] == 13 and rolled.armies[BOARD.index("Kamchatka")] == 2
@@ -262,16 +278,17 @@ def test_after_a_battle_the_boxes_show_the_armies_left() -> None:
     owner = [0] * 14 + [1] * 14 + [2] * 14
     start = LiveGame(GameState.from_position(owner, [3] * 42, n_players=3, player=0), me=0).state
     at = _app(start)
-    at.text_input(key=k("place_many")).set_value("Alaska 11")
+    at.text_input(key=k("place_many0")).set_value("Alaska 11")
     press(at, "place_go")
     at.selectbox(key=k("from")).set_value(0).run()
-    at.selectbox(key=k("to")).set_value(BOARD.index("Kamchatka"))
+    at.selectbox(key=k("to")).set_value(BOARD.index("Kamchatka")).run()
     sent = {"from": at.selectbox(key=k("from")), "to": at.selectbox(key=k("to"))}
     labels = {name: box.options[box.index] for name, box in sent.items()}
     assert labels == {"from": "Alaska (14, Player 1)", "to": "Kamchatka (3, Player 3)"}
     # Alaska's 14 against Kamchatka's 3, stopped at 10 and 1: the browser sent the labels above with the press.
-    at.number_input(key=k("a_left0_14")).set_value(10)
-    at.number_input(key=k("d_left")).set_value(1)
+    pair = f"1_0_{BOARD.index('Kamchatka')}"
+    at.number_input(key=k(f"a_left{pair}")).set_value(10)
+    at.number_input(key=k(f"d_left{pair}")).set_value(1)
     press(at, "battle_go")
     assert game_of(at).armies[[0, BOARD.index("Kamchatka")]].tolist() == [10, 1]
     after = {name: at.selectbox(key=k(name)) for name in sent}
@@ -287,19 +304,21 @@ def test_after_a_move_in_the_next_battle_starts_from_the_armies_left() -> None:
     iceland, scandinavia = BOARD.index("Iceland"), BOARD.index("Scandinavia")
     armies[iceland] = 10  # Iceland borders Scandinavia and Great Britain, both Player 2's
     at = _app(LiveGame(GameState.from_position(owner, armies, n_players=3, player=0), me=0).state)
-    at.text_input(key=k("place_many")).set_value("Alaska 11")
+    at.text_input(key=k("place_many0")).set_value("Alaska 11")
     press(at, "place_go")
     at.selectbox(key=k("from")).set_value(iceland).run()
-    at.selectbox(key=k("to")).set_value(scandinavia)
+    at.selectbox(key=k("to")).set_value(scandinavia).run()
     # Scandinavia taken with 9 of Iceland's 10 left, then 3 moved in (3 to 8 allowed): Iceland keeps 6.
-    at.number_input(key=k(f"a_left{iceland}_10")).set_value(9)
+    at.number_input(key=k(f"a_left1_{iceland}_{scandinavia}")).set_value(9)
+    at.number_input(key=k(f"d_left1_{iceland}_{scandinavia}")).set_value(0)
     press(at, "battle_go")
-    at.number_input(key=k("move_k3_8")).set_value(3)
+    at.number_input(key=k("move_k2")).set_value(3)
     press(at, "move_go")
     assert game_of(at).armies[iceland] == 6
     # The next battle from Iceland starts from its 6 armies, not the 9 typed for the last one.
     assert at.selectbox(key=k("from")).value == iceland
-    assert at.number_input(key=k(f"a_left{iceland}_6")).value == 6
+    target = at.selectbox(key=k("to")).value
+    assert at.number_input(key=k(f"a_left3_{iceland}_{target}")).value == 6
     assert at.selectbox(key=k("from")).proto.raw_value == "Iceland (6, Player 1)"
 
 
@@ -316,7 +335,7 @@ def test_tapping_the_map_claims_territories_and_the_list_still_does() -> None:
     at.text_input(key=k("names")).set_value("Ann, Bo, Cy").run()
     at.selectbox(key=k("first")).set_value(1)
     press(at, "start")
-    assert plain("Tap a free territory on the map to claim it for Bo, or pick it below.") in [c.value for c in at.caption]
+    assert plain("Tap a free territory on the map to claim it for Bo.") in [c.value for c in at.caption]
     tap(at, "Peru")
     assert game_of(at).owner[BOARD.index("Peru")] == 1 and len(game_of(at).history) == 1
     # A tap on a territory already held changes nothing and says why.

@@ -99,6 +99,8 @@ class OddsTables:
             interpolation="nearest",
         )
         ax.figure.colorbar(image, ax=ax, label=_LABELS[which])
+        # Each cell is a whole number of armies: a tick between two (2.5 armies) names no battle.
+        ax.locator_params(integer=True)
         if is_p and len(rows) > 1 and len(cols) > 1:
             ax.contour(cols, rows, data.to_numpy(dtype=float), levels=[0.5], colors="black", linewidths=0.8)
         ax.set_xlabel("defenders")

@@ -27,6 +27,7 @@ import streamlit as st
 
 from analyzer.analysis.log import log_csv, log_lines, player_names
 from analyzer.analysis.position import player_labels
+from analyzer.analysis.setup import likely_continent, random_claims, setup_force, spread_rest
 from analyzer.analysis.luck import extreme_battles, luck_series, luck_table
 from analyzer.errors import RiskAnalyzerError
 from analyzer.game import face_down
@@ -34,10 +35,11 @@ from analyzer.game.actions import Territory
 from analyzer.game.board import SYMBOLS, classic_board
 from analyzer.game.state import GameState
 from analyzer.game.vocabulary import Phase, DECK, PLAYER_COUNTS, PLAYER_COUNT_TEXT, forces
-from analyzer.limits import MAX_ARMIES, MAX_NAME_LENGTH
+from analyzer.limits import MAX_NAME_LENGTH
 from analyzer.live import LIVE_LABEL, LiveGame
 from analyzer.plot import NEUTRAL_COLOR, PICK_SELECTION, PLAYER_COLORS, board_chart, chart_picks
-from analyzer.text import plain
+from analyzer.text import plain, shortened
+from analyzer.webapp.inputs import whole_number
 
 T = TypeVar("T")
 
@@ -52,11 +54,19 @@ ENTER_BY_PLAYER = "entered player by player (claimed or dealt)"
 RANDOM_DEAL = "dealt at random, with armies placed"
 
 
-def render(game: GameState | None, key: str) -> GameState | None:
+def is_live(game: GameState) -> bool:
+    """Whether ``game`` is followed live (recorded entry by entry through :class:`LiveGame`)."""
+    return LIVE_LABEL in game.labels
+
+
+def render(game: GameState | None, key: str, *, message: str | None = None) -> GameState | None:
     """Draw the live-game panel for ``game`` (None: the start form); return the new game after an entry, else None.
 
     ``key`` prefixes every widget key, so the panel can sit beside other
-    widgets (and two panels beside each other).
+    widgets (and two panels beside each other). ``message`` (the last entry's
+    save refused) is shown at the entries. After an entry the counts of the
+    form start again from the game's; a caller whose save of the new game is
+    refused calls :func:`keep_form` so that the user's entry stays in it.
     """
     if game is None:
         return _start_form(key)
@@ -72,6 +82,8 @@ def render(game: GameState | None, key: str) -> GameState | None:
         return _adopt_form(fresh, key)
     names = player_names(game)
     _status(live, names)
+    if message:
+        st.error(plain(message))
     new = _entries(live, names, key)
     if new is not None:
         return new
@@ -87,13 +99,24 @@ def _k(key: str, name: str) -> str:
     return f"{key}:{name}"
 
 
-def _apply(live: LiveGame, entry: Callable[[], object]) -> GameState | None:
-    """Run one entry; on a refusal show the engine's message and keep the game."""
+def _form(key: str) -> int:
+    """The form's generation: part of the keys of its counts, so that a new one starts from the game's counts."""
+    return int(st.session_state.get(_k(key, "form"), 0))
+
+
+def keep_form(key: str) -> None:
+    """The new game :func:`render` returned was not saved: the form keeps the user's entry, to apply again."""
+    st.session_state[_k(key, "form")] = max(0, _form(key) - 1)
+
+
+def _apply(live: LiveGame, key: str, entry: Callable[[], object]) -> GameState | None:
+    """Run one entry; on a refusal show the engine's message and keep the game and the form."""
     try:
         entry()
     except RiskAnalyzerError as exc:
         st.error(plain(str(exc)))
         return None
+    st.session_state[_k(key, "form")] = _form(key) + 1
     return live.state
 
 
@@ -153,7 +176,7 @@ class _EntryError(RiskAnalyzerError):
 def _start_form(key: str) -> GameState | None:
     st.subheader("Start a live game")
     text = st.text_input("Players, in seat order (comma-separated)", "Red, Blue, Green", key=_k(key, "names"))
-    names = [n.strip()[:MAX_NAME_LENGTH] for n in text.split(",") if n.strip()]
+    names = [shortened(n, MAX_NAME_LENGTH) for n in text.split(",") if n.strip()]
     if len(names) not in PLAYER_COUNTS:
         st.error(plain(f"a game has {PLAYER_COUNT_TEXT} players, got {len(names)}"))
         return None
@@ -169,7 +192,7 @@ def _start_form(key: str) -> GameState | None:
         if how == RANDOM_DEAL:
             live = LiveGame.random(names, rng, me=me)
         else:
-            live = LiveGame.start(names, first=int(first), me=me, seed=int(rng.integers(2**31)),
+            live = LiveGame.start(names, first=int(first or 0), me=me, seed=int(rng.integers(2**31)),
                                   deal=None if deal is None else _deal_of(deal, len(names)))
     except RiskAnalyzerError as exc:
         st.error(plain(str(exc)))
@@ -247,7 +270,8 @@ def _entries(live: LiveGame, names: list[str], key: str) -> GameState | None:
     if new is not None:
         return new
     if phase == Phase.REINFORCE:
-        return _trade(live, s, names, key) or _place(live, s, names, key)
+        # No army is due while a trade forced mid-turn (after an elimination) is waiting.
+        return _trade(live, s, names, key) or (_place(live, s, names, key) if s.pending else None)
     if phase == Phase.MOVE_IN:
         return _move_in(live, s, key)
     if phase in (Phase.ATTACK, Phase.FORTIFY):
@@ -260,36 +284,49 @@ def _entries(live: LiveGame, names: list[str], key: str) -> GameState | None:
 
 
 def _claim(live: LiveGame, s: GameState, names: list[str], key: str) -> GameState | None:
-    free = s.territories_of(-1)
-    tapped = _tapped_territory(s, names, key)
-    if tapped is not None:
-        return _apply(live, lambda: live.claim(tapped))
-    t = st.selectbox(f"{names[s.player]} claims", free, format_func=lambda t: s.board.territories[t], key=_k(key, "claim"))
-    if st.button("Claim", key=_k(key, "claim_go"), width="stretch", type="primary"):
-        return _apply(live, lambda: live.claim(int(t)))
+    st.caption(plain(f"Tap a free territory on the map to claim it for {names[s.player]}."))
+    for t in _map_taps(s, key):
+        if s.owner[t] < 0:
+            return _apply(live, key, lambda: live.claim(t))
+        st.info(plain(f"{s.board.territories[t]} is already {names[int(s.owner[t])]}'s: tap a free territory"))
+    if st.button("Deal the rest at random", key=_k(key, "deal_rest"), width="stretch",
+                 help="Every territory still free is claimed in turn, in a random order."):
+        return _apply(live, key, lambda: _deal_rest(live))
+    with st.expander("Or pick it from a list"):
+        free = s.territories_of(-1)
+        t = st.selectbox(f"{names[s.player]} claims", free, format_func=lambda t: s.board.territories[t],
+                         key=_k(key, "claim"))
+        if st.button("Claim", key=_k(key, "claim_go"), width="stretch", type="primary") and t is not None:
+            return _apply(live, key, lambda: live.claim(int(t)))
     return None
 
 
-def _tapped_territory(s: GameState, names: list[str], key: str) -> int | None:
-    """The free territory tapped on the setup map, if one was: tapping it claims it for the player to move."""
-    st.caption(plain(f"Tap a free territory on the map to claim it for {names[s.player]}, or pick it below."))
+def _deal_rest(live: LiveGame) -> None:
+    for t in random_claims(live.state, np.random.default_rng()):
+        live.claim(t)
+
+
+def _map_taps(s: GameState, key: str) -> list[int]:
+    """The territories tapped on the setup map (one continent at a time, which fits a phone's width).
+
+    The map opens on the continent the next claim or army likely goes to, and
+    follows the play from continent to continent until the user picks one.
+    """
     continents = s.board.continents
-    # One continent at a time is big enough to tap on a phone; the whole map is wider than a phone.
-    shown = st.selectbox("Map of", [None, *range(len(continents))], key=_k(key, "claim_map_of"),
+    likely = likely_continent(s)
+    chosen, auto = _k(key, "map_of"), _k(key, "map_auto")
+    if st.session_state.get(chosen, likely) == st.session_state.get(auto, likely):
+        st.session_state[chosen] = likely
+    st.session_state[auto] = likely
+    shown = st.selectbox("Map of", [None, *range(len(continents))], key=chosen,
                          format_func=lambda c: "the whole world (scrolls on a phone)" if c is None else continents[c].name)
     colors = player_labels(s)[1] or list(PLAYER_COLORS[: s.n_players])
     spec = _claim_map_spec(s.to_json(history=False), tuple(player_names(s)), tuple(colors), shown)
-    # Keyed by the claims made so far: after a claim the map starts with nothing selected, so the same
+    # Keyed by the entries made so far: after one the map starts with nothing selected, so the same
     # selection is not read again on the next run, and the next tap is always a change the chart reports.
     event = st.vega_lite_chart(spec=spec, key=_k(key, f"claim_map{len(s.history)}"), on_select="rerun",
                                selection_mode=PICK_SELECTION, width="content")
-    tapped = [s.board.index(name) for name in chart_picks(event["selection"], s.board)]
-    taken = [t for t in tapped if s.owner[t] >= 0]
-    if taken:
-        holder = player_names(s)[int(s.owner[taken[0]])]
-        st.info(plain(f"{s.board.territories[taken[0]]} is already {holder}'s: tap a free territory"))
-    free = [t for t in tapped if s.owner[t] < 0]
-    return free[0] if free else None
+    return [s.board.index(name) for name in chart_picks(event["selection"], s.board)]
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
@@ -304,14 +341,26 @@ def _claim_map_spec(game_json: str, names: tuple[str, ...], colors: tuple[str, .
 
 
 def _place_starting(live: LiveGame, s: GameState, names: list[str], key: str) -> GameState | None:
-    st.write("Starting armies, one line per player, like 'Ukraine 5, Ural 3':")
-    texts = {}
-    for force in range(len(s.pool)):
-        texts[force] = st.text_input(f"{names[force]}: {int(s.pool[force])} to place", key=_k(key, f"start_{force}"))
-    if st.button("Place starting armies", key=_k(key, "start_go"), width="stretch", type="primary"):
-        def entry() -> None:
-            live.place_starting({f: _parse_counts(t, s) for f, t in texts.items()})
-        return _apply(live, entry)
+    force = setup_force(s)
+    left = ", ".join(f"{names[f]} {int(k)}" for f, k in enumerate(s.pool) if k)
+    st.caption(plain(f"Starting armies left: {left}. Tap one of {names[force]}'s territories to put an army on it."))
+    for t in _map_taps(s, key):
+        if s.owner[t] == force:
+            return _apply(live, key, lambda: live.place({t: 1}))
+        st.info(plain(f"{s.board.territories[t]} is {names[int(s.owner[t])]}'s, and the next army is {names[force]}'s: "
+                      f"tap one of {names[force]}'s territories"))
+    if st.button("Spread the rest", key=_k(key, "spread_rest"), width="stretch",
+                 help="Every player's armies still to place go one at a time on their territory holding the fewest."):
+        return _apply(live, key, lambda: live.place_starting(spread_rest(live.state)))
+    with st.expander("Or type them, one line per player"):
+        texts = {}
+        for f in range(len(s.pool)):
+            texts[f] = st.text_input(f"{names[f]}: {int(s.pool[f])} to place, like 'Ukraine 5, Ural 3'",
+                                     key=_k(key, f"start_{f}"))
+        if st.button("Place starting armies", key=_k(key, "start_go"), width="stretch", type="primary"):
+            def entry() -> None:
+                live.place_starting({f: _parse_counts(t, s) for f, t in texts.items()})
+            return _apply(live, key, entry)
     return None
 
 
@@ -321,7 +370,7 @@ def _name_cards(live: LiveGame, s: GameState, key: str) -> GameState | None:
     unseen = sorted(set(live.hidden) | {int(c) for c in np.flatnonzero(s.card_loc == DECK)})
     cards = st.multiselect("Name your face-down cards", unseen, format_func=_card_label(s), key=_k(key, "name_cards"))
     if st.button("These are my cards", key=_k(key, "name_go"), width="stretch"):
-        return _apply(live, lambda: live.name_cards([int(c) for c in cards]))
+        return _apply(live, key, lambda: live.name_cards([int(c) for c in cards]))
     return None
 
 
@@ -341,7 +390,7 @@ def _trade(live: LiveGame, s: GameState, names: list[str], key: str) -> GameStat
         bonus = st.selectbox("Extra armies on", [None, *s.territories_of(s.player)], key=_k(key, "trade_bonus"),
                              format_func=lambda t: "no card shows a territory of theirs" if t is None else s.board.territories[t])
         if st.button("Trade", key=_k(key, "trade_go"), width="stretch"):
-            return _apply(live, lambda: live.trade([int(c) for c in cards], bonus))
+            return _apply(live, key, lambda: live.trade([int(c) for c in cards], bonus))
     return None
 
 
@@ -349,13 +398,16 @@ def _place(live: LiveGame, s: GameState, names: list[str], key: str) -> GameStat
     mine = s.territories_of(s.player)
     label = _territory_label(s, names)
     t = _selectbox("Place on", mine, label, _k(key, "place_t"))
-    k = st.number_input("Armies", min_value=1, max_value=MAX_ARMIES, value=max(1, s.pending), key=_k(key, f"place_k{s.pending}"))
-    several = st.text_input("Or several at once, like 'Ukraine 3, Ural 2'", key=_k(key, "place_many"))
-    if st.button("Place", key=_k(key, "place_go"), width="stretch", type="primary"):
+    if t is None:
+        return None
+    g = _form(key)
+    k = whole_number("Armies", 1, s.pending, value=max(1, s.pending), key=_k(key, f"place_k{g}"))
+    several = st.text_input("Or several at once, like 'Ukraine 3, Ural 2'", key=_k(key, f"place_many{g}"))
+    if st.button("Place", key=_k(key, "place_go"), width="stretch", type="primary") and (k is not None or several.strip()):
         def entry() -> None:
-            one: dict[Territory, int] = {int(t): int(k)}
+            one: dict[Territory, int] = {int(t): int(k or 0)}
             live.place(_parse_counts(several, s) if several.strip() else one)
-        return _apply(live, entry)
+        return _apply(live, key, entry)
     return None
 
 
@@ -366,23 +418,30 @@ def _battle(live: LiveGame, s: GameState, names: list[str], key: str) -> GameSta
         if not sources:
             return None
         src = _selectbox("Attack from", sources, label, _k(key, "from"))
+        if src is None:
+            return None
         targets = [int(t) for t in s.board.neighbors[src] if s.owner[t] != s.player]
         tgt = _selectbox("Attack", targets, label, _k(key, "to"))
-        a = st.number_input("Armies left on the attacking territory", min_value=1, max_value=MAX_ARMIES,
-                            value=int(s.armies[src]), key=_k(key, f"a_left{src}_{int(s.armies[src])}"))
-        d = st.number_input("Armies left on the defending territory (0: taken)", min_value=0, max_value=MAX_ARMIES,
-                            value=0, key=_k(key, "d_left"))
+        if tgt is None:
+            return None
+        # The counts start from the two stacks as they are, again after each entry and for each new pair.
+        pair = f"{_form(key)}_{src}_{tgt}"
+        a = whole_number("Armies left on the attacking territory", 1, int(s.armies[src]), value=int(s.armies[src]),
+                         key=_k(key, f"a_left{pair}"))
+        d = whole_number("Armies left on the defending territory (0: taken)", 0, int(s.armies[tgt]),
+                         value=int(s.armies[tgt]), key=_k(key, f"d_left{pair}"))
         # A refused entry must not cut the panel short: widgets not drawn in a run lose what was typed.
         new = None
-        if st.button("Record battle", key=_k(key, "battle_go"), width="stretch", type="primary"):
-            new = _apply(live, lambda: live.battle(int(src), int(tgt), int(a), int(d)))
+        if st.button("Record battle", key=_k(key, "battle_go"), width="stretch", type="primary") and None not in (a, d):
+            new = _apply(live, key, lambda: live.battle(int(src), int(tgt), int(a or 0), int(d or 0)))
         with st.expander("Or roll by roll"):
-            dice = st.number_input("Attacker's dice", min_value=1, max_value=3, value=3, key=_k(key, "r_ad"))
-            ddice = st.number_input("Defender's dice", min_value=1, max_value=3, value=2, key=_k(key, "r_dd"))
-            al = st.number_input("Attacker lost", min_value=0, max_value=3, value=0, key=_k(key, "r_al"))
-            dl = st.number_input("Defender lost", min_value=0, max_value=3, value=0, key=_k(key, "r_dl"))
-            if st.button("Record roll", key=_k(key, "roll_go"), width="stretch"):
-                new = _apply(live, lambda: live.roll(int(src), int(tgt), int(dice), int(ddice), int(al), int(dl)))
+            dice = whole_number("Attacker's dice", 1, 3, value=3, key=_k(key, f"r_ad{pair}"))
+            ddice = whole_number("Defender's dice", 1, 3, value=2, key=_k(key, f"r_dd{pair}"))
+            al = whole_number("Attacker lost", 0, 3, value=0, key=_k(key, f"r_al{pair}"))
+            dl = whole_number("Defender lost", 0, 3, value=0, key=_k(key, f"r_dl{pair}"))
+            rolled = (dice, ddice, al, dl)
+            if st.button("Record roll", key=_k(key, "roll_go"), width="stretch") and None not in rolled:
+                new = _apply(live, key, lambda: live.roll(int(src), int(tgt), *(int(x or 0) for x in rolled)))
     return new
 
 
@@ -390,10 +449,9 @@ def _move_in(live: LiveGame, s: GameState, key: str) -> GameState | None:
     lo, hi = s.move_range()
     assert s.move is not None
     where = s.board.territories[s.move[1]]
-    k = st.number_input(f"Armies moved into {where} ({lo} to {hi})", min_value=0, max_value=MAX_ARMIES, value=hi,
-                        key=_k(key, f"move_k{lo}_{hi}"))
-    if st.button("Move in", key=_k(key, "move_go"), width="stretch", type="primary"):
-        return _apply(live, lambda: live.move_in(int(k)))
+    k = whole_number(f"Armies moved into {where} ({lo} to {hi})", lo, hi, value=hi, key=_k(key, f"move_k{_form(key)}"))
+    if st.button("Move in", key=_k(key, "move_go"), width="stretch", type="primary") and k is not None:
+        return _apply(live, key, lambda: live.move_in(int(k or 0)))
     return None
 
 
@@ -412,11 +470,13 @@ def _fortify_or_end(live: LiveGame, s: GameState, names: list[str], key: str) ->
         if src is not None:
             targets = s.fortify_targets(int(src))
             tgt = _selectbox("to", targets, label, _k(key, "f_to"))
-            k = st.number_input("Armies moved", min_value=1, max_value=MAX_ARMIES, value=1, key=_k(key, "f_k"))
-            if st.button("Fortify (ends the turn)", key=_k(key, "f_go"), width="stretch"):
-                new = _apply(live, lambda: live.fortify(int(src), int(tgt), int(k), card=drawn_card))
+            k = whole_number("Armies moved", 1, int(s.armies[src]) - 1, value=1,
+                             key=_k(key, f"f_k{_form(key)}_{src}_{tgt}"))
+            go = st.button("Fortify (ends the turn)", key=_k(key, "f_go"), width="stretch")
+            if go and tgt is not None and k is not None:
+                new = _apply(live, key, lambda: live.fortify(int(src), int(tgt), int(k or 0), card=drawn_card))
     if st.button("End turn", key=_k(key, "end_go"), width="stretch", type="primary"):
-        new = _apply(live, lambda: live.end_turn(card=drawn_card))
+        new = _apply(live, key, lambda: live.end_turn(card=drawn_card))
     return new
 
 
@@ -425,65 +485,92 @@ def _undo_redo(live: LiveGame, key: str) -> GameState | None:
     if entries:
         last = entries[-1].kind
         if st.button(f"Undo ({last})", key=_k(key, "undo"), width="stretch"):
-            return _apply(live, live.undo)
+            return _apply(live, key, live.undo)
     if live.can_redo:
         if st.button("Redo", key=_k(key, "redo"), width="stretch"):
-            return _apply(live, live.redo)
+            return _apply(live, key, live.redo)
     return None
 
 
 # ------------------------------------------------------------------------------------ history, log, luck
 def _history(live: LiveGame, names: list[str], key: str) -> None:
+    # Each part is drawn only while open (lazy expanders): the luck meter alone costs more than an entry.
     s = live.state
-    with st.expander("Log"):
-        lines = [x.text for x in log_lines(s)]
-        # Newest first, as lines that wrap at a phone's width (a table would cut them off).
-        with st.container(height=320):
-            st.markdown("  \n".join(plain(t) for t in reversed(lines)) or "Nothing recorded yet.")
-        st.download_button("Download the log (CSV)", log_csv(s), file_name="risk-log.csv", mime="text/csv",
-                           key=_k(key, "csv"), width="stretch")
+    log = st.expander("Log", key=_k(key, "log_open"), on_change="rerun")
+    with log:
+        if log.open:
+            _log(s, key)
     n = len(live.entries)
     if n:
-        with st.expander("The board at an earlier entry"):
-            k = st.number_input(f"After entry (0 to {n})", min_value=0, max_value=n, value=n, key=_k(key, f"at{n}"))
-            then = live.board_at(int(k))
-            board = pd.DataFrame({
-                "territory": list(then.board.territories),
-                "owner": [names[int(o)] if o >= 0 else "-" for o in then.owner],
-                "armies": then.armies.tolist(),
-            })
-            st.caption(plain(f"Turn {then.round}, {names[then.player]} to play, {then.phase.name.replace('_', ' ').lower()}"))
-            st.dataframe(board, hide_index=True, width="stretch")
-    with st.expander("Luck meter"):
-        table = luck_table(s)
-        if not table["battles"].any():
-            st.write("No battles yet.")
-            return
-        shown = pd.DataFrame({
-            "player": table["name"],
-            "lost (exp)": [f"{a} ({e:.1f})" for a, e in zip(table["lost"], table["expected lost"])],
-            "killed (exp)": [f"{a} ({e:.1f})" for a, e in zip(table["destroyed"], table["expected destroyed"])],
-            "luck %": table["percentile"].round(0).astype(int),
-        })
-        st.caption("luck %: the share of games with these same battles that would have gone worse for the player "
-                   "(exact, from the dice; 50 is average)")
-        st.dataframe(shown, hide_index=True, width="stretch")
-        series = luck_series(s)
-        chart = series.pivot(index="turn", columns="player", values="percentile")
-        chart.columns = [names[int(p)] for p in chart.columns]
-        colors = player_labels(s)[1] or list(PLAYER_COLORS[: s.n_players])
-        st.caption("Luck percentile after each turn (50: as the dice should go)")
-        st.line_chart(chart, y_label="percentile", x_label="turn", color=[colors[int(p)] for p in sorted(set(series["player"]))])
-        for p in range(s.n_players):
-            lucky, unlucky = extreme_battles(s, p)
-            for what, found in (("Luckiest", lucky), ("Unluckiest", unlucky)):
-                if found is None:
-                    continue
-                b, prob = found
-                terr = s.board.territories
-                lost, destroyed = (b.attacker_lost, b.defender_lost) if b.attacker == p else (b.defender_lost, b.attacker_lost)
-                st.caption(plain(
-                    f"{what} battle for {names[p]}: turn {b.turn}, {names[b.attacker]}'s {terr[b.source]} ({b.attackers}) "
-                    f"on {names[b.defender]}'s {terr[b.target]} ({b.defenders}): {names[p]} lost {lost} and destroyed "
-                    f"{destroyed}; a result at least this {'good' if what == 'Luckiest' else 'bad'} has probability {prob:.1%}"
-                ))
+        earlier = st.expander("The board at an earlier entry", key=_k(key, "earlier_open"), on_change="rerun")
+        with earlier:
+            if earlier.open:
+                _earlier(live, names, key)
+    luck = st.expander("Luck meter", key=_k(key, "luck_open"), on_change="rerun")
+    with luck:
+        if luck.open:
+            _luck(s, names)
+
+
+def _log(s: GameState, key: str) -> None:
+    lines = [x.text for x in log_lines(s)]
+    # Newest first, as lines that wrap at a phone's width (a table would cut them off).
+    with st.container(height=320):
+        st.markdown("  \n".join(plain(t) for t in reversed(lines)) or "Nothing recorded yet.")
+    st.download_button("Download the log (CSV)", log_csv(s), file_name="risk-log.csv", mime="text/csv",
+                       key=_k(key, "csv"), width="stretch")
+
+
+def _earlier(live: LiveGame, names: list[str], key: str) -> None:
+    n = len(live.entries)
+    k = whole_number(f"After entry (0 to {n})", 0, n, value=n, key=_k(key, f"at{n}"))
+    if k is None:
+        return
+    then = live.board_at(k)
+    board = pd.DataFrame({
+        "territory": list(then.board.territories),
+        "owner": [names[int(o)] if o >= 0 else "-" for o in then.owner],
+        "armies": then.armies.tolist(),
+    })
+    st.caption(plain(f"Turn {then.round}, {names[then.player]} to play, {then.phase.name.replace('_', ' ').lower()}"))
+    st.dataframe(board, hide_index=True, width="stretch")
+
+
+def _luck(s: GameState, names: list[str]) -> None:
+    table = luck_table(s)
+    if not table["battles"].any():
+        st.write("No battles yet.")
+        return
+    shown = pd.DataFrame({
+        "player": table["name"],
+        "lost (exp)": [f"{a} ({e:.1f})" for a, e in zip(table["lost"], table["expected lost"])],
+        "killed (exp)": [f"{a} ({e:.1f})" for a, e in zip(table["destroyed"], table["expected destroyed"])],
+        "luck %": table["percentile"].round(0).astype(int),
+    })
+    st.caption("luck %: the share of games with these same battles that would have gone worse for the player "
+               "(exact, from the dice; 50 is average)")
+    st.dataframe(shown, hide_index=True, width="stretch")
+    series = luck_series(s)
+    chart = series.pivot(index="turn", columns="player", values="percentile")
+    chart.columns = [names[int(p)] for p in chart.columns]
+    colors = player_labels(s)[1] or list(PLAYER_COLORS[: s.n_players])
+    st.caption("Luck percentile after each turn (50: as the dice should go)")
+    st.line_chart(chart, y_label="percentile", x_label="turn", color=[colors[int(p)] for p in sorted(set(series["player"]))])
+    for p in range(s.n_players):
+        lucky, unlucky = extreme_battles(s, p)
+        for what, found in (("Luckiest", lucky), ("Unluckiest", unlucky)):
+            if found is None:
+                continue
+            b, prob = found
+            terr = s.board.territories
+            lost, destroyed = (b.attacker_lost, b.defender_lost) if b.attacker == p else (b.defender_lost, b.attacker_lost)
+            st.caption(plain(
+                f"{what} battle for {names[p]}: turn {b.turn}, {names[b.attacker]}'s {terr[b.source]} ({b.attackers}) "
+                f"on {names[b.defender]}'s {terr[b.target]} ({b.defenders}): {names[p]} lost {lost} and destroyed "
+                f"{destroyed}; a result at least this {'good' if what == 'Luckiest' else 'bad'} has probability {prob:.1%}"
+            ))
+
+
+def record_view(game: GameState, names: list[str]) -> GameState | None:
+    """The Record tab: follow the game as it is played at the table, entry by entry."""
+    return render(game, "live")

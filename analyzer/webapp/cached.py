@@ -1,0 +1,67 @@
+"""The app's cached work: solver tables, suggestions, maps, keyed by the position (never its history)."""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+from matplotlib.figure import Figure
+
+from analyzer.analysis.position import attack_suggestions, continent_table
+from analyzer.game.state import GameState
+from analyzer.plot import board_chart, draw_board
+from analyzer.solver.tables import TABLES, odds_tables
+
+#: Resolution of the matplotlib pictures (the bare map, the heatmaps) at the app's width.
+MAP_DPI = 110
+#: Width in pixels the map is drawn at. On a phone it scrolls sideways rather than shrinking, so that the names
+#: and army counts keep their size and never run into each other.
+MAP_WIDTH = 760
+
+
+def position_json(game: GameState) -> str:
+    """The cache key of a position: the game without its history (which the analysis never reads)."""
+    return game.to_json(history=False)
+
+
+@st.cache_data(max_entries=1, show_spinner=False)
+def bare_map_png() -> bytes:
+    return figure_png(draw_board(title="Classic map"))
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def map_spec(game_json: str, names: tuple[str, ...], colors: tuple[str, ...], picked: tuple[str, ...]) -> dict[str, Any]:
+    # The Vega-Lite spec is cached rather than the Altair chart: st.altair_chart would convert the chart
+    # again on every rerun, which costs more than all the rest of the Board tab.
+    return board_chart(GameState.from_json(game_json, trusted=True), names, colors, picked, width=MAP_WIDTH).to_dict()
+
+
+def figure_png(fig: Figure) -> bytes:
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=MAP_DPI)
+    return buffer.getvalue()
+
+
+@st.cache_data(max_entries=256, show_spinner=False)
+def cached_continents(game_json: str, player: int, stop_at: int) -> pd.DataFrame:
+    return continent_table(GameState.from_json(game_json, trusted=True), player, stop_at=stop_at)
+
+
+@st.cache_data(max_entries=256, show_spinner=False)
+def cached_suggestions(game_json: str, player: int, stop_at: int) -> pd.DataFrame:
+    return attack_suggestions(GameState.from_json(game_json, trusted=True), player, stop_at=stop_at)
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def cached_tables(max_armies: int, stop_at: int) -> tuple[dict[str, pd.DataFrame], str]:
+    tables = odds_tables(max_armies, stop_at=stop_at)
+    return {name: tables.table(name) for name in TABLES}, tables.long().to_csv(index=False, float_format="%.10g")
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def cached_heatmap(max_armies: int, stop_at: int, which: str) -> bytes:
+    fig = Figure(figsize=(7, 6), layout="constrained")
+    odds_tables(max_armies, stop_at=stop_at).heatmap(which, ax=fig.add_subplot())
+    return figure_png(fig)

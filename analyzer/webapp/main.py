@@ -1,0 +1,55 @@
+"""The app's page: the calculator, then the start page or the open game."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from analyzer.game.state import GameState
+from analyzer.webapp.calculator import calculator
+from analyzer.webapp.game_page import game_page
+from analyzer.webapp.record import is_live
+from analyzer.webapp.session import GAME, follow_url, player_names
+from analyzer.webapp.start_page import start_page
+
+#: Page style (constant, never user text). The calculator's number inputs are sized for a thumb, and its
+#: columns stay side by side on a phone instead of stacking; the map scrolls sideways on a narrow screen.
+CSS = """<style>
+.st-key-calculator [data-testid="stNumberInput"] input { font-size: 1.6rem; height: 3.2rem; }
+.st-key-calculator [data-testid="stNumberInputStepDown"],
+.st-key-calculator [data-testid="stNumberInputStepUp"] { width: 3rem !important; height: 3.2rem !important; }
+.st-key-calculator [data-testid="stNumberInputStepDown"] svg,
+.st-key-calculator [data-testid="stNumberInputStepUp"] svg { width: 1.5rem !important; height: 1.5rem !important; }
+.st-key-calculator [data-testid="stHorizontalBlock"] { flex-wrap: nowrap; gap: 0.5rem; }
+.st-key-calculator [data-testid="stColumn"] { min-width: 0; width: auto; flex: 1 1 0; }
+.st-key-calculator [data-testid="stMetricValue"] { font-size: 1.6rem; }
+.st-key-board_map { overflow-x: auto; }
+@media (max-width: 640px) {
+  .block-container { padding: 3.5rem 0.75rem 1rem; }
+  h1 { font-size: 1.8rem !important; }
+}
+</style>"""
+
+#: Session key of the folded calculator above a live game: open or not.
+ODDS_OPEN = "odds_open"
+
+
+def main() -> None:
+    st.set_page_config(page_title="Risk Analyzer", layout="wide", initial_sidebar_state="collapsed")
+    st.html(CSS)
+    st.title("Risk Analyzer")
+    follow_url()
+    game: GameState | None = st.session_state.get(GAME)
+    if game is not None and is_live(game):
+        # At the table the next entry comes first: the calculator is folded away above it, one tap to open,
+        # and computed only while open.
+        odds = st.expander("Battle odds", key=ODDS_OPEN, on_change="rerun")
+        with odds:
+            if odds.open:
+                calculator()
+    else:
+        calculator()
+    names = player_names(game) if game is not None else []
+    if game is None:
+        start_page()
+        return
+    game_page(game, names)

@@ -1,0 +1,205 @@
+"""Session-state keys, the game store and the open game: what every view of the app shares."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import datetime
+
+import streamlit as st
+
+from analyzer.analysis.position import player_labels
+from analyzer.errors import RiskAnalyzerError, StoreConflictError, StoreError
+from analyzer.game.state import GameState
+from analyzer.text import plain
+from analyzer.plot import NEUTRAL_COLOR, PLAYER_COLORS, player_name
+from analyzer.store import GameStore, StoredGame, default_path
+
+#: Session-state keys.
+GAME = "game"
+STORED_ID = "stored_id"
+VERSION = "version"
+GAME_NAME = "game_name"
+GENERATION = "generation"
+STORE_ERROR = "store_error"
+#: A save of a Record entry refused (the game changed elsewhere), shown at the entry.
+RECORD_ERROR = "record_error"
+LOAD_ERROR = "load_error"
+EDIT_ERROR = "edit_error"
+PLAYERS_ERROR = "players_error"
+REFUSED_TABLE = "refused_table"
+CHAIN_ERROR = "chain_error"
+UPLOAD = "upload"
+N_PLAYERS = "n_players"
+SEED = "seed"
+NEW_NAME = "new_name"
+TAB = "tab"
+PICK = "pick"
+MAP = "map"
+EDIT_OWNER = "edit_owner"
+EDIT_ARMIES = "edit_armies"
+CHANCES = "chances"
+TURN_TIP = "turn_tip"
+#: The URL parameter that carries the open game's id.
+GAME_PARAM = "game"
+#: Seconds between two looks at the stored version, for changes made on another device.
+POLL_SECONDS = 2.0
+
+
+@contextmanager
+def shown_errors() -> Iterator[None]:
+    """Show a user-caused error (one of the package's own, :mod:`analyzer.errors`) instead of the traceback; the game is untouched."""
+    try:
+        yield
+    except RiskAnalyzerError as exc:
+        st.error(plain(str(exc)))
+
+
+@st.cache_resource(show_spinner=False)
+def _store(path: str) -> GameStore:
+    return GameStore(path)
+
+
+def store() -> GameStore:
+    """The game store of this server: the file ``$RISK_ANALYZER_DB`` names, or the default one."""
+    return _store(str(default_path()))
+
+
+def show_stored(stored: StoredGame, *, keep_entries: bool = False) -> None:
+    """Show ``stored``; its id goes in the URL.
+
+    Unless ``keep_entries``, the widgets of the game start again from its
+    values (their keys change); with it (a refused change), every widget keeps
+    what the user entered.
+    """
+    st.session_state[GAME] = stored.state
+    st.session_state[STORED_ID] = stored.id
+    st.session_state[VERSION] = stored.version
+    st.session_state[GAME_NAME] = stored.name
+    st.query_params[GAME_PARAM] = stored.id
+    if not keep_entries:
+        fresh_widgets()
+
+
+def fresh_widgets() -> None:
+    st.session_state[GENERATION] = st.session_state.get(GENERATION, 0) + 1
+    for key in (LOAD_ERROR, EDIT_ERROR, PLAYERS_ERROR, REFUSED_TABLE):
+        st.session_state[key] = None
+
+
+def follow_url() -> None:
+    """Open the game the URL names, when it is not the one shown.
+
+    Runs first, before any widget is drawn. A newer version of the game shown is
+    brought in by :func:`watch_store`, after the page has handled the user's
+    entries: an entry made on the version shown is then saved against it, or
+    refused and kept, never dropped by a game changing under it.
+    """
+    wanted = st.query_params.get(GAME_PARAM)
+    shown = st.session_state.get(STORED_ID)
+    if wanted is None:
+        if shown is not None:
+            # The URL lost its id (the user went back to the start page): the game is closed.
+            close_game()
+        return
+    if wanted == shown:
+        return
+    try:
+        show_stored(store().load(wanted))
+    except StoreError as exc:
+        # The game in memory, if any, stays; the message says why the stored one could not be read.
+        st.session_state[STORE_ERROR] = str(exc)
+
+
+def close_game() -> None:
+    for key in (GAME, STORED_ID, VERSION, GAME_NAME):
+        st.session_state.pop(key, None)
+    st.query_params.pop(GAME_PARAM, None)
+
+
+def new_game(game: GameState, name: str) -> None:
+    """Store ``game`` as a new game and open it; if the store cannot take it, it is kept in this page only."""
+    st.session_state[STORE_ERROR] = None
+    try:
+        show_stored(store().create(game, name))
+    except StoreError as exc:
+        close_game()
+        st.session_state[GAME] = game
+        st.session_state[GAME_NAME] = name
+        fresh_widgets()
+        st.session_state[STORE_ERROR] = f"{exc}. The game is kept in this page only: save it as a file to keep it."
+
+
+def commit(game: GameState) -> bool:
+    """Store ``game`` as the next version of the open one and show it. False if a newer version refused it.
+
+    On a refusal the fresh game is shown and every widget keeps the user's
+    entry, to apply again. When the store cannot be written the game is kept
+    in this page, with the message.
+    """
+    st.session_state[STORE_ERROR] = None
+    game_id = st.session_state.get(STORED_ID)
+    try:
+        if game_id is None:
+            # Not stored yet (the store failed when it was created): try again now.
+            show_stored(store().create(game, st.session_state.get(GAME_NAME) or default_name()))
+        else:
+            show_stored(store().save(game_id, game, expected_version=st.session_state[VERSION]))
+        return True
+    except StoreConflictError as exc:
+        assert isinstance(exc.current, StoredGame)
+        show_stored(exc.current, keep_entries=True)
+        st.session_state[STORE_ERROR] = str(exc)
+        return False
+    except StoreError as exc:
+        st.session_state[GAME] = game
+        fresh_widgets()
+        st.session_state[STORE_ERROR] = f"{exc}. The change is kept in this page only: save the game as a file."
+        return True
+
+
+@st.fragment(run_every=POLL_SECONDS)
+def watch_store() -> None:
+    """Show the game as stored now when another device saved a new version of it.
+
+    Drawn last on the page, so a full run handles the user's entries first; on
+    its own it runs every :data:`POLL_SECONDS`, and only reruns the page when the
+    version moved.
+    """
+    game_id = st.session_state.get(STORED_ID)
+    if game_id is None:
+        return
+    try:
+        if store().version(game_id) == st.session_state.get(VERSION):
+            return
+        show_stored(store().load(game_id))
+    except StoreError:
+        return  # the game shown stays; the next change saved says what is wrong
+    st.rerun(scope="app")
+
+
+def store_message() -> None:
+    if st.session_state.get(STORE_ERROR):
+        st.error(plain(st.session_state[STORE_ERROR]))
+
+
+def default_name() -> str:
+    return f"Game of {datetime.now().strftime('%d %b %H:%M')}"
+
+
+def game_key(name: str) -> str:
+    """A widget key that changes with the game, so the widget shows the new game's value."""
+    return f"{name}-{st.session_state.get(GENERATION, 0)}"
+
+
+def player_names(game: GameState) -> list[str]:
+    """Display names of the forces of ``game``: the names kept in it, then "Neutral" in a 2-player game."""
+    names, _ = player_labels(game)
+    seats = names if names is not None else [player_name(p) for p in range(game.n_players)]
+    return seats + (["Neutral"] if game.neutral is not None else [])
+
+
+def player_colors(game: GameState) -> list[str]:
+    _, colors = player_labels(game)
+    seats = colors if colors is not None else list(PLAYER_COLORS[: game.n_players])
+    return seats + ([NEUTRAL_COLOR] if game.neutral is not None else [])

@@ -1,0 +1,170 @@
+"""The start page: the stored games, a new game, a saved file to open."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from functools import partial
+
+import numpy as np
+import streamlit as st
+
+from analyzer.analysis.position import blank_position, player_labels
+from analyzer.errors import RiskAnalyzerError, StoreError
+from analyzer.game.board import classic_board
+from analyzer.game.state import GameState
+from analyzer.text import plain, shortened
+from analyzer.limits import MAX_NAME_LENGTH
+from analyzer.webapp.board import continents_overview
+from analyzer.webapp.cached import bare_map_png
+from analyzer.webapp.inputs import bounds_problem, whole_number
+from analyzer.webapp.record import render
+from analyzer.webapp.session import (
+    GAME_NAME,
+    LOAD_ERROR,
+    NEW_NAME,
+    N_PLAYERS,
+    SEED,
+    STORE_ERROR,
+    STORED_ID,
+    UPLOAD,
+    default_name,
+    new_game,
+    show_stored,
+    store,
+    store_message,
+)
+
+#: The largest seed a new random setup takes.
+MAX_SEED = 2**32 - 1
+
+
+def start_page() -> None:
+    """The stored games, to open, rename, delete or download; a new game; a saved file to upload."""
+    store_message()
+    st.subheader("Games")
+    try:
+        games = store().list()
+    except StoreError as exc:
+        st.error(plain(f"{exc}. New games are kept in this page only."))
+        games = []
+    if not games and not st.session_state.get(STORE_ERROR):
+        st.caption("No stored game yet: start one below. Each game is saved as it changes, and its page address "
+                   "opens it again, here or on another device.")
+    for summary in games:
+        with st.container(border=True, key=f"stored-{summary.id}"):
+            st.markdown(f"**{plain(summary.name)}**  \n{plain(', '.join(summary.players))} · turn {summary.turn} · "
+                        f"changed {ago(summary.updated)}")
+            open_col, rename_col, download_col, delete_col = st.columns(4)
+            open_col.button("Open", key=f"open-{summary.id}", on_click=open_game, args=(summary.id,), type="primary")
+            with rename_col.popover("Rename"):
+                st.text_input("New name", value=summary.name, key=f"rename-{summary.id}", max_chars=MAX_NAME_LENGTH,
+                              on_change=rename_game, args=(summary.id,))
+            with delete_col.popover("Delete"):
+                st.button("Delete this game for good", key=f"delete-{summary.id}", on_click=delete_game,
+                          args=(summary.id,))
+            download_col.download_button("JSON", data=partial(stored_json, summary.id), key=f"download-{summary.id}",
+                                         file_name=f"risk-{summary.id}.json", mime="application/json",
+                                         on_click="ignore")
+    st.subheader("New game")
+    st.text_input("Name", key=NEW_NAME, max_chars=MAX_NAME_LENGTH, placeholder=default_name())
+    players_col, seed_col = st.columns(2)
+    players_col.slider("Players", min_value=2, max_value=6, value=3, key=N_PLAYERS)
+    with seed_col:
+        seed_ok = whole_number("Seed", 0, MAX_SEED, value=1, key=SEED) is not None
+    random_col, blank_col = st.columns(2)
+    random_col.button("New random setup", on_click=new_random_setup, type="primary", key="new_random",
+                      disabled=not seed_ok)
+    blank_col.button("New blank game", on_click=new_blank_game, key="new_blank",
+                     help="Territories dealt round the table with one army each, to type a real game over.")
+    with st.expander("Follow a game at the table, move by move"):
+        live = render(None, "live-start")
+        if live is not None:
+            new_game(live, chosen_name())
+            st.rerun()
+    upload_game()
+    st.subheader("Classic map")
+    st.image(bare_map_png())
+    st.dataframe(continents_overview(classic_board()), hide_index=True)
+
+
+def upload_game() -> None:
+    st.file_uploader("Open a saved game (JSON)", type="json", key=UPLOAD, on_change=load_upload)
+    if st.session_state.get(LOAD_ERROR):
+        st.error(plain(st.session_state[LOAD_ERROR]))
+
+
+def ago(when: datetime) -> str:
+    seconds = (datetime.now(timezone.utc) - when).total_seconds()
+    if seconds < 90:
+        return "just now"
+    if seconds < 90 * 60:
+        return f"{seconds / 60:.0f} min ago"
+    if seconds < 36 * 3600:
+        return f"{seconds / 3600:.0f} h ago"
+    return when.astimezone().strftime("%d %b %Y")
+
+
+def stored_json(game_id: str) -> str:
+    try:
+        return store().load(game_id).state.to_json()
+    except StoreError as exc:
+        return str(exc)
+
+
+def open_game(game_id: str) -> None:
+    try:
+        show_stored(store().load(game_id))
+        st.session_state[STORE_ERROR] = None
+    except StoreError as exc:
+        st.session_state[STORE_ERROR] = str(exc)
+
+
+def rename_game(game_id: str) -> None:
+    try:
+        store().rename(game_id, st.session_state[f"rename-{game_id}"])
+        st.session_state[STORE_ERROR] = None
+        if st.session_state.get(STORED_ID) == game_id:
+            st.session_state[GAME_NAME] = st.session_state[f"rename-{game_id}"].strip()
+    except StoreError as exc:
+        st.session_state[STORE_ERROR] = str(exc)
+
+
+def delete_game(game_id: str) -> None:
+    try:
+        store().delete(game_id)
+        st.session_state[STORE_ERROR] = None
+    except StoreError as exc:
+        st.session_state[STORE_ERROR] = str(exc)
+
+
+def chosen_name() -> str:
+    return str(st.session_state.get(NEW_NAME) or "").strip() or default_name()
+
+
+def new_random_setup() -> None:
+    seed = st.session_state[SEED]
+    if bounds_problem(seed, 0, MAX_SEED):
+        return  # the field says why; a seed the user did not type is never used
+    rng = np.random.default_rng(int(seed))
+    new_game(GameState.random_start(int(st.session_state[N_PLAYERS]), rng), chosen_name())
+
+
+def new_blank_game() -> None:
+    new_game(blank_position(int(st.session_state[N_PLAYERS])), chosen_name())
+
+
+def load_upload() -> None:
+    # A callback, not a check in the script body: the uploader keeps its file across reruns, and
+    # reloading it on each one would undo every later "New random setup".
+    upload = st.session_state[UPLOAD]
+    st.session_state[LOAD_ERROR] = None
+    if upload is None:
+        return
+    try:
+        game = GameState.from_json(upload.getvalue())
+        player_labels(game)
+    except RiskAnalyzerError as exc:
+        # Bad JSON, bad UTF-8, a malformed state or labels are all the package's errors; the current game is kept.
+        st.session_state[LOAD_ERROR] = f"Could not load {upload.name}: {exc}"
+        return
+    new_game(game, shortened(upload.name.removesuffix(".json"), MAX_NAME_LENGTH) or default_name())

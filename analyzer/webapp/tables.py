@@ -1,0 +1,24 @@
+"""The Tables tab: odds tables and their heatmaps."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from analyzer.game.state import GameState
+from analyzer.solver.tables import TABLES
+from analyzer.webapp.inputs import whole_number
+from analyzer.webapp.cached import cached_heatmap, cached_tables
+
+def tables_view(game: GameState, names: list[str]) -> None:
+    size_col, stop_col, which_col = st.columns(3)
+    max_armies = size_col.slider("Up to armies", 5, 60, 20, key="table_max")
+    with stop_col:
+        stop_at = whole_number("Stop at", 1, max_armies - 1, value=1, key="table_stop")
+    if stop_at is None:
+        return
+    which = which_col.selectbox("Table", TABLES, key="table_which", format_func=lambda t: t.replace("_", " "))
+    tables, csv = cached_tables(max_armies, stop_at)
+    st.image(cached_heatmap(max_armies, stop_at, which))
+    st.dataframe(tables[which])
+    st.download_button("Download all three tables (CSV)", data=csv, file_name=f"risk-odds-{max_armies}.csv",
+                       mime="text/csv", key="download_tables")

@@ -1,0 +1,144 @@
+"""A monkey at the Record view: random entries, valid and not, through the panel's own widgets on a stored game.
+
+A fixed seed picks, again and again, a widget of the panel and a value for it
+(a count in its range, just outside it, a 10-digit number, a negative one, a
+territory, a card) and then presses one of the panel's buttons. The game lives
+in a :class:`~analyzer.store.GameStore`, saved as the app's Record view saves
+it (against the version shown). After each press:
+
+- nothing escapes as an exception;
+- the stored history never shrinks, except by an undo;
+- a press answered with a message (a refusal) leaves the stored game as it was;
+- the stored game is the replay of its own log (its starting position and actions);
+- its live record still reads (``LiveGame(state)``), and covers that history.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from analyzer.game.state import GameState
+from analyzer.live import LIVE_LABEL, LiveGame
+from analyzer.store import DB_ENV, GameStore
+
+#: Presses made; each is one run of the panel (a few hundred milliseconds on a quiet machine).
+PRESSES = 300
+SEED = 20
+KEY = "live"
+TIMEOUT = 60
+#: Values tried in a number field besides those in its range.
+WILD = (0, -1, -7, 1_234_567_890, 10**12)
+
+
+def host() -> None:
+    """The Record view as the app runs it: the game read from the store, an entry saved against its version."""
+    import os
+
+    import streamlit as st
+
+    from analyzer.errors import StoreConflictError
+    from analyzer.store import GameStore
+    from analyzer.webapp.record import keep_form, render
+
+    store = GameStore(os.environ["RISK_ANALYZER_DB"])
+    stored = store.load(st.session_state["game_id"])
+    new = render(stored.state, "live")
+    if new is not None:
+        try:
+            store.save(stored.id, new, expected_version=stored.version)
+        except StoreConflictError:
+            keep_form("live")
+        st.rerun()
+
+
+def replayed_equals(state: GameState) -> bool:
+    """Whether ``state`` is what its own starting position and actions make (its labels and face-down bookkeeping aside)."""
+    again = GameState.replay(state.initial, list(state.history), state.rules, state.board).to_dict()
+    now = state.to_dict()
+    for d in (again, now):
+        d.pop("labels", None)
+        d.pop("face_down", None)
+    return again == now
+
+
+def recorded_game() -> GameState:
+    """A 3-player game dealt at random and played a few turns through the recorder, so battles are at hand."""
+    live = LiveGame.random(["Ann", "Bo", "Cy"], np.random.default_rng(SEED))
+    for _ in range(3):
+        s = live.state
+        live.place({s.territories_of(s.player)[0]: s.pending})
+        live.end_turn()
+    return live.state
+
+
+def widgets(at: AppTest, kind: str) -> list[Any]:
+    return [w for w in getattr(at, kind) if str(getattr(w, "key", "") or "").startswith(f"{KEY}:")]
+
+
+def poke(at: AppTest, rng: np.random.Generator) -> None:
+    """Set one or two of the panel's number fields or choices to a random value (in range or not)."""
+    for _ in range(int(rng.integers(1, 3))):
+        kind = ["number_input", "selectbox"][int(rng.integers(2))]
+        found = widgets(at, kind)
+        if not found:
+            continue
+        w = found[int(rng.integers(len(found)))]
+        if kind == "number_input":
+            w.set_value(int(rng.integers(0, 12)) if rng.random() < 0.6 else int(rng.choice(WILD)))
+        elif w.options:
+            w.select_index(int(rng.integers(len(w.options))))
+        at.run()
+
+
+def refusals(at: AppTest) -> list[str]:
+    """The messages of entries refused (a field's own message about its number is not one)."""
+    return [e.value for e in at.error if "enter a whole number" not in e.value]
+
+
+@pytest.fixture
+def database(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    path = tmp_path / "games.sqlite3"
+    monkeypatch.setenv(DB_ENV, str(path))
+    return path
+
+
+def test_random_entries_never_lose_or_invent_anything(database: Path) -> None:
+    store = GameStore(database)
+    game_id = store.create(recorded_game(), "monkey").id
+    at = AppTest.from_function(host, default_timeout=TIMEOUT)
+    at.session_state["game_id"] = game_id
+    at.run()
+    rng = np.random.default_rng(SEED)
+    presses = refused = undone = grew = 0
+    while presses < PRESSES:
+        assert not at.exception, [e.value for e in at.exception]
+        poke(at, rng)
+        assert not at.exception, [e.value for e in at.exception]
+        buttons = [b for b in widgets(at, "button") if not b.disabled]
+        if not buttons:
+            continue
+        button = buttons[int(rng.integers(len(buttons)))]
+        before = store.load(game_id)
+        button.click().run()
+        presses += 1
+        assert not at.exception, (button.key, [e.value for e in at.exception])
+        after = store.load(game_id)
+        is_undo = button.key == f"{KEY}:undo"
+        if refusals(at):
+            refused += 1
+            assert after.version == before.version and after.state == before.state, (button.key, refusals(at))
+        if is_undo:
+            undone += after.version != before.version
+        else:
+            assert len(after.state.history) >= len(before.state.history), button.key
+            grew += len(after.state.history) > len(before.state.history)
+        assert replayed_equals(after.state), button.key
+        assert LIVE_LABEL in after.state.labels
+        LiveGame(after.state)  # the record reads back and covers the whole history
+    # The monkey must have done all three, or the invariants above were checked on too little.
+    assert refused > 20 and grew > 20 and undone > 0, (refused, grew, undone)

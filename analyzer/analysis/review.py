@@ -343,6 +343,34 @@ def _run(tasks: dict[Task, tuple[Any, ...]], workers: int, on_done: Callable[[],
             yield futures[future], future.result()
 
 
+def turn_positions(game: GameState) -> list[GameState]:
+    """The game at the start of each of its complete player-turns, then after the last of them: the
+    positions a review (and the app's win-chance strip) values. Empty before the first turn is over."""
+    turns = player_turns(game)
+    return [t.before for t in turns] + [turns[-1].after] if turns else []
+
+
+def position_chances(state: GameState, *, rollouts: int = ROLLOUTS, seed: int = 0) -> pd.DataFrame:
+    """Each player's win chance from ``state`` by ``rollouts`` rollouts of the default bot (the review's own
+    valuation of a position), one row per seat: ``player``, ``wins``, ``p_win`` and the 95% Wilson interval
+    ``ci_low``, ``ci_high``. The same ``state`` and ``seed`` give the same figures.
+
+    >>> from analyzer.game.state import GameState
+    >>> won = GameState.from_position([0] * 41 + [1], [3] * 41 + [1], n_players=2)
+    >>> position_chances(won, rollouts=4)["wins"].tolist()[:2]
+    [4, 0]
+    """
+    if isinstance(rollouts, bool) or not isinstance(rollouts, int) or rollouts < 2:
+        raise ReviewError(f"rollouts must be a whole number of at least 2 (for an interval), got {rollouts!r}")
+    winners = _winners(state.to_json(history=False), None, None, None, seed, 0, rollouts)
+    rows = []
+    for p in range(state.n_players):
+        k = int((winners == p).sum())
+        low, high = wilson_interval(k, rollouts)
+        rows.append({"player": p, "wins": k, "p_win": k / rollouts, "ci_low": low, "ci_high": high})
+    return pd.DataFrame(rows)
+
+
 # ---------------------------------------------------------------------------------- the review
 @dataclass(frozen=True)
 class GameReview:
@@ -474,7 +502,7 @@ def review_game(
             low, high = wilson_interval(k, rollouts)
             chances.append({"position": j, "player": p, "p_win": k / rollouts, "ci_low": low, "ci_high": high})
     return GameReview(names, table, pd.DataFrame(chances), _summary(table, p_win, names), rollouts, seed,
-                      _assumed(positions[-1]), time.perf_counter() - started)
+                      assumptions(positions[-1]), time.perf_counter() - started)
 
 
 def _best_plan(plans: dict[str, np.ndarray]) -> str:
@@ -485,8 +513,9 @@ def _best_plan(plans: dict[str, np.ndarray]) -> str:
     return best if _mean_interval(plans[best] - plans["default"])[1] > 0 else "default"
 
 
-def _assumed(final: GameState) -> str:
-    said = face_down_assumption(final)
+def assumptions(state: GameState) -> str:
+    """What the win chances of a review (or the strip) assume, in words, for the game at ``state``."""
+    said = face_down_assumption(state)
     return ("Win chances: each position played on to the end by the default bot in every seat; "
             "a rollout still running after 300 more rounds counts as a win for nobody." + (" " + said if said else ""))
 
@@ -545,4 +574,5 @@ def review_figure(review: GameReview, colors: Sequence[str] | None = None) -> Fi
     return fig
 
 
-__all__ = ["GameReview", "PlayerTurn", "ROLLOUTS", "TURNING_POINTS", "player_turns", "replay_turn", "review_figure", "review_game"]
+__all__ = ["GameReview", "PlayerTurn", "ROLLOUTS", "TURNING_POINTS", "assumptions", "player_turns", "position_chances", "replay_turn",
+           "review_figure", "review_game", "turn_positions"]

@@ -1,0 +1,59 @@
+"""The app's Review view (headless, through ``streamlit.testing``) and the win-chance strip's background valuation."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from analyzer.analysis.review import position_chances, replay_turn, turn_positions
+from analyzer.game.state import GameState
+from analyzer.store import DB_ENV, GameStore
+from analyzer.webapp import strip
+
+APP = str(Path(__file__).resolve().parent.parent / "app.py")
+TIMEOUT = 120
+
+
+def recorded_game(turns: int = 3, seed: int = 6) -> GameState:
+    rng = np.random.default_rng(seed)
+    game = GameState.random_start(3, rng)
+    for _ in range(turns):
+        replay_turn(game, (), rng)
+    return game
+
+
+def test_the_review_view_reviews_a_stored_game(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite3"
+    monkeypatch.setenv(DB_ENV, str(db))
+    stored = GameStore(db).create(recorded_game(), "Friday game")
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.query_params["game"] = stored.id
+    at.run()
+    at.session_state["tab"] = "Review"
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    at.select_slider(key="review_rollouts").set_value(50).run()
+    at.button(key="review_run").click().run()
+    assert not at.exception and not at.error, ([e.value for e in at.exception], [e.value for e in at.error])
+    summary = at.dataframe(key="review_summary").value
+    assert summary["Player"].tolist() == ["Player 1", "Player 2", "Player 3"]
+    assert any("Turning points" in m.value for m in at.markdown)
+    turns = at.dataframe(key="review_turns").value
+    assert len(turns) == 3
+
+
+def test_the_strip_values_positions_in_the_background_with_the_reviews_figures() -> None:
+    game = recorded_game(2, seed=8)
+    position = turn_positions(game)[-1]
+    assert strip.chances(position) is None  # queued, not computed while the page waits
+    for _ in range(600):
+        table = strip.chances(position)
+        if table is not None:
+            break
+        time.sleep(0.2)
+    assert table is not None
+    assert table.equals(position_chances(position, rollouts=strip.STRIP_ROLLOUTS))

@@ -56,7 +56,8 @@ class ReviewError(RiskAnalyzerError):
 
 class StoreError(RiskAnalyzerError):
     """The game store cannot be used: its file is missing, unwritable, locked, corrupt or of another schema,
-    or a game asked for is not in it. The message names the file and the cause."""
+    its server cannot be reached or refuses the login, or a game asked for is not in it. The message names
+    the database (a file's path, a server's URL without its password) and the cause."""
 
 
 class StoreConflictError(StoreError):

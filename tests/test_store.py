@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import sqlite3
+import sys
 import threading
 from pathlib import Path
 
 import numpy as np
 import pytest
+from sqlalchemy import event
 
 from analyzer.analysis.position import edit_position, with_player_labels
+from analyzer.bots.random_bot import RandomBot
 from analyzer.errors import StoreConflictError, StoreError
 from analyzer.game.state import GameState
-from analyzer.store import APPLICATION_ID, DB_ENV, SCHEMA_VERSION, GameStore, default_path
+from analyzer.store import APPLICATION_ID, DB_ENV, SCHEMA_VERSION, GameStore, database_url, default_path
 
 
 def game(seed: int = 1, n_players: int = 3) -> GameState:
@@ -197,3 +200,141 @@ def test_a_game_moved_on_by_the_engine_is_stored_and_replayed(store: GameStore) 
         version = store.save(stored.id, state, expected_version=version).version
     assert store.load(stored.id).state.to_json() == state.to_json()
     assert len(store.history(stored.id)) == 31
+
+
+# ---------------------------------------------------------------------------------- cached analyses
+def test_a_cached_result_comes_back_by_kind_and_key_and_is_replaced(store: GameStore) -> None:
+    assert store.get_cached("win-chances", "p1") is None
+    store.put_cached("win-chances", "p1", "[0.5, 0.5]")
+    store.put_cached("other", "p1", "x")
+    assert GameStore(store.path).get_cached("win-chances", "p1") == "[0.5, 0.5]"  # kept in the file
+    store.put_cached("win-chances", "p1", "[0.6, 0.4]")
+    assert store.get_cached("win-chances", "p1") == "[0.6, 0.4]"
+    assert store.get_cached("other", "p1") == "x"
+    assert store.get_cached("win-chances", "p2") is None
+
+
+@pytest.mark.parametrize("kind, key, value", [("", "k", "v"), ("k" * 65, "k", "v"), ("w", "", "v"),
+                                              ("w", "k" * 4097, "v"), ("w", "k", 3), (None, "k", "v")])
+def test_a_bad_cache_entry_is_refused(store: GameStore, kind: object, key: object, value: object) -> None:
+    with pytest.raises(StoreError, match="cached result's"):
+        store.put_cached(kind, key, value)  # type: ignore[arg-type]
+
+
+# ---------------------------------------------------------------------------------- files of the sqlite3 store
+# What the store wrote before it moved to SQLAlchemy (schema 1), statement for statement.
+SCHEMA_1 = """
+CREATE TABLE games (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    players TEXT NOT NULL,          -- the players' names, one a line: the start page's summary
+    turn INTEGER NOT NULL,
+    version INTEGER NOT NULL,
+    state TEXT NOT NULL,            -- GameState.to_json(), history included
+    created REAL NOT NULL,          -- Unix time
+    updated REAL NOT NULL
+);
+CREATE TABLE versions (
+    game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    version INTEGER NOT NULL,
+    state TEXT NOT NULL,
+    saved REAL NOT NULL,
+    PRIMARY KEY (game_id, version)
+);
+"""
+
+
+def schema_1_file(path: Path, first: GameState, second: GameState) -> None:
+    """A file as the sqlite3 store left it: one game 'Old game' saved twice (versions 1 and 2)."""
+    connection = sqlite3.connect(path, isolation_level=None)
+    connection.execute("BEGIN IMMEDIATE")
+    for statement in SCHEMA_1.split(";"):
+        if statement.strip():
+            connection.execute(statement)
+    connection.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+    connection.execute("PRAGMA user_version = 1")
+    connection.execute("COMMIT")
+    connection.execute("PRAGMA journal_mode = WAL")
+    connection.execute("BEGIN IMMEDIATE")
+    connection.execute("INSERT INTO games VALUES (?, ?, ?, ?, 1, ?, ?, ?)",
+                       ("old-id", "Old game", "Red\nBlue\nGreen", int(first.turn), first.to_json(), 1000.0, 1000.0))
+    connection.execute("INSERT INTO versions VALUES (?, 1, ?, ?)", ("old-id", first.to_json(), 1000.0))
+    connection.execute("UPDATE games SET state = ?, version = 2, updated = ? WHERE id = ?",
+                       (second.to_json(), 2000.0, "old-id"))
+    connection.execute("INSERT INTO versions VALUES (?, 2, ?, ?)", ("old-id", second.to_json(), 2000.0))
+    connection.execute("COMMIT")
+    connection.close()
+
+
+def test_a_file_of_the_sqlite3_store_opens_with_its_games_and_is_migrated(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite3"
+    first = game()
+    second = edit_position(first, armies={"Peru": 9})
+    schema_1_file(path, first, second)
+    store = GameStore(path)
+    (summary,) = store.list()
+    assert (summary.id, summary.name, summary.version, summary.updated.timestamp()) == ("old-id", "Old game", 2, 2000.0)
+    assert store.load("old-id").state.to_json() == second.to_json()
+    assert store.load("old-id", version=1).state.to_json() == first.to_json()
+    assert [v for v, _ in store.history("old-id")] == [1, 2]
+    with sqlite3.connect(path) as connection:
+        assert connection.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 2
+        assert connection.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
+        assert connection.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    # The migrated file takes new versions and cached results like a new one.
+    assert store.save("old-id", edit_position(second, armies={"Peru": 3}), expected_version=2).version == 3
+    store.put_cached("win-chances", "k", "v")
+    assert GameStore(path).get_cached("win-chances", "k") == "v"
+    store.delete("old-id")  # the foreign key still removes the versions with the game
+    with sqlite3.connect(path) as connection:
+        assert connection.execute("SELECT count(*) FROM versions").fetchone()[0] == 0
+
+
+# ---------------------------------------------------------------------------------- the database by path or URL
+def test_the_database_may_be_a_url(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv(DB_ENV, "postgresql://club:secret@db.example/risk")
+    assert default_path() == "postgresql://club:secret@db.example/risk"
+    server = database_url(default_path())
+    assert (server.drivername, server.host, server.database) == ("postgresql+psycopg", "db.example", "risk")
+    assert GameStore().where == "postgresql+psycopg://club:***@db.example/risk"
+    monkeypatch.setenv(DB_ENV, f"sqlite:///{tmp_path}/club.sqlite3")
+    store = GameStore()
+    assert store.path == tmp_path / "club.sqlite3"
+    store.create(game(), "g")
+    assert [g.name for g in GameStore(tmp_path / "club.sqlite3").list()] == ["g"]  # the same file by its path
+
+
+@pytest.mark.parametrize("url, message", [("mysql://u@h/db", "must be a file path, sqlite:///FILE or postgresql"),
+                                          ("sqlite://", "must name a file"),
+                                          ("sqlite:///:memory:", "must name a file"),
+                                          ("postgresql://u@h:notaport/db", "malformed URL")])
+def test_a_database_url_of_another_kind_is_refused(url: str, message: str) -> None:
+    with pytest.raises(StoreError, match=message):
+        GameStore(url)
+
+
+def test_a_postgresql_url_without_the_driver_says_which_extra_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "psycopg", None)  # as in a default install, without the postgres extra
+    with pytest.raises(StoreError, match=r"PostgreSQL driver, which is not installed: pip install 'risk-analyzer\[postgres\]'"):
+        GameStore("postgresql+psycopg://club:secret@127.0.0.1:1/risk").list()
+
+
+def test_a_full_disk_gives_a_clear_message_and_the_next_save_works_once_there_is_room(store: GameStore) -> None:
+    stored = store.create(game(), "g")
+    with sqlite3.connect(store.path) as connection:
+        pages = connection.execute("PRAGMA page_count").fetchone()[0]
+
+    def no_room(dbapi_connection: sqlite3.Connection, _record: object) -> None:
+        # The file may not grow: SQLite reports SQLITE_FULL, as on a full disk.
+        dbapi_connection.execute(f"PRAGMA max_page_count = {pages}")
+
+    engine = store._ready()
+    event.listen(engine, "connect", no_room)
+    entry, rng = game(), np.random.default_rng(3)
+    for _ in range(300):  # a long history: the new version needs pages the file may not add
+        entry.apply_chance(rng) if entry.is_chance() else entry.apply(RandomBot().choose(entry, rng))
+    with pytest.raises(StoreError, match="the disk is full"):
+        store.save(stored.id, entry, expected_version=1)
+    event.remove(engine, "connect", no_room)
+    assert store.version(stored.id) == 1
+    assert store.save(stored.id, entry, expected_version=1).version == 2

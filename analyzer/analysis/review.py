@@ -11,7 +11,7 @@ start of player-turn ``j`` (position ``n``, after the last turn, is the game as 
 For player-turn ``j`` of the recorded game, three things are played on rollout ``r``'s random numbers:
 
 * **the position before it** (position ``j``) played on by the default bot, which is also the
-  default bot's own turn from there, the baseline of the search (:data:`analyzer.bots.search.PLANS`);
+  default bot's own turn from there, the baseline of the search (:data:`analyzer.analysis.search.PLANS`);
 * **the turn as played, under other dice**: the turn's own decisions replayed from position ``j``
   (:func:`replay_turn`: its placements and trades, its battle orders with their observed stop
   rules, its move-ins and its fortify, skipping what became impossible), every battle and card

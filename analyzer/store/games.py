@@ -1,0 +1,413 @@
+"""Games kept in a database, every change committed as it is made.
+
+The app keeps each game here under an id (the one its page URL carries), so a
+game outlives a reload, a closed tab and a server restart, and several
+devices can follow one game. One person's server keeps its games in an SQLite
+file (nothing to install; its locking lets several processes share the file);
+a club's several app servers share one PostgreSQL database (see
+:mod:`analyzer.store.location`). Both hold the same tables
+(:mod:`analyzer.store.schema`), used through SQLAlchemy Core.
+
+Each game row holds the game's JSON (:meth:`GameState.to_json`, history
+included), a version counter and the summary the start page lists; every
+version saved is also kept in the ``versions`` table, so a game's whole
+history of edits is there. A change is saved against the version it was made
+on, by one conditional update (``... WHERE id = ? AND version = ?``): if the
+game moved on in the meantime (another device or another server changed it),
+no row matches, the save is refused with a
+:class:`~analyzer.errors.StoreConflictError` that carries the fresh game, and
+nothing is overwritten. There is no read-then-write for two writers to slip
+between.
+
+Everything that can go wrong with the database (a missing directory, no
+permission, a lock held too long, a damaged file, another schema, a server
+stopped or unreachable) raises a :class:`~analyzer.errors.StoreError` naming
+the database (never its password) and the cause (:mod:`analyzer.store.failures`).
+
+>>> import tempfile, pathlib
+>>> from analyzer.game.state import GameState
+>>> store = GameStore(pathlib.Path(tempfile.mkdtemp()) / "games.sqlite3")
+>>> stored = store.create(GameState.from_position([0] * 41 + [1], [3] * 42, n_players=3), "Friday")
+>>> stored.version, store.version(stored.id)
+(1, 1)
+>>> again = store.save(stored.id, stored.state, expected_version=1)
+>>> again.version, [g.name for g in store.list()]
+(2, ['Friday'])
+>>> store.put_cached("win-chances", "position-1", "[0.5, 0.3, 0.2]")
+>>> store.get_cached("win-chances", "position-1"), store.get_cached("win-chances", "position-2")
+('[0.5, 0.3, 0.2]', None)
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import re
+import secrets
+import threading
+import time
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import NoReturn
+
+from sqlalchemy import Connection, Engine, delete, insert, select, update
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.exc import SQLAlchemyError
+
+from analyzer.analysis.position import player_labels
+from analyzer.errors import StoreConflictError, StoreError
+from analyzer.game.state import GameState
+from analyzer.limits import MAX_NAME_LENGTH, quote
+from analyzer.plot import player_name
+from analyzer.store.failures import store_error
+from analyzer.store.location import LOCK_TIMEOUT, database_url, default_path, make_engine, shown, sqlite_file
+from analyzer.store.schema import cache, games, prepare, versions
+
+_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+#: The longest kind of cached result (a short label such as ``win-chances``).
+MAX_CACHE_KIND = 64
+#: The longest key of a cached result (a position's text, a hash...).
+MAX_CACHE_KEY = 4096
+
+
+@dataclass(frozen=True)
+class StoredGame:
+    """One game as stored: its id, name, version and the validated state."""
+
+    id: str
+    name: str
+    version: int
+    state: GameState
+    updated: datetime
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    """What the start page lists of a stored game, read without loading its state."""
+
+    id: str
+    name: str
+    players: tuple[str, ...]
+    turn: int
+    version: int
+    updated: datetime
+
+
+@dataclass(frozen=True)
+class SavedVersion:
+    """One version of a game as kept: its number, the game's JSON then, and when it was saved (Unix time)."""
+
+    version: int
+    state: str
+    saved: float
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """A game with every version kept, as :meth:`GameStore.export_games` reads it and
+    :meth:`GameStore.import_games` writes it. The last version is the game as it is now."""
+
+    id: str
+    name: str
+    created: float
+    versions: tuple[SavedVersion, ...]
+
+
+def _when(unix: float) -> datetime:
+    return datetime.fromtimestamp(unix, tz=timezone.utc)
+
+
+def check_name(name: object) -> str:
+    """A game's name, stripped, if it is 1 to :data:`~analyzer.limits.MAX_NAME_LENGTH` characters."""
+    if not isinstance(name, str) or not name.strip() or len(name.strip()) > MAX_NAME_LENGTH:
+        raise StoreError(f"a game's name must be 1 to {MAX_NAME_LENGTH} characters, got {quote(name)}")
+    return name.strip()
+
+
+def check_id(game_id: object) -> str:
+    """A game id, if it is 1 to 64 letters, digits, '-' or '_' (it goes in a page's URL)."""
+    if not isinstance(game_id, str) or not _ID.fullmatch(game_id):
+        raise StoreError(f"a game id is 1 to 64 letters, digits, '-' or '_', got {quote(game_id)}")
+    return game_id
+
+
+def _players(state: GameState) -> list[str]:
+    names, _ = player_labels(state)
+    return names if names is not None else [player_name(p) for p in range(state.n_players)]
+
+
+def _checked(state: GameState) -> tuple[str, str]:
+    """The JSON to store and the players' names, once the game is known to load back.
+
+    A game that could not be opened again is never saved: that would lose it.
+    """
+    text = state.to_json()
+    try:
+        GameState.from_json(text)
+        players = "\n".join(_players(state))
+    except ValueError as exc:
+        raise StoreError(f"this game would not load back, so it was not saved: {exc}") from exc
+    return text, players
+
+
+def _cache_text(value: object, what: str, longest: int | None) -> str:
+    if not isinstance(value, str) or not value or (longest is not None and len(value) > longest):
+        size = f"1 to {longest} characters" if longest is not None else "a non-empty string"
+        raise StoreError(f"a cached result's {what} must be {size}, got {quote(value)}")
+    return value
+
+
+class GameStore:
+    """The games of one database: an SQLite file's path or a database URL (:func:`default_path` if None).
+
+    The store is safe to share between threads (the app's sessions share one per
+    server), and any number of processes and servers may use the same database.
+    An SQLite store opens a connection for each operation; a PostgreSQL store
+    keeps a small pool of them.
+    """
+
+    def __init__(self, path: str | os.PathLike[str] | None = None, *, timeout: float = LOCK_TIMEOUT) -> None:
+        self.url = database_url(path if path is not None else default_path())
+        #: The SQLite file, None for a database on a server.
+        self.path = sqlite_file(self.url)
+        #: The database as messages name it: a file's path, a URL without its password.
+        self.where = shown(self.url)
+        self.timeout = timeout
+        self._engine: Engine | None = None
+        self._schema_checked = False
+        self._lock = threading.Lock()
+
+    def __repr__(self) -> str:
+        return f"GameStore({self.where!r})"
+
+    # -------------------------------------------------------------------- connections and schema
+    def _ready(self) -> Engine:
+        """The engine, once the database exists and holds this schema (built or migrated the first time)."""
+        with self._lock:
+            if self._engine is None:
+                if self.path is not None:
+                    self.path.parent.mkdir(parents=True, exist_ok=True)
+                self._engine = make_engine(self.url, self.timeout)
+            if not self._schema_checked:
+                with self._engine.connect().execution_options(write=True) as connection, connection.begin():
+                    created = prepare(connection, self.where)
+                if created and self.path is not None:
+                    # WAL lets the devices polling a game read while another one writes. It cannot be
+                    # set inside a transaction, so on the driver's connection, where none is open.
+                    with self._engine.connect() as connection:
+                        connection.connection.dbapi_connection.execute(  # type: ignore[union-attr]
+                            "PRAGMA journal_mode = WAL")
+                self._schema_checked = True
+            return self._engine
+
+    @contextmanager
+    def _transaction(self, write: bool = False) -> Iterator[Connection]:
+        """A connection in a transaction, committed on success, rolled back on any exception.
+
+        A write begins by taking SQLite's write lock (``BEGIN IMMEDIATE``), so
+        writers queue rather than fail midway. Every failure of the database,
+        its driver or the file system becomes a :class:`StoreError`.
+        """
+        try:
+            engine = self._ready()
+            with engine.connect() as connection:
+                if write:
+                    connection.execution_options(write=True)
+                with connection.begin():
+                    yield connection
+        except (SQLAlchemyError, OSError, ModuleNotFoundError) as exc:
+            raise store_error(exc, self.where, self.timeout, self.url.password) from exc
+
+    def close(self) -> None:
+        """Close the pooled connections (a forked process must not share them); the store opens new ones."""
+        with self._lock:
+            if self._engine is not None:
+                self._engine.dispose()
+                self._engine = None
+
+    # -------------------------------------------------------------------- reading
+    def _stored(self, game_id: str, name: str, version: int, text: str, updated: float) -> StoredGame:
+        try:
+            # Every game was checked in full (history replayed) before it was saved, so a load skips only
+            # the replay; the type, range and cross-field checks still run on what the database holds.
+            state = GameState.from_json(text, trusted=True)
+        except ValueError as exc:
+            raise StoreError(f"game {quote(name)} in {self.where} does not load: {exc}") from exc
+        return StoredGame(game_id, name, version, state, _when(updated))
+
+    def load(self, game_id: str, version: int | None = None) -> StoredGame:
+        """The game ``game_id`` as stored now, or as it was at ``version``."""
+        game_id = check_id(game_id)
+        with self._transaction() as connection:
+            row = connection.execute(select(games.c.name, games.c.version, games.c.state, games.c.updated)
+                                     .where(games.c.id == game_id)).first()
+            if row is None:
+                self._row_missing(game_id)
+            name, current, text, updated = row
+            if version is not None and version != current:
+                old = connection.execute(select(versions.c.state, versions.c.saved).where(
+                    versions.c.game_id == game_id, versions.c.version == version)).first()
+                if old is None:
+                    raise StoreError(f"game {quote(name)} has no version {quote(version)}")
+                return self._stored(game_id, name, version, old[0], old[1])
+        return self._stored(game_id, name, current, text, updated)
+
+    def version(self, game_id: str) -> int:
+        """The stored version of ``game_id``: a cheap read, for devices polling for changes."""
+        game_id = check_id(game_id)
+        with self._transaction() as connection:
+            current = connection.execute(select(games.c.version).where(games.c.id == game_id)).scalar()
+        if current is None:
+            self._row_missing(game_id)
+        return int(current)
+
+    def history(self, game_id: str) -> list[tuple[int, datetime]]:
+        """Every version of ``game_id`` kept, oldest first, with the time it was saved."""
+        game_id = check_id(game_id)
+        with self._transaction() as connection:
+            if connection.execute(select(games.c.id).where(games.c.id == game_id)).first() is None:
+                self._row_missing(game_id)
+            rows = connection.execute(select(versions.c.version, versions.c.saved)
+                                      .where(versions.c.game_id == game_id).order_by(versions.c.version)).all()
+        return [(int(v), _when(saved)) for v, saved in rows]
+
+    def list(self) -> list[GameSummary]:
+        """Every stored game, the last changed first."""
+        with self._transaction() as connection:
+            rows = connection.execute(select(games.c.id, games.c.name, games.c.players, games.c.turn,
+                                             games.c.version, games.c.updated)
+                                      .order_by(games.c.updated.desc())).all()
+        return [GameSummary(gid, name, tuple(players.split("\n")), int(turn), int(version), _when(updated))
+                for gid, name, players, turn, version, updated in rows]
+
+    # -------------------------------------------------------------------- writing
+    def create(self, state: GameState, name: str) -> StoredGame:
+        """Store ``state`` as a new game called ``name``, at version 1."""
+        name = check_name(name)
+        text, players = _checked(state)
+        game_id = secrets.token_urlsafe(9)
+        now = time.time()
+        with self._transaction(write=True) as connection:
+            connection.execute(insert(games).values(id=game_id, name=name, players=players, turn=int(state.turn),
+                                                    version=1, state=text, created=now, updated=now))
+            connection.execute(insert(versions).values(game_id=game_id, version=1, state=text, saved=now))
+        return StoredGame(game_id, name, 1, state.copy(), _when(now))
+
+    def save(self, game_id: str, state: GameState, *, expected_version: int) -> StoredGame:
+        """Store ``state`` as the next version of ``game_id``, if it is still at ``expected_version``.
+
+        Raises :class:`~analyzer.errors.StoreConflictError`, with the game as
+        stored now, when another change was saved since ``expected_version``.
+        """
+        game_id = check_id(game_id)
+        if not isinstance(expected_version, int) or isinstance(expected_version, bool) or expected_version < 1:
+            raise StoreError(f"a game's version is a whole number from 1, got {quote(expected_version)}")
+        text, players = _checked(state)
+        now = time.time()
+        following = expected_version + 1
+        with self._transaction(write=True) as connection:
+            # The one statement that decides: it matches no row once another save has moved the version on.
+            name = connection.execute(
+                update(games).where(games.c.id == game_id, games.c.version == expected_version)
+                .values(state=text, version=following, players=players, turn=int(state.turn), updated=now)
+                .returning(games.c.name)).scalar()
+            if name is not None:
+                connection.execute(insert(versions).values(game_id=game_id, version=following, state=text,
+                                                           saved=now))
+        if name is None:
+            fresh = self.load(game_id)  # a StoreError if the game is gone
+            raise StoreConflictError(
+                f"the game {quote(fresh.name)} was changed elsewhere (now version {fresh.version}, this change "
+                f"was made on version {expected_version}), so the change was not saved: the game as it is now is "
+                "shown, and your entry is kept to apply again",
+                fresh,
+            )
+        return StoredGame(game_id, name, following, state.copy(), _when(now))
+
+    def _row_missing(self, game_id: str) -> NoReturn:
+        raise StoreError(f"there is no game {quote(game_id)} in {self.where}: it was deleted, "
+                         "or the address is wrong")
+
+    def rename(self, game_id: str, name: str) -> None:
+        """Call game ``game_id`` ``name``. The version does not change: a name is not part of the game."""
+        game_id, name = check_id(game_id), check_name(name)
+        with self._transaction(write=True) as connection:
+            if connection.execute(update(games).where(games.c.id == game_id).values(name=name)).rowcount == 0:
+                self._row_missing(game_id)
+
+    def delete(self, game_id: str) -> None:
+        """Remove game ``game_id`` and its versions."""
+        game_id = check_id(game_id)
+        with self._transaction(write=True) as connection:
+            if connection.execute(delete(games).where(games.c.id == game_id)).rowcount == 0:
+                self._row_missing(game_id)
+
+    # -------------------------------------------------------------------- cached analyses
+    def get_cached(self, kind: str, key: str) -> str | None:
+        """The result of kind ``kind`` (``"win-chances"``...) cached under ``key``, None if there is none."""
+        kind, key = _cache_text(kind, "kind", MAX_CACHE_KIND), _cache_text(key, "key", MAX_CACHE_KEY)
+        with self._transaction() as connection:
+            return connection.execute(select(cache.c.value).where(cache.c.kind == kind, cache.c.key == key)).scalar()
+
+    def put_cached(self, kind: str, key: str, value: str) -> None:
+        """Cache ``value`` as the result of kind ``kind`` for ``key``, replacing any kept before."""
+        kind, key = _cache_text(kind, "kind", MAX_CACHE_KIND), _cache_text(key, "key", MAX_CACHE_KEY)
+        value = _cache_text(value, "value", None)
+        with self._transaction(write=True) as connection:
+            # One statement, so two servers caching the same result at once do not collide.
+            upsert = (postgresql.insert(cache) if connection.dialect.name == "postgresql" else sqlite.insert(cache))
+            row = upsert.values(kind=kind, key=key, value=value, saved=time.time())
+            connection.execute(row.on_conflict_do_update(index_elements=[cache.c.kind, cache.c.key],
+                                                         set_={"value": row.excluded.value,
+                                                               "saved": row.excluded.saved}))
+
+    # -------------------------------------------------------------------- moving games between stores
+    def export_games(self) -> Iterator[GameRecord]:
+        """Every game with every version kept, in one consistent reading (one statement)."""
+        query = (select(games.c.id, games.c.name, games.c.created, versions.c.version, versions.c.state,
+                        versions.c.saved)
+                 .join(versions, versions.c.game_id == games.c.id).order_by(games.c.created, games.c.id,
+                                                                            versions.c.version))
+        with self._transaction() as connection:
+            rows = connection.execute(query)
+            for (game_id, name, created), group in itertools.groupby(rows, key=lambda r: (r[0], r[1], r[2])):
+                yield GameRecord(game_id, name, created,
+                                 tuple(SavedVersion(int(r[3]), r[4], r[5]) for r in group))
+
+    def import_games(self, records: Iterable[GameRecord]) -> int:
+        """Add every game of ``records``, with its versions, all or none; how many were added.
+
+        Each version must load, history replayed, and be numbered 1, 2, 3...;
+        a game whose id is already here is refused (import into a store that
+        does not hold it yet).
+        """
+        with self._transaction(write=True) as connection:
+            count = 0
+            for record in records:
+                self._import(connection, record)
+                count += 1
+        return count
+
+    def _import(self, connection: Connection, record: GameRecord) -> None:
+        game_id, name = check_id(record.id), check_name(record.name)
+        numbers = [v.version for v in record.versions]
+        if not numbers or numbers != list(range(1, len(numbers) + 1)):
+            raise StoreError(f"game {quote(name)}: its versions must be numbered 1, 2, 3..., got {quote(numbers)}")
+        try:
+            for kept in record.versions:
+                GameState.from_json(kept.state)
+        except ValueError as exc:
+            raise StoreError(f"game {quote(name)}, version {kept.version}, does not load: {exc}") from exc
+        last = record.versions[-1]
+        state = GameState.from_json(last.state, trusted=True)
+        if connection.execute(select(games.c.id).where(games.c.id == game_id)).first() is not None:
+            raise StoreError(f"game {quote(name)} ({game_id}) is already in {self.where}: nothing was imported; "
+                             "import into a store that does not hold these games yet")
+        connection.execute(insert(games).values(id=game_id, name=name, players="\n".join(_players(state)),
+                                                turn=int(state.turn), version=last.version, state=last.state,
+                                                created=record.created, updated=last.saved))
+        connection.execute(insert(versions), [{"game_id": game_id, "version": v.version, "state": v.state,
+                                               "saved": v.saved} for v in record.versions])
+

@@ -46,14 +46,21 @@ def test_the_review_view_reviews_a_stored_game(monkeypatch: pytest.MonkeyPatch, 
     assert len(turns) == 3
 
 
-def test_the_strip_values_positions_in_the_background_with_the_reviews_figures() -> None:
+def test_the_strip_values_positions_in_the_background_and_keeps_them_in_the_store(tmp_path: Path) -> None:
+    games = GameStore(tmp_path / "games.sqlite3")
     game = recorded_game(2, seed=8)
     position = turn_positions(game)[-1]
-    assert strip.chances(position) is None  # queued, not computed while the page waits
-    for _ in range(600):
-        table = strip.chances(position)
+    assert strip.chances(position, games) is None  # queued, not computed while the page waits
+    for _ in range(1500):
+        table = strip.chances(position, games)
         if table is not None:
             break
         time.sleep(0.2)
     assert table is not None
-    assert table.equals(position_chances(position, rollouts=strip.STRIP_ROLLOUTS))
+    expected = position_chances(position, rollouts=strip.STRIP_ROLLOUTS)
+    assert table.equals(expected)
+    # Another server (nothing in memory) finds them in the store.
+    strip._DONE.clear()
+    again = strip.chances(position, games)
+    assert again is not None
+    assert np.allclose(again[["p_win", "ci_low", "ci_high"]], expected[["p_win", "ci_low", "ci_high"]])

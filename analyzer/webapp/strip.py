@@ -3,8 +3,9 @@
 The chances are those of the game review (:func:`analyzer.analysis.review.position_chances`: the
 default bot's rollouts) at the start of the turn being played, so they move after each recorded
 turn. They are computed in a background thread of the server, one position at a time, the newest
-first, and kept by position (the position's JSON, without its history) for every session of the
-server: the strip polls for them every :data:`POLL_SECONDS` in a fragment of its own, so an entry is
+first, and kept by position (a hash of the position without its history) in the game store's cache
+(:meth:`analyzer.store.GameStore.put_cached`, kind :data:`CACHE_KIND`), so every session and every
+later server finds them there: the strip polls for them every :data:`POLL_SECONDS` in a fragment of its own, so an entry is
 never kept waiting. While the newest position is being valued the strip shows the last chances it
 has, saying which turn they are from. Earlier turns are valued after it, for the small chart of the
 chances over the turns so far.
@@ -13,6 +14,7 @@ chances over the turns so far.
 from __future__ import annotations
 
 import hashlib
+import io
 import threading
 from concurrent.futures import Future, ThreadPoolExecutor
 
@@ -20,16 +22,20 @@ import pandas as pd
 import streamlit as st
 
 from analyzer.analysis.review import assumptions, position_chances, turn_positions
+from analyzer.errors import StoreError
 from analyzer.game.state import GameState
+from analyzer.store import GameStore
 from analyzer.text import plain
-from analyzer.webapp.session import GAME
+from analyzer.webapp.session import GAME, store
 
 #: Rollouts per position: intervals about 14 points wide at 50%, a few seconds of one core on a loaded server.
 STRIP_ROLLOUTS = 200
 #: Seconds between two looks for finished chances.
 POLL_SECONDS = 2.0
-#: Positions whose chances the server keeps (a 4-player game of 100 player-turns has 101).
+#: Positions whose chances the server keeps in memory (a 4-player game of 100 player-turns has 101).
 KEEP = 2000
+#: The kind of the chances in the store's cache.
+CACHE_KIND = "win-chances"
 
 _LOCK = threading.Lock()
 _DONE: dict[str, pd.DataFrame] = {}
@@ -39,12 +45,16 @@ _WORKER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="win-chances")
 
 
 def position_key(state: GameState) -> str:
-    """The key a position's chances are kept under: a hash of the position without its history."""
-    return hashlib.sha256(state.to_json(history=False).encode()).hexdigest()
+    """The key a position's chances are kept under: a hash of the position without its history, and the rollouts."""
+    return f"{STRIP_ROLLOUTS}:" + hashlib.sha256(state.to_json(history=False).encode()).hexdigest()
 
 
-def _value(key: str, state: GameState) -> pd.DataFrame:
+def _value(key: str, state: GameState, games: GameStore) -> pd.DataFrame:
     table = position_chances(state, rollouts=STRIP_ROLLOUTS)
+    try:
+        games.put_cached(CACHE_KIND, key, table.to_json(orient="split"))
+    except StoreError:
+        pass  # the chances are still kept by this server; the store says what is wrong at the next save
     with _LOCK:
         _DONE[key] = table
         _RUNNING.pop(key, None)
@@ -53,14 +63,25 @@ def _value(key: str, state: GameState) -> pd.DataFrame:
     return table
 
 
-def chances(state: GameState) -> pd.DataFrame | None:
-    """The chances of ``state`` if they are known; else they are queued (once) and None is returned."""
+def chances(state: GameState, games: GameStore) -> pd.DataFrame | None:
+    """The chances of ``state`` if they are known (to this server or in ``games``' cache); else they are
+    queued (once) and None is returned."""
     key = position_key(state)
     with _LOCK:
         if key in _DONE:
             return _DONE[key]
+        if key in _RUNNING:
+            return None
+    try:
+        kept = games.get_cached(CACHE_KIND, key)
+    except StoreError:
+        kept = None
+    with _LOCK:
+        if kept is not None:
+            _DONE[key] = pd.read_json(io.StringIO(kept), orient="split")
+            return _DONE[key]
         if key not in _RUNNING:
-            _RUNNING[key] = _WORKER.submit(_value, key, state)
+            _RUNNING[key] = _WORKER.submit(_value, key, state, games)
     return None
 
 
@@ -72,9 +93,9 @@ def _positions(game_json: str) -> list[str]:
 
 def _queue(positions: list[GameState]) -> list[pd.DataFrame | None]:
     """Every position's chances as known now; the newest unknown one is queued first, then the others."""
-    known = [None] * len(positions)
+    known: list[pd.DataFrame | None] = [None] * len(positions)
     for i in reversed(range(len(positions))):
-        known[i] = chances(positions[i])
+        known[i] = chances(positions[i], store())
     return known
 
 

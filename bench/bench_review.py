@@ -14,6 +14,8 @@ review's time is made of. Prints figures; asserts nothing.
 from __future__ import annotations
 
 import argparse
+import os
+import resource
 import time
 
 import numpy as np
@@ -37,12 +39,19 @@ def recorded_game(turns: int, seed: int = 0) -> GameState:
     raise RuntimeError(f"no game of {turns} player-turns in 50 seeds")
 
 
+def _cpu() -> float:
+    """CPU seconds of this process and its finished children (the review's worker processes)."""
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--rollouts", type=int, default=ROLLOUTS)
     parser.add_argument("--turns", type=int, default=100)
     args = parser.parse_args()
+    load = os.getloadavg()
     started = time.perf_counter()
     game = recorded_game(args.turns)
     print(f"built a recorded 4-player game of {args.turns} player-turns (round {game.round}, "
@@ -53,12 +62,14 @@ def main() -> None:
     for j in range(10):
         _winners(text, None, None, None, 1, j, args.rollouts // 10)
     base = (time.perf_counter() - started) / (10 * (args.rollouts // 10))
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), _cpu()
     review = review_game(game, rollouts=args.rollouts, workers=args.workers, seed=0)
-    seconds = time.perf_counter() - started
+    seconds, cpu = time.perf_counter() - started, _cpu() - cpu
     n = len(review.turns)
     rollouts = args.rollouts * ((n + 1) + n + min(TURNING_POINTS, n) * (len(PLANS) - 1))
-    print(f"review of {n} player-turns, {args.rollouts} rollouts per estimate, {args.workers} workers: {seconds:.1f} s")
+    print(f"review of {n} player-turns, {args.rollouts} rollouts per estimate, {args.workers} workers: {seconds:.1f} s "
+          f"wall clock, {cpu:.1f} s of CPU (this process and its workers; {cpu / args.workers:.1f} s per worker if "
+          f"the machine were ours alone); load average before/after: {load[0]:.1f}/{os.getloadavg()[0]:.1f}")
     print(f"  {rollouts:,} rollouts ({rollouts / seconds:,.0f}/s); one rollout from the final position on one worker: "
           f"{1000 * base:.2f} ms, so {rollouts * base / seconds:.2f}x that many rollouts' serial time")
     print(review.summary.to_string(index=False))

@@ -415,8 +415,16 @@ class GameReview:
                 "best_plan": row["best_plan"], "searched": bool(row["searched"]), "turning_point": bool(row["turning_point"]),
                 "luck_net": int(row["luck_net"]), "luck_expected": float(row["luck_expected"]),
             })
+        summary = [{k: _json_value(v) for k, v in row.items()} for row in self.summary.to_dict("records")]
         return {"players": list(self.players), "rollouts": self.rollouts, "seed": self.seed, "assumed": self.assumed,
-                "turns": turns, "summary": self.summary.to_dict("records")}
+                "turns": turns, "summary": summary}
+
+
+def _json_value(value: Any) -> Any:
+    """A summary value as JSON has it: numpy scalars as Python numbers, a missing value (no turn) as None."""
+    if value is pd.NA or (isinstance(value, float) and math.isnan(value)):
+        return None
+    return value.item() if isinstance(value, np.generic) else value
 
 
 def _mean_interval(diff: np.ndarray) -> tuple[float, float, float]:

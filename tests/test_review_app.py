@@ -11,6 +11,7 @@ from streamlit.testing.v1 import AppTest
 
 from analyzer.analysis.review import position_chances, replay_turn, turn_positions
 from analyzer.game.state import GameState
+from analyzer.live import LiveGame
 from analyzer.store import DB_ENV, GameStore
 from analyzer.webapp import strip
 
@@ -64,3 +65,18 @@ def test_the_strip_values_positions_in_the_background_and_keeps_them_in_the_stor
     again = strip.chances(position, games)
     assert again is not None
     assert np.allclose(again[["p_win", "ci_low", "ci_high"]], expected[["p_win", "ci_low", "ci_high"]])
+
+
+def test_the_record_tab_of_a_live_game_shows_the_strip(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite3"
+    monkeypatch.setenv(DB_ENV, str(db))
+    live = LiveGame(recorded_game(2, seed=9))
+    stored = GameStore(db).create(live.state, "At the table")
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.query_params["game"] = stored.id
+    at.run()
+    at.session_state["tab"] = "Record"
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    captions = " ".join(c.value for c in at.caption)
+    assert ("Win chances" in captions and "default bot" in captions) or "being computed" in captions

@@ -50,6 +50,10 @@ class StudyError(RiskAnalyzerError):
     """A strategy study was asked for with bad parameters, or given a table it cannot read."""
 
 
+class ReviewError(RiskAnalyzerError):
+    """A game review was asked for with bad options, or of a game with no complete turn to review."""
+
+
 class StoreError(RiskAnalyzerError):
     """The game store cannot be used: its file is missing, unwritable, locked, corrupt or of another schema,
     its server cannot be reached or refuses the login, or a game asked for is not in it. The message names

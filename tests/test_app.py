@@ -50,7 +50,7 @@ def seen(element: Any) -> str:
     return re.sub(r"\\(.)", r"\1", element.value)
 
 
-TABS = ["Board", "Record", "Players & cards", "Continents", "Reinforcements", "Suggestions", "Tables"]
+TABS = ["Board", "Record", "Players & cards", "Continents", "Reinforcements", "Suggestions", "Review", "Tables"]
 
 APP = str(Path(__file__).resolve().parent.parent / "app.py")
 #: The first run imports matplotlib and draws a map; the default 3 s is tight on a busy machine.

@@ -17,6 +17,7 @@ from analyzer.webapp.continents import continents_view
 from analyzer.webapp.players import players_view
 from analyzer.webapp.record import is_live, record_view, render
 from analyzer.webapp.reinforcements import reinforcements_view
+from analyzer.webapp.review_view import review_view
 from analyzer.webapp.session import (
     GAME,
     GAME_NAME,
@@ -32,6 +33,7 @@ from analyzer.webapp.session import (
     watch_store,
 )
 from analyzer.webapp.start_page import upload_game
+from analyzer.webapp.strip import win_strip
 from analyzer.webapp.suggestions import suggestions_view
 from analyzer.webapp.tables import tables_view
 
@@ -68,6 +70,7 @@ def game_page(game: GameState, names: list[str]) -> None:
             continue
         with tab, shown_errors():
             if view is record_view:
+                win_strip(names)
                 record_fragment()
                 continue
             if live and view is board_view:
@@ -156,5 +159,6 @@ VIEWS: tuple[tuple[str, Callable[[GameState, list[str]], GameState | None]], ...
     ("Continents", continents_view),
     ("Reinforcements", reinforcements_view),
     ("Suggestions", suggestions_view),
+    ("Review", review_view),
     ("Tables", tables_view),
 )

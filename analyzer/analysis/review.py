@@ -1,0 +1,588 @@
+"""A game review like a chess engine's: the win chances turn by turn, the turning points, and how much
+of each turn's swing the dice made and how much the decisions cost.
+
+Every number is a rollout estimate: the position is played on to the end by the default bot
+(:data:`~analyzer.bots.planner.PLANNER_BOT`) in every seat, in compiled code
+(:mod:`analyzer.sim.playout`), and the wins are counted. Rollout ``r`` of player-turn ``j`` draws
+every random number from ``SeedSequence(seed, spawn_key=(j, r))``, whatever process plays it, so a
+review is the same for a seed whatever the number of workers. Position ``j`` is the game at the
+start of player-turn ``j`` (position ``n``, after the last turn, is the game as recorded).
+
+For player-turn ``j`` of the recorded game, three things are played on rollout ``r``'s random numbers:
+
+* **the position before it** (position ``j``) played on by the default bot, which is also the
+  default bot's own turn from there, the baseline of the search (:data:`analyzer.analysis.search.PLANS`);
+* **the turn as played, under other dice**: the turn's own decisions replayed from position ``j``
+  (:func:`replay_turn`: its placements and trades, its battle orders with their observed stop
+  rules, its move-ins and its fortify, skipping what became impossible), every battle and card
+  drawn afresh, then played on;
+* at the **turning points** (the turns that moved some player's chance most), every plan of the
+  search from position ``j``.
+
+and the position after it (position ``j + 1``) is played on its own rollouts. For the player who
+moved, with ``W`` the win (1 or 0) of each rollout:
+
+* ``dice = mean(W[after]) - mean(W[replayed])``: the turn's outcome against the same decisions on
+  average dice: how much the dice made of the swing;
+* ``decisions = mean(W[replayed] - W[best plan])``: the decisions against the best plan, on the same
+  random numbers (paired). Away from the turning points the best plan is the default bot's own turn;
+  at them it is the search's plan with the most wins if its gain over the default bot's turn has a
+  95% paired interval above 0 (else the default bot's turn): the pick of the best of several plans
+  on the same rollouts flatters it, and asking for a clear gain keeps the noise from making mistakes up.
+
+so that ``change = dice + decisions + (best - before) + noise``, the last term being what the best
+plan is worth over the position (zero in expectation away from the turning points). The intervals
+are 95% normal intervals of the mean of the per-rollout differences; the win chances' are Wilson
+intervals. See ``docs/review.md`` for the method and a worked example.
+
+>>> import numpy as np
+>>> from analyzer.game.state import GameState
+>>> from analyzer.game.actions import Place, EndAttack, EndTurn
+>>> game = GameState.from_position([0] * 41 + [1], [3] * 41 + [1], n_players=2)
+>>> for a in (Place("Alaska", game.pending), EndAttack(), EndTurn()):
+...     game.apply(a)
+>>> turns = player_turns(game)
+>>> [(t.round, t.player, [type(d).__name__ for d in t.decisions]) for t in turns]
+[(1, 0, ['Place', 'EndAttack', 'EndTurn'])]
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import multiprocessing
+import os
+import time
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+
+from analyzer.analysis.log import player_names
+from analyzer.analysis.luck import battle_luck
+from analyzer.analysis.position import face_down_assumption
+from analyzer.bots.base import BattleOrder, Decision
+from analyzer.bots.planner import PLANNER_BOT, PlannerBot
+from analyzer.analysis.search import PLANS
+from analyzer.errors import ReviewError
+from analyzer.game import face_down
+from analyzer.game.actions import Action, Attack, Battle, Defend, Draw, EndAttack, EndTurn, Fortify, MoveIn, Place, Roll, Trade, as_id
+from analyzer.game.state import GameState
+from analyzer.game.vocabulary import Phase
+from analyzer.limits import MAX_ROUNDS
+from analyzer.plot import PLAYER_COLORS
+from analyzer.sim import playout
+from analyzer.sim.checkpoints import die_with_parent
+from analyzer.sim.intervals import wilson_interval
+from analyzer.sim.simulate import sample_battle
+
+#: Rollouts per position (and per replay and plan) by default: a 4-player game of 100 player-turns
+#: is reviewed in about a minute on two cores (bench/bench_review.py).
+ROLLOUTS = 200
+#: Turns searched with every plan (the turns that moved some player's chance most).
+TURNING_POINTS = 6
+#: Rounds a rollout may last past its position before it counts as a win for nobody (a stalemate).
+ROLLOUT_ROUNDS = 300
+#: z of the 95% normal intervals of the two parts.
+_Z = 1.959963984540054
+_SETUP = (Phase.SETUP_CLAIM, Phase.SETUP_PLACE, Phase.CHOOSE_CAPITAL)
+
+
+# ---------------------------------------------------------------------------------- the recorded turns
+@dataclass(frozen=True)
+class PlayerTurn:
+    """Player-turn ``index`` (from 0) of a recorded game: ``player`` moved in round ``round`` from
+    ``before`` (its start) to ``after`` (the next player's start, or the game's end); ``decisions``
+    are the player's decisions in order (battles as :class:`BattleOrder` with the observed stop
+    rule, no chance events), ``outcomes`` gives each battle order's result at the table (the armies left
+    on its source and its target; None for the other decisions); the history indices ``first`` ..
+    ``last`` are the turn's actions."""
+
+    index: int
+    round: int
+    player: int
+    before: GameState
+    after: GameState
+    decisions: tuple[Decision, ...]
+    outcomes: tuple[tuple[int, int] | None, ...]
+    first: int
+    last: int
+
+
+def player_turns(game: GameState) -> list[PlayerTurn]:
+    """Every complete player-turn of ``game``'s history (a turn still in progress is left out), oldest first.
+
+    Face-down cards still face down at the end of the game are face down in every position held
+    them; a card later shown is known in every position (the review knows what the game revealed).
+    """
+    history = game.history
+    if history is None:
+        raise ReviewError("the game was saved without its history: there are no turns to review")
+    s = GameState.replay(game.initial, [], game.rules, game.board)
+    s.labels = {}
+    i = 0
+    while i < len(history) and s.phase in _SETUP:
+        s.apply_unchecked(history[i])
+        i += 1
+    hidden = set(game.face_down)
+    turns: list[PlayerTurn] = []
+    while i < len(history) and not s.is_terminal():
+        before = _position(s, hidden)
+        start, turn, player = i, s.turn, s.player
+        while i < len(history) and s.turn == turn and not s.is_terminal():
+            s.apply_unchecked(history[i])
+            i += 1
+        if s.turn == turn and not s.is_terminal():
+            break  # the turn is still being played
+        # The card drawn after the turn belongs to it (the next player's start has no chance event).
+        decisions, outcomes = _decisions(before, history[start:i])
+        turns.append(PlayerTurn(len(turns), int(before.round), player, before, _position(s, hidden), decisions, outcomes,
+                                start, i - 1))
+    return turns
+
+
+def _position(state: GameState, hidden: set[int]) -> GameState:
+    s = state.copy()
+    s.history = []
+    s.face_down = sorted(c for c in hidden if s.card_loc[c] >= 0)
+    return s
+
+
+def _decisions(before: GameState, actions: Sequence[Action]) -> tuple[tuple[Decision, ...], tuple[tuple[int, int] | None, ...]]:
+    """The mover's decisions in ``actions``: battles (whole, or rolled die by die) as battle orders
+    that stop where the battle stopped, chance events and the defender's dice left out; and each
+    battle's result (armies left on its source and target)."""
+    s = before.copy()
+    me = s.player
+    out: list[Decision] = []
+    outcomes: list[tuple[int, int] | None] = []
+    k = 0
+    while k < len(actions):
+        a = actions[k]
+        if isinstance(a, Battle):
+            out.append(BattleOrder(as_id(a.source), as_id(a.target), _stop(a.attacker_left, a.defender_left)))
+            outcomes.append((a.attacker_left, a.defender_left))
+        elif isinstance(a, Attack):
+            src, tgt = as_id(a.source), as_id(a.target)
+            # One battle: the run of rolls between the same two territories.
+            while k < len(actions):
+                b = actions[k]
+                if not (isinstance(b, (Defend, Roll))
+                        or (isinstance(b, Attack) and (as_id(b.source), as_id(b.target)) == (src, tgt) and s.owner[tgt] != me)):
+                    break
+                s.apply_unchecked(b)
+                k += 1
+            won = bool(s.owner[tgt] == me)
+            out.append(BattleOrder(src, tgt, 1 if won else _stop(int(s.armies[src]), int(s.armies[tgt]))))
+            outcomes.append((int(s.armies[src]), 0 if won else int(s.armies[tgt])))
+            continue
+        elif not isinstance(a, (Draw, Roll, Defend)):
+            out.append(a)
+            outcomes.append(None)
+        s.apply_unchecked(a)
+        k += 1
+    return tuple(out), tuple(outcomes)
+
+
+def _stop(attacker_left: int, defender_left: int) -> int:
+    """The observed stop rule: a battle broken off with ``attacker_left`` armies stops there; one
+    decided (taken, or the attacker down to one army) was fought to the end."""
+    return attacker_left if defender_left > 0 and attacker_left > 1 else 1
+
+
+# ---------------------------------------------------------------------------------- replaying a turn
+_RANK = {Place: 0, Trade: 0, BattleOrder: 1, EndAttack: 1, MoveIn: 1, Fortify: 2, EndTurn: 2}
+
+
+def _phase_rank(phase: Phase) -> int:
+    return 0 if phase == Phase.REINFORCE else 2 if phase == Phase.FORTIFY else 1
+
+
+def _fit(state: GameState, d: Decision) -> Decision | None:
+    """``d`` as it can be played now (a placement cut to the armies left, a move-in or fortify to
+    what the rules allow), or None if it is impossible now."""
+    me = state.player
+    if type(d) is BattleOrder:
+        s, t = d.source, d.target
+        if (state.phase == Phase.ATTACK and state.owner[s] == me and state.owner[t] != me
+                and state.board.adjacency[s, t] and state.armies[s] > d.stop_at):
+            return d
+        return None
+    if type(d) is Place:
+        if state.phase != Phase.REINFORCE or state.pending < 1:
+            return None
+        d = Place(d.territory, min(d.armies, state.pending))
+    elif type(d) is MoveIn:
+        if state.phase != Phase.MOVE_IN:
+            return None
+        fewest, most = state.move_range()
+        d = MoveIn(min(max(d.armies, fewest), most))
+    elif type(d) is Fortify:
+        if state.phase != Phase.FORTIFY:
+            return None
+        d = Fortify(d.source, d.target, min(d.armies, int(state.armies[as_id(d.source)]) - 1))
+    return d if state.is_legal(d) else None  # type: ignore[arg-type]  # only BattleOrder is not an Action
+
+
+def replay_turn(state: GameState, decisions: Sequence[Decision], rng: np.random.Generator,
+                bot: PlannerBot = PLANNER_BOT, outcomes: Sequence[tuple[int, int] | None] | None = None) -> GameState:
+    """Play the turn of the player to move in ``state`` (changed in place, and returned) with ``decisions``
+    under the dice of ``rng``, up to the next player's start (or the game's end).
+
+    Each battle order is fought afresh (one draw from the exact solver's outcomes) with its stop rule,
+    each card is drawn afresh. The decisions are taken in order, each as far as the position allows:
+    a placement is cut to the armies left to place, a move-in or a fortify to the armies that may move;
+    a decision that became impossible (a battle from a territory too small for its stop rule, a
+    placement beyond the armies to place) is skipped. When the position needs a decision the record
+    does not have here (armies still to place, a trade that is forced), ``bot`` makes it.
+
+    ``outcomes`` (one entry per decision: for a battle order, the armies left on its source and target
+    at the table) keeps the replay on the table's track: from the first battle that ends otherwise than
+    it did at the table, the player would have planned the rest of the turn afresh, on a board the
+    record never saw, and ``bot`` plays the rest of the turn. With no ``decisions`` this is ``bot``'s own
+    turn. The other players' decisions (none, with battle orders) are the default bot's.
+    """
+    queue = list(zip(decisions, outcomes if outcomes is not None else [None] * len(decisions)))
+    me, turn = state.player, state.turn
+    while state.phase != Phase.GAME_OVER and state.turn == turn:
+        if state.is_chance():
+            state.apply_chance(rng)
+            continue
+        mover = state.current_player
+        decision: Decision | None = None
+        went: tuple[int, int] | None = None
+        if mover == me:
+            decision, went = _next(state, queue)
+        if decision is None:
+            decision = (bot if mover == me else PLANNER_BOT).choose(state, rng)
+        if type(decision) is BattleOrder:
+            s, t = decision.source, decision.target
+            a_left, d_left = sample_battle(int(state.armies[s]), int(state.armies[t]), decision.stop_at, state.rules.dice, rng,
+                                           state.rules.balanced_blitz)
+            state.apply(Battle(s, t, a_left, d_left))
+            if went is not None and went != (a_left, d_left):
+                queue.clear()  # off the table's track: the rest of the turn is the bot's
+        else:
+            state.apply(decision)  # type: ignore[arg-type]  # anything but an order is an action
+    return state
+
+
+def _next(state: GameState, queue: list[tuple[Decision, tuple[int, int] | None]]) -> tuple[Decision | None, tuple[int, int] | None]:
+    """The recorded decision to play now with its recorded outcome, or None for the bot to decide."""
+    rank = _phase_rank(state.phase)
+    while queue:
+        d, went = queue[0]
+        fitted = _fit(state, d)
+        if fitted is not None:
+            queue.pop(0)
+            return fitted, went
+        later = _RANK.get(type(d), 1) > rank
+        if later and state.phase == Phase.ATTACK:
+            return EndAttack(), None  # the record has stopped attacking
+        if later or state.phase == Phase.MOVE_IN or (state.phase == Phase.REINFORCE and state.must_trade()):
+            return None, None  # a decision the record does not have here
+        queue.pop(0)  # impossible now: skipped
+    return None, None
+
+
+# ---------------------------------------------------------------------------------- rollouts
+def _rollout_rng(seed: int, j: int, r: int) -> np.random.Generator:
+    return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(j, r)))
+
+
+def _limited(state: GameState) -> GameState:
+    s = state.copy()
+    s.rules = dataclasses.replace(state.rules, turn_limit=min(state.rules.turn_limit or MAX_ROUNDS, state.round + ROLLOUT_ROUNDS, MAX_ROUNDS))
+    return s
+
+
+def _play_on(s: GameState, rng: np.random.Generator, prepared: playout.Prepared) -> int:
+    while s.is_chance():
+        s.apply_chance(rng)
+    if not s.is_terminal():
+        playout.play_events(s, prepared, rng)
+    return -1 if s.winner is None else int(s.winner)
+
+
+def _winners(position: str, decisions: tuple[Decision, ...] | None, outcomes: tuple[tuple[int, int] | None, ...] | None, plan: str | None,
+             seed: int, j: int, rollouts: int) -> np.ndarray:
+    """Winner (-1 for none) of each of ``rollouts`` rollouts ``(j, r)`` of the position (JSON): played on
+    at once (``decisions`` and ``plan`` None), after the turn replayed with ``decisions``, or after
+    the turn played by the search's plan ``plan``. A module-level function, for worker processes."""
+    start = _limited(GameState.from_json(position, trusted=True))
+    prepared = playout.Prepared([PLANNER_BOT] * start.n_players, start.board, start.rules.dice, start.rules.balanced_blitz)
+    out = np.empty(rollouts, dtype=np.int64)
+    for r in range(rollouts):
+        rng = _rollout_rng(seed, j, r)
+        s = face_down.determinize(start, rng) if start.face_down else start.copy()
+        if decisions is not None or plan is not None:
+            s.history = []
+            replay_turn(s, decisions or (), rng, PLANS[plan] if plan is not None else PLANNER_BOT, outcomes)
+        out[r] = _play_on(s, rng, prepared)
+    return out
+
+
+Task = tuple[str, int, str | None]  # (what, position or turn, plan)
+
+
+def _run(tasks: dict[Task, tuple[Any, ...]], workers: int, on_done: Callable[[], None]) -> Iterator[tuple[Task, np.ndarray]]:
+    if workers <= 1 or len(tasks) <= 1:
+        for key, args in tasks.items():
+            result = _winners(*args)
+            on_done()
+            yield key, result
+        return
+    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+    with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context(method), initializer=die_with_parent,
+                             initargs=(os.getpid(),)) as pool:
+        futures = {pool.submit(_winners, *args): key for key, args in tasks.items()}
+        for future in as_completed(futures):
+            on_done()
+            yield futures[future], future.result()
+
+
+def turn_positions(game: GameState) -> list[GameState]:
+    """The game at the start of each of its complete player-turns, then after the last of them: the
+    positions a review (and the app's win-chance strip) values. Empty before the first turn is over."""
+    turns = player_turns(game)
+    return [t.before for t in turns] + [turns[-1].after] if turns else []
+
+
+def position_chances(state: GameState, *, rollouts: int = ROLLOUTS, seed: int = 0) -> pd.DataFrame:
+    """Each player's win chance from ``state`` by ``rollouts`` rollouts of the default bot (the review's own
+    valuation of a position), one row per seat: ``player``, ``wins``, ``p_win`` and the 95% Wilson interval
+    ``ci_low``, ``ci_high``. The same ``state`` and ``seed`` give the same figures.
+
+    >>> from analyzer.game.state import GameState
+    >>> won = GameState.from_position([0] * 41 + [1], [3] * 41 + [1], n_players=2)
+    >>> position_chances(won, rollouts=4)["wins"].tolist()[:2]
+    [4, 0]
+    """
+    if isinstance(rollouts, bool) or not isinstance(rollouts, int) or rollouts < 2:
+        raise ReviewError(f"rollouts must be a whole number of at least 2 (for an interval), got {rollouts!r}")
+    winners = _winners(state.to_json(history=False), None, None, None, seed, 0, rollouts)
+    rows = []
+    for p in range(state.n_players):
+        k = int((winners == p).sum())
+        low, high = wilson_interval(k, rollouts)
+        rows.append({"player": p, "wins": k, "p_win": k / rollouts, "ci_low": low, "ci_high": high})
+    return pd.DataFrame(rows)
+
+
+# ---------------------------------------------------------------------------------- the review
+@dataclass(frozen=True)
+class GameReview:
+    """The review of a game (see the module docstring); plain tables.
+
+    ``turns``: one row per player-turn: ``turn`` (from 1), ``round``, ``player`` (seat), ``name``,
+    ``before``, ``after`` and ``change`` (the mover's win chance), ``dice``, ``dice_low``, ``dice_high``,
+    ``decisions``, ``decisions_low``, ``decisions_high``, ``best_plan`` (the plan the decisions are
+    measured against), ``searched`` (every plan tried), ``turning_point``, ``moved`` (the largest change
+    of any player's chance), ``battles``, ``luck_net`` and ``luck_expected`` (the mover's armies destroyed
+    less lost in the turn's battles, and its exact expectation, from the luck meter), and ``after_<seat>``
+    for every seat's win chance after the turn.
+    ``chances``: one row per position and seat: ``position`` (0 before the first turn, ``j`` after turn
+    ``j``), ``player``, ``p_win``, ``ci_low``, ``ci_high``.
+    ``summary``: one row per player: ``player``, ``name``, ``turns``, ``start`` and ``end`` (win chance),
+    ``decisions_per_turn`` (mean win chance lost to decisions per turn), ``largest_mistake`` and its
+    ``mistake_turn``, ``dice_total`` and ``decisions_total`` (sums over the player's turns), and
+    ``dice_share`` (``sum |dice| / (sum |dice| + sum |decisions|)`` over the player's turns).
+    """
+
+    players: list[str]
+    turns: pd.DataFrame
+    chances: pd.DataFrame
+    summary: pd.DataFrame
+    rollouts: int
+    seed: int
+    assumed: str
+    seconds: float
+
+    def to_dict(self) -> dict[str, Any]:
+        """The review as JSON-ready values: ``players`` (names) and ``turns`` (one object per player-turn)."""
+        n = len(self.players)
+        turns = []
+        for row in self.turns.to_dict("records"):
+            turns.append({
+                "turn": int(row["turn"]), "round": int(row["round"]), "player": int(row["player"]), "name": row["name"],
+                "win_chances": [float(row[f"after_{p}"]) for p in range(n)],
+                "before": float(row["before"]), "after": float(row["after"]), "change": float(row["change"]),
+                "dice": float(row["dice"]), "dice_interval": [float(row["dice_low"]), float(row["dice_high"])],
+                "decisions": float(row["decisions"]),
+                "decisions_interval": [float(row["decisions_low"]), float(row["decisions_high"])],
+                "best_plan": row["best_plan"], "searched": bool(row["searched"]), "turning_point": bool(row["turning_point"]),
+                "luck_net": int(row["luck_net"]), "luck_expected": float(row["luck_expected"]),
+            })
+        summary = [{k: _json_value(v) for k, v in row.items()} for row in self.summary.to_dict("records")]
+        return {"players": list(self.players), "rollouts": self.rollouts, "seed": self.seed, "assumed": self.assumed,
+                "turns": turns, "summary": summary}
+
+
+def _json_value(value: Any) -> Any:
+    """A summary value as JSON has it: numpy scalars as Python numbers, a missing value (no turn) as None."""
+    if value is pd.NA or (isinstance(value, float) and math.isnan(value)):
+        return None
+    return value.item() if isinstance(value, np.generic) else value
+
+
+def _mean_interval(diff: np.ndarray) -> tuple[float, float, float]:
+    mean = float(diff.mean())
+    half = _Z * float(diff.std(ddof=1)) / math.sqrt(len(diff)) if len(diff) > 1 else math.nan
+    return mean, mean - half, mean + half
+
+
+def review_game(
+    game: GameState,
+    *,
+    rollouts: int = ROLLOUTS,
+    seed: int = 0,
+    workers: int = 1,
+    turning_points: int = TURNING_POINTS,
+    on_progress: Callable[[int, int], None] | None = None,
+) -> GameReview:
+    """Review every complete player-turn of ``game`` (see the module docstring).
+
+    ``on_progress(done, total)`` is called as the rollout tasks finish, for a progress bar.
+    Raises :class:`~analyzer.errors.ReviewError` for a game with no complete turn or too few rollouts.
+    """
+    if isinstance(rollouts, bool) or not isinstance(rollouts, int) or rollouts < 2:
+        raise ReviewError(f"rollouts must be a whole number of at least 2 (for an interval), got {rollouts!r}")
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise ReviewError(f"workers must be a whole number of at least 1, got {workers!r}")
+    started = time.perf_counter()
+    turns = player_turns(game)
+    if not turns:
+        raise ReviewError("the game has no complete player-turn to review")
+    names = player_names(game)[: game.n_players]
+    positions = [t.before for t in turns] + [turns[-1].after]
+    texts = [p.to_json(history=False) for p in positions]
+    # Stage 1: every position played on, and every turn replayed under other dice.
+    tasks: dict[Task, tuple[Any, ...]] = {}
+    for j, text in enumerate(texts):
+        tasks[("position", j, None)] = (text, None, None, None, seed, j, rollouts)
+    for t in turns:
+        tasks[("replay", t.index, None)] = (texts[t.index], t.decisions, t.outcomes, None, seed, t.index, rollouts)
+    total = len(tasks) + min(turning_points, len(turns)) * (len(PLANS) - 1)
+    done = [0]
+
+    def tick() -> None:
+        done[0] += 1
+        if on_progress is not None:
+            on_progress(done[0], total)
+
+    won: dict[Task, np.ndarray] = dict(_run(tasks, workers, tick))
+    wins = np.stack([[won[("position", j, None)] == p for p in range(game.n_players)] for j in range(len(positions))]).astype(float)
+    p_win = wins.mean(axis=2)  # position x seat
+    moved = np.abs(np.diff(p_win, axis=0)).max(axis=1)
+    chosen = sorted(np.argsort(-moved, kind="stable")[: max(0, turning_points)].tolist())
+    # Stage 2: the search's plans at the turning points.
+    plan_tasks: dict[Task, tuple[Any, ...]] = {("plan", j, name): (texts[j], None, None, name, seed, j, rollouts) for j in chosen for name in PLANS if name != "default"}
+    won.update(_run(plan_tasks, workers, tick))
+
+    luck = _luck_by_turn(game, turns)
+    rows = []
+    for t in turns:
+        j, me = t.index, t.player
+        after = wins[j + 1, me]
+        replayed = (won[("replay", j, None)] == me).astype(float)
+        plans = {"default": wins[j, me]}
+        if j in chosen:
+            plans |= {name: (won[("plan", j, name)] == me).astype(float) for name in PLANS if name != "default"}
+        best = _best_plan(plans)
+        dice = _mean_interval(after - replayed)
+        decisions = _mean_interval(replayed - plans[best])
+        net, expected, battles = luck.get(j, (0, 0.0, 0))
+        row = {"turn": j + 1, "round": t.round, "player": me, "name": names[me],
+               "before": p_win[j, me], "after": p_win[j + 1, me], "change": p_win[j + 1, me] - p_win[j, me],
+               "dice": dice[0], "dice_low": dice[1], "dice_high": dice[2],
+               "decisions": decisions[0], "decisions_low": decisions[1], "decisions_high": decisions[2],
+               "best_plan": best, "searched": j in chosen, "turning_point": j in chosen, "moved": moved[j],
+               "battles": battles, "luck_net": net, "luck_expected": expected}
+        row |= {f"after_{p}": p_win[j + 1, p] for p in range(game.n_players)}
+        rows.append(row)
+    table = pd.DataFrame(rows)
+    chances = []
+    for j in range(len(positions)):
+        for p in range(game.n_players):
+            k = int(wins[j, p].sum())
+            low, high = wilson_interval(k, rollouts)
+            chances.append({"position": j, "player": p, "p_win": k / rollouts, "ci_low": low, "ci_high": high})
+    return GameReview(names, table, pd.DataFrame(chances), _summary(table, p_win, names), rollouts, seed,
+                      assumptions(positions[-1]), time.perf_counter() - started)
+
+
+def _best_plan(plans: dict[str, np.ndarray]) -> str:
+    """The plan with the most wins, if it beats the default bot's turn on the same rollouts by a 95% paired
+    interval above 0; else ``default``. Picking the best of several plans on the same rollouts flatters
+    it; asking for a clear gain keeps that from charging a turn with a mistake the noise made up."""
+    best = max(plans, key=lambda name: (plans[name].mean(), name == "default"))
+    return best if _mean_interval(plans[best] - plans["default"])[1] > 0 else "default"
+
+
+def assumptions(state: GameState) -> str:
+    """What the win chances of a review (or the strip) assume, in words, for the game at ``state``."""
+    said = face_down_assumption(state)
+    return ("Win chances: each position played on to the end by the default bot in every seat; "
+            "a rollout still running after 300 more rounds counts as a win for nobody." + (" " + said if said else ""))
+
+
+def _luck_by_turn(game: GameState, turns: list[PlayerTurn]) -> dict[int, tuple[int, float, int]]:
+    """Per turn: the mover's net armies in its battles, the exact expectation, and the number of battles."""
+    out: dict[int, tuple[int, float, int]] = {}
+    starts = [t.first for t in turns]
+    for b in battle_luck(game):
+        j = int(np.searchsorted(starts, b.action, side="right")) - 1
+        if j < 0 or b.action > turns[j].last or b.attacker != turns[j].player:
+            continue
+        net, expected, n = out.get(j, (0, 0.0, 0))
+        out[j] = (net + b.net, expected + b.expected_net, n + 1)
+    return out
+
+
+def _summary(table: pd.DataFrame, p_win: np.ndarray, names: list[str]) -> pd.DataFrame:
+    rows = []
+    for p, name in enumerate(names):
+        mine = table[table["player"] == p]
+        dice_abs, dec_abs = mine["dice"].abs().sum(), mine["decisions"].abs().sum()
+        worst = mine.loc[mine["decisions"].idxmin()] if len(mine) else None
+        rows.append({
+            "player": p, "name": name, "turns": len(mine), "start": p_win[0, p], "end": p_win[-1, p],
+            "decisions_per_turn": mine["decisions"].mean() if len(mine) else math.nan,
+            "largest_mistake": worst["decisions"] if worst is not None else math.nan,
+            "mistake_turn": int(worst["turn"]) if worst is not None else pd.NA,
+            "dice_total": mine["dice"].sum(), "decisions_total": mine["decisions"].sum(),
+            "dice_share": dice_abs / (dice_abs + dec_abs) if dice_abs + dec_abs > 0 else math.nan,
+        })
+    return pd.DataFrame(rows)
+
+
+# ---------------------------------------------------------------------------------- the chart
+def review_figure(review: GameReview, colors: Sequence[str] | None = None) -> Figure:
+    """Each player's win chance over the player-turns with its interval, the turning points marked."""
+    fig = Figure(figsize=(7, 3.2))
+    ax = fig.add_subplot()
+    chances = review.chances
+    for p, name in enumerate(review.players):
+        mine = chances[chances["player"] == p]
+        color = (colors or PLAYER_COLORS)[p % len(colors or PLAYER_COLORS)]
+        ax.plot(mine["position"], mine["p_win"], color=color, label=name, lw=1.6)
+        ax.fill_between(mine["position"], mine["ci_low"], mine["ci_high"], color=color, alpha=0.15, lw=0)
+    for row in review.turns[review.turns["turning_point"]].itertuples():
+        ax.axvline(row.turn - 0.5, color="#777777", lw=0.8, ls="--")
+        ax.annotate(f"{row.turn}", (row.turn - 0.5, 1.0), ha="center", va="bottom", fontsize=7, color="#555555",
+                    annotation_clip=False)
+    ax.set_xlim(0, len(review.turns))
+    ax.set_ylim(0, 1)
+    ax.set_xlabel("player-turns played")
+    ax.set_ylabel("win chance")
+    ax.legend(fontsize=7, loc="upper left", ncols=min(4, len(review.players)))
+    fig.tight_layout()
+    return fig
+
+
+__all__ = ["GameReview", "PlayerTurn", "ROLLOUTS", "TURNING_POINTS", "assumptions", "player_turns", "position_chances", "replay_turn",
+           "review_figure", "review_game", "turn_positions"]

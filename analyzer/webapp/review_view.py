@@ -1,0 +1,103 @@
+"""The Review view: a game reviewed like a chess engine's game review (:mod:`analyzer.analysis.review`).
+
+The open game (a stored one, or one opened from a file) or a game file uploaded here is reviewed on
+request: the timeline of every player's win chance with the turning points marked, each player's
+summary, the turning points split into dice and decisions, and every turn in a table to download.
+A review is kept for the session by the game it reviewed, its rollouts and its seed.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pandas as pd
+import streamlit as st
+
+from analyzer.analysis.review import ROLLOUTS, GameReview, review_figure, review_game
+from analyzer.errors import RiskAnalyzerError
+from analyzer.game.state import GameState
+from analyzer.text import plain
+from analyzer.webapp.cached import figure_png
+from analyzer.webapp.session import player_colors
+
+#: Session key of the reviews made in this session, by (game JSON, rollouts, seed).
+REVIEWS = "reviews"
+#: Rollouts offered: the review's default budget and quicker ones for a first look.
+ROLLOUT_CHOICES = (50, 100, ROLLOUTS, 400)
+
+
+def _points(x: float) -> str:
+    return f"{100 * x:+.1f}"
+
+
+def review_view(game: GameState, names: list[str]) -> None:
+    """Review the open game, or a game file uploaded here. Never changes the game."""
+    st.caption("How each player's chance to win moved turn by turn, where the game was won and lost, and how much "
+               "of it was the dice. Changes are in win-chance points (100 = certain).")
+    upload = st.file_uploader("Or review another game file (JSON)", type="json", key="review_upload")
+    subject, label = game, "this game"
+    if upload is not None:
+        try:
+            subject, label = GameState.from_json(upload.getvalue()), f"the file {upload.name}"
+        except RiskAnalyzerError as exc:
+            st.error(plain(f"{upload.name} is not a recorded game: {exc}"))
+            return
+    shown_names = names if subject is game else [f"Player {p + 1}" for p in range(subject.n_players)]
+    rollouts = st.select_slider("Rollouts per estimate", ROLLOUT_CHOICES, value=ROLLOUTS, key="review_rollouts",
+                                help="More rollouts give narrower intervals and take longer (about a minute for "
+                                     "100 player-turns at 200 on two cores).")
+    key = (subject.to_json(), int(rollouts), 0)
+    reviews: dict[tuple[str, int, int], GameReview] = st.session_state.setdefault(REVIEWS, {})
+    review = reviews.get(key)
+    if review is None:
+        if not st.button(f"Review {label}", key="review_run", type="primary"):
+            return
+        bar = st.progress(0.0, text="Reviewing…")
+
+        def progress(done: int, total: int) -> None:
+            bar.progress(done / total, text=f"Reviewing… {done}/{total}")
+
+        try:
+            review = review_game(subject, rollouts=int(rollouts), workers=min(2, os.cpu_count() or 1), on_progress=progress)
+        except RiskAnalyzerError as exc:
+            bar.empty()
+            st.error(plain(str(exc)))
+            return
+        bar.empty()
+        reviews.clear()  # one review kept: a long game's review is large
+        reviews[key] = review
+    show_review(review, shown_names[: subject.n_players], player_colors(subject) if subject is game else None)
+
+
+def show_review(review: GameReview, names: list[str], colors: list[str] | None) -> None:
+    """The review's chart, summary, turning points and turns."""
+    review = GameReview(names, review.turns.assign(name=[names[p] for p in review.turns["player"]]), review.chances,
+                        review.summary.assign(name=names), review.rollouts, review.seed, review.assumed, review.seconds)
+    st.image(figure_png(review_figure(review, colors)))
+    st.caption(f"{len(review.turns)} player-turns, {review.rollouts} rollouts per estimate ({review.seconds:.0f} s). "
+               f"{review.assumed} Dashed lines: the turning points.")
+    summary = review.summary
+    st.markdown("**Players**")
+    st.dataframe(pd.DataFrame({
+        "Player": [plain(n) for n in summary["name"]],
+        "Lost to decisions / turn": [_points(x) for x in summary["decisions_per_turn"]],
+        "Largest mistake": [f"{_points(x)} (turn {t})" for x, t in zip(summary["largest_mistake"], summary["mistake_turn"])],
+        "Dice": [_points(x) for x in summary["dice_total"]],
+        "Dice share": [f"{100 * x:.0f}%" for x in summary["dice_share"]],
+    }), hide_index=True, key="review_summary")
+    turns = review.turns
+    points = turns[turns["turning_point"]]
+    st.markdown("**Turning points**")
+    for row in points.itertuples():
+        st.markdown(
+            f"Turn {row.turn} (round {row.round}), **{plain(str(row.name))}**: {100 * row.before:.0f}% → "
+            f"{100 * row.after:.0f}% ({_points(row.change)}). Dice {_points(row.dice)} "
+            f"[{_points(row.dice_low)}, {_points(row.dice_high)}], decisions {_points(row.decisions)} "
+            f"[{_points(row.decisions_low)}, {_points(row.decisions_high)}] against "
+            f"{'the default bot' if row.best_plan == 'default' else plain(str(row.best_plan))}."
+        )
+    with st.expander("Every turn"):
+        st.dataframe(turns[["turn", "round", "name", "before", "after", "change", "dice", "decisions", "best_plan"]],
+                     hide_index=True, key="review_turns")
+        st.download_button("Download the review (CSV)", turns.to_csv(index=False), file_name="review.csv",
+                           mime="text/csv", key="review_csv")

@@ -1,0 +1,82 @@
+"""The app's Review view (headless, through ``streamlit.testing``) and the win-chance strip's background valuation."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from analyzer.analysis.review import position_chances, replay_turn, turn_positions
+from analyzer.game.state import GameState
+from analyzer.live import LiveGame
+from analyzer.store import DB_ENV, GameStore
+from analyzer.webapp import strip
+
+APP = str(Path(__file__).resolve().parent.parent / "app.py")
+TIMEOUT = 120
+
+
+def recorded_game(turns: int = 3, seed: int = 6) -> GameState:
+    rng = np.random.default_rng(seed)
+    game = GameState.random_start(3, rng)
+    for _ in range(turns):
+        replay_turn(game, (), rng)
+    return game
+
+
+def test_the_review_view_reviews_a_stored_game(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite3"
+    monkeypatch.setenv(DB_ENV, str(db))
+    stored = GameStore(db).create(recorded_game(), "Friday game")
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.query_params["game"] = stored.id
+    at.run()
+    at.session_state["tab"] = "Review"
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    at.select_slider(key="review_rollouts").set_value(50).run()
+    at.button(key="review_run").click().run()
+    assert not at.exception and not at.error, ([e.value for e in at.exception], [e.value for e in at.error])
+    (summary,) = [df.value for df in at.dataframe if "Dice share" in df.value.columns]
+    assert summary["Player"].tolist() == ["Player 1", "Player 2", "Player 3"]
+    assert any("Turning points" in m.value for m in at.markdown)
+    (turns,) = [df.value for df in at.dataframe if "best_plan" in df.value.columns]
+    assert len(turns) == 3
+
+
+def test_the_strip_values_positions_in_the_background_and_keeps_them_in_the_store(tmp_path: Path) -> None:
+    games = GameStore(tmp_path / "games.sqlite3")
+    game = recorded_game(2, seed=8)
+    position = turn_positions(game)[-1]
+    assert strip.chances(position, games) is None  # queued, not computed while the page waits
+    for _ in range(1500):
+        table = strip.chances(position, games)
+        if table is not None:
+            break
+        time.sleep(0.2)
+    assert table is not None
+    expected = position_chances(position, rollouts=strip.STRIP_ROLLOUTS)
+    assert table.equals(expected)
+    # Another server (nothing in memory) finds them in the store.
+    strip._DONE.clear()
+    again = strip.chances(position, games)
+    assert again is not None
+    assert np.allclose(again[["p_win", "ci_low", "ci_high"]], expected[["p_win", "ci_low", "ci_high"]])
+
+
+def test_the_record_tab_of_a_live_game_shows_the_strip(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite3"
+    monkeypatch.setenv(DB_ENV, str(db))
+    live = LiveGame(recorded_game(2, seed=9))
+    stored = GameStore(db).create(live.state, "At the table")
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.query_params["game"] = stored.id
+    at.run()
+    at.session_state["tab"] = "Record"
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    captions = " ".join(c.value for c in at.caption)
+    assert ("Win chances" in captions and "default bot" in captions) or "being computed" in captions

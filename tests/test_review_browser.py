@@ -1,0 +1,48 @@
+"""The Review view in a real Chromium on a 390-pixel phone: it opens for a stored game and shows its review."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import numpy as np
+import pytest
+from playwright.sync_api import Browser, expect
+
+from analyzer.analysis.review import replay_turn
+from analyzer.game.state import GameState
+from analyzer.store import GameStore
+from test_app_browser import PHONE, Server
+
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
+
+#: The first page loads the kernels, and the review runs rollouts on a busy machine.
+TIMEOUT_MS = 240_000
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, str]]:
+    db = tmp_path_factory.mktemp("review") / "games.sqlite3"
+    rng = np.random.default_rng(6)
+    game = GameState.random_start(3, rng)
+    for _ in range(3):
+        replay_turn(game, (), rng)
+    game_id = GameStore(db).create(game, "Review me").id
+    server = Server(db)
+    server.start()
+    try:
+        yield server, game_id
+    finally:
+        server.stop()
+
+
+def test_the_review_view_opens_for_a_stored_game_on_a_phone(browser: Browser, served: tuple[Server, str]) -> None:
+    server, game_id = served
+    page = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+    page.goto(f"{server.url}/?game={game_id}&tab=Review")
+    page.get_by_text("Rollouts per estimate").wait_for(timeout=TIMEOUT_MS)
+    page.get_by_role("button", name="Review this game").click()
+    expect(page.get_by_text("Turning points")).to_be_visible(timeout=TIMEOUT_MS)
+    expect(page.get_by_test_id("stImage")).to_have_count(1)
+    expect(page.get_by_test_id("stException")).to_have_count(0)
+    # Nothing wider than the phone: the page does not scroll sideways.
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]

@@ -47,6 +47,7 @@ def position(owner: dict[str, int], armies: dict[str, int], *, rest: int = 0, re
 def scratch(state: GameState) -> np.ndarray:
     work = np.empty(kills.scratch_size(BOARD.n_territories, len(BOARD.continents)))
     kills.tally(state.S, state.C, work)
+    kills.tally_cards(state.S, state.C, work)
     return work
 
 
@@ -95,7 +96,7 @@ def _australian_victim() -> GameState:
 def test_the_route_runs_from_the_nearest_stack_through_the_cheapest_way_in():
     state = _australian_victim()
     work = scratch(state)
-    assert kills.route_costs(state.S, state.C, 1, 0, work) == 1  # one connected group
+    assert kills.route_costs(state.S, state.C, 1, 0, 1e6, work) == 1  # one connected group
     D = kills.region(BOARD.n_territories, len(BOARD.continents), kills.R_COST)
     # Into New Guinea from Indonesia: its 2 armies and the army left there; from Western Australia, 4 + 1.
     assert work[D + T("New Guinea")] == 0 and work[D + T("Eastern Australia")] == 0
@@ -112,7 +113,7 @@ def test_the_routes_odds_follow_the_exact_chain_solver():
     territory moved on from) must be close (as the planner's whole-region figure, test_planner)."""
     state = _australian_victim()
     work = scratch(state)
-    kills.route_costs(state.S, state.C, 1, 0, work)
+    kills.route_costs(state.S, state.C, 1, 0, 1e6, work)
     _, cost = kills.best_stack(state.S, state.C, 0, 0, work)
     need = kills.defenders_to_beat(state.C, 5, 2, cost)
     assert need == 2 + 1 + (2 + 3) + 1  # Indonesia and its garrison, the victim's armies, one more garrison
@@ -158,6 +159,31 @@ def test_cards_taken_are_worth_the_sets_traded_at_once():
     assert kills.cards_worth(S, C, 1.0, 2.0, 0.5) == pytest.approx(2 * 0.5 * 4 / 3)
 
 
+def test_the_strategist_stacks_for_a_kill_worth_its_cards():
+    """Player 1 (New Guinea, Eastern Australia: 5 armies) holds 4 cards with the 7th set next (20
+    armies); player 0 holds 2, so the kill hands it 6 and a set traded at once: it puts every army on
+    Siam and attacks along the route. Without the cards, and with the territories the only prize, the
+    kill is not worth the armies it costs with kill_worth raised to 10."""
+    hands = {1: [0, 1, 2, 3], 0: [4, 5]}
+    owner = {"New Guinea": 1, "Eastern Australia": 1, "Indonesia": 2, "Western Australia": 2}
+    armies = {"New Guinea": 2, "Eastern Australia": 3, "Indonesia": 2, "Western Australia": 4, "Siam": 12, "China": 12}
+    state = position(owner, armies, n_players=3, hands=hands, sets_traded=6)
+    rng = np.random.default_rng(0)
+    decision = STRATEGIST_BOT.choose(state, rng)
+    assert decision == Place(T("Siam"), int(state.pending))
+    state.apply(decision)
+    order = STRATEGIST_BOT.choose(state, rng)
+    assert isinstance(order, BattleOrder) and (order.source, order.target) == (T("Siam"), T("Indonesia"))
+    from analyzer.bots.strategist import _kill, strategist_args
+
+    plain = position(owner, armies, n_players=3)
+    work = scratch(plain)
+    bp, table = strategist_args(StrategistBot(kill_worth=10.0), BOARD, DiceRules())
+    assert _kill(plain.S, plain.C, bp, table, int(plain.pending), work)[0] == -1
+    bp, table = strategist_args(StrategistBot(kill_worth=10.0), BOARD, DiceRules())
+    assert _kill(state.S, state.C, bp, table, 0, scratch(state))[2] == 1
+
+
 # ---------------------------------------------------------------------------------- whole games
 @pytest.mark.parametrize("rules", VARIANTS, ids=lambda r: f"{r.fortify}-{r.card_values}-m{int(r.missions)}-c{int(r.capitals)}-t{int(r.dice.ties_to_attacker)}")
 @pytest.mark.parametrize("n_players", [2, 3, 4, 6])
@@ -189,4 +215,6 @@ def test_registered_and_compiled():
         StrategistBot(kill_odds=(0.5,))
     with pytest.raises(BotError, match="drafts by ease"):
         StrategistBot(draft="model")
+    with pytest.raises(BotError, match="exposure must be 5 probabilities"):
+        StrategistBot(exposure=0.5)
     assert Phase.REINFORCE == _three_rivals({}, 0).phase

@@ -14,8 +14,9 @@ not from its source:
    stack moving in whole (leaving behind what a victim's territory cut off from the route needs), while
    it holds ``go_on`` of what is left to beat. The victim's cards are taken and traded at once (the
    rules force it from six cards), and the next decision looks for the next victim: kills chain on.
-4. **Otherwise it expands**: the heuristic family's plays (its continent-minded attacks, all the
-   reinforcements on the source of the best attack, fortifying the front) with trades at every chance.
+4. **Otherwise it expands**: the planning bot's plays (:mod:`analyzer.bots.planner`: it grows toward
+   the continent it can best take or break, stacks that plan's source, fortifies the front), with a
+   set traded at every chance.
 5. **Once it outnumbers everyone** (its armies above ``outnumber`` x all the others' together) it
    attacks every fight it wins with probability ``everywhere``.
 
@@ -40,21 +41,11 @@ from analyzer.kernels import kernel
 
 from analyzer.bots import kills
 from analyzer.bots.base import Decision
+from analyzer.bots import planner
 from analyzer.bots.heuristic import (
-    ORDER,
-    P_WEIGHTS,
-    HeuristicBot,
-    CardPolicy,
-    _choose_trade,
-    board_data,
-    decide as heuristic_decide,
-    decide_attack,
-    decide_setup,
-    decode,
-    place_reinforcements,
-    win_table,
+    ORDER, P_WEIGHTS, CardPolicy, HeuristicBot, _choose_trade, board_data, decide_attack, decode, win_table,
 )
-from analyzer.bots.planner import _odds
+from analyzer.bots.planner import Q_DRAFT, PlannerBot
 from analyzer.errors import BotError
 from analyzer.game.board import Board
 from analyzer.game.dice import DiceRules
@@ -62,7 +53,7 @@ from analyzer.game.engine import steps as engine
 from analyzer.game.engine.layout import armies_view
 from analyzer.game.state import GameState, Phase
 
-#: The hunter's knobs, in the order its parameter vector holds them after the heuristic's
+#: The hunter's knobs, in the order its parameter vector holds them after the planner's
 #: parameters: (field of :class:`HunterBot`, what it sets).
 KNOBS: tuple[tuple[str, str], ...] = (
     ("victim_ratio", "a victim is an opponent it holds more than this many times the armies of"),
@@ -75,8 +66,8 @@ H_VICTIM_RATIO, H_GO_ON, H_OUTNUMBER, H_EVERYWHERE = (_AT[k] for k in ("victim_r
 
 
 @dataclass(frozen=True)
-class HunterBot(HeuristicBot):
-    """The hunter (see the module docstring); the :class:`HeuristicBot` knobs set how it expands."""
+class HunterBot(PlannerBot):
+    """The hunter (see the module docstring); the :class:`PlannerBot` knobs set how it expands."""
 
     cards: CardPolicy = "first"
     victim_ratio: float = 2.0
@@ -86,6 +77,8 @@ class HunterBot(HeuristicBot):
 
     def __post_init__(self) -> None:
         super().__post_init__()
+        if self.draft != "ease":
+            raise BotError(f"the hunter drafts by ease of holding only, got draft={self.draft!r}")
         for name, _ in KNOBS:
             value = getattr(self, name)
             if not isinstance(value, (int, float)) or value < 0:
@@ -104,7 +97,7 @@ class HunterBot(HeuristicBot):
         return decode(decide(state.S, state.C, bp, table, rng, work, np.full(n, -1.0)))
 
     def params(self, data) -> np.ndarray:  # type: ignore[no-untyped-def]
-        """The heuristic's parameters, the knobs of :data:`KNOBS`, then the heuristic's parameters again
+        """The planner's parameters, the knobs of :data:`KNOBS`, then the heuristic's parameters again
         for attacking everywhere (its attack threshold at ``everywhere``)."""
         base = super().params(data)
         heuristic = HeuristicBot(*(getattr(self, f.name) for f in dataclasses.fields(HeuristicBot)))
@@ -126,6 +119,13 @@ def _hunter_args(bot: HunterBot, board: Board, dice: DiceRules) -> tuple[np.ndar
 
 
 # ---------------------------------------------------------------------------------- compiled decisions
+@kernel(inline=True)
+def _knobs(C):  # pragma: no cover - compiled
+    """Where the knobs start in the parameter vector (after the planner's, whose draft is by ease: one
+    flag for its draft model)."""
+    return 2 * (P_WEIGHTS + 3 * C[engine.R_CONTINENTS]) + Q_DRAFT + 1
+
+
 @kernel
 def _hunt(S, C, bp, table, extra, work):  # pragma: no cover - compiled
     """The hunt as (stack, next target, victim), with ``extra`` armies still to place on the stack;
@@ -133,20 +133,22 @@ def _hunt(S, C, bp, table, extra, work):  # pragma: no cover - compiled
     attack, ``extra`` 0)."""
     p = S[engine.PLAYER]
     nc = C[engine.R_CONTINENTS]
-    q = P_WEIGHTS + 3 * nc
+    k = _knobs(C)
     kills.tally(S, C, work)
-    victim = kills.weakest(S, C, p, bp[q + H_VICTIM_RATIO], work)
+    victim = kills.weakest(S, C, p, bp[k + H_VICTIM_RATIO], work)
     if victim < 0:
         return -1, -1, -1
-    if kills.route_costs(S, C, victim, p, work) != 1:
+    _, _, _, A, T, _ = kills.regions(S[engine.N_TERRITORIES], nc)
+    share = 1.0 if extra > 0 else bp[k + H_GO_ON]
+    # The most a stack could afford to spend reaching the victim: no search beyond it.
+    budget = (kills.biggest(S, C, p, work) + extra) / max(share, 1e-9) - kills.defenders_to_beat(C, work[A + victim], work[T + victim], 0.0)
+    if budget < 0 or kills.route_costs(S, C, victim, p, budget, work) != 1:
         return -1, -1, -1
     stack, cost = kills.best_stack(S, C, p, extra, work)
     if stack < 0:
         return -1, -1, -1
-    _, _, _, A, T, _ = kills.regions(S[engine.N_TERRITORIES], nc)
     need = kills.defenders_to_beat(C, work[A + victim], work[T + victim], cost)
     armies = armies_view(S)[stack] + extra
-    share = 1.0 if extra > 0 else bp[q + H_GO_ON]
     if armies < 2 or armies <= share * need:
         return -1, -1, -1
     return stack, kills.next_battle(S, C, stack, victim, work), victim
@@ -156,17 +158,17 @@ def _hunt(S, C, bp, table, extra, work):  # pragma: no cover - compiled
 def _outnumbers(S, C, bp, work):  # pragma: no cover - compiled
     """Whether the player to move holds more than ``outnumber`` x all the others' armies (after tally)."""
     p = S[engine.PLAYER]
-    nc = C[engine.R_CONTINENTS]
-    A = kills.region(S[engine.N_TERRITORIES], nc, kills.R_ARMIES)
+    A = kills.region(S[engine.N_TERRITORIES], C[engine.R_CONTINENTS], kills.R_ARMIES)
     others = 0.0
     for f in range(S[engine.N_FORCES]):
         if f != p:
             others += work[A + f]
-    return work[A + p] > bp[P_WEIGHTS + 3 * nc + H_OUTNUMBER] * others
+    return work[A + p] > bp[_knobs(C) + H_OUTNUMBER] * others
 
 
 @kernel
 def _reinforce(S, C, bp, table, work):  # pragma: no cover - compiled
+    """A set at every chance; then every army on the hunt's stack, else the planner's placement."""
     c0, c1, c2, bonus = _choose_trade(S, C, bp)
     if c0 >= 0:
         return engine.TRADE, c0, c1, c2, bonus
@@ -174,28 +176,26 @@ def _reinforce(S, C, bp, table, work):  # pragma: no cover - compiled
     stack, _, _ = _hunt(S, C, bp, table, pending, work)
     if stack >= 0:
         return engine.PLACE, stack, pending, 0, 0
-    return place_reinforcements(S, C, bp, table, work)
+    return planner._decide_reinforce_plan(S, C, bp, table, work)
 
 
 @kernel
 def _attack(S, C, bp, table, work):  # pragma: no cover - compiled
+    """The hunt's next battle; else, outnumbering everyone, any fight at ``everywhere``; else the planner's."""
     stack, target, _ = _hunt(S, C, bp, table, 0, work)
     if stack >= 0 and target >= 0:
         return ORDER, stack, target, 1, 0
     if _outnumbers(S, C, bp, work):
-        nc = C[engine.R_CONTINENTS]
-        length = P_WEIGHTS + 3 * nc
-        start = length + len(KNOBS)
-        return decide_attack(S, C, bp[start : start + length], table, work)
-    return decide_attack(S, C, bp, table, work)
+        start = _knobs(C) + len(KNOBS)
+        return decide_attack(S, C, bp[start:], table, work)
+    return planner._decide_attack_plan(S, C, bp, table, work)
 
 
 @kernel
 def _move_in(S, C, bp, work):  # pragma: no cover - compiled
     """Everything moves in but what the victim's territories the stack would cut off need."""
     kills.tally(S, C, work)
-    nc = C[engine.R_CONTINENTS]
-    victim = kills.weakest(S, C, S[engine.PLAYER], bp[P_WEIGHTS + 3 * nc + H_VICTIM_RATIO], work)
+    victim = kills.weakest(S, C, S[engine.PLAYER], bp[_knobs(C) + H_VICTIM_RATIO], work)
     return engine.MOVE_IN_ACTION, S[engine.MOVE_HI] - kills.keep_behind(S, C, victim, work), 0, 0, 0
 
 
@@ -204,15 +204,13 @@ def decide(S, C, bp, table, rng, work, setup_values):  # pragma: no cover - comp
     """The hunter's decision as (code, a, b, c, d) (see :func:`analyzer.bots.heuristic.decode`) in any
     phase with a decision; ``work`` of :func:`analyzer.bots.kills.scratch_size`."""
     phase = S[engine.PHASE]
-    if phase == engine.SETUP_CLAIM or phase == engine.SETUP_PLACE:
-        return decide_setup(S, C, bp, table, rng, work, setup_values)
     if phase == engine.REINFORCE:
         return _reinforce(S, C, bp, table, work)
     if phase == engine.ATTACK:
         return _attack(S, C, bp, table, work)
     if phase == engine.MOVE_IN:
         return _move_in(S, C, bp, work)
-    return heuristic_decide(S, C, bp, table, work)
+    return planner.decide(S, C, bp, table, rng, work, setup_values)
 
 
 #: The hunter with its default knobs.

@@ -32,8 +32,9 @@ REGIONS: tuple[tuple[str, int, int], ...] = (
     ("armies", 0, 1),  # each force's armies, territories and cards (see tally)
     ("territories", 0, 1),
     ("cards", 0, 1),
+    ("top", 0, 1),  # each force's biggest stack
 )
-R_COST, R_DONE, R_QUEUE, R_ARMIES, R_TERRITORIES, R_CARDS = range(len(REGIONS))
+R_COST, R_DONE, R_QUEUE, R_ARMIES, R_TERRITORIES, R_CARDS, R_TOP = range(len(REGIONS))
 N_REGIONS = len(REGIONS)
 #: A cost no route reaches.
 FAR = 1e9
@@ -67,20 +68,32 @@ def regions(n, nc):  # pragma: no cover - compiled
 
 @kernel
 def tally(S, C, work):  # pragma: no cover - compiled
-    """Each force's armies, territories and cards held, into their regions of ``work``."""
+    """Each force's armies, territories and biggest stack, into their regions of ``work`` (the cards
+    are :func:`tally_cards`'s: most decisions rule every kill out before they need them)."""
     owner = owner_view(S)
     armies = armies_view(S)
     n = owner.shape[0]
-    _, _, _, A, T, K = regions(n, C[engine.R_CONTINENTS])
+    nc = C[engine.R_CONTINENTS]
+    A, T, TOP = region(n, nc, R_ARMIES), region(n, nc, R_TERRITORIES), region(n, nc, R_TOP)
     for f in range(_FORCES):
         work[A + f] = 0.0
         work[T + f] = 0.0
-        work[K + f] = 0.0
+        work[TOP + f] = 0.0
     for u in range(n):
         o = owner[u]
         if o >= 0:
             work[A + o] += armies[u]
             work[T + o] += 1.0
+            if armies[u] > work[TOP + o]:
+                work[TOP + o] = armies[u]
+
+
+@kernel
+def tally_cards(S, C, work):  # pragma: no cover - compiled
+    """Each force's cards in hand, into the cards region of ``work``."""
+    K = region(S[engine.N_TERRITORIES], C[engine.R_CONTINENTS], R_CARDS)
+    for f in range(_FORCES):
+        work[K + f] = 0.0
     cards = card_view(S)
     for c in range(cards.shape[0]):
         if cards[c] >= 0:
@@ -98,11 +111,18 @@ def set_value_at(S, C, k):  # pragma: no cover - compiled
 @kernel
 def weakest(S, C, player, ratio, work):  # pragma: no cover - compiled
     """The opponent with the fewest armies net of their cards (armies - next set value x cards / 3),
-    among those ``player`` outnumbers more than ``ratio`` times; -1 if none. Needs :func:`tally`."""
+    among those ``player`` outnumbers more than ``ratio`` times; -1 if none. Needs :func:`tally`
+    (and counts the cards if any opponent is outnumbered so)."""
     n = S[engine.N_TERRITORIES]
     _, _, _, A, T, K = regions(n, C[engine.R_CONTINENTS])
-    value = set_value_at(S, C, 0)
     mine = work[A + player]
+    outnumbered = False
+    for o in range(S[engine.N_PLAYERS]):
+        outnumbered = outnumbered or (o != player and work[T + o] > 0 and mine > ratio * work[A + o])
+    if not outnumbered:
+        return -1
+    tally_cards(S, C, work)
+    value = set_value_at(S, C, 0)
     best, best_net = -1, 0.0
     for o in range(S[engine.N_PLAYERS]):
         if o == player or work[T + o] == 0 or not S[S[AT_ALIVE] + o]:
@@ -116,39 +136,21 @@ def weakest(S, C, player, ratio, work):  # pragma: no cover - compiled
 
 
 @kernel
-def route_costs(S, C, victim, player, work):  # pragma: no cover - compiled
+def route_costs(S, C, victim, player, budget, work):  # pragma: no cover - compiled
     """For every territory not ``player``'s, in the cost region: the armies to beat on the cheapest way
     from it into ``victim``'s territories, each territory on the way counted with the army the stack
-    leaves there (0 on the victim's own; :data:`FAR` where ``player``'s own territories cut it off).
+    leaves there (0 on the victim's own; :data:`FAR` where ``player``'s own territories cut it off, or
+    where the way costs more than ``budget``: no stack could afford it, and the search stops there).
 
     Dijkstra's search over the board from the victim's territories (n is small: a linear scan for the
-    next territory beats a heap). Returns how many connected groups the victim's territories form."""
+    next territory beats a heap). Returns how many connected groups the victim's territories form: the
+    costs are left unset unless it is one."""
     owner = owner_view(S)
     armies = armies_view(S)
     n = owner.shape[0]
     D, DONE, Q, _, _, _ = regions(n, C[engine.R_CONTINENTS])
     width, nb = C[engine.R_WIDTH], C[engine.O_NEIGHBORS]
-    for u in range(n):
-        work[D + u] = 0.0 if owner[u] == victim else FAR
-        work[DONE + u] = 0.0
-    while True:
-        u = -1
-        for v in range(n):
-            if work[DONE + v] == 0.0 and work[D + v] < FAR and owner[v] != player and (u < 0 or work[D + v] < work[D + u]):
-                u = v
-        if u < 0:
-            break
-        work[DONE + u] = 1.0
-        for j in range(width):
-            w = C[nb + u * width + j]
-            if w < 0:
-                break
-            if owner[w] == player or work[DONE + w] != 0.0:
-                continue
-            c = work[D + u] + armies[w] + 1.0
-            if c < work[D + w]:
-                work[D + w] = c
-    # The victim's connected groups, breadth first (the done flags are free again).
+    # The victim's connected groups, breadth first: a route through all of them needs one.
     groups = 0
     for u in range(n):
         work[DONE + u] = 0.0
@@ -170,6 +172,42 @@ def route_costs(S, C, victim, player, work):  # pragma: no cover - compiled
                     work[DONE + w] = 1.0
                     work[Q + tail] = w
                     tail += 1
+    if groups != 1:
+        return groups
+    # DONE: 0 unseen, 1 open (listed in Q[:m]), 2 settled. Only the open territories are scanned for
+    # the next one: the budget keeps that list short.
+    m = 0
+    for u in range(n):
+        if owner[u] == victim:
+            work[D + u] = 0.0
+            work[DONE + u] = 1.0
+            work[Q + m] = u
+            m += 1
+        else:
+            work[D + u] = FAR
+            work[DONE + u] = 0.0
+    while m > 0:
+        i = 0
+        for k in range(1, m):
+            if work[D + int(work[Q + k])] < work[D + int(work[Q + i])]:
+                i = k
+        u = int(work[Q + i])
+        m -= 1
+        work[Q + i] = work[Q + m]
+        work[DONE + u] = 2.0
+        for j in range(width):
+            w = C[nb + u * width + j]
+            if w < 0:
+                break
+            if owner[w] == player or work[DONE + w] == 2.0:
+                continue
+            c = work[D + u] + armies[w] + 1.0
+            if c < work[D + w] and c <= budget:
+                work[D + w] = c
+                if work[DONE + w] == 0.0:
+                    work[DONE + w] = 1.0
+                    work[Q + m] = w
+                    m += 1
     return groups
 
 
@@ -289,3 +327,23 @@ def keep_behind(S, C, victim, work):  # pragma: no cover - compiled
         if not touches:
             keep += 2 * armies[w] + 1
     return min(keep, S[engine.MOVE_HI] - S[engine.MOVE_LO])
+
+
+@kernel
+def fewest_territories(S, C, player, work):  # pragma: no cover - compiled
+    """The opponent holding the fewest territories (the likeliest to be knocked out next), -1 if none
+    (after :func:`tally`)."""
+    T = region(S[engine.N_TERRITORIES], C[engine.R_CONTINENTS], R_TERRITORIES)
+    best = -1
+    for o in range(S[engine.N_PLAYERS]):
+        if o == player or work[T + o] == 0:
+            continue
+        if best < 0 or work[T + o] < work[T + best]:
+            best = o
+    return best
+
+
+@kernel(inline=True)
+def biggest(S, C, player, work):  # pragma: no cover - compiled
+    """The most armies on one of ``player``'s territories (after :func:`tally`)."""
+    return work[region(S[engine.N_TERRITORIES], C[engine.R_CONTINENTS], R_TOP) + player]

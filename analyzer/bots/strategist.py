@@ -17,7 +17,8 @@ attacks and fortifying stay) with three additions, computed afresh at each decis
 * **its own exposure**: the best odds any opponent has of taking all its territories this turn, from
   that opponent's biggest stack next to it plus a guess at its reinforcements (territories / 3, and
   a set if it holds three cards). Above ``exposure`` it trades any set at once (fewer cards to hand
-  over, more armies) and puts its reinforcements next to that stack.
+  over, more armies) and puts its reinforcements next to that stack (one figure per count of players
+  left; by default never with two, where the planner's own play holds up best).
 
 Every decision is compiled and shared by :meth:`StrategistBot.choose` and the compiled playout.
 
@@ -60,7 +61,7 @@ KNOBS: tuple[tuple[str, int], ...] = (
     ("later", 1),
     ("loss", 1),
     ("rival", 1),
-    ("exposure", 1),
+    ("exposure", len(PLAYERS)),
 )
 _AT = {name: sum(k for _, k in KNOBS[:i]) for i, (name, _) in enumerate(KNOBS)}
 S_KILL_ODDS, S_GO_ON, S_KILL_WORTH, S_LATER, S_LOSS, S_RIVAL, S_EXPOSURE = (
@@ -80,18 +81,18 @@ class StrategistBot(PlannerBot):
     later: float = 0.5
     loss: float = 0.1
     rival: float = 6.0
-    exposure: float = 0.35
+    exposure: tuple[float, ...] = (1.0, 0.35, 0.35, 0.35, 0.35)
 
     def __post_init__(self) -> None:
         super().__post_init__()
         if self.draft != "ease":
             raise BotError(f"the strategist drafts by ease of holding only, got draft={self.draft!r}")
-        if len(self.kill_odds) != len(PLAYERS) or not all(isinstance(p, (int, float)) and 0 <= p <= 1 for p in self.kill_odds):
-            raise BotError(f"kill_odds must be {len(PLAYERS)} probabilities, one for each of {PLAYERS} players left, got {self.kill_odds!r}")
-        for name in ("go_on", "exposure"):
+        for name in ("kill_odds", "exposure"):
             value = getattr(self, name)
-            if not isinstance(value, (int, float)) or not 0 <= value <= 1:
-                raise BotError(f"{name} must be a probability from 0 to 1, got {value!r}")
+            if not isinstance(value, tuple) or len(value) != len(PLAYERS) or not all(isinstance(p, (int, float)) and 0 <= p <= 1 for p in value):
+                raise BotError(f"{name} must be {len(PLAYERS)} probabilities, one for each of {PLAYERS} players left, got {value!r}")
+        if not isinstance(self.go_on, (int, float)) or not 0 <= self.go_on <= 1:
+            raise BotError(f"go_on must be a probability from 0 to 1, got {self.go_on!r}")
         for name in ("kill_worth", "later", "loss", "rival"):
             value = getattr(self, name)
             if not isinstance(value, (int, float)) or value < 0:
@@ -138,57 +139,83 @@ def _knobs(C):  # pragma: no cover - compiled
     return 2 * length + Q_DRAFT + 1
 
 
+@kernel(inline=True)
+def _left(S):  # pragma: no cover - compiled
+    """Players still in the game, within :data:`PLAYERS`."""
+    left = 0
+    for o in range(S[engine.N_PLAYERS]):
+        left += S[S[AT_ALIVE] + o]
+    return min(max(left, PLAYERS[0]), PLAYERS[-1])
+
+
 @kernel
 def _kill(S, C, bp, table, extra, work):  # pragma: no cover - compiled
     """The best kill as (stack, next target, victim), ``extra`` armies still to place on the stack;
     stack -1 if none is worth it. In the attack phase (``extra`` 0) the odds need only reach ``go_on``."""
     p = S[engine.PLAYER]
-    owner = owner_view(S)
     armies = armies_view(S)
-    n = owner.shape[0]
+    n = S[engine.N_TERRITORIES]
     nc = C[engine.R_CONTINENTS]
     k = _knobs(C)
     kills.tally(S, C, work)
     _, _, _, A, T, K = kills.regions(n, nc)
-    left = 0
+    left = _left(S)
+    threshold = bp[k + S_KILL_ODDS + left - PLAYERS[0]] if extra > 0 or S[engine.RESUME_ATTACK] else bp[k + S_GO_ON]
+    top = int(kills.biggest(S, C, p, work))
+    # A stack with under 0.8 x the victim's armies and garrisons has no odds worth a look: most
+    # decisions stop here, before the cards are counted or the win table read.
+    hopeful = False
     for o in range(S[engine.N_PLAYERS]):
-        left += S[S[AT_ALIVE] + o]
-    left = min(max(left, 2), 6)
-    threshold = bp[k + S_KILL_ODDS + left - 2] if extra > 0 or S[engine.RESUME_ATTACK] else bp[k + S_GO_ON]
-    top = 0
-    for u in range(n):
-        if owner[u] == p and armies[u] > top:
-            top = armies[u]
+        if o != p and work[T + o] > 0:
+            hopeful = hopeful or top + extra >= 0.8 * kills.defenders_to_beat(C, work[A + o], work[T + o], 0.0)
+    if not hopeful:
+        return -1, -1, -1
+    kills.tally_cards(S, C, work)
+    # Branch and bound: the opponents in order of their best conceivable score (no cost of reaching
+    # them), each searched for its route only while that bound beats the best kill found.
     best_score = bp[k + S_KILL_WORTH]
     best_victim = -1
-    for o in range(S[engine.N_PLAYERS]):
-        if o == p or work[T + o] == 0 or not S[S[AT_ALIVE] + o]:
-            continue
-        worth = (
-            kills.cards_worth(S, C, work[K + p], work[K + o], bp[k + S_LATER])
-            + work[T + o]
-            + bp[k + S_RIVAL] / (left - 1)
-        )
-        # The stack cannot beat fewer than the victim's own armies and garrisons: a bound that skips
-        # the route search for most opponents.
-        floor = kills.defenders_to_beat(C, work[A + o], work[T + o], 0.0)
-        odds = _odds(table, top + extra, floor)
-        if odds < threshold or odds * worth - bp[k + S_LOSS] * floor <= best_score:
-            continue
-        if kills.route_costs(S, C, o, p, work) != 1:
+    best_floor = 0
+    tried = 0
+    while True:
+        candidate, bound, floor = -1, best_score, 0
+        for o in range(S[engine.N_PLAYERS]):
+            if o == p or work[T + o] == 0 or not S[S[AT_ALIVE] + o] or (tried >> o) & 1:
+                continue
+            at_least = kills.defenders_to_beat(C, work[A + o], work[T + o], 0.0)
+            if top + extra < 0.8 * at_least:
+                continue
+            worth = (
+                kills.cards_worth(S, C, work[K + p], work[K + o], bp[k + S_LATER])
+                + work[T + o]
+                + bp[k + S_RIVAL] / (left - 1)
+            )
+            odds = _odds(table, top + extra, at_least)
+            score = odds * worth - bp[k + S_LOSS] * at_least
+            if odds >= threshold and score > bound:
+                candidate, bound, floor = o, score, at_least
+        if candidate < 0:
+            break
+        tried |= 1 << candidate
+        # Routes dearer than 1.2 x the stack leave odds near 0: no search beyond.
+        if kills.route_costs(S, C, candidate, p, 1.2 * (top + extra) - floor, work) != 1:
             continue
         stack, cost = kills.best_stack(S, C, p, extra, work)
         if stack < 0:
             continue
-        need = kills.defenders_to_beat(C, work[A + o], work[T + o], cost)
+        need = kills.defenders_to_beat(C, work[A + candidate], work[T + candidate], cost)
         odds = _odds(table, armies[stack] + extra, need)
+        worth = (
+            kills.cards_worth(S, C, work[K + p], work[K + candidate], bp[k + S_LATER])
+            + work[T + candidate]
+            + bp[k + S_RIVAL] / (left - 1)
+        )
         score = odds * worth - bp[k + S_LOSS] * need
         if odds >= threshold and score > best_score:
-            best_score = score
-            best_victim = o
+            best_score, best_victim, best_floor = score, candidate, floor
     if best_victim < 0:
         return -1, -1, -1
-    kills.route_costs(S, C, best_victim, p, work)
+    kills.route_costs(S, C, best_victim, p, 1.2 * (top + extra) - best_floor, work)
     stack, _ = kills.best_stack(S, C, p, extra, work)
     return stack, kills.next_battle(S, C, stack, best_victim, work), best_victim
 
@@ -197,16 +224,18 @@ def _kill(S, C, bp, table, extra, work):  # pragma: no cover - compiled
 def _exposure(S, C, table, work):  # pragma: no cover - compiled
     """(odds, where): the best odds an opponent has of taking every territory of the player to move
     this turn, from its biggest stack next to them with its reinforcements guessed, and the player's
-    territory next to that stack (-1 if none borders it). Needs :func:`analyzer.bots.kills.tally`."""
+    territory next to that stack (-1 if none borders it). Needs :func:`analyzer.bots.kills.tally`;
+    ``work[:2 * forces]`` is scratch (each opponent's biggest stack next to the player, and where)."""
     p = S[engine.PLAYER]
     owner = owner_view(S)
     armies = armies_view(S)
     n = owner.shape[0]
+    players = S[engine.N_PLAYERS]
     _, _, _, A, T, K = kills.regions(n, C[engine.R_CONTINENTS])
     width, nb = C[engine.R_WIDTH], C[engine.O_NEIGHBORS]
-    need = kills.defenders_to_beat(C, work[A + p], work[T + p], 0.0)
-    value = kills.set_value_at(S, C, 0)
-    worst, where = 0.0, -1
+    for o in range(players):
+        work[o] = 0.0
+        work[players + o] = -1.0
     for u in range(n):
         if owner[u] != p:
             continue
@@ -215,12 +244,19 @@ def _exposure(S, C, table, work):  # pragma: no cover - compiled
             if w < 0:
                 break
             o = owner[w]
-            if o == p or o >= S[engine.N_PLAYERS] or armies[w] < 2:
-                continue
-            coming = max(3.0, work[T + o] // 3) + (value if work[K + o] >= 3 else 0.0)
-            odds = _odds(table, armies[w] + int(coming), need)
-            if odds > worst:
-                worst, where = odds, u
+            if o != p and o < players and armies[w] > work[o]:
+                work[o] = armies[w]
+                work[players + o] = u
+    need = kills.defenders_to_beat(C, work[A + p], work[T + p], 0.0)
+    value = kills.set_value_at(S, C, 0)
+    worst, where = 0.0, -1
+    for o in range(players):
+        if work[o] < 2:
+            continue
+        coming = max(3.0, work[T + o] // 3) + (value if work[K + o] >= 3 else 0.0)
+        odds = _odds(table, int(work[o] + coming), need)
+        if odds > worst:
+            worst, where = odds, int(work[players + o])
     return worst, where
 
 
@@ -239,14 +275,16 @@ def _reinforce(S, C, bp, table, work):  # pragma: no cover - compiled
             trade_now = stack >= 0
         if not trade_now:
             kills.tally(S, C, work)
-            trade_now = _exposure(S, C, table, work)[0] > bp[k + S_EXPOSURE]
+            kills.tally_cards(S, C, work)
+            trade_now = _exposure(S, C, table, work)[0] > bp[k + S_EXPOSURE + _left(S) - PLAYERS[0]]
         if trade_now:
             return engine.TRADE, c0, c1, c2, bonus
     stack, _, _ = _kill(S, C, bp, table, pending, work)
     if stack >= 0:
         return engine.PLACE, stack, pending, 0, 0
+    kills.tally_cards(S, C, work)
     odds, where = _exposure(S, C, table, work)
-    if odds > bp[k + S_EXPOSURE] and where >= 0:
+    if odds > bp[k + S_EXPOSURE + _left(S) - PLAYERS[0]] and where >= 0:
         return engine.PLACE, where, pending, 0, 0
     return planner._decide_reinforce_plan(S, C, bp, table, work)
 
@@ -261,7 +299,7 @@ def _attack(S, C, bp, table, work):  # pragma: no cover - compiled
 
 @kernel
 def _move_in(S, C, bp, table, work):  # pragma: no cover - compiled
-    """Everything moves in but what the victim's territories the stack would cut off need."""
+    """Everything moves in, but on a kill what the victim's territories the stack would cut off need."""
     _, _, victim = _kill(S, C, bp, table, 0, work)
     return engine.MOVE_IN_ACTION, S[engine.MOVE_HI] - kills.keep_behind(S, C, victim, work), 0, 0, 0
 

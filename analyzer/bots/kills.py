@@ -347,3 +347,29 @@ def fewest_territories(S, C, player, work):  # pragma: no cover - compiled
 def biggest(S, C, player, work):  # pragma: no cover - compiled
     """The most armies on one of ``player``'s territories (after :func:`tally`)."""
     return work[region(S[engine.N_TERRITORIES], C[engine.R_CONTINENTS], R_TOP) + player]
+
+
+@kernel
+def cut_off(S, C):  # pragma: no cover - compiled
+    """Whether the source of the pending move-in borders an enemy territory that the captured one does
+    not: only then can :func:`keep_behind` keep anything back."""
+    owner = owner_view(S)
+    s, t = S[engine.MOVE_S], S[engine.MOVE_T]
+    p = owner[s]
+    width, nb = C[engine.R_WIDTH], C[engine.O_NEIGHBORS]
+    for j in range(width):
+        w = C[nb + s * width + j]
+        if w < 0:
+            break
+        if owner[w] == p or w == t:
+            continue
+        touches = False
+        for k in range(width):
+            x = C[nb + t * width + k]
+            if x < 0:
+                break
+            if x == w:
+                touches = True
+        if not touches:
+            return True
+    return False

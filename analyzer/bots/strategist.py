@@ -177,6 +177,8 @@ def _kill(S, C, bp, table, extra, work):  # pragma: no cover - compiled
     best_victim = -1
     best_floor = 0
     tried = 0
+    searched = -1  # whose routes the cost region holds
+    best_stack = -1
     while True:
         candidate, bound, floor = -1, best_score, 0
         for o in range(S[engine.N_PLAYERS]):
@@ -197,6 +199,7 @@ def _kill(S, C, bp, table, extra, work):  # pragma: no cover - compiled
         if candidate < 0:
             break
         tried |= 1 << candidate
+        searched = candidate
         # Routes dearer than 1.2 x the stack leave odds near 0: no search beyond.
         if kills.route_costs(S, C, candidate, p, 1.2 * (top + extra) - floor, work) != 1:
             continue
@@ -212,12 +215,12 @@ def _kill(S, C, bp, table, extra, work):  # pragma: no cover - compiled
         )
         score = odds * worth - bp[k + S_LOSS] * need
         if odds >= threshold and score > best_score:
-            best_score, best_victim, best_floor = score, candidate, floor
+            best_score, best_victim, best_floor, best_stack = score, candidate, floor, stack
     if best_victim < 0:
         return -1, -1, -1
-    kills.route_costs(S, C, best_victim, p, 1.2 * (top + extra) - best_floor, work)
-    stack, _ = kills.best_stack(S, C, p, extra, work)
-    return stack, kills.next_battle(S, C, stack, best_victim, work), best_victim
+    if searched != best_victim:
+        kills.route_costs(S, C, best_victim, p, 1.2 * (top + extra) - best_floor, work)
+    return best_stack, kills.next_battle(S, C, best_stack, best_victim, work), best_victim
 
 
 @kernel
@@ -300,6 +303,8 @@ def _attack(S, C, bp, table, work):  # pragma: no cover - compiled
 @kernel
 def _move_in(S, C, bp, table, work):  # pragma: no cover - compiled
     """Everything moves in, but on a kill what the victim's territories the stack would cut off need."""
+    if not kills.cut_off(S, C):
+        return engine.MOVE_IN_ACTION, S[engine.MOVE_HI], 0, 0, 0
     _, _, victim = _kill(S, C, bp, table, 0, work)
     return engine.MOVE_IN_ACTION, S[engine.MOVE_HI] - kills.keep_behind(S, C, victim, work), 0, 0, 0
 

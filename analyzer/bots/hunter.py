@@ -43,7 +43,7 @@ from analyzer.bots import kills
 from analyzer.bots.base import Decision
 from analyzer.bots import planner
 from analyzer.bots.heuristic import (
-    ORDER, P_WEIGHTS, CardPolicy, HeuristicBot, _choose_trade, board_data, decide_attack, decode, win_table,
+    ORDER, P_WEIGHTS, BoardData, CardPolicy, HeuristicBot, _choose_trade, board_data, decide_attack, decode, win_table,
 )
 from analyzer.bots.planner import Q_DRAFT, PlannerBot
 from analyzer.errors import BotError
@@ -96,7 +96,7 @@ class HunterBot(PlannerBot):
         work = np.empty(kills.scratch_size(n, len(state.board.continents)))
         return decode(decide(state.S, state.C, bp, table, rng, work, np.full(n, -1.0)))
 
-    def params(self, data) -> np.ndarray:  # type: ignore[no-untyped-def]
+    def params(self, data: BoardData) -> np.ndarray:
         """The planner's parameters, the knobs of :data:`KNOBS`, then the heuristic's parameters again
         for attacking everywhere (its attack threshold at ``everywhere``)."""
         base = super().params(data)

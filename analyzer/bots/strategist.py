@@ -41,7 +41,7 @@ from analyzer.kernels import kernel
 
 from analyzer.bots import kills, planner
 from analyzer.bots.base import Decision
-from analyzer.bots.heuristic import ORDER, P_WEIGHTS, HeuristicBot, _choose_trade, board_data, decode, win_table
+from analyzer.bots.heuristic import ORDER, P_WEIGHTS, BoardData, HeuristicBot, _choose_trade, board_data, decode, win_table
 from analyzer.bots.planner import Q_DRAFT, PlannerBot, _odds
 from analyzer.errors import BotError
 from analyzer.game.board import Board
@@ -108,7 +108,7 @@ class StrategistBot(PlannerBot):
         work = np.empty(kills.scratch_size(n, len(state.board.continents)))
         return decode(decide(state.S, state.C, bp, table, rng, work, np.full(n, -1.0)))
 
-    def params(self, data) -> np.ndarray:  # type: ignore[no-untyped-def]
+    def params(self, data: BoardData) -> np.ndarray:
         """The planner's parameters, the knobs of :data:`KNOBS`, then the heuristic's parameters with
         trades at every chance."""
         base = super().params(data)

@@ -419,14 +419,25 @@ def play_events(
     return start, events[:n]
 
 
+def _seat_args(bot: HeuristicBot, board: Board, dice: DiceRules) -> tuple[np.ndarray, np.ndarray]:
+    """A seat's parameter vector and win table, as its class lays them out (the hunter and the
+    strategist are planners with more knobs: asked first)."""
+    if isinstance(bot, StrategistBot):
+        return strategist.strategist_args(bot, board, dice)
+    if isinstance(bot, HunterBot):
+        return hunter.hunter_args(bot, board, dice)
+    if isinstance(bot, PlannerBot):
+        return planner.planner_args(bot, board, dice)
+    return compiled_args(bot, board, dice)
+
+
 @lru_cache(maxsize=32)
 def _seat_arrays(bots: tuple[HeuristicBot, ...], board: Board, dice: DiceRules) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Each seat's knobs (padded to one length), which decisions it runs (its class's place in
     :data:`KINDS`), the distinct win tables, and each seat's table (seats with the same stop rule share
     one, which keeps the lookups in cache)."""
-    args = (compiled_args, planner.planner_args, hunter.hunter_args, strategist.strategist_args)
     kinds = np.array([KINDS.index(type(bot)) for bot in bots], dtype=np.int64)
-    per_seat = [args[k](bot, board, dice) for k, bot in zip(kinds, bots)]
+    per_seat = [_seat_args(bot, board, dice) for bot in bots]
     width = max(len(a[0]) for a in per_seat)
     distinct: dict[int, int] = {}
     tables: list[np.ndarray] = []

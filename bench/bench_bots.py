@@ -7,9 +7,9 @@
 * the draft: one seat of 4 (rotated) of the default bot drafting by the fitted draft model
   (``PlannerBot(draft="model")``) against three default bots, which draft by each continent's ease
   of holding (fair share 25%), and against three classic bots (the default bot's own figure is above);
-* speed: player-turns per CPU second of compiled 4-player games with the default bot in every seat,
-  and with the classic bot in every seat as the baseline in the same process, the median and the
-  best of 40 short runs each (target: 50,000);
+* speed: player-turns per CPU second of compiled 4-player games with one bot in every seat: the
+  strategist, the hunter, and as baselines in the same process the planner (the default before the
+  strategist) and the classic bot, the median and the best of 40 short runs each (target: 50,000);
 * the ladder of the registered compiled bots (2 players);
 * with ``--search N``: N 4-player games of one seat that picks each turn by
   :func:`analyzer.analysis.search.suggest_turn` (``--rollouts R`` per plan, default
@@ -88,25 +88,31 @@ def draft(n: int) -> None:
         print(f"4 players, one model-drafting default seat (rotated) vs three {name}: {wilson(wins, 4 * n)}")
 
 
+SPEED_BOTS = ("strategist", "hunter", "planner", "classic")
+
+
 def speed(n: int, runs: int) -> None:
     """Each bot's median and best of ``runs`` runs, taking turns: other load on a shared machine moves
     single runs by a third and only ever slows them, so the best of many short runs is the steadier
-    figure of what the code can do, and the median says what a run met here."""
+    figure of what the code can do, and the median says what a run met here. The planner (the default
+    before the strategist) and the classic bot are the baselines, measured in the same process."""
     print(f"\nplayer-turns per CPU second, 4 players, compiled, one bot in every seat ({runs} runs each of {n:,} games):")
-    for name in ("default", "classic"):
+    for name in SPEED_BOTS:
         simulate(4, [name] * 4, n, 1, progress=False)  # the battles of these games into the solver's cache
-    figures: dict[str, list[float]] = {"classic": [], "default": []}
+    figures: dict[str, list[float]] = {name: [] for name in SPEED_BOTS}
     for run in range(runs):
-        for name in ("classic", "default") if run % 2 else ("default", "classic"):
+        for name in SPEED_BOTS[run % len(SPEED_BOTS) :] + SPEED_BOTS[: run % len(SPEED_BOTS)]:
             cpu = time.process_time()
             r = simulate(4, [name] * 4, n, 1, progress=False)
             figures[name].append(r.turns_played / (time.process_time() - cpu))
-    print(f"  {'':18} {'median':>9} {'best':>9}")
-    for name, label in (("classic", "classic (baseline)"), ("default", "default")):
-        print(f"  {label:18} {np.median(figures[name]):>9,.0f} {max(figures[name]):>9,.0f}")
-    median = np.median(figures["default"]) / np.median(figures["classic"])
-    best = max(figures["default"]) / max(figures["classic"])
-    print(f"  {'default / classic':18} {median:>8.2f}x {best:>8.2f}x   (target: 50,000 for the default)")
+    print(f"  {'':22} {'median':>9} {'best':>9}")
+    for name in SPEED_BOTS:
+        print(f"  {name:22} {np.median(figures[name]):>9,.0f} {max(figures[name]):>9,.0f}")
+    for name in ("strategist", "hunter"):
+        median = np.median(figures[name]) / np.median(figures["planner"])
+        best = max(figures[name]) / max(figures["planner"])
+        target = "   (target: 50,000 for the strategist)" if name == "strategist" else ""
+        print(f"  {name + ' / planner':22} {median:>8.2f}x {best:>8.2f}x{target}")
 
 
 SEARCH_ROLLOUTS = 8

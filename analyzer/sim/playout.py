@@ -42,10 +42,11 @@ from analyzer.bots.heuristic import (
     decide_move_in,
     decide_setup,
     compiled_args,
-    work_size,
 )
-from analyzer.bots import planner
+from analyzer.bots import hunter, kills, planner, strategist
+from analyzer.bots.hunter import HunterBot
 from analyzer.bots.planner import PlannerBot
+from analyzer.bots.strategist import StrategistBot
 from analyzer.game.dice import DiceRules
 from analyzer.game.rules import Rules
 from analyzer.errors import IllegalActionError, SimulationError
@@ -78,11 +79,14 @@ EV_TURN = 2  # turn, seat, territories, armies, continents held
 
 
 
+#: The bot classes the compiled playout runs, by the code of their decisions in ``_run``.
+KINDS: tuple[type, ...] = (HeuristicBot, PlannerBot, HunterBot, StrategistBot)
+
+
 def compiled(bots: Sequence[object]) -> bool:
-    """Whether :func:`play_compiled` can run these bots: plain :class:`HeuristicBot` and :class:`PlannerBot` seats
-    (other subclasses may change any decision in Python, so they play through
-    :func:`analyzer.sim.simulate.play_game`)."""
-    return all(type(b) is HeuristicBot or type(b) is PlannerBot for b in bots)
+    """Whether :func:`play_compiled` can run these bots: plain :data:`KINDS` seats (other subclasses may change
+    any decision in Python, so they play through :func:`analyzer.sim.simulate.play_game`)."""
+    return all(type(b) in KINDS for b in bots)
 
 
 # ---------------------------------------------------------------------------------- battle outcomes
@@ -261,7 +265,7 @@ def _run(S, C, params, kinds, tables, table_of, rng, sample, keys, where, pool, 
     """
     owner = engine.owner_view(S)
     armies = engine.armies_view(S)
-    work = np.empty(work_size(owner.shape[0], C[engine.R_CONTINENTS]))
+    work = np.empty(kills.scratch_size(owner.shape[0], C[engine.R_CONTINENTS]))
     # Each seat's target values during the setup placement, when they cannot change (see decide_setup).
     setup_values = np.full((params.shape[0], owner.shape[0]), -1.0)
     while S[engine.PHASE] != GAME_OVER:
@@ -284,6 +288,10 @@ def _run(S, C, params, kinds, tables, table_of, rng, sample, keys, where, pool, 
             table = tables[table_of[seat]]
             if kinds[seat] == 1:
                 kind, a, b, c, d = planner.decide(S, C, bp, table, rng, work, setup_values[seat])
+            elif kinds[seat] == 2:
+                kind, a, b, c, d = hunter.decide(S, C, bp, table, rng, work, setup_values[seat])
+            elif kinds[seat] == 3:
+                kind, a, b, c, d = strategist.decide(S, C, bp, table, rng, work, setup_values[seat])
             elif phase == SETUP_CLAIM or phase == SETUP_PLACE:
                 kind, a, b, c, d = decide_setup(S, C, bp, table, rng, work, setup_values[seat])
             elif phase == ATTACK:
@@ -363,7 +371,7 @@ class Prepared:
     def __init__(self, bots: Sequence[HeuristicBot], board: Board, dice: DiceRules, balanced_blitz: bool = False) -> None:
         if not compiled(bots):
             raise SimulationError(
-                f"the compiled playout runs HeuristicBot and PlannerBot seats only, got {[type(b).__name__ for b in bots]}"
+                f"the compiled playout runs {', '.join(k.__name__ for k in KINDS)} seats only, got {[type(b).__name__ for b in bots]}"
             )
         self.params, self.kinds, self.tables, self.table_of = _seat_arrays(tuple(bots), board, dice)
         self.cache = battle_cache(dice, balanced_blitz)
@@ -431,16 +439,25 @@ def play_events(
     return start, events[:n]
 
 
+def _seat_args(bot: HeuristicBot, board: Board, dice: DiceRules) -> tuple[np.ndarray, np.ndarray]:
+    """A seat's parameter vector and win table, as its class lays them out (the hunter and the
+    strategist are planners with more knobs: asked first)."""
+    if isinstance(bot, StrategistBot):
+        return strategist.strategist_args(bot, board, dice)
+    if isinstance(bot, HunterBot):
+        return hunter.hunter_args(bot, board, dice)
+    if isinstance(bot, PlannerBot):
+        return planner.planner_args(bot, board, dice)
+    return compiled_args(bot, board, dice)
+
+
 @lru_cache(maxsize=32)
 def _seat_arrays(bots: tuple[HeuristicBot, ...], board: Board, dice: DiceRules) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Each seat's knobs (padded to one length), which decisions it runs (1: the planner's), the distinct
-    win tables, and each seat's table (seats with the same stop rule share one, which keeps the lookups
-    in cache)."""
-    per_seat = [
-        planner.planner_args(bot, board, dice) if isinstance(bot, PlannerBot) else compiled_args(bot, board, dice)
-        for bot in bots
-    ]
-    kinds = np.array([isinstance(bot, PlannerBot) for bot in bots], dtype=np.int64)
+    """Each seat's knobs (padded to one length), which decisions it runs (its class's place in
+    :data:`KINDS`), the distinct win tables, and each seat's table (seats with the same stop rule share
+    one, which keeps the lookups in cache)."""
+    kinds = np.array([KINDS.index(type(bot)) for bot in bots], dtype=np.int64)
+    per_seat = [_seat_args(bot, board, dice) for bot in bots]
     width = max(len(a[0]) for a in per_seat)
     distinct: dict[int, int] = {}
     tables: list[np.ndarray] = []

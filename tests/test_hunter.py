@@ -1,0 +1,221 @@
+"""The hunter and the strategist: victims and routes on hand-built positions (routes checked against
+the exact chain solver), legal moves under every rule variant, and the same games compiled and in Python."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from analyzer.bots import BattleOrder, make_bot
+from analyzer.bots import kills
+from analyzer.bots.heuristic import win_probability
+from analyzer.bots.hunter import HUNTER_BOT, HunterBot
+from analyzer.bots.planner import PLANNER_BOT
+from analyzer.bots.strategist import STRATEGIST_BOT, StrategistBot
+from analyzer.errors import BotError
+from analyzer.game.actions import Place
+from analyzer.game.board import classic_board
+from analyzer.game.dice import DiceRules
+from analyzer.game.rules import PROGRESSIVE_SET_VALUES, Rules
+from analyzer.game.state import GameState
+from analyzer.game.vocabulary import Phase
+from analyzer.sim import playout
+from analyzer.sim.simulate import game_rng, play_game
+from analyzer.solver.chains import chain
+
+BOARD = classic_board()
+T = BOARD.index
+VARIANTS = [
+    Rules(),
+    Rules(fortify="connected", card_values="fixed", territory_bonus=0),
+    Rules(missions=True),
+    Rules(capitals=True, setup="deal"),
+    Rules(dice=DiceRules(ties_to_attacker=True)),
+]
+
+
+def position(owner: dict[str, int], armies: dict[str, int], *, rest: int = 0, rest_armies: int = 1, **kw) -> GameState:
+    """Player 0 to move; named territories as given, every other one owned by ``rest``."""
+    own = [rest] * BOARD.n_territories
+    arm = [rest_armies] * BOARD.n_territories
+    for name, p in owner.items():
+        own[T(name)] = p
+    for name, a in armies.items():
+        arm[T(name)] = a
+    return GameState.from_position(own, arm, **kw)
+
+
+def scratch(state: GameState) -> np.ndarray:
+    work = np.empty(kills.scratch_size(BOARD.n_territories, len(BOARD.continents)))
+    kills.tally(state.S, state.C, work)
+    kills.tally_cards(state.S, state.C, work)
+    return work
+
+
+# ---------------------------------------------------------------------------------- the victim
+def _three_rivals(hands: dict[int, list[int]], sets_traded: int) -> GameState:
+    """Player 0 holds most of the map (1 army each) with 20 on Ukraine; player 1 holds Iceland and
+    Great Britain (6 armies), player 2 Egypt and East Africa (7), player 3 Argentina (5)."""
+    owner = {"Iceland": 1, "Great Britain": 1, "Egypt": 2, "East Africa": 2, "Argentina": 3}
+    armies = {"Iceland": 3, "Great Britain": 3, "Egypt": 4, "East Africa": 3, "Argentina": 5, "Ukraine": 20}
+    return position(owner, armies, hands=hands, sets_traded=sets_traded, n_players=4)
+
+
+def test_the_victim_is_the_weakest_counting_its_cards_against_it():
+    # No cards: the fewest armies, player 3 (5).
+    state = _three_rivals({}, 0)
+    assert kills.weakest(state.S, state.C, 0, 2.0, scratch(state)) == 3
+    # Player 2 holds 4 cards at a next set worth 15 (the 6th): 7 - 15 * 4 / 3 = -13 < 5 - 0.
+    state = _three_rivals({2: [0, 1, 2, 3]}, 5)
+    assert PROGRESSIVE_SET_VALUES[5] == 15
+    assert kills.weakest(state.S, state.C, 0, 2.0, scratch(state)) == 2
+    # The same 4 cards at a first set worth 4: 7 - 4 * 4 / 3 = 1.67 is still fewer than 5.
+    state = _three_rivals({2: [0, 1, 2, 3]}, 0)
+    assert kills.weakest(state.S, state.C, 0, 2.0, scratch(state)) == 2
+    # One card at 4: 7 - 1.33 = 5.67 > 5, so player 3 again.
+    state = _three_rivals({2: [0]}, 0)
+    assert kills.weakest(state.S, state.C, 0, 2.0, scratch(state)) == 3
+
+
+def test_a_victim_must_be_outnumbered_more_than_the_ratio():
+    state = _three_rivals({}, 0)
+    mine = int(state.armies[state.owner == 0].sum())
+    # Player 3's 5 armies: a ratio just under mine / 5 keeps it the victim, one just over rules everyone out.
+    assert kills.weakest(state.S, state.C, 0, mine / 5 - 0.1, scratch(state)) == 3
+    assert kills.weakest(state.S, state.C, 0, mine / 5 + 0.1, scratch(state)) == -1
+
+
+# ---------------------------------------------------------------------------------- the route
+def _australian_victim() -> GameState:
+    """Player 1 holds New Guinea (2) and Eastern Australia (3); player 2 holds Indonesia (2) and
+    Western Australia (4); player 0 has 12 on Siam and the rest of the board at 1."""
+    owner = {"New Guinea": 1, "Eastern Australia": 1, "Indonesia": 2, "Western Australia": 2}
+    armies = {"New Guinea": 2, "Eastern Australia": 3, "Indonesia": 2, "Western Australia": 4, "Siam": 12}
+    return position(owner, armies, n_players=3)
+
+
+def test_the_route_runs_from_the_nearest_stack_through_the_cheapest_way_in():
+    state = _australian_victim()
+    work = scratch(state)
+    assert kills.route_costs(state.S, state.C, 1, 0, 1e6, work) == 1  # one connected group
+    D = kills.region(BOARD.n_territories, len(BOARD.continents), kills.R_COST)
+    # Into New Guinea from Indonesia: its 2 armies and the army left there; from Western Australia, 4 + 1.
+    assert work[D + T("New Guinea")] == 0 and work[D + T("Eastern Australia")] == 0
+    assert work[D + T("Indonesia")] == 3
+    assert work[D + T("Western Australia")] == 5
+    stack, cost = kills.best_stack(state.S, state.C, 0, 0, work)
+    assert (stack, cost) == (T("Siam"), 3)
+    assert kills.next_battle(state.S, state.C, stack, 1, work) == T("Indonesia")
+
+
+def test_the_routes_odds_follow_the_exact_chain_solver():
+    """The kill is scored as one battle against every army on the way plus the garrisons; the exact
+    odds of the same chain (Indonesia 2, New Guinea 2, Eastern Australia 3, an army left in each
+    territory moved on from) must be close (as the planner's whole-region figure, test_planner)."""
+    state = _australian_victim()
+    work = scratch(state)
+    kills.route_costs(state.S, state.C, 1, 0, 1e6, work)
+    _, cost = kills.best_stack(state.S, state.C, 0, 0, work)
+    need = kills.defenders_to_beat(state.C, 5, 2, cost)
+    assert need == 2 + 1 + (2 + 3) + 1  # Indonesia and its garrison, the victim's armies, one more garrison
+    for stack in (10, 12, 16, 22):
+        exact = chain(stack, [2, 2, 3]).p_win
+        approx = float(win_probability(np.array([stack]), np.array([need]), 1, DiceRules())[0])
+        assert approx == pytest.approx(exact, abs=0.08), stack
+
+
+def test_the_hunter_stacks_and_attacks_along_the_route_only_when_it_is_affordable():
+    state = _australian_victim()
+    # 12 on Siam plus this turn's armies against 9 to beat: the hunt is on.
+    rng = np.random.default_rng(0)
+    decision = HUNTER_BOT.choose(state, rng)
+    assert decision == Place(T("Siam"), int(state.pending))
+    state.apply(decision)
+    order = HUNTER_BOT.choose(state, rng)
+    assert isinstance(order, BattleOrder) and (order.source, order.target) == (T("Siam"), T("Indonesia"))
+    # The rule itself: the stack plus the armies still to place must exceed the 9 to beat.
+    from analyzer.bots.hunter import _hunt, hunter_args
+
+    bp, table = hunter_args(HUNTER_BOT, BOARD, DiceRules())
+    poor = _australian_victim()
+    poor.armies[T("Siam")] = 2
+    work = scratch(poor)
+    assert _hunt(poor.S, poor.C, bp, table, 7, work)[0] == -1  # 2 + 7 = 9 does not exceed 9
+    assert _hunt(poor.S, poor.C, bp, table, 8, work)[:3] == (T("Siam"), T("Indonesia"), 1)
+    # During the attack (nothing left to place) it goes on while the stack holds go_on (0.8) of the 9.
+    poor.armies[T("Siam")] = 7
+    assert _hunt(poor.S, poor.C, bp, table, 0, work)[0] == -1  # 7 <= 7.2
+    poor.armies[T("Siam")] = 8
+    assert _hunt(poor.S, poor.C, bp, table, 0, work)[0] == T("Siam")
+
+
+def test_cards_taken_are_worth_the_sets_traded_at_once():
+    state = _three_rivals({}, 0)  # next sets worth 4, 6, 8, ...
+    S, C = state.S, state.C
+    # 3 + 3 = 6 cards: one set traded at once (4) down to 3, no more than it held before the kill.
+    assert kills.cards_worth(S, C, 3.0, 3.0, 0.5) == pytest.approx(4.0)
+    # 4 + 4 = 8: two sets (4 and 6) down to 2.
+    assert kills.cards_worth(S, C, 4.0, 4.0, 0.5) == pytest.approx(10.0)
+    # 1 + 2 = 3: no trade; the 2 cards taken are worth half a third of the next set (4) each.
+    assert kills.cards_worth(S, C, 1.0, 2.0, 0.5) == pytest.approx(2 * 0.5 * 4 / 3)
+
+
+def test_the_strategist_stacks_for_a_kill_worth_its_cards():
+    """Player 1 (New Guinea, Eastern Australia: 5 armies) holds 4 cards with the 7th set next (20
+    armies); player 0 holds 2, so the kill hands it 6 and a set traded at once: it puts every army on
+    Siam and attacks along the route. Without the cards, and with the territories the only prize, the
+    kill is not worth the armies it costs with kill_worth raised to 10."""
+    hands = {1: [0, 1, 2, 3], 0: [4, 5]}
+    owner = {"New Guinea": 1, "Eastern Australia": 1, "Indonesia": 2, "Western Australia": 2}
+    armies = {"New Guinea": 2, "Eastern Australia": 3, "Indonesia": 2, "Western Australia": 4, "Siam": 12, "China": 12}
+    state = position(owner, armies, n_players=3, hands=hands, sets_traded=6)
+    rng = np.random.default_rng(0)
+    decision = STRATEGIST_BOT.choose(state, rng)
+    assert decision == Place(T("Siam"), int(state.pending))
+    state.apply(decision)
+    order = STRATEGIST_BOT.choose(state, rng)
+    assert isinstance(order, BattleOrder) and (order.source, order.target) == (T("Siam"), T("Indonesia"))
+    from analyzer.bots.strategist import _kill, strategist_args
+
+    plain = position(owner, armies, n_players=3)
+    work = scratch(plain)
+    bp, table = strategist_args(StrategistBot(kill_worth=10.0), BOARD, DiceRules())
+    assert _kill(plain.S, plain.C, bp, table, int(plain.pending), work)[0] == -1
+    bp, table = strategist_args(StrategistBot(kill_worth=10.0), BOARD, DiceRules())
+    assert _kill(state.S, state.C, bp, table, 0, scratch(state))[2] == 1
+
+
+# ---------------------------------------------------------------------------------- whole games
+@pytest.mark.parametrize("rules", VARIANTS, ids=lambda r: f"{r.fortify}-{r.card_values}-m{int(r.missions)}-c{int(r.capitals)}-t{int(r.dice.ties_to_attacker)}")
+@pytest.mark.parametrize("n_players", [2, 3, 4, 6])
+@pytest.mark.parametrize("sample", [True, False], ids=["sampled", "rolled"])
+def test_legal_games_the_same_compiled_and_checked(rules, n_players, sample):
+    """Every action of the Python loop goes through GameState.apply (every legality check); the
+    compiled game from the same generator must end in the very same state with the same records,
+    and the compiled game checked action by action (check=True) must find nothing illegal."""
+    bots = [STRATEGIST_BOT, HUNTER_BOT, PLANNER_BOT, HunterBot(victim_ratio=1.0, go_on=0.5), StrategistBot(kill_worth=0.0), HUNTER_BOT]
+    bots = bots[:n_players]
+    for game in range(2):
+        r1, r2, r3 = game_rng(17, game), game_rng(17, game), game_rng(17, game)
+        checked, fast, fast_checked = (GameState.new(n_players, r, rules) for r in (r1, r2, r3))
+        play_game(checked, bots, r1, sample_battles=sample, check=True)
+        record = playout.play_compiled(fast, bots, r2, sample_battles=sample)
+        playout.play_compiled(fast_checked, bots, r3, sample_battles=sample, check=True)
+        assert checked.is_terminal()
+        assert fast.to_dict(history=False) == checked.to_dict(history=False) == fast_checked.to_dict(history=False)
+        assert record.trades == checked.trades and record.eliminations == checked.eliminations
+        assert r1.random() == r2.random()
+
+
+def test_registered_and_compiled():
+    assert make_bot("hunter") is HUNTER_BOT and make_bot("strategist") is STRATEGIST_BOT
+    assert playout.compiled([HUNTER_BOT, STRATEGIST_BOT, PLANNER_BOT])
+    with pytest.raises(BotError, match="victim_ratio"):
+        HunterBot(victim_ratio=-1)
+    with pytest.raises(BotError, match="kill_odds must be 5 probabilities"):
+        StrategistBot(kill_odds=(0.5,))
+    with pytest.raises(BotError, match="drafts by ease"):
+        StrategistBot(draft="model")
+    with pytest.raises(BotError, match="exposure must be 5 probabilities"):
+        StrategistBot(exposure=0.5)
+    assert Phase.REINFORCE == _three_rivals({}, 0).phase

@@ -7,21 +7,16 @@ The front door: the names most uses need, loaded when first asked for (PEP 562),
 >>> round(float(analyzer.battle(12, 7).p_win), 3)
 0.852
 
-A process whose first question is a battle's odds (:func:`battle`,
-:func:`armies_needed`, :func:`chain`) and that has not loaded numba or the
-engine yet runs its kernels as plain Python (:func:`analyzer.kernels.run_plain`):
-those answer in milliseconds, faster than numba starts. Ask for a simulation
-first (or import :mod:`analyzer.sim.simulate`) in a process that will simulate.
+Reading a name only imports the module that defines it: the kernels' mode is the
+environment's (:data:`analyzer.kernels.MODE_VARIABLE`), never switched by what is asked
+for first, so a process that asks for odds and then simulates plays compiled games.
 """
 
 from __future__ import annotations
 
 import importlib
-import os
-import warnings
 from typing import Any
 
-from analyzer import kernels
 
 __version__ = "0.1.0"
 
@@ -45,26 +40,12 @@ EXPORTS: dict[str, str] = {
     "LiveGame": "analyzer.live",
     "GameStore": "analyzer.store",
 }
-#: Names a small job answers faster uncompiled, when nothing has chosen the kernels' mode yet.
-PLAIN_FIRST = frozenset({"battle", "armies_needed", "chain", "BattleOptions"})
-#: Names that play many games: many times slower with plain-Python kernels.
-PLAYS_GAMES = frozenset({"simulate", "evaluate", "ladder", "win_chances", "suggest_turn"})
-
 __all__ = ["__version__", *EXPORTS]
 
 
 def __getattr__(name: str) -> Any:
     if name not in EXPORTS:
         raise AttributeError(f"module 'analyzer' has no attribute {name!r}")
-    if name in PLAIN_FIRST and not kernels.decided():
-        kernels.run_plain()
-    elif name in PLAYS_GAMES and kernels.plain() and os.environ.get(kernels.MODE_VARIABLE) != "python":
-        warnings.warn(
-            f"analyzer.{name}: this process runs its kernels as plain Python (chosen when a battle's odds were "
-            f"asked for first), so games play many times slower; ask for analyzer.{name} first in a new process",
-            RuntimeWarning,
-            stacklevel=2,
-        )
     value = getattr(importlib.import_module(EXPORTS[name]), name)
     globals()[name] = value
     return value

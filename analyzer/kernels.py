@@ -65,31 +65,9 @@ OPTIONS: dict[str, Any] = {"error_model": "numpy"}
 MODE_VARIABLE = "RISK_ANALYZER_KERNELS"
 
 
-#: Set by :func:`run_plain`: this process runs its kernels as plain Python (its child processes do not).
-_plain_here = False
-
-
 def plain() -> bool:
-    """Whether kernels run as plain Python (:data:`MODE_VARIABLE` is ``python``, or :func:`run_plain` was called)."""
-    return _plain_here or os.environ.get(MODE_VARIABLE, "") == "python"
-
-
-def decided() -> bool:
-    """Whether this process's kernel mode is fixed: by :data:`MODE_VARIABLE`, or by a kernel module (or
-    numba) already imported."""
-    return MODE_VARIABLE in os.environ or _plain_here or any(m in sys.modules for m in ("numba", *KERNEL_MODULES))
-
-
-def run_plain() -> None:
-    """Run the kernels of this process as plain Python, as :data:`MODE_VARIABLE` ``=python`` would, but
-    leave the environment (and so the worker processes a simulation starts) alone.
-
-    Only before any kernel module is imported: the mode is read as each kernel is made.
-    """
-    global _plain_here
-    if any(m in sys.modules for m in KERNEL_MODULES) and not plain():
-        raise RuntimeError("the kernels are compiled already in this process; run_plain() must come first")
-    _plain_here = True
+    """Whether kernels run as plain Python (:data:`MODE_VARIABLE` is ``python``)."""
+    return os.environ.get(MODE_VARIABLE, "") == "python"
 
 
 #: Cache folders kept besides the current one.

@@ -29,18 +29,20 @@ def _python(code: str, *args: str, env: dict[str, str] | None = None, path: list
                           capture_output=True, text=True, timeout=900)
 
 
-def test_a_battle_through_the_front_door_loads_no_heavy_package() -> None:
-    """``python -c "import analyzer; print(analyzer.battle(12, 7).p_win)"``, in a fresh process: the
-    same odds as the compiled solver here, without numba (plain-Python kernels) or any extra."""
+def test_a_battle_through_the_front_door_loads_no_extra_and_no_simulator() -> None:
+    """``python -c "import analyzer; print(analyzer.battle(12, 7).p_win)"``, in a fresh process: ``import
+    analyzer`` alone loads nothing heavy, and the odds load no extra and not the simulator."""
     done = _python(textwrap.dedent(f"""
         import json, sys
         import analyzer
+        bare = sorted(m for m in {HEAVY!r} if m in sys.modules)
         p = float(analyzer.battle(12, 7).p_win)
-        print(json.dumps([p, sorted(m for m in {HEAVY!r} if m in sys.modules)]))
+        heavy = sorted(m for m in {HEAVY!r} if m in sys.modules and m != "numba")
+        print(json.dumps([p, bare, heavy, "analyzer.sim.simulate" in sys.modules]))
     """))
     assert done.returncode == 0, done.stderr
-    p_win, loaded = json.loads(done.stdout)
-    assert loaded == []
+    p_win, bare, heavy, simulator = json.loads(done.stdout)
+    assert bare == [] and heavy == [] and not simulator
     assert p_win == pytest.approx(float(battle(12, 7).p_win), abs=1e-12)
 
 
@@ -53,18 +55,21 @@ def test_the_front_door_names_are_the_modules_own() -> None:
         analyzer.batle  # noqa: B018
 
 
-def test_games_after_plain_odds_warn_that_the_kernels_run_uncompiled() -> None:
+def test_odds_asked_for_first_leave_the_games_compiled() -> None:
+    """Reading a front-door name switches nothing: after a battle's odds, a simulation still plays compiled
+    games (the mode is the environment's alone), and no warning is given."""
     done = _python(textwrap.dedent("""
-        import warnings
+        import json, warnings
         import analyzer
+        from analyzer import kernels
         analyzer.armies_needed(5, 0.9)
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             analyzer.simulate
-        print([str(w.message) for w in caught])
+        print(json.dumps([kernels.plain(), [str(w.message) for w in caught]]))
     """))
     assert done.returncode == 0, done.stderr
-    assert "analyzer.simulate: this process runs its kernels as plain Python" in done.stdout
+    assert json.loads(done.stdout) == [False, []]
 
 
 def test_a_missing_extra_is_named_with_its_install_command(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -6,10 +6,6 @@ import re
 from pathlib import Path
 from typing import Any
 
-# The README's tour runs in one process, which simulates: as the README says, such a process asks for
-# the simulator before any battle's odds, or the odds would choose plain-Python kernels for it.
-import analyzer.sim.simulate  # noqa: F401
-
 README = Path(__file__).resolve().parent.parent / "README.md"
 BLOCKS = re.findall(r"```python\n(.*?)```", README.read_text(), flags=re.S)
 

@@ -25,8 +25,7 @@ stopped or unreachable) raises a :class:`~analyzer.errors.StoreError` naming
 the database (never its password) and the cause (:mod:`analyzer.store.failures`).
 
 >>> import tempfile, pathlib
->>> from analyzer.game.labels import player_names
-from analyzer.game.state import GameState, turn_number
+>>> from analyzer.game.state import GameState
 >>> store = GameStore(pathlib.Path(tempfile.mkdtemp()) / "games.sqlite3")
 >>> stored = store.create(GameState.from_position([0] * 41 + [1], [3] * 42, n_players=3), "Friday")
 >>> stored.version, store.version(stored.id)

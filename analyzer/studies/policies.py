@@ -143,7 +143,7 @@ class ContinentCardBot:
     >>> bot = ContinentCardBot()
     >>> trade = bot.choose(state, np.random.default_rng(0))
     >>> trade
-    Trade(cards=(0, 1, 2), bonus=None)
+    Trade(cards=(0, 1, 2), bonus=None, face_down=0)
     >>> state.apply(trade)
     >>> bot.choose(state, np.random.default_rng(0))      # all 9 armies on Indonesia
     Place(territory=38, armies=9)

@@ -27,6 +27,8 @@ def errors(at: AppTest) -> list[str]:
 
 
 def edit(at: AppTest, territory: str, armies: int) -> None:
+    at.session_state["tab"] = "Board"  # the quick edit is the Board view's
+    at.run()
     at.multiselect(key="pick").set_value([territory]).run()
     at.number_input(key="edit_armies").set_value(armies)
     at.button(key="apply_quick_edit").click().run()

@@ -134,9 +134,10 @@ def test_the_hunter_stacks_and_attacks_along_the_route_only_when_it_is_affordabl
     order = HUNTER_BOT.choose(state, rng)
     assert isinstance(order, BattleOrder) and (order.source, order.target) == (T("Siam"), T("Indonesia"))
     # The rule itself: the stack plus the armies still to place must exceed the 9 to beat.
-    from analyzer.bots.hunter import _hunt, hunter_args
+    from analyzer.bots.hunter import _hunt
+    from analyzer.bots.planner import planner_args
 
-    bp, table = hunter_args(HUNTER_BOT, BOARD, DiceRules())
+    bp, table = planner_args(HUNTER_BOT, BOARD, DiceRules())
     poor = _australian_victim()
     poor.armies[T("Siam")] = 2
     work = scratch(poor)
@@ -175,13 +176,14 @@ def test_the_strategist_stacks_for_a_kill_worth_its_cards():
     state.apply(decision)
     order = STRATEGIST_BOT.choose(state, rng)
     assert isinstance(order, BattleOrder) and (order.source, order.target) == (T("Siam"), T("Indonesia"))
-    from analyzer.bots.strategist import _kill, strategist_args
+    from analyzer.bots.planner import planner_args
+    from analyzer.bots.strategist import _kill
 
     plain = position(owner, armies, n_players=3)
     work = scratch(plain)
-    bp, table = strategist_args(StrategistBot(kill_worth=10.0), BOARD, DiceRules())
+    bp, table = planner_args(StrategistBot(kill_worth=10.0), BOARD, DiceRules())
     assert _kill(plain.S, plain.C, bp, table, int(plain.pending), work)[0] == -1
-    bp, table = strategist_args(StrategistBot(kill_worth=10.0), BOARD, DiceRules())
+    bp, table = planner_args(StrategistBot(kill_worth=10.0), BOARD, DiceRules())
     assert _kill(state.S, state.C, bp, table, 0, scratch(state))[2] == 1
 
 

@@ -10,7 +10,7 @@ import pytest
 from postgres_server import postgres_server, postgres_url  # noqa: F401 - fixtures
 from sqlalchemy import create_engine
 
-from analyzer.analysis.position import edit_position, with_player_labels
+from analyzer.analysis.position import new_game_from_position, with_player_labels
 from analyzer.errors import StoreConflictError, StoreError
 from analyzer.game.state import GameState
 from analyzer.store import SCHEMA_VERSION, GameStore
@@ -40,10 +40,10 @@ def test_a_game_comes_back_with_its_versions_and_a_stale_change_is_refused(postg
     stored = store.create(state, "Friday night")
     back = GameStore(postgres_url).load(stored.id)
     assert back.state.to_json() == state.to_json() and (back.name, back.version) == ("Friday night", 1)
-    theirs = edit_position(state, armies={"Peru": 9})
+    theirs = new_game_from_position(state, armies={"Peru": 9})
     assert store.save(stored.id, theirs, expected_version=1).version == 2
     with pytest.raises(StoreConflictError, match="changed elsewhere") as refused:
-        store.save(stored.id, edit_position(state, armies={"Peru": 4}), expected_version=1)
+        store.save(stored.id, new_game_from_position(state, armies={"Peru": 4}), expected_version=1)
     assert refused.value.current.state.to_json() == theirs.to_json()
     assert [v for v, _ in store.history(stored.id)] == [1, 2]
     assert store.load(stored.id, version=1).state.to_json() == state.to_json()
@@ -62,7 +62,7 @@ def test_eight_servers_racing_on_one_version_one_wins(postgres_url: str) -> None
         store.version(stored.id)  # connected before the race
         start.wait()
         try:
-            store.save(stored.id, edit_position(state, armies={"Peru": armies}), expected_version=1)
+            store.save(stored.id, new_game_from_position(state, armies={"Peru": armies}), expected_version=1)
             outcomes.append("saved")
         except StoreConflictError:
             outcomes.append("refused")
@@ -137,7 +137,7 @@ def test_a_server_that_goes_away_mid_game_keeps_the_game_and_takes_the_next_entr
     store = GameStore(postgres_url, timeout=2)
     state = game()
     stored = store.create(state, "g")
-    entry = edit_position(state, armies={"Peru": 9})
+    entry = new_game_from_position(state, armies={"Peru": 9})
     postgres_server.stop()
     try:
         for attempt in (lambda: store.save(stored.id, entry, expected_version=1), lambda: store.load(stored.id),

@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from functools import lru_cache
 
 import numpy as np
 from analyzer.kernels import kernel
@@ -43,12 +42,10 @@ from analyzer.bots import kills
 from analyzer.bots.base import Decision
 from analyzer.bots import planner
 from analyzer.bots.heuristic import (
-    ORDER, P_WEIGHTS, BoardData, CardPolicy, HeuristicBot, _choose_trade, board_data, decide_attack, decode, win_table,
+    ORDER, P_WEIGHTS, BoardData, CardPolicy, HeuristicBot, _choose_trade, decide_attack, decode,
 )
-from analyzer.bots.planner import Q_DRAFT, PlannerBot
+from analyzer.bots.planner import Q_DRAFT, PlannerBot, planner_args
 from analyzer.errors import BotError
-from analyzer.game.board import Board
-from analyzer.game.dice import DiceRules
 from analyzer.game.engine import steps as engine
 from analyzer.game.engine.layout import armies_view
 from analyzer.game.state import GameState
@@ -92,7 +89,7 @@ class HunterBot(PlannerBot):
         phase = state.phase
         if phase in (Phase.ROLL, Phase.DRAW, Phase.GAME_OVER):
             raise BotError(f"{type(self).__name__} was asked to move in phase {phase.name}, which has no decision")
-        bp, table = hunter_args(self, state.board, state.rules.dice)
+        bp, table = planner_args(self, state.board, state.rules.dice)
         n = state.board.n_territories
         work = np.empty(kills.scratch_size(n, len(state.board.continents)))
         return decode(decide(state.S, state.C, bp, table, rng, work, np.full(n, -1.0)))
@@ -105,18 +102,6 @@ class HunterBot(PlannerBot):
         bold = dataclasses.replace(heuristic, attack_threshold=self.everywhere, card_threshold=min(self.everywhere, self.card_threshold))
         knobs = np.array([getattr(self, name) for name, _ in KNOBS], dtype=float)
         return np.concatenate([base, knobs, HeuristicBot.params(bold, data)])
-
-
-def hunter_args(bot: HunterBot, board: Board, dice: DiceRules) -> tuple[np.ndarray, np.ndarray]:
-    """What :func:`decide` needs besides the state: the bot's parameter vector and its win table."""
-    return _hunter_args(bot, board, dice)
-
-
-@lru_cache(maxsize=64)
-def _hunter_args(bot: HunterBot, board: Board, dice: DiceRules) -> tuple[np.ndarray, np.ndarray]:
-    bp = bot.params(board_data(board))
-    bp.setflags(write=False)
-    return bp, win_table(bot.stop_at, dice)
 
 
 # ---------------------------------------------------------------------------------- compiled decisions

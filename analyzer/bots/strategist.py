@@ -34,18 +34,15 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from functools import lru_cache
 
 import numpy as np
 from analyzer.kernels import kernel
 
 from analyzer.bots import kills, planner
 from analyzer.bots.base import Decision
-from analyzer.bots.heuristic import ORDER, P_WEIGHTS, BoardData, HeuristicBot, _choose_trade, board_data, decode, win_table
-from analyzer.bots.planner import Q_DRAFT, PlannerBot, _odds
+from analyzer.bots.heuristic import ORDER, P_WEIGHTS, BoardData, HeuristicBot, _choose_trade, decode
+from analyzer.bots.planner import Q_DRAFT, PlannerBot, _odds, planner_args
 from analyzer.errors import BotError
-from analyzer.game.board import Board
-from analyzer.game.dice import DiceRules
 from analyzer.game.engine import steps as engine
 from analyzer.game.engine.layout import AT_ALIVE, armies_view, owner_view
 from analyzer.game.state import GameState
@@ -104,7 +101,7 @@ class StrategistBot(PlannerBot):
         phase = state.phase
         if phase in (Phase.ROLL, Phase.DRAW, Phase.GAME_OVER):
             raise BotError(f"{type(self).__name__} was asked to move in phase {phase.name}, which has no decision")
-        bp, table = strategist_args(self, state.board, state.rules.dice)
+        bp, table = planner_args(self, state.board, state.rules.dice)
         n = state.board.n_territories
         work = np.empty(kills.scratch_size(n, len(state.board.continents)))
         return decode(decide(state.S, state.C, bp, table, rng, work, np.full(n, -1.0)))
@@ -117,18 +114,6 @@ class StrategistBot(PlannerBot):
         heuristic = HeuristicBot(*(getattr(self, f.name) for f in dataclasses.fields(HeuristicBot)))
         eager = HeuristicBot.params(dataclasses.replace(heuristic, cards="first"), data)
         return np.concatenate([base, knobs, eager])
-
-
-def strategist_args(bot: StrategistBot, board: Board, dice: DiceRules) -> tuple[np.ndarray, np.ndarray]:
-    """What :func:`decide` needs besides the state: the bot's parameter vector and its win table."""
-    return _strategist_args(bot, board, dice)
-
-
-@lru_cache(maxsize=64)
-def _strategist_args(bot: StrategistBot, board: Board, dice: DiceRules) -> tuple[np.ndarray, np.ndarray]:
-    bp = bot.params(board_data(board))
-    bp.setflags(write=False)
-    return bp, win_table(bot.stop_at, dice)
 
 
 # ---------------------------------------------------------------------------------- compiled decisions

@@ -441,11 +441,7 @@ def play_events(
 
 def _seat_args(bot: HeuristicBot, board: Board, dice: DiceRules) -> tuple[np.ndarray, np.ndarray]:
     """A seat's parameter vector and win table, as its class lays them out (the hunter and the
-    strategist are planners with more knobs: asked first)."""
-    if isinstance(bot, StrategistBot):
-        return strategist.strategist_args(bot, board, dice)
-    if isinstance(bot, HunterBot):
-        return hunter.hunter_args(bot, board, dice)
+    strategist are planners whose ``params`` add their knobs)."""
     if isinstance(bot, PlannerBot):
         return planner.planner_args(bot, board, dice)
     return compiled_args(bot, board, dice)

@@ -37,6 +37,9 @@ from analyzer.webapp.strip import win_strip
 from analyzer.webapp.suggestions import suggestions_view
 from analyzer.webapp.tables import tables_view
 
+#: Session key: the view each game (by its stored id) opened on.
+OPENING_VIEW = "opening_view"
+
 #: Attacks shown on the game's front page; the Suggestions tab has them all.
 TOP_ATTACKS = 5
 
@@ -62,7 +65,11 @@ def game_page(game: GameState, names: list[str]) -> None:
                            key="save_game")
         upload_game()
     labels = [label for label, _ in VIEWS]
-    tabs = st.tabs(labels, key=TAB, on_change="rerun", bind="query-params", default="Record" if live else labels[0])
+    # The view a game opens on is chosen once per game: a random setup becomes live with its first entry
+    # (an Apply on the Board view), and a changed default would start the tabs afresh on Record.
+    opening: dict[object, str] = st.session_state.setdefault(OPENING_VIEW, {})
+    default = opening.setdefault(st.session_state.get(STORED_ID), "Record" if live else labels[0])
+    tabs = st.tabs(labels, key=TAB, on_change="rerun", bind="query-params", default=default)
     in_setup = bool(np.any(game.owner < 0))
     for tab, (_, view) in zip(tabs, VIEWS):
         # Tabs track their state, so `open` is False for every tab but the one in view.

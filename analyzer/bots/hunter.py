@@ -42,14 +42,13 @@ from analyzer.bots import kills
 from analyzer.bots.base import Decision
 from analyzer.bots import planner
 from analyzer.bots.heuristic import (
-    ORDER, P_WEIGHTS, BoardData, CardPolicy, HeuristicBot, _choose_trade, decide_attack, decode,
+    ORDER, P_WEIGHTS, BoardData, CardPolicy, HeuristicBot, _choose_trade, check_decision_phase, decide_attack, decode,
 )
 from analyzer.bots.planner import Q_DRAFT, PlannerBot, planner_args
 from analyzer.errors import BotError
 from analyzer.game.engine import steps as engine
 from analyzer.game.engine.layout import armies_view
 from analyzer.game.state import GameState
-from analyzer.game.vocabulary import Phase
 
 #: The hunter's knobs, in the order its parameter vector holds them after the planner's
 #: parameters: (field of :class:`HunterBot`, what it sets).
@@ -86,9 +85,7 @@ class HunterBot(PlannerBot):
 
     def choose(self, state: GameState, rng: np.random.Generator) -> Decision:
         """The bot's decision, made by :func:`decide`: the same compiled code the compiled playout runs."""
-        phase = state.phase
-        if phase in (Phase.ROLL, Phase.DRAW, Phase.GAME_OVER):
-            raise BotError(f"{type(self).__name__} was asked to move in phase {phase.name}, which has no decision")
+        check_decision_phase(self, state.phase)
         bp, table = planner_args(self, state.board, state.rules.dice)
         n = state.board.n_territories
         work = np.empty(kills.scratch_size(n, len(state.board.continents)))

@@ -40,13 +40,12 @@ from analyzer.kernels import kernel
 
 from analyzer.bots import kills, planner
 from analyzer.bots.base import Decision
-from analyzer.bots.heuristic import ORDER, P_WEIGHTS, BoardData, HeuristicBot, _choose_trade, decode
+from analyzer.bots.heuristic import ORDER, P_WEIGHTS, BoardData, HeuristicBot, _choose_trade, check_decision_phase, decode
 from analyzer.bots.planner import Q_DRAFT, PlannerBot, _odds, planner_args
 from analyzer.errors import BotError
 from analyzer.game.engine import steps as engine
 from analyzer.game.engine.layout import AT_ALIVE, armies_view, owner_view
 from analyzer.game.state import GameState
-from analyzer.game.vocabulary import Phase
 
 #: The player counts ``kill_odds`` has a figure for.
 PLAYERS = (2, 3, 4, 5, 6)
@@ -98,9 +97,7 @@ class StrategistBot(PlannerBot):
 
     def choose(self, state: GameState, rng: np.random.Generator) -> Decision:
         """The bot's decision, made by :func:`decide`: the same compiled code the compiled playout runs."""
-        phase = state.phase
-        if phase in (Phase.ROLL, Phase.DRAW, Phase.GAME_OVER):
-            raise BotError(f"{type(self).__name__} was asked to move in phase {phase.name}, which has no decision")
+        check_decision_phase(self, state.phase)
         bp, table = planner_args(self, state.board, state.rules.dice)
         n = state.board.n_territories
         work = np.empty(kills.scratch_size(n, len(state.board.continents)))

@@ -48,16 +48,26 @@ from analyzer.game import face_down
 from analyzer.sim import playout
 from analyzer.sim.simulate import game_rng, resolve_order
 
-#: Whole-turn plans, as the bot that plays the turn; ``default`` is the baseline every gain is against.
-PLANS: dict[str, PlannerBot] = {
-    "default": PLANNER_BOT,
-    "bold: attack any fight at 50%": dataclasses.replace(PLANNER_BOT, attack_threshold=0.5, card_threshold=0.4, plan_threshold=0.35),
-    "careful: only near-certain fights": dataclasses.replace(PLANNER_BOT, attack_threshold=0.8, card_threshold=0.6, plan_threshold=0.75),
-    "break enemy continents first": dataclasses.replace(PLANNER_BOT, break_turns=15.0),
-    "complete a continent first": dataclasses.replace(PLANNER_BOT, bonus_turns=6.0, break_turns=1.0),
-    "stop each battle at 3 armies": dataclasses.replace(PLANNER_BOT, stop_at=3),
-    "card only: one sure capture, then stop": dataclasses.replace(PLANNER_BOT, attack_threshold=1.0, plan_threshold=1.0, card_threshold=0.7),
+#: The variants of the default bot's turn that the search tries, by name: each changes a few of the
+#: bot's knobs (:func:`plans_of` applies them to any planning bot).
+VARIANTS: dict[str, dict[str, float]] = {
+    "bold: attack any fight at 50%": {"attack_threshold": 0.5, "card_threshold": 0.4, "plan_threshold": 0.35},
+    "careful: only near-certain fights": {"attack_threshold": 0.8, "card_threshold": 0.6, "plan_threshold": 0.75},
+    "break enemy continents first": {"break_turns": 15.0},
+    "complete a continent first": {"bonus_turns": 6.0, "break_turns": 1.0},
+    "stop each battle at 3 armies": {"stop_at": 3},
+    "card only: one sure capture, then stop": {"attack_threshold": 1.0, "plan_threshold": 1.0, "card_threshold": 0.7},
 }
+
+
+def plans_of(base: PlannerBot) -> dict[str, PlannerBot]:
+    """The whole-turn plans around ``base`` (a :class:`PlannerBot` or a subclass, such as the strategist):
+    ``base`` itself as ``default``, then each of :data:`VARIANTS` applied to it."""
+    return {"default": base} | {name: dataclasses.replace(base, **knobs) for name, knobs in VARIANTS.items()}  # type: ignore[arg-type]
+
+
+#: Whole-turn plans, as the bot that plays the turn; ``default`` is the baseline every gain is against.
+PLANS: dict[str, PlannerBot] = plans_of(PLANNER_BOT)
 #: Rounds a rollout may last past the position before it counts as lost (a stalemate).
 ROLLOUT_ROUNDS = 300
 
@@ -91,9 +101,10 @@ def play_setup(state: GameState, rng: np.random.Generator) -> GameState:
 
 
 def _play_turn(
-    state: GameState, me: int, bot: PlannerBot, rng: np.random.Generator, record: list[tuple[Decision, Action]] | None
+    state: GameState, me: int, bot: PlannerBot, rng: np.random.Generator, record: list[tuple[Decision, Action]] | None,
+    others: PlannerBot = PLANNER_BOT,
 ) -> None:
-    """Play on until ``me``'s turn is over, ``bot`` deciding for ``me`` (the default bot defends for the
+    """Play on until ``me``'s turn is over, ``bot`` deciding for ``me`` (``others`` defends for the
     others); every action through the engine's legality check. ``record`` gets each of ``me``'s
     decisions with the action that carried it out."""
     turn = state.turn
@@ -102,7 +113,7 @@ def _play_turn(
             state.apply_chance(rng)
             continue
         mover = state.current_player
-        decision = (bot if mover == me else PLANNER_BOT).choose(state, rng)
+        decision = (bot if mover == me else others).choose(state, rng)
         if type(decision) is BattleOrder:
             action: Action = resolve_order(state, decision, rng)
         else:
@@ -119,13 +130,16 @@ def suggest_turn(
     rollouts: int | None = None,
     seed: int = 0,
     plans: Mapping[str, PlannerBot] | None = None,
+    base: PlannerBot = PLANNER_BOT,
     on_progress: Callable[[int, float], None] | None = None,
 ) -> TurnSuggestion:
     """The best whole turn for the player to move in ``state`` (at the start of, or during, their turn).
 
     Rollouts go round the plans until ``budget`` seconds have passed, or exactly ``rollouts`` per plan
     (reproducible from ``seed``) if that is given. ``on_progress(rollouts_per_plan, fraction_done)``
-    is called after each round of the plans, for a progress bar. See the module docstring.
+    is called after each round of the plans, for a progress bar. ``base`` is the bot whose own turn is
+    the ``default`` plan (unless ``plans`` names one) and that plays every other seat and the rest of each
+    rollout; ``plans`` are by default :func:`plans_of` it. See the module docstring.
     """
     if state.phase in (Phase.SETUP_CLAIM, Phase.SETUP_PLACE, Phase.CHOOSE_CAPITAL, Phase.GAME_OVER):
         raise BotError(f"a turn can be suggested during play, not in phase {state.phase.name}")
@@ -137,9 +151,9 @@ def suggest_turn(
         raise BotError(f"give a time budget in seconds above 0 or a number of rollouts, got budget={budget!r}")
     if rollouts is not None and rollouts < 2:
         raise BotError(f"rollouts must be at least 2 (for an interval), got {rollouts!r}")
-    chosen = dict(plans if plans is not None else PLANS)
+    chosen = dict(plans if plans is not None else plans_of(base))
     if "default" not in chosen:
-        chosen = {"default": PLANNER_BOT} | chosen
+        chosen = {"default": base} | chosen
     me = state.current_player
     names = list(chosen)
     wins: dict[str, list[float]] = {name: [] for name in names}
@@ -158,11 +172,11 @@ def suggest_turn(
             s = start.copy()
             s.rules = rules
             rng = game_rng(seed, k)
-            _play_turn(s, me, chosen[name], rng, first_turns[name] if k == 0 else None)
+            _play_turn(s, me, chosen[name], rng, first_turns[name] if k == 0 else None, base)
             if not s.is_terminal():
                 while s.is_chance():
                     s.apply_chance(rng)
-                playout.play_compiled(s, [PLANNER_BOT] * s.n_players, rng)
+                playout.play_compiled(s, [base] * s.n_players, rng)
             wins[name].append(1.0 if s.winner == me else 0.0)
         k += 1
         if on_progress is not None:
@@ -264,4 +278,4 @@ def turn_steps(state: GameState, tip: TurnSuggestion) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["step", "do", "first_rollout"])
 
 
-__all__ = ["PLANS", "TurnSuggestion", "play_setup", "suggest_turn", "turn_steps"]
+__all__ = ["PLANS", "VARIANTS", "TurnSuggestion", "play_setup", "plans_of", "suggest_turn", "turn_steps"]

@@ -4,7 +4,9 @@
 
 plays each pairing on the same seeds with the seats rotated (see :mod:`analyzer.sim.ladder`) and
 prints each bot's rating with a 95% bootstrap interval and each pairing's score; ``--out`` saves the
-games as ``simulate --out`` does, with the ratings and pairings beside them.
+games as ``simulate --out`` does, with the ratings and pairings beside them. Names are
+:data:`analyzer.analysis.players.PLAYERS`: the bots' registry and the searching player ``search``,
+which plays only when named (``--bots search,default``).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from analyzer.analysis.players import SEARCHERS, make_player
 from analyzer.bots import BOTS
 from analyzer.errors import SimulationError
 from analyzer.commands.simulate import _rules
@@ -31,7 +34,8 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--bots", default=None,
-        help=f"comma-separated bots to rate (default: every registered bot: {', '.join(BOTS)}; aliases once)",
+        help=f"comma-separated bots to rate (default: every registered bot: {', '.join(BOTS)}; aliases once; "
+        f"also, when named: {', '.join(SEARCHERS)})",
     )
     parser.add_argument("--players", type=int, default=2, help=f"players per game, {PLAYER_COUNT_TEXT} (default 2); the two bots alternate seats")
     parser.add_argument("--games", type=int, default=200, help="games per seating of each pairing (default 200)")
@@ -57,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
     result = ladder(
         None if args.bots is None else args.bots.split(","),
         n_players=args.players, games=args.games, seed=args.seed, rules=_rules(args.rules),
-        max_rounds=args.max_rounds, workers=args.workers, bootstrap=args.bootstrap,
+        max_rounds=args.max_rounds, workers=args.workers, bootstrap=args.bootstrap, make=make_player,
     )
     written = save(result, out, "csv" if args.csv else "parquet") if out is not None else []
     if args.json:

@@ -27,7 +27,7 @@ of each pairing's games (seeded, so the whole table is reproducible).
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -170,14 +170,17 @@ def ladder(
     bootstrap: int = BOOTSTRAP,
     confidence: float = 0.95,
     progress: bool = False,
+    make: Callable[[str], Bot] = make_bot,
 ) -> Ladder:
     """Play every pairing of ``bots`` (names of :data:`~analyzer.bots.BOTS` or ``module:Class``, or a
     mapping of labels to bots or names; by default every registered bot, aliases once) and rate them.
 
     ``games`` games per seating of each pairing (see :func:`seatings`), all pairings on the same
-    ``seed``; the other options are :func:`~analyzer.sim.simulate.simulate`'s.
+    ``seed``; the other options are :func:`~analyzer.sim.simulate.simulate`'s. ``make`` turns a name
+    into its bot: a registry that knows more players than the bots' own, such as
+    :func:`analyzer.analysis.players.make_player` (which names the searching player ``search``).
     """
-    labelled = _labelled(bots)
+    labelled = _labelled(bots, make)
     if len(labelled) < 2:
         raise SimulationError(f"a ladder needs at least two bots, got {list(labelled)}")
     names = list(labelled)
@@ -210,7 +213,7 @@ def ladder(
     return Ladder(ratings.sort_values("rating", ascending=False), _pairings(names, outcomes, confidence), result, params)
 
 
-def _labelled(bots: Sequence[str] | Mapping[str, Bot | str] | None) -> dict[str, Bot | str]:
+def _labelled(bots: Sequence[str] | Mapping[str, Bot | str] | None, make: Callable[[str], Bot] = make_bot) -> dict[str, Bot | str]:
     if bots is None:
         # Aliases (``heuristic`` is ``default``) would play themselves: keep the first name of each bot.
         seen: dict[str, Bot | str] = {}
@@ -222,15 +225,14 @@ def _labelled(bots: Sequence[str] | Mapping[str, Bot | str] | None) -> dict[str,
                 seen[name] = name
         return seen
     if isinstance(bots, Mapping):
-        return dict(bots)
+        return {label: make(bot) if isinstance(bot, str) else bot for label, bot in bots.items()}
     if isinstance(bots, str):
         bots = bots.split(",")
     names = [b.strip() for b in bots]
     if len(set(names)) != len(names):
         raise SimulationError(f"each bot plays the ladder once; {names} names one twice")
-    for name in names:
-        make_bot(name)  # an unknown name fails here, before any game is played
-    return {name: name for name in names}
+    # An unknown name fails here, before any game is played.
+    return {name: make(name) for name in names}
 
 
 def _relabel(r: SimulationResult, labels: list[str], offset: int) -> SimulationResult:

@@ -44,9 +44,9 @@ from analyzer.errors import BotError
 from analyzer.game.state import GameState
 from analyzer.game.vocabulary import SETUP_PHASES, Phase
 
-#: Rollouts per plan of each search: about 0.1 s a search on one core of the reference machine
+#: Rollouts per plan of each search: about 0.1 CPU s a search on one core of the reference machine
 #: (``bench/bench_search_bot.py`` measures it).
-SEARCH_ROLLOUTS = 4
+SEARCH_ROLLOUTS = 6
 
 
 def _default_base() -> PlannerBot:

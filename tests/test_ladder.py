@@ -6,8 +6,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from analyzer.analysis.players import make_player
 from analyzer.bots import DEFAULT_BOT
 from analyzer.cli import main
+from analyzer.errors import BotError
 from analyzer.sim.ladder import ELO_SCALE, fit_ratings, ladder, seatings
 
 
@@ -84,3 +86,18 @@ def test_cli_errors_are_one_line(capsys, args, message):
     assert main(["ladder", *args]) == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1
+
+
+def test_the_ladder_rates_the_search_player_by_name(capsys):
+    """``search`` lives above the bots' layer: the ladder knows it through the players' registry, and the
+    bots' own registry does not."""
+    result = ladder(["search", "planner"], n_players=2, games=1, seed=3, max_rounds=4, bootstrap=10, make=make_player)
+    assert sorted(result.ratings.index) == ["planner", "search"]
+    seats = result.result.seats
+    assert len(result.result.games) == 2 and sorted(seats.groupby("bot").size().tolist()) == [2, 2]
+    assert result.result.params["check"]  # the search player's actions went through the engine's checks
+    with pytest.raises(BotError, match="unknown bot 'search'"):
+        ladder(["search", "planner"], games=1)
+    assert main(["ladder", "--bots", "search,planner", "--games", "1", "--max-rounds", "4", "--bootstrap", "10"]) == 0
+    out = capsys.readouterr().out
+    assert "search" in out and "planner" in out and "(2 games)" in out

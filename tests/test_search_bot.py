@@ -3,6 +3,7 @@ the default bot's games exactly at a budget of 0, and the plan the turn search p
 
 from __future__ import annotations
 
+import json
 import pickle
 
 import numpy as np
@@ -15,6 +16,7 @@ from analyzer.analysis.search_bot import SearchBot, turn_start
 from analyzer.bots.base import BattleOrder
 from analyzer.bots.planner import PLANNER_BOT
 from analyzer.bots.registry import BOTS, make_bot
+from analyzer.cli import main
 from analyzer.errors import BotError
 from analyzer.game.actions import Trade
 from analyzer.game.rules import Rules
@@ -141,3 +143,13 @@ def test_the_registry_names_the_search_player_and_the_bots_keep_theirs():
         SearchBot(rollouts=1)
     copy = pickle.loads(pickle.dumps(bot))
     assert copy == bot and copy._memo == {}
+
+
+def test_the_command_line_plays_the_search_player_by_name(capsys):
+    assert main(["simulate", "--players", "3", "--bots", "search,planner,planner", "--games", "2", "--max-rounds", "4",
+                 "--quiet", "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["games"] == 2
+    assert main(["simulate", "--bots", "serch", "--games", "1", "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert "unknown bot 'serch'" in err and "search" in err and err.count("\n") == 1

@@ -20,7 +20,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from analyzer.bots import BOTS
+from analyzer.analysis.players import PLAYERS, SEARCHERS, make_player
 from analyzer.commands.files import check_path
 from analyzer.errors import SimulationError
 from analyzer.game.reader import loads
@@ -44,7 +44,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--bots",
         default="default",
-        help=f"comma-separated bot per seat, or one bot for every seat: {', '.join(BOTS)}, "
+        help=f"comma-separated bot per seat, or one bot for every seat: {', '.join(PLAYERS)}, "
         "or module:Class for your own (default: default)",
     )
     parser.add_argument("--games", type=int, default=1000, help="number of games (default 1000)")
@@ -91,6 +91,10 @@ def run(args: argparse.Namespace) -> int:
     bots = [b.strip() for b in args.bots.split(",")]
     if len(bots) == 1:
         bots *= args.players
+    # simulate() names bots by the bots' own registry: a player that searches is passed as the object
+    # (and an unknown name's message lists every player).
+    made = [make_player(b) for b in bots]
+    seats = [player if name in SEARCHERS else name for name, player in zip(bots, made)]
     out = check_path(args.out, "--out", SimulationError) if args.out else None
     if out is not None and not out.parent.is_dir():
         raise SimulationError(f"--out {args.out}: directory {out.parent} does not exist")
@@ -98,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
     resuming = checkpoint is not None and checkpoint.exists()
     result = simulate(
         args.players,
-        bots,
+        seats,
         args.games,
         args.seed,
         rules=_rules(args.rules),

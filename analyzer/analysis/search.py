@@ -46,7 +46,8 @@ from analyzer.game.state import GameState
 from analyzer.game.vocabulary import Phase
 from analyzer.game import face_down
 from analyzer.sim import playout
-from analyzer.sim.simulate import game_rng, resolve_order
+from analyzer.sim.battles import resolve_order
+from analyzer.sim.runs import game_rng
 
 #: The variants of the default bot's turn that the search tries, by name: each changes a few of the
 #: bot's knobs (:func:`plans_of` applies them to any planning bot).

@@ -33,7 +33,9 @@ from analyzer.bots.registry import BOTS, make_bot
 from analyzer.game.rules import Rules
 from analyzer.game.state import GameState
 from analyzer.sim.intervals import wilson_interval
-from analyzer.sim.simulate import DEFAULT_MAX_ROUNDS, game_rng, play_game, simulate
+from analyzer.sim.play import play_game
+from analyzer.sim.runs import DEFAULT_MAX_ROUNDS, game_rng
+from analyzer.sim.simulate import simulate
 
 #: CPU seconds of each search, in this process.
 SEARCH_SECONDS: list[float] = []

@@ -22,7 +22,11 @@ from analyzer.game.actions import Trade
 from analyzer.game.rules import Rules
 from analyzer.game.state import GameState
 from analyzer.game.vocabulary import SETUP_PHASES, Phase
-from analyzer.sim.simulate import TABLES, game_rng, play_game, resolve_order, simulate
+from analyzer.sim.battles import resolve_order
+from analyzer.sim.checkpoints import TABLES
+from analyzer.sim.play import play_game
+from analyzer.sim.runs import game_rng
+from analyzer.sim.simulate import simulate
 
 #: A small budget keeps the games quick; the code path is the same at any budget.
 FAST = SearchBot(rollouts=2, base=PLANNER_BOT)

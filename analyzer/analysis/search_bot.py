@@ -21,7 +21,7 @@ memo outlives its turn; the memo is not pickled with the bot.
 >>> import numpy as np
 >>> from analyzer.bots.registry import make_bot
 >>> from analyzer.game.state import GameState
->>> from analyzer.sim.simulate import play_game
+>>> from analyzer.sim.play import play_game
 >>> bot = SearchBot(rollouts=2, base=make_bot("planner"))
 >>> state = play_game(GameState.new(3, np.random.default_rng(1)), [bot] + [make_bot("planner")] * 2,
 ...                   np.random.default_rng(1), check=True)

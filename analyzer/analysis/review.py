@@ -1,8 +1,8 @@
 """A game review like a chess engine's: the win chances turn by turn, the turning points, and how much
 of each turn's swing the dice made and how much the decisions cost.
 
-Every number is a rollout estimate: the position is played on to the end by the default bot
-(:data:`~analyzer.bots.planner.PLANNER_BOT`) in every seat, in compiled code
+Every number is a rollout estimate: the position is played on to the end by the rollout bot
+(:data:`ROLLOUT_BOT`, the planner, today's default bot) in every seat, in compiled code
 (:mod:`analyzer.sim.playout`), and the wins are counted. Rollout ``r`` of player-turn ``j`` draws
 every random number from ``SeedSequence(seed, spawn_key=(j, r))``, whatever process plays it, so a
 review is the same for a seed whatever the number of workers. Position ``j`` is the game at the
@@ -15,7 +15,8 @@ For player-turn ``j`` of the recorded game, three things are played on rollout `
 * **the turn as played, under other dice**: the turn's own decisions replayed from position ``j``
   (:func:`replay_turn`: its placements and trades, its battle orders with their observed stop
   rules, its move-ins and its fortify, skipping what became impossible), every battle and card
-  drawn afresh, then played on;
+  drawn afresh, then played on; for a turn the rollout bot would have played itself
+  (:func:`is_bots_own_turn`) these are the very games of the position before it, which serve again;
 * at the **turning points** (the turns that moved some player's chance most), every plan of the
   search from position ``j``.
 

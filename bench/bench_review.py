@@ -2,8 +2,8 @@
 
 The game is played from a seeded random start (the setup included), turn by turn through the engine
 so that its history is recorded, and cut after its 100th player-turn (a seed whose game lasts that
-long). Its seats are played by four bots other than the review's rollout bot (classic, greedy,
-cautious, hunter), as a recorded human game is not the rollout bot's: a turn the rollout bot would
+long). Its seats are played by four bots other than the review's rollout bot (classic, random,
+cautious, hunter: games between them rarely last 100 player-turns without the random bot), as a recorded human game is not the rollout bot's: a turn the rollout bot would
 have played itself is valued on rollouts already played
 (:func:`~analyzer.analysis.review.is_bots_own_turn`), and a game of the rollout bot's own turns would
 flatter the review's speed (``--recorded-by default`` measures that case).
@@ -43,7 +43,7 @@ from analyzer.game.state import GameState
 
 
 #: The seats' bots of the recorded game: none of them the rollout bot.
-RECORDED_BY = ("classic", "greedy", "cautious", "hunter")
+RECORDED_BY = ("classic", "random", "cautious", "hunter")
 #: The baseline's review, run in another tree: its wall clock and CPU seconds (with its workers').
 _BASELINE = """
 import resource, sys, time

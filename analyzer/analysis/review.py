@@ -2,7 +2,7 @@
 of each turn's swing the dice made and how much the decisions cost.
 
 Every number is a rollout estimate: the position is played on to the end by the rollout bot
-(:data:`ROLLOUT_BOT`, the planner, today's default bot) in every seat, in compiled code
+(:data:`ROLLOUT_BOT`, the planner, the default bot before the strategist) in every seat, in compiled code
 (:mod:`analyzer.sim.playout`), and the wins are counted. Rollout ``r`` of player-turn ``j`` draws
 every random number from ``SeedSequence(seed, spawn_key=(j, r))``, whatever process plays it, so a
 review is the same for a seed whatever the number of workers. Position ``j`` is the game at the

@@ -183,11 +183,11 @@ def suggest_turn(
         if on_progress is not None:
             used = k / rollouts if rollouts is not None else (time.perf_counter() - started) / float(budget)  # type: ignore[arg-type]
             on_progress(k, min(1.0, used))
-    base = np.array(wins["default"])
+    own_turn = np.array(wins["default"])
     rows = []
     for name in names:
         w = np.array(wins[name])
-        diff = w - base
+        diff = w - own_turn
         half = 1.96 * diff.std(ddof=1) / np.sqrt(len(diff))
         rows.append({"plan": name, "rollouts": len(w), "win_chance": w.mean(), "gain": diff.mean(),
                      "gain_low": diff.mean() - half, "gain_high": diff.mean() + half})
@@ -199,7 +199,7 @@ def suggest_turn(
         actions=tuple(decision for decision, _ in turn),
         line=tuple(action for _, action in turn),
         win_chance=float(best["win_chance"]),
-        default_win_chance=float(base.mean()),
+        default_win_chance=float(own_turn.mean()),
         gain=float(best["gain"]),
         gain_low=float(best["gain_low"]),
         gain_high=float(best["gain_high"]),

@@ -43,17 +43,19 @@ def host() -> None:
 
     from analyzer.errors import StoreConflictError
     from analyzer.store import GameStore
-    from analyzer.webapp.record import keep_form, render
+    from analyzer.webapp.record import render
 
     store = GameStore(os.environ["RISK_ANALYZER_DB"])
     stored = store.load(st.session_state["game_id"])
-    new = render(stored.state, "live")
-    if new is not None:
+
+    def save(new: object) -> str | None:
         try:
             store.save(stored.id, new, expected_version=stored.version)
-        except StoreConflictError:
-            keep_form("live")
-        st.rerun()
+        except StoreConflictError as exc:
+            return str(exc)
+        return None
+
+    render(stored.state, "live", save)
 
 
 def replayed_equals(state: GameState) -> bool:

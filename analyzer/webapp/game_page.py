@@ -25,6 +25,7 @@ from analyzer.webapp.session import (
     STORE_ERROR,
     STORED_ID,
     TAB,
+    TAB_PARAM,
     VERSION,
     close_game,
     commit,
@@ -39,9 +40,6 @@ from analyzer.webapp.tables import tables_view
 
 #: Session key: the view each game (by its stored id) opened on in this session.
 OPENING_VIEW = "opening_view"
-
-#: The tab a game opens on when the URL names none: a live game is played there.
-DEFAULT_VIEW = "Record"
 
 #: Attacks shown on the game's front page; the Suggestions tab has them all.
 TOP_ATTACKS = 5
@@ -68,16 +66,16 @@ def game_page(game: GameState, names: list[str]) -> None:
                            key="save_game")
         upload_game()
     labels = [label for label, _ in VIEWS]
-    # The tabs' default is the same for every game, so that the URL, which leaves out the default tab, means
-    # the same view in every session: a random setup that became live with an Apply on the Board view
-    # reloads on Board. A game that opens elsewhere than Record is sent there once, which puts it in the URL.
+    # The open view is in the URL (``?tab=``) at every run, the default one too, so a reload opens it again:
+    # a random setup that became live with an Apply on the Board view reloads on Board, not on Record.
     opening: dict[object, str] = st.session_state.setdefault(OPENING_VIEW, {})
     game_id = st.session_state.get(STORED_ID)
     if game_id not in opening:
-        opening[game_id] = "Record" if live else labels[0]
-        if TAB not in st.query_params:
-            st.session_state[TAB] = opening[game_id]
-    tabs = st.tabs(labels, key=TAB, on_change="rerun", bind="query-params", default=DEFAULT_VIEW)
+        wanted = st.query_params.get(TAB_PARAM)
+        opening[game_id] = wanted if wanted in labels else ("Record" if live else labels[0])
+        st.session_state[TAB] = opening[game_id]
+    tabs = st.tabs(labels, key=TAB, on_change="rerun")
+    st.query_params[TAB_PARAM] = st.session_state[TAB]
     in_setup = bool(np.any(game.owner < 0))
     for tab, (_, view) in zip(tabs, VIEWS):
         # Tabs track their state, so `open` is False for every tab but the one in view.

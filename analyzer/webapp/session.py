@@ -38,8 +38,9 @@ EDIT_OWNER = "edit_owner"
 EDIT_ARMIES = "edit_armies"
 CHANCES = "chances"
 TURN_TIP = "turn_tip"
-#: The URL parameter that carries the open game's id.
+#: The URL parameters that carry the open game's id and its open view.
 GAME_PARAM = "game"
+TAB_PARAM = "tab"
 #: Seconds between two looks at the stored version, for changes made on another device.
 POLL_SECONDS = 2.0
 
@@ -113,6 +114,7 @@ def close_game() -> None:
     for key in (GAME, STORED_ID, VERSION, GAME_NAME):
         st.session_state.pop(key, None)
     st.query_params.pop(GAME_PARAM, None)
+    st.query_params.pop(TAB_PARAM, None)
 
 
 def new_game(game: GameState, name: str) -> None:

@@ -157,9 +157,26 @@ def _enter(key: str, anchor: str, game: GameState, save: Save, entry: Callable[[
 
 def _button(label: str, key: str, name: str, game: GameState, save: Save, entry: Callable[[LiveGame], object],
             **kw: Any) -> None:
-    """A full-width button whose tap makes ``entry`` (by its callback), with the message of its last refusal under it."""
-    st.button(label, key=_k(key, name), width="stretch", on_click=_enter, args=(key, name, game, save, entry), **kw)
+    """A full-width button whose tap makes ``entry`` (by its callback), with the message of its last refusal under it.
+
+    A tap that comes while the page's first run is still going can reach the
+    next run without its callback (Streamlit keeps the callbacks of finished
+    runs): the button then reads as pressed, and the entry is made here, the
+    page drawn again after it.
+    """
+    ran = _k(key, f"ran:{name}")
+    pressed = st.button(label, key=_k(key, name), width="stretch", on_click=_entered,
+                        args=(key, name, game, save, entry), **kw)
+    if pressed and not st.session_state.pop(ran, False) and _enter(key, name, game, save, entry) is not None:
+        st.rerun()
+    st.session_state.pop(ran, None)
     _said(key, name)
+
+
+def _entered(key: str, name: str, game: GameState, save: Save, entry: Callable[[LiveGame], object]) -> None:
+    """The callback of an entry's button: the entry, noted as made (see :func:`_button`)."""
+    st.session_state[_k(key, f"ran:{name}")] = True
+    _enter(key, name, game, save, entry)
 
 
 def _say(key: str, anchor: str, message: str, *, refused: bool = True) -> None:

@@ -36,7 +36,7 @@ def host() -> None:
     def save(new: object) -> None:
         st.session_state["game"] = new
 
-    render(st.session_state.get("game"), "live", save)
+    render(st.session_state.get("game"), "live", lambda: save)
 
 
 def _app(game: GameState | None) -> AppTest:

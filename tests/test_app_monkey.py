@@ -55,7 +55,7 @@ def host() -> None:
             return str(exc)
         return None
 
-    render(stored.state, "live", save)
+    render(stored.state, "live", lambda: save)
 
 
 def replayed_equals(state: GameState) -> bool:

@@ -121,7 +121,7 @@ def record_fragment() -> None:
     showed when it was made: a refusal (the game changed elsewhere) shows its
     message at the entry, and leaves the entry in the panel's widgets.
     """
-    render(st.session_state[GAME], "live", partial(save_entry, version=st.session_state.get(VERSION)))
+    render(st.session_state[GAME], "live", lambda: partial(save_entry, version=st.session_state.get(VERSION)))
 
 
 def save_entry(game: GameState, *, version: int | None) -> str | None:

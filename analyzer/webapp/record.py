@@ -65,8 +65,11 @@ def is_live(game: GameState) -> bool:
 Save = Callable[[GameState], "str | None"]
 
 
-def render(game: GameState | None, key: str, save: Save) -> None:
-    """Draw the live-game panel for ``game`` (None: the start form); an entry hands the new game to ``save``.
+def render(game: GameState | None, key: str, saver: Callable[[], Save]) -> None:
+    """Draw the live-game panel for ``game`` (None: the start form); an entry hands the new game to a ``save``.
+
+    ``saver()`` gives the ``save`` for the game shown now (an entry is kept against the version it was made on):
+    it is asked again after a tap on the setup map made an entry before the panel was drawn.
 
     ``key`` prefixes every widget key, so the panel can sit beside other
     widgets (and two panels beside each other). An entry is made by its
@@ -77,6 +80,7 @@ def render(game: GameState | None, key: str, save: Save) -> None:
     game's; an entry refused (by the rules, or by ``save``) shows its message
     under its button and the form keeps what was entered.
     """
+    save = saver()
     if game is None:
         _start_form(key, save)
         return
@@ -94,7 +98,7 @@ def render(game: GameState | None, key: str, save: Save) -> None:
         return
     tapped = _map_tap(live, key, save)
     if tapped is not None:
-        live = LiveGame(tapped)
+        live, save = LiveGame(tapped), saver()
     names = player_names(live.state)
     _status(live, names)
     _entries(live, names, key, save)

@@ -77,7 +77,7 @@ def start_page() -> None:
     blank_col.button("New blank game", on_click=new_blank_game, key="new_blank",
                      help="Territories dealt round the table with one army each, to type a real game over.")
     with st.expander("Follow a game at the table, move by move"):
-        render(None, "live-start", partial(new_game, name=chosen_name()))
+        render(None, "live-start", lambda: partial(new_game, name=chosen_name()))
     upload_game()
     st.subheader("Classic map")
     st.image(bare_map_png())

@@ -30,9 +30,9 @@ TIMEOUT_MS = 240_000
 
 
 def recorded() -> GameState:
-    """A 3-player game dealt at random with six player-turns recorded (place every army, end the turn)."""
+    """A 3-player game dealt at random with three player-turns recorded (place every army, end the turn)."""
     live = LiveGame.random(["Ann", "Bo", "Cy"], np.random.default_rng(11))
-    for _ in range(6):
+    for _ in range(3):
         s = live.state
         live.place({s.territories_of(s.player)[0]: s.pending})
         live.end_turn()
@@ -59,7 +59,7 @@ def test_the_strip_follows_a_turn_without_holding_up_the_next_entry(browser: Bro
     page.set_default_timeout(TIMEOUT_MS)
     page.goto(f"{server.url}/?game={game_id}")
     strip = page.locator(".st-key-win_strip")
-    expect(strip.get_by_text("Win chances now")).to_be_visible()
+    expect(strip.get_by_text("Win chances now")).to_be_visible(timeout=TIMEOUT_MS)
 
     page.get_by_role("button", name="Place", exact=True).click()
     page.get_by_role("button", name="End turn", exact=True).click()
@@ -80,7 +80,8 @@ def test_the_strip_follows_a_turn_without_holding_up_the_next_entry(browser: Bro
     assert kept is not None, "the turn just ended was never valued"
     chances = pd.read_json(io.StringIO(kept), orient="split")
     for name, p_win in zip(["Ann", "Bo", "Cy"], chances["p_win"]):
-        expect(strip.get_by_test_id("stMetric").filter(has_text=name)).to_contain_text(f"{100 * p_win:.0f}%")
-    expect(strip.get_by_text("Win chances now")).to_be_visible()
+        expect(strip.get_by_test_id("stMetric").filter(has_text=name)).to_contain_text(f"{100 * p_win:.0f}%",
+                                                                                        timeout=TIMEOUT_MS)
+    expect(strip.get_by_text("Win chances now")).to_be_visible(timeout=TIMEOUT_MS)
     no_traceback(page)
     page.context.close()

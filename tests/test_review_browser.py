@@ -41,7 +41,7 @@ def test_the_review_view_opens_for_a_stored_game_on_a_phone(browser: Browser, se
     page.goto(f"{server.url}/?game={game_id}&tab=Review")
     page.get_by_text("Rollouts per estimate").wait_for(timeout=TIMEOUT_MS)
     page.get_by_role("button", name="Review this game").click()
-    expect(page.get_by_text("Turning points")).to_be_visible(timeout=TIMEOUT_MS)
+    expect(page.get_by_text("Turning points", exact=True)).to_be_visible(timeout=TIMEOUT_MS)
     expect(page.get_by_test_id("stImage")).to_have_count(1)
     expect(page.get_by_test_id("stException")).to_have_count(0)
     # Nothing wider than the phone: the page does not scroll sideways.

@@ -167,7 +167,8 @@ def wait_for_column(page: Page, column: int, accept: Callable[[list[str]], bool]
         grid = territory_grid(page)
         if grid.count() == 1:
             cells = read_column(grid, column)
-            if len(cells) == N_TERRITORIES and accept(cells):
+            # Every cell of the table holds a name or a count: an empty one is a grid still being drawn.
+            if len(cells) == N_TERRITORIES and all(cells) and accept(cells):
                 return cells
         page.wait_for_timeout(250)
     pytest.fail(f"column {column} of the territory table never showed the expected values; last seen: {cells}")

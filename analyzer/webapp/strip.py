@@ -47,7 +47,7 @@ _LOCK = threading.Lock()
 _DONE: dict[str, pd.DataFrame] = {}
 _RUNNING: dict[str, Future[pd.DataFrame]] = {}
 #: Lower than the server's own priority: the pages (and the browser on the same machine) come first.
-_NICENESS = 10
+_NICENESS = 5
 #: One worker process: the chances queue behind each other, and the server keeps its other core for the
 #: pages. A process, not a thread: the rollouts are Python and compiled code holding the interpreter's
 #: lock, and a thread of the server would make every entry wait behind them.

@@ -2,8 +2,8 @@
 
 Each notebook reads its sizes from environment variables in its parameter
 cell (``RISK_NB_GAMES``, ``RISK_NB_WORKERS``, ``RISK_NB_SCHEDULER``,
-``RISK_NB_SEED``, ``RISK_NB_POPULATION``: the bots in the seats, ``classic`` or
-``default``); this sets them, executes the notebooks with nbclient (from the
+``RISK_NB_SEED``, ``RISK_NB_POPULATION``: the bots in the seats, ``classic``,
+``planner``, ``strategist`` or ``default``); this sets them, executes the notebooks with nbclient (from the
 project's ``test`` extra) and saves them with their new outputs, in place or
 in the ``--out`` directory.
 """
@@ -17,6 +17,8 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from analyzer.studies.policies import DEFAULT, POPULATIONS
+
 #: The notebooks live in the repository beside the package (installed editable).
 NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
 ORDER = ("battle_odds.ipynb", "openings.ipynb", "card_timing.ipynb", "continent_value.ipynb")
@@ -29,8 +31,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="local worker processes (default: every core)")
     parser.add_argument("--scheduler", help="address of a Dask scheduler to run the games on")
     parser.add_argument("--seed", type=int, help="seed of every run")
-    parser.add_argument("--population", choices=("classic", "default"),
-                        help="the bots that fill the seats: the classic heuristic bot (the notebooks' default) or the planning bot")
+    parser.add_argument("--population", choices=(*POPULATIONS, DEFAULT),
+                        help="the bots that fill the seats (the notebooks' default: classic); default: the bot registry's default bot")
     parser.add_argument("--out", type=Path, help="directory to save the executed notebooks in (default: in place)")
     args = parser.parse_args(argv)
     try:

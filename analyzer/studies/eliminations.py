@@ -57,6 +57,14 @@ MAX_VICTIM_TERRITORIES = 8
 SET_BANDS = ((0, 1), (2, 3), (4, 5), (6, 99))
 
 
+#: The columns of :func:`play_eliminations`' table, before ``population``.
+POSITION_COLUMNS = [
+    "game", "n_players", "players_left", "round", "mover", "victim", "sets_traded", "set_band", "set_value",
+    "victim_territories", "victim_armies", "victim_cards", "mover_cards", "p_kill", "killed", "cards_taken", "spared",
+    "win_take", "win_spare",
+]
+
+
 def set_band(sets_traded: int) -> str:
     """The :data:`SET_BANDS` label of a count of sets traded: ``"2-3"``, or ``"6+"`` for the last."""
     for low, high in SET_BANDS:
@@ -316,7 +324,7 @@ def play_eliminations(
                 "spared": spared / rollouts, "win_take": won["take"] / rollouts, "win_spare": won["spare"] / rollouts,
             }
             rows.append(row)
-    return pd.DataFrame(rows).assign(population=population_name(population))
+    return pd.DataFrame(rows, columns=POSITION_COLUMNS).assign(population=population_name(population))
 
 
 def elimination_value(positions: pd.DataFrame, by: Sequence[str] = ("n_players", "set_band"), confidence: float = 0.95) -> pd.DataFrame:
@@ -349,6 +357,6 @@ def elimination_value(positions: pd.DataFrame, by: Sequence[str] = ("n_players",
 
 
 __all__ = [
-    "KILL_ODDS", "MAX_VICTIM_TERRITORIES", "SET_BANDS", "Opportunity", "best_trade", "elimination_value", "find_position",
+    "KILL_ODDS", "MAX_VICTIM_TERRITORIES", "POSITION_COLUMNS", "SET_BANDS", "Opportunity", "best_trade", "elimination_value", "find_position",
     "opportunity", "play_eliminations", "set_band", "spare_turn", "take_turn",
 ]

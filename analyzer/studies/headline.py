@@ -20,8 +20,8 @@ population cannot tell it from 0).
 
 >>> frame = pd.DataFrame({"study": "s", "finding": "f", "n_players": 4, "estimate": [0.1, 0.2, -0.1],
 ...                       "low": [0.05, 0.1, -0.2], "high": [0.15, 0.3, 0.01], "population": ["a", "b", "c"]})
->>> compare_populations(frame)[["a", "b", "c", "verdict"]].iloc[0].tolist()
-[0.1, 0.2, -0.1, 'mixed']
+>>> compare_populations(frame)[["a", "c", "verdict"]].to_dict("records")
+[{'a': 0.1, 'c': -0.1, 'verdict': 'mixed'}]
 """
 
 from __future__ import annotations

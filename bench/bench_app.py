@@ -28,7 +28,7 @@ import numpy as np
 from streamlit.testing.v1 import AppTest
 
 from analyzer.bots.registry import make_bot
-from analyzer.sim.simulate import play_game
+from analyzer.sim.play import play_game
 from analyzer.game.state import GameState
 from analyzer.solver.battle import battle
 from analyzer.store import DB_ENV
@@ -49,7 +49,7 @@ CHROMIUM = Path("/usr/bin/chromium")
 
 
 class _Enough(Exception):
-    """Stops :func:`~analyzer.sim.simulate.play_game` once the game is far enough in."""
+    """Stops :func:`~analyzer.sim.play.play_game` once the game is far enough in."""
 
 
 def mid_game(seed: int = 3) -> GameState:

@@ -37,7 +37,9 @@ from analyzer.analysis.search import PLANS, suggest_turn
 from analyzer.game.state import GameState
 from analyzer.game.vocabulary import Phase
 from analyzer.sim.ladder import describe, ladder
-from analyzer.sim.simulate import game_rng, play_game, simulate
+from analyzer.sim.play import play_game
+from analyzer.sim.runs import game_rng
+from analyzer.sim.simulate import simulate
 
 SCALE = 0.1 if "--quick" in sys.argv else 1.0
 

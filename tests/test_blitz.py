@@ -17,7 +17,9 @@ from analyzer.game.rules import Rules
 from analyzer.game.state import GameState
 from analyzer.bots import DEFAULT_BOT
 from analyzer.sim import playout
-from analyzer.sim.simulate import battle_sampler, play_game, sample_battle, simulate
+from analyzer.sim.battles import battle_sampler, sample_battle
+from analyzer.sim.play import play_game
+from analyzer.sim.simulate import simulate
 from analyzer.solver.battle import BattleOptions, armies_needed, battle, start_values
 from analyzer.solver.blitz import (
     OUTCOME_POWER,

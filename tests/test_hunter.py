@@ -20,7 +20,8 @@ from analyzer.game.rules import PROGRESSIVE_SET_VALUES, Rules
 from analyzer.game.state import GameState
 from analyzer.game.vocabulary import Phase
 from analyzer.sim import playout
-from analyzer.sim.simulate import game_rng, play_game
+from analyzer.sim.play import play_game
+from analyzer.sim.runs import game_rng
 from analyzer.solver.chains import chain
 
 BOARD = classic_board()

@@ -17,7 +17,9 @@ from analyzer.game.rules import Rules
 from analyzer.game.state import GameState
 from analyzer.game.vocabulary import Phase
 from analyzer.sim import playout
-from analyzer.sim.simulate import game_rng, play_game, simulate
+from analyzer.sim.play import play_game
+from analyzer.sim.runs import game_rng
+from analyzer.sim.simulate import simulate
 from analyzer.solver.chains import conquest
 
 BOARD = classic_board()
@@ -232,7 +234,7 @@ def test_turn_search_draws_its_battles_from_balanced_blitz_under_that_rule():
     each end of the line of outcomes, so some of the classic outcomes (a conquest losing almost
     nothing) never happen under it: a draw from the classic odds lands there about one time in ten."""
     from analyzer.analysis.search import _play_turn
-    from analyzer.sim.simulate import battle_sampler
+    from analyzer.sim.battles import battle_sampler
 
     board = classic_board()
     home = board.index("Eastern Australia")

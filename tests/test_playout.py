@@ -12,7 +12,9 @@ from analyzer.bots import DEFAULT_BOT, HeuristicBot
 from analyzer.game.dice import DiceRules
 from analyzer.errors import SimulationError
 from analyzer.game.rules import PROGRESSIVE_SET_VALUES, Rules
-from analyzer.sim.simulate import game_rng, play_game, simulate
+from analyzer.sim.play import play_game
+from analyzer.sim.runs import game_rng
+from analyzer.sim.simulate import simulate
 from analyzer.game.state import GameState
 from analyzer.game.vocabulary import Phase, DRAW, GAME_OVER, REINFORCE
 

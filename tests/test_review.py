@@ -19,7 +19,7 @@ from analyzer.bots.planner import PLANNER_BOT
 from analyzer.game.actions import Battle, EndAttack, EndTurn, Place
 from analyzer.game.state import GameState
 from analyzer.bots.base import BattleOrder
-from analyzer.sim.simulate import sample_battle
+from analyzer.sim.battles import sample_battle
 from analyzer.solver.battle import battle
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -26,15 +26,12 @@ from analyzer.cli import main
 from analyzer.errors import SimulationError
 from analyzer.sim.evaluate import evaluate
 from analyzer.game.rules import STARTING_ARMIES, NEUTRAL_ARMIES, Rules
-from analyzer.sim.simulate import (
-    TABLES,
-    SimulationResult,
-    game_rng,
-    roll_battle,
-    sample_battle,
-    simulate,
-    table_path,
-)
+from analyzer.sim.battles import sample_battle
+from analyzer.sim.checkpoints import TABLES
+from analyzer.sim.play import roll_battle
+from analyzer.sim.result import SimulationResult, table_path
+from analyzer.sim.runs import game_rng
+from analyzer.sim.simulate import simulate
 from analyzer.game.state import GameState
 from analyzer.game.vocabulary import Phase
 
@@ -206,7 +203,7 @@ def test_bad_battle_orders_are_refused():
             return make_bot("default").choose(state, rng)
 
     from analyzer.errors import BotError
-    from analyzer.sim.simulate import play_game
+    from analyzer.sim.play import play_game
 
     state = _battle_position(5, 3)
     with pytest.raises(BotError, match="stop_at"):

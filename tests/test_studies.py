@@ -22,7 +22,8 @@ from analyzer.bots.strategist import STRATEGIST_BOT
 from analyzer.solver.chains import conquest
 from analyzer.game.dice import DiceRules, roll_distribution
 from analyzer.errors import StudyError
-from analyzer.sim.simulate import after_draft, simulate
+from analyzer.sim.runs import after_draft
+from analyzer.sim.simulate import simulate
 from analyzer.game.state import GameState
 from analyzer.studies import (
     CARD_POLICIES,

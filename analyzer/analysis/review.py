@@ -78,7 +78,7 @@ from analyzer.plot import PLAYER_COLORS
 from analyzer.sim import playout
 from analyzer.sim.checkpoints import die_with_parent
 from analyzer.sim.intervals import wilson_interval
-from analyzer.sim.simulate import sample_battle
+from analyzer.sim.battles import sample_battle
 
 #: Rollouts per position (and per replay and plan) by default: a 4-player game of 100 player-turns
 #: is reviewed in about a minute on two cores (bench/bench_review.py).

@@ -46,7 +46,8 @@ from analyzer.game.state import GameState
 from analyzer.game.vocabulary import Phase
 from analyzer.game import face_down
 from analyzer.sim import playout
-from analyzer.sim.simulate import game_rng, resolve_order
+from analyzer.sim.battles import resolve_order
+from analyzer.sim.runs import game_rng
 
 #: Whole-turn plans, as the bot that plays the turn; ``default`` is the baseline every gain is against.
 PLANS: dict[str, PlannerBot] = {

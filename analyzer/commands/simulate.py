@@ -26,7 +26,8 @@ from analyzer.errors import SimulationError
 from analyzer.game.reader import loads
 from analyzer.limits import quote
 from analyzer.game.rules import Rules
-from analyzer.sim.simulate import BATCH_SIZE, COMPILED_BATCH_SIZE, DEFAULT_MAX_ROUNDS, simulate
+from analyzer.sim.runs import BATCH_SIZE, COMPILED_BATCH_SIZE, DEFAULT_MAX_ROUNDS
+from analyzer.sim.simulate import simulate
 from analyzer.game.vocabulary import PLAYER_COUNTS, PLAYER_COUNT_TEXT
 
 

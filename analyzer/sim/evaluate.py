@@ -27,7 +27,9 @@ import pandas as pd
 from analyzer.bots.base import Bot
 from analyzer.errors import SimulationError
 from analyzer.sim.intervals import win_rate
-from analyzer.sim.simulate import BATCH_SIZE, DEFAULT_MAX_ROUNDS, SimulationResult, simulate
+from analyzer.sim.result import SimulationResult
+from analyzer.sim.runs import BATCH_SIZE, DEFAULT_MAX_ROUNDS
+from analyzer.sim.simulate import simulate
 from analyzer.game.state import GameState
 
 

@@ -2,7 +2,7 @@
 
 Each pairing of two bots plays ``games`` games per seating on the same seeds
 (game ``i`` of every pairing and seating draws from the same generator, see
-:func:`analyzer.sim.simulate.game_rng`), with the seats rotated: in an
+:func:`analyzer.sim.runs.game_rng`), with the seats rotated: in an
 ``n``-player game the two bots alternate round the table (A, B, A, B, ...;
 A, B, A for three), and every distinct rotation of that seating is played,
 with the mirror image of each (B, A, B for three), so each bot sits in each seat equally
@@ -40,7 +40,9 @@ from analyzer.bots.registry import BOTS, make_bot
 from analyzer.errors import SimulationError
 from analyzer.game.rules import Rules
 from analyzer.sim.intervals import wilson_interval
-from analyzer.sim.simulate import TABLES, SimulationResult, simulate
+from analyzer.sim.checkpoints import TABLES
+from analyzer.sim.result import SimulationResult
+from analyzer.sim.simulate import simulate
 
 #: Elo's scale: a gap of 400 points is odds of 10 to 1.
 ELO_SCALE = 400.0 / np.log(10.0)

@@ -7,7 +7,7 @@ applies), the bots' decisions are :func:`analyzer.bots.heuristic.decide`
 (the same function :meth:`HeuristicBot.choose` calls), battles are drawn
 from the exact solver's outcome distributions (or rolled die by die), and
 every random number comes from the game's generator in the same order as in
-:func:`analyzer.sim.simulate.play_game`. So a game played here and the same game
+:func:`analyzer.sim.play.play_game`. So a game played here and the same game
 played action by action through ``GameState`` end in the same state: the
 compiled path changes the speed, not the games.
 
@@ -85,7 +85,7 @@ KINDS: tuple[type, ...] = (HeuristicBot, PlannerBot, HunterBot, StrategistBot)
 
 def compiled(bots: Sequence[object]) -> bool:
     """Whether :func:`play_compiled` can run these bots: plain :data:`KINDS` seats (other subclasses may change
-    any decision in Python, so they play through :func:`analyzer.sim.simulate.play_game`)."""
+    any decision in Python, so they play through :func:`analyzer.sim.play.play_game`)."""
     return all(type(b) in KINDS for b in bots)
 
 

@@ -33,7 +33,9 @@ import pandas as pd
 
 from analyzer.bots.base import Bot
 from analyzer.errors import StudyError
-from analyzer.sim.simulate import BATCH_SIZE, SimulationResult, simulate
+from analyzer.sim.result import SimulationResult
+from analyzer.sim.runs import BATCH_SIZE
+from analyzer.sim.simulate import simulate
 from analyzer.studies.policies import CARD_POLICIES, card_policy, population_bot
 from analyzer.sim.intervals import RATE_COLUMNS, win_rate
 from analyzer.studies.stats import check_confidence, check_count, paired_difference

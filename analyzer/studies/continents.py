@@ -28,7 +28,9 @@ from analyzer.game.board import Board, classic_board
 from analyzer.bots.base import Bot
 from analyzer.solver.chains import conquest
 from analyzer.errors import StudyError
-from analyzer.sim.simulate import BATCH_SIZE, SimulationResult, simulate
+from analyzer.sim.result import SimulationResult
+from analyzer.sim.runs import BATCH_SIZE
+from analyzer.sim.simulate import simulate
 from analyzer.studies.openings import slug
 from analyzer.studies.policies import population_bot
 from analyzer.studies.replay import Replay

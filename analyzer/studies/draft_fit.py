@@ -17,7 +17,7 @@ from analyzer.game.board import classic_board
 from analyzer.game.state import GameState
 from analyzer.game.vocabulary import Phase
 from analyzer.sim import playout
-from analyzer.sim.simulate import game_rng
+from analyzer.sim.runs import game_rng
 from analyzer.studies.openings import draft_arrays, fit_draft_model
 
 

@@ -51,7 +51,9 @@ from analyzer.bots.heuristic import DEFAULT_BOT, HeuristicBot, board_data
 from analyzer.bots.planner import PLANNER_BOT
 from analyzer.game.actions import Claim
 from analyzer.errors import StudyError
-from analyzer.sim.simulate import BATCH_SIZE, SimulationResult, simulate
+from analyzer.sim.result import SimulationResult
+from analyzer.sim.runs import BATCH_SIZE
+from analyzer.sim.simulate import simulate
 from analyzer.game.rules import Rules
 from analyzer.game.state import GameState
 from analyzer.game.vocabulary import Phase

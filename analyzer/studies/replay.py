@@ -1,7 +1,7 @@
 """Replaying the opening of simulated games, to read what the simulator does not record.
 
 The simulator plays game ``i`` from its own generator,
-:func:`analyzer.sim.simulate.game_rng` ``(seed, i)``, and records the position
+:func:`analyzer.sim.runs.game_rng` ``(seed, i)``, and records the position
 when the first turn begins and, with ``record_turns``, each seat's
 territories and armies after every turn. The studies also need the order of
 the claims in the draft and which continents each seat holds; they replay
@@ -29,7 +29,9 @@ from analyzer.game.board import Board, classic_board
 from analyzer.bots.base import Bot
 from analyzer.errors import StudyError
 from analyzer.game.rules import Rules
-from analyzer.sim.simulate import SimulationResult, game_rng, play_game, resolve_bots
+from analyzer.sim.play import play_game
+from analyzer.sim.result import SimulationResult
+from analyzer.sim.runs import game_rng, resolve_bots
 from analyzer.game.state import GameState
 from analyzer.game.vocabulary import Phase
 

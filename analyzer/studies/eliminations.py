@@ -43,7 +43,8 @@ from analyzer.game.rules import Rules
 from analyzer.game.state import GameState
 from analyzer.game.vocabulary import Phase
 from analyzer.sim.playout import play_compiled
-from analyzer.sim.simulate import DEFAULT_MAX_ROUNDS, resolve_order
+from analyzer.sim.battles import resolve_order
+from analyzer.sim.runs import DEFAULT_MAX_ROUNDS
 from analyzer.solver.chains import conquest
 from analyzer.studies.cards import PLAYER_COUNTS
 from analyzer.studies.policies import population_bot, population_name

@@ -10,6 +10,9 @@
 * speed: player-turns per CPU second of compiled 4-player games with one bot in every seat: the
   strategist, the hunter, and as baselines in the same process the planner (the default before the
   strategist) and the classic bot, the median and the best of 40 short runs each (target: 50,000);
+  beside it the turns a game lasts and the CPU time a game takes, since a bot whose games end sooner
+  plays fewer turns a second at the same cost a game (``--speed`` runs this section alone:
+  ``--games N --runs R``, by default 100 and 12);
 * the ladder of the registered compiled bots (2 players);
 * with ``--search N``: N 4-player games of one seat that picks each turn by
   :func:`analyzer.analysis.search.suggest_turn` (``--rollouts R`` per plan, default
@@ -23,6 +26,7 @@
 from __future__ import annotations
 
 import dataclasses
+import os
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -102,19 +106,28 @@ def speed(n: int, runs: int) -> None:
     for name in SPEED_BOTS:
         simulate(4, [name] * 4, n, 1, progress=False)  # the battles of these games into the solver's cache
     figures: dict[str, list[float]] = {name: [] for name in SPEED_BOTS}
+    per_game: dict[str, list[float]] = {name: [] for name in SPEED_BOTS}
+    turns: dict[str, int] = {}
     for run in range(runs):
         for name in SPEED_BOTS[run % len(SPEED_BOTS) :] + SPEED_BOTS[: run % len(SPEED_BOTS)]:
             cpu = time.process_time()
             r = simulate(4, [name] * 4, n, 1, progress=False)
-            figures[name].append(r.turns_played / (time.process_time() - cpu))
-    print(f"  {'':22} {'median':>9} {'best':>9}")
+            spent = time.process_time() - cpu
+            figures[name].append(r.turns_played / spent)
+            per_game[name].append(spent / n)
+            turns[name] = r.turns_played
+    print(f"  {'':22} {'median':>9} {'best':>9}   {'turns a game':>12} {'CPU ms a game (median)':>22}")
     for name in SPEED_BOTS:
-        print(f"  {name:22} {np.median(figures[name]):>9,.0f} {max(figures[name]):>9,.0f}")
+        print(f"  {name:22} {np.median(figures[name]):>9,.0f} {max(figures[name]):>9,.0f}   "
+              f"{turns[name] / n:>12.1f} {1e3 * np.median(per_game[name]):>22.3f}")
     for name in ("strategist", "hunter"):
         median = np.median(figures[name]) / np.median(figures["planner"])
         best = max(figures[name]) / max(figures["planner"])
+        game = np.median(per_game[name]) / np.median(per_game["planner"])
         target = "   (target: 50,000 for the strategist)" if name == "strategist" else ""
-        print(f"  {name + ' / planner':22} {median:>8.2f}x {best:>8.2f}x{target}")
+        print(f"  {name + ' / planner':22} {median:>8.2f}x {best:>8.2f}x   {'':>12} {game:>21.2f}x{target}")
+    load = os.getloadavg()
+    print(f"  (load average {load[0]:.1f}, {load[1]:.1f}, {load[2]:.1f} on {os.cpu_count()} cores at the end)")
 
 
 SEARCH_ROLLOUTS = 8
@@ -178,6 +191,9 @@ def search_gain(n: int, rollouts: int, workers: int) -> None:
 
 
 def main() -> None:
+    if "--speed" in sys.argv:
+        speed(option("--games", 100), option("--runs", 12))
+        return
     if "--search" in sys.argv:
         search_gain(int(option("--search", 100)), int(option("--rollouts", SEARCH_ROLLOUTS)), int(option("--workers", 1)))
         return

@@ -14,7 +14,8 @@ Targets (``bot`` is ``--bot``, by default the registry's ``strategist``):
 * 2 players, against the classic bot: at least 65%.
 
 Then one seat of 4 against three classic, greedy, cautious and planner bots (fair share 25%), and one
-of 6 against five classic bots, none of which it was tuned on.
+of 6 against five classic, greedy and cautious bots (fair share 16.7%; against five planners it is the
+target setting above), none of which it was tuned on.
 
 ``--games N`` games per setting (default 2,000); ``--bot NAME`` the bot under test; ``--only a,b``
 only the settings named (``hunter6``, ``hunter4``, ``hunter3``, ``planner6``, ``classic2``,
@@ -72,6 +73,8 @@ OTHERS = [
     ("cautious", 4, 1, "4 players, one vs three cautious (fair 25%)"),
     ("planner", 4, 1, "4 players, one vs three planners (fair 25%)"),
     ("classic", 6, 1, "6 players, one vs five classic (fair 16.7%)"),
+    ("greedy", 6, 1, "6 players, one vs five greedy (fair 16.7%)"),
+    ("cautious", 6, 1, "6 players, one vs five cautious (fair 16.7%)"),
 ]
 
 

@@ -3,6 +3,8 @@ the exact chain solver), legal moves under every rule variant, and the same game
 
 from __future__ import annotations
 
+import heapq
+
 import numpy as np
 import pytest
 
@@ -98,7 +100,7 @@ def _australian_victim() -> GameState:
 def test_the_route_runs_from_the_nearest_stack_through_the_cheapest_way_in():
     state = _australian_victim()
     work = scratch(state)
-    assert kills.route_costs(state.S, state.C, 1, 0, 1e6, work) == 1  # one connected group
+    assert kills.route_costs(state.S, state.C, 1, 0, 1e6, 0, work) == 1  # one connected group
     D = kills.region(BOARD.n_territories, len(BOARD.continents), kills.R_COST)
     # Into New Guinea from Indonesia: its 2 armies and the army left there; from Western Australia, 4 + 1.
     assert work[D + T("New Guinea")] == 0 and work[D + T("Eastern Australia")] == 0
@@ -109,13 +111,76 @@ def test_the_route_runs_from_the_nearest_stack_through_the_cheapest_way_in():
     assert kills.next_battle(state.S, state.C, stack, 1, work) == T("Indonesia")
 
 
+def _full_costs(state: GameState, victim: int, player: int) -> list[float]:
+    """The route costs by a plain Dijkstra over the whole board (no budget, no early stop)."""
+    cost = [kills.FAR] * BOARD.n_territories
+    heap = [(0.0, u) for u in range(BOARD.n_territories) if state.owner[u] == victim]
+    for _, u in heap:
+        cost[u] = 0.0
+    while heap:
+        d, u = heapq.heappop(heap)
+        if d > cost[u]:
+            continue
+        for w in BOARD.neighbors[u]:
+            c = d + state.armies[w] + 1.0
+            if state.owner[w] != player and c < cost[w]:
+                cost[w] = c
+                heapq.heappush(heap, (c, w))
+    return cost
+
+
+def _stack_and_next(state: GameState, cost: list[float], player: int, victim: int, extra: int) -> tuple[int, float, int]:
+    """best_stack and next_battle's rules, written out over the full costs."""
+    best, best_cost, best_left = -1, kills.FAR, -kills.FAR
+    for s in range(BOARD.n_territories):
+        if state.owner[s] != player or state.armies[s] + extra < 2:
+            continue
+        c = min((cost[w] for w in BOARD.neighbors[s] if state.owner[w] != player), default=kills.FAR)
+        if c < kills.FAR and state.armies[s] + extra - c > best_left:
+            best, best_cost, best_left = s, c, state.armies[s] + extra - c
+    if best < 0:
+        return best, best_cost, -1
+    keys = [
+        (-1000.0 + sum(state.owner[x] == victim for x in BOARD.neighbors[w]) if state.owner[w] == victim else cost[w], state.armies[w], w)
+        for w in BOARD.neighbors[best] if state.owner[w] != player and cost[w] < kills.FAR
+    ]
+    return best, best_cost, min(keys)[2] if keys else -1
+
+
+def test_the_route_search_stops_early_without_changing_the_stack_or_the_next_battle():
+    """route_costs stops once no stack could keep more after its cost than the best found; at the
+    attack decisions of played games, for every victim and armies to place, the stack, its cost and
+    the next battle must be those a full search of the board gives."""
+    checked = []
+
+    class Checking:
+        def choose(self, state: GameState, rng: np.random.Generator):
+            if state.phase == Phase.ATTACK:
+                player = state.player
+                for victim in sorted({int(o) for o in state.owner} - {player}):
+                    for extra in (0, 7):
+                        work = scratch(state)
+                        if kills.route_costs(state.S, state.C, victim, player, 1e6, extra, work) != 1:
+                            continue
+                        stack, cost = kills.best_stack(state.S, state.C, player, extra, work)
+                        battle = kills.next_battle(state.S, state.C, stack, victim, work) if stack >= 0 else -1
+                        full = _stack_and_next(state, _full_costs(state, victim, player), player, victim, extra)
+                        assert (stack, cost, battle) == full
+                        checked.append(full)
+            return STRATEGIST_BOT.choose(state, rng)
+
+    for game in range(2):
+        play_game(GameState.new(4, game_rng(23, game)), [Checking()] * 4, game_rng(23, game))
+    assert len(checked) >= 300 and len({c[0] for c in checked}) > 10
+
+
 def test_the_routes_odds_follow_the_exact_chain_solver():
     """The kill is scored as one battle against every army on the way plus the garrisons; the exact
     odds of the same chain (Indonesia 2, New Guinea 2, Eastern Australia 3, an army left in each
     territory moved on from) must be close (as the planner's whole-region figure, test_planner)."""
     state = _australian_victim()
     work = scratch(state)
-    kills.route_costs(state.S, state.C, 1, 0, 1e6, work)
+    kills.route_costs(state.S, state.C, 1, 0, 1e6, 0, work)
     _, cost = kills.best_stack(state.S, state.C, 0, 0, work)
     need = kills.defenders_to_beat(state.C, 5, 2, cost)
     assert need == 2 + 1 + (2 + 3) + 1  # Indonesia and its garrison, the victim's armies, one more garrison

@@ -38,13 +38,10 @@ from dataclasses import dataclass
 import numpy as np
 from analyzer.kernels import kernel
 
-from analyzer.bots import kills
+from analyzer.bots import kills, planner
 from analyzer.bots.base import Decision
-from analyzer.bots import planner
-from analyzer.bots.heuristic import (
-    ORDER, P_WEIGHTS, BoardData, CardPolicy, HeuristicBot, _choose_trade, check_decision_phase, decide_attack, decode,
-)
-from analyzer.bots.planner import Q_DRAFT, PlannerBot, planner_args
+from analyzer.bots.heuristic import ORDER, BoardData, CardPolicy, HeuristicBot, _choose_trade, decide_attack
+from analyzer.bots.planner import PlannerBot, knobs_at
 from analyzer.errors import BotError
 from analyzer.game.engine import steps as engine
 from analyzer.game.engine.layout import armies_view
@@ -85,11 +82,7 @@ class HunterBot(PlannerBot):
 
     def choose(self, state: GameState, rng: np.random.Generator) -> Decision:
         """The bot's decision, made by :func:`decide`: the same compiled code the compiled playout runs."""
-        check_decision_phase(self, state.phase)
-        bp, table = planner_args(self, state.board, state.rules.dice)
-        n = state.board.n_territories
-        work = np.empty(kills.scratch_size(n, len(state.board.continents)))
-        return decode(decide(state.S, state.C, bp, table, rng, work, np.full(n, -1.0)))
+        return kills.choose(self, decide, state, rng)
 
     def params(self, data: BoardData) -> np.ndarray:
         """The planner's parameters, the knobs of :data:`KNOBS`, then the heuristic's parameters again
@@ -102,13 +95,6 @@ class HunterBot(PlannerBot):
 
 
 # ---------------------------------------------------------------------------------- compiled decisions
-@kernel(inline=True)
-def _knobs(C):  # pragma: no cover - compiled
-    """Where the knobs start in the parameter vector (after the planner's, whose draft is by ease: one
-    flag for its draft model)."""
-    return 2 * (P_WEIGHTS + 3 * C[engine.R_CONTINENTS]) + Q_DRAFT + 1
-
-
 @kernel
 def _hunt(S, C, bp, table, extra, work):  # pragma: no cover - compiled
     """The hunt as (stack, next target, victim), with ``extra`` armies still to place on the stack;
@@ -116,7 +102,7 @@ def _hunt(S, C, bp, table, extra, work):  # pragma: no cover - compiled
     attack, ``extra`` 0)."""
     p = S[engine.PLAYER]
     nc = C[engine.R_CONTINENTS]
-    k = _knobs(C)
+    k = knobs_at(C)
     kills.tally(S, C, work)
     victim = kills.weakest(S, C, p, bp[k + H_VICTIM_RATIO], work)
     if victim < 0:
@@ -125,7 +111,7 @@ def _hunt(S, C, bp, table, extra, work):  # pragma: no cover - compiled
     share = 1.0 if extra > 0 else bp[k + H_GO_ON]
     # The most a stack could afford to spend reaching the victim: no search beyond it.
     budget = (kills.biggest(S, C, p, work) + extra) / max(share, 1e-9) - kills.defenders_to_beat(C, work[A + victim], work[T + victim], 0.0)
-    if budget < 0 or kills.route_costs(S, C, victim, p, budget, work) != 1:
+    if budget < 0 or kills.route_costs(S, C, victim, p, budget, extra, work) != 1:
         return -1, -1, -1
     stack, cost = kills.best_stack(S, C, p, extra, work)
     if stack < 0:
@@ -146,7 +132,7 @@ def _outnumbers(S, C, bp, work):  # pragma: no cover - compiled
     for f in range(S[engine.N_FORCES]):
         if f != p:
             others += work[A + f]
-    return work[A + p] > bp[_knobs(C) + H_OUTNUMBER] * others
+    return work[A + p] > bp[knobs_at(C) + H_OUTNUMBER] * others
 
 
 @kernel
@@ -169,7 +155,7 @@ def _attack(S, C, bp, table, work):  # pragma: no cover - compiled
     if stack >= 0 and target >= 0:
         return ORDER, stack, target, 1, 0
     if _outnumbers(S, C, bp, work):
-        start = _knobs(C) + len(KNOBS)
+        start = knobs_at(C) + len(KNOBS)
         return decide_attack(S, C, bp[start:], table, work)
     return planner._decide_attack_plan(S, C, bp, table, work)
 
@@ -177,8 +163,10 @@ def _attack(S, C, bp, table, work):  # pragma: no cover - compiled
 @kernel
 def _move_in(S, C, bp, work):  # pragma: no cover - compiled
     """Everything moves in but what the victim's territories the stack would cut off need."""
+    if kills.cut_off_owners(S, C) == 0:
+        return engine.MOVE_IN_ACTION, S[engine.MOVE_HI], 0, 0, 0
     kills.tally(S, C, work)
-    victim = kills.weakest(S, C, S[engine.PLAYER], bp[_knobs(C) + H_VICTIM_RATIO], work)
+    victim = kills.weakest(S, C, S[engine.PLAYER], bp[knobs_at(C) + H_VICTIM_RATIO], work)
     return engine.MOVE_IN_ACTION, S[engine.MOVE_HI] - kills.keep_behind(S, C, victim, work), 0, 0, 0
 
 

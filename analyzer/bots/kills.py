@@ -12,16 +12,23 @@ moves on from, read from the exact solver's win table (``tests/test_hunter.py`` 
 :func:`analyzer.solver.chains.chain` on hand-built routes).
 
 The kernels keep their figures in a scratch vector past the heuristic family's own
-(:func:`scratch_size`), at the offsets :func:`regions` derives from :data:`REGIONS`.
+(:func:`scratch_size`), at the offsets :func:`regions` derives from :data:`REGIONS`; :func:`choose`
+is both bots' Python entry to their compiled decisions.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+import numpy as np
 from analyzer.kernels import kernel
 
-from analyzer.bots.heuristic import _FORCES, work_size
+from analyzer.bots.base import Decision
+from analyzer.bots.heuristic import _FORCES, check_decision_phase, decode, work_size
+from analyzer.bots.planner import PlannerBot, planner_args
 from analyzer.game.engine import steps as engine
 from analyzer.game.engine.layout import AT_ALIVE, armies_view, card_view, owner_view
+from analyzer.game.state import GameState
 
 #: The scratch regions past :func:`analyzer.bots.heuristic.work_size`, in order: name, and its length
 #: in territories (``n``) and forces (the heuristic's room for up to 8 forces).
@@ -38,6 +45,16 @@ R_COST, R_DONE, R_QUEUE, R_ARMIES, R_TERRITORIES, R_CARDS, R_TOP = range(len(REG
 N_REGIONS = len(REGIONS)
 #: A cost no route reaches.
 FAR = 1e9
+
+
+def choose(bot: PlannerBot, decide: Callable[..., tuple[int, int, int, int, int]], state: GameState, rng: np.random.Generator) -> Decision:
+    """``bot``'s decision made by its compiled ``decide`` (the code the compiled playout runs), with a
+    fresh scratch vector of :func:`scratch_size`."""
+    check_decision_phase(bot, state.phase)
+    bp, table = planner_args(bot, state.board, state.rules.dice)
+    n = state.board.n_territories
+    work = np.empty(scratch_size(n, len(state.board.continents)))
+    return decode(decide(state.S, state.C, bp, table, rng, work, np.full(n, -1.0)))
 
 
 #: Where each region starts past the heuristic's scratch: territories and forces before it.
@@ -136,15 +153,18 @@ def weakest(S, C, player, ratio, work):  # pragma: no cover - compiled
 
 
 @kernel
-def route_costs(S, C, victim, player, budget, work):  # pragma: no cover - compiled
+def route_costs(S, C, victim, player, budget, extra, work):  # pragma: no cover - compiled
     """For every territory not ``player``'s, in the cost region: the armies to beat on the cheapest way
     from it into ``victim``'s territories, each territory on the way counted with the army the stack
     leaves there (0 on the victim's own; :data:`FAR` where ``player``'s own territories cut it off, or
     where the way costs more than ``budget``: no stack could afford it, and the search stops there).
 
     Dijkstra's search over the board from the victim's territories (n is small: a linear scan for the
-    next territory beats a heap). Returns how many connected groups the victim's territories form: the
-    costs are left unset unless it is one."""
+    next territory beats a heap). It also stops once no stack of ``player`` (with ``extra`` more armies)
+    could be left with as much after its cost as the best stack reached so far: the costs past that
+    are left above their true value, which changes neither :func:`best_stack` nor :func:`next_battle`
+    (every territory as cheap as the chosen stack's way on is settled). Returns how many connected groups
+    the victim's territories form: the costs are left unset unless it is one."""
     owner = owner_view(S)
     armies = armies_view(S)
     n = owner.shape[0]
@@ -177,6 +197,7 @@ def route_costs(S, C, victim, player, budget, work):  # pragma: no cover - compi
     # DONE: 0 unseen, 1 open (listed in Q[:m]), 2 settled. Only the open territories are scanned for
     # the next one: the budget keeps that list short.
     m = 0
+    reach = 0.0  # the biggest stack, with extra
     for u in range(n):
         if owner[u] == victim:
             work[D + u] = 0.0
@@ -186,12 +207,19 @@ def route_costs(S, C, victim, player, budget, work):  # pragma: no cover - compi
         else:
             work[D + u] = FAR
             work[DONE + u] = 0.0
+            if owner[u] == player and armies[u] + extra > reach:
+                reach = armies[u] + extra
+    # The most a stack next to a settled territory keeps after its cost: best_stack's pick, so far.
+    best_left = -FAR
     while m > 0:
         i = 0
         for k in range(1, m):
             if work[D + int(work[Q + k])] < work[D + int(work[Q + i])]:
                 i = k
         u = int(work[Q + i])
+        cost = work[D + u]
+        if cost > reach - best_left:
+            break
         m -= 1
         work[Q + i] = work[Q + m]
         work[DONE + u] = 2.0
@@ -199,7 +227,12 @@ def route_costs(S, C, victim, player, budget, work):  # pragma: no cover - compi
             w = C[nb + u * width + j]
             if w < 0:
                 break
-            if owner[w] == player or work[DONE + w] == 2.0:
+            if owner[w] == player:
+                # Territories settle cheapest first: the first settled next to a stack is its cost.
+                if armies[w] + extra >= 2 and armies[w] + extra - cost > best_left:
+                    best_left = armies[w] + extra - cost
+                continue
+            if work[DONE + w] == 2.0:
                 continue
             c = work[D + u] + armies[w] + 1.0
             if c < work[D + w] and c <= budget:
@@ -329,20 +362,6 @@ def keep_behind(S, C, victim, work):  # pragma: no cover - compiled
     return min(keep, S[engine.MOVE_HI] - S[engine.MOVE_LO])
 
 
-@kernel
-def fewest_territories(S, C, player, work):  # pragma: no cover - compiled
-    """The opponent holding the fewest territories (the likeliest to be knocked out next), -1 if none
-    (after :func:`tally`)."""
-    T = region(S[engine.N_TERRITORIES], C[engine.R_CONTINENTS], R_TERRITORIES)
-    best = -1
-    for o in range(S[engine.N_PLAYERS]):
-        if o == player or work[T + o] == 0:
-            continue
-        if best < 0 or work[T + o] < work[T + best]:
-            best = o
-    return best
-
-
 @kernel(inline=True)
 def biggest(S, C, player, work):  # pragma: no cover - compiled
     """The most armies on one of ``player``'s territories (after :func:`tally`)."""
@@ -350,13 +369,14 @@ def biggest(S, C, player, work):  # pragma: no cover - compiled
 
 
 @kernel
-def cut_off(S, C):  # pragma: no cover - compiled
-    """Whether the source of the pending move-in borders an enemy territory that the captured one does
-    not: only then can :func:`keep_behind` keep anything back."""
+def cut_off_owners(S, C):  # pragma: no cover - compiled
+    """The owners (a bit each) of the enemy territories next to the source of the pending move-in that
+    the captured one does not touch: 0 if none, and then :func:`keep_behind` keeps nothing back."""
     owner = owner_view(S)
     s, t = S[engine.MOVE_S], S[engine.MOVE_T]
     p = owner[s]
     width, nb = C[engine.R_WIDTH], C[engine.O_NEIGHBORS]
+    owners = 0
     for j in range(width):
         w = C[nb + s * width + j]
         if w < 0:
@@ -371,5 +391,29 @@ def cut_off(S, C):  # pragma: no cover - compiled
             if x == w:
                 touches = True
         if not touches:
+            owners |= 1 << owner[w]
+    return owners
+
+
+@kernel
+def within_reach(S, C, player, owners, share):  # pragma: no cover - compiled
+    """Whether ``player``'s biggest stack holds at least ``share`` x what a kill of one of ``owners``
+    (a bit each, players only) has to beat at the least (:func:`defenders_to_beat` at no cost): one
+    pass over the board for those owners only, where :func:`tally` counts every force."""
+    owner = owner_view(S)
+    armies = armies_view(S)
+    top = 0
+    for u in range(owner.shape[0]):
+        if owner[u] == player and armies[u] > top:
+            top = armies[u]
+    for o in range(S[engine.N_PLAYERS]):
+        if not (owners >> o) & 1:
+            continue
+        count, total = 0, 0
+        for u in range(owner.shape[0]):
+            if owner[u] == o:
+                count += 1
+                total += armies[u]
+        if count > 0 and top >= share * defenders_to_beat(C, total, count, 0.0):
             return True
     return False

@@ -373,6 +373,13 @@ def _claim_by_model(S, C, bp, at, rng, work):  # pragma: no cover - compiled
     return CLAIM, best, 0, 0, 0
 
 
+@kernel(inline=True)
+def knobs_at(C):  # pragma: no cover - compiled
+    """Where the knobs of a bot built on the planner start in its parameter vector: after the planner's
+    parameters, when its draft is by ease (the draft model's block then one flag)."""
+    return 2 * (P_WEIGHTS + 3 * C[engine.R_CONTINENTS]) + Q_DRAFT + 1
+
+
 @kernel
 def decide(S, C, bp, table, rng, work, setup_values):  # pragma: no cover - compiled
     """The planner's decision as (code, a, b, c, d) (see :func:`analyzer.bots.heuristic.decode`), in any

@@ -40,8 +40,8 @@ from analyzer.kernels import kernel
 
 from analyzer.bots import kills, planner
 from analyzer.bots.base import Decision
-from analyzer.bots.heuristic import ORDER, P_WEIGHTS, BoardData, HeuristicBot, _choose_trade, check_decision_phase, decode
-from analyzer.bots.planner import Q_DRAFT, PlannerBot, _odds, planner_args
+from analyzer.bots.heuristic import ORDER, BoardData, HeuristicBot, _choose_trade
+from analyzer.bots.planner import PlannerBot, _odds, knobs_at
 from analyzer.errors import BotError
 from analyzer.game.engine import steps as engine
 from analyzer.game.engine.layout import AT_ALIVE, armies_view, owner_view
@@ -66,6 +66,8 @@ S_KILL_ODDS, S_GO_ON, S_KILL_WORTH, S_LATER, S_LOSS, S_RIVAL, S_EXPOSURE = (
 )
 #: Where the heuristic's parameters with trades at every chance start, after the knobs.
 S_EAGER = sum(k for _, k in KNOBS)
+#: A kill is looked at only from a stack of at least this share of the least it has to beat.
+HOPE = 0.8
 
 
 @dataclass(frozen=True)
@@ -97,11 +99,7 @@ class StrategistBot(PlannerBot):
 
     def choose(self, state: GameState, rng: np.random.Generator) -> Decision:
         """The bot's decision, made by :func:`decide`: the same compiled code the compiled playout runs."""
-        check_decision_phase(self, state.phase)
-        bp, table = planner_args(self, state.board, state.rules.dice)
-        n = state.board.n_territories
-        work = np.empty(kills.scratch_size(n, len(state.board.continents)))
-        return decode(decide(state.S, state.C, bp, table, rng, work, np.full(n, -1.0)))
+        return kills.choose(self, decide, state, rng)
 
     def params(self, data: BoardData) -> np.ndarray:
         """The planner's parameters, the knobs of :data:`KNOBS`, then the heuristic's parameters with
@@ -114,14 +112,6 @@ class StrategistBot(PlannerBot):
 
 
 # ---------------------------------------------------------------------------------- compiled decisions
-@kernel(inline=True)
-def _knobs(C):  # pragma: no cover - compiled
-    """Where the knobs start in the parameter vector (after the planner's, whose draft is by ease: one
-    flag for its draft model)."""
-    length = P_WEIGHTS + 3 * C[engine.R_CONTINENTS]
-    return 2 * length + Q_DRAFT + 1
-
-
 @kernel(inline=True)
 def _left(S):  # pragma: no cover - compiled
     """Players still in the game, within :data:`PLAYERS`."""
@@ -139,18 +129,18 @@ def _kill(S, C, bp, table, extra, work):  # pragma: no cover - compiled
     armies = armies_view(S)
     n = S[engine.N_TERRITORIES]
     nc = C[engine.R_CONTINENTS]
-    k = _knobs(C)
+    k = knobs_at(C)
     kills.tally(S, C, work)
     _, _, _, A, T, K = kills.regions(n, nc)
     left = _left(S)
     threshold = bp[k + S_KILL_ODDS + left - PLAYERS[0]] if extra > 0 or S[engine.RESUME_ATTACK] else bp[k + S_GO_ON]
     top = int(kills.biggest(S, C, p, work))
-    # A stack with under 0.8 x the victim's armies and garrisons has no odds worth a look: most
+    # A stack with under HOPE x the victim's armies and garrisons has no odds worth a look: most
     # decisions stop here, before the cards are counted or the win table read.
     hopeful = False
     for o in range(S[engine.N_PLAYERS]):
         if o != p and work[T + o] > 0:
-            hopeful = hopeful or top + extra >= 0.8 * kills.defenders_to_beat(C, work[A + o], work[T + o], 0.0)
+            hopeful = hopeful or top + extra >= HOPE * kills.defenders_to_beat(C, work[A + o], work[T + o], 0.0)
     if not hopeful:
         return -1, -1, -1
     kills.tally_cards(S, C, work)
@@ -168,7 +158,7 @@ def _kill(S, C, bp, table, extra, work):  # pragma: no cover - compiled
             if o == p or work[T + o] == 0 or not S[S[AT_ALIVE] + o] or (tried >> o) & 1:
                 continue
             at_least = kills.defenders_to_beat(C, work[A + o], work[T + o], 0.0)
-            if top + extra < 0.8 * at_least:
+            if top + extra < HOPE * at_least:
                 continue
             worth = (
                 kills.cards_worth(S, C, work[K + p], work[K + o], bp[k + S_LATER])
@@ -184,7 +174,7 @@ def _kill(S, C, bp, table, extra, work):  # pragma: no cover - compiled
         tried |= 1 << candidate
         searched = candidate
         # Routes dearer than 1.2 x the stack leave odds near 0: no search beyond.
-        if kills.route_costs(S, C, candidate, p, 1.2 * (top + extra) - floor, work) != 1:
+        if kills.route_costs(S, C, candidate, p, 1.2 * (top + extra) - floor, extra, work) != 1:
             continue
         stack, cost = kills.best_stack(S, C, p, extra, work)
         if stack < 0:
@@ -202,7 +192,7 @@ def _kill(S, C, bp, table, extra, work):  # pragma: no cover - compiled
     if best_victim < 0:
         return -1, -1, -1
     if searched != best_victim:
-        kills.route_costs(S, C, best_victim, p, 1.2 * (top + extra) - best_floor, work)
+        kills.route_costs(S, C, best_victim, p, 1.2 * (top + extra) - best_floor, extra, work)
     return best_stack, kills.next_battle(S, C, best_stack, best_victim, work), best_victim
 
 
@@ -250,10 +240,12 @@ def _exposure(S, C, table, work):  # pragma: no cover - compiled
 def _reinforce(S, C, bp, table, work):  # pragma: no cover - compiled
     """A kill's stack gets everything (a set traded first to make it); exposed, a set is traded at once
     and the armies go next to the biggest threat; otherwise the planner's reinforcement."""
-    k = _knobs(C)
+    k = knobs_at(C)
     eager = bp[k + S_EAGER :]
     c0, c1, c2, bonus = _choose_trade(S, C, eager)
     pending = S[engine.PENDING]
+    limit = bp[k + S_EXPOSURE + _left(S) - PLAYERS[0]]
+    odds, where = -1.0, -1  # the exposure, once worked out: the position is the same below
     if c0 >= 0:
         trade_now = _choose_trade(S, C, bp)[0] >= 0
         if not trade_now:
@@ -262,15 +254,17 @@ def _reinforce(S, C, bp, table, work):  # pragma: no cover - compiled
         if not trade_now:
             kills.tally(S, C, work)
             kills.tally_cards(S, C, work)
-            trade_now = _exposure(S, C, table, work)[0] > bp[k + S_EXPOSURE + _left(S) - PLAYERS[0]]
+            odds, where = _exposure(S, C, table, work)
+            trade_now = odds > limit
         if trade_now:
             return engine.TRADE, c0, c1, c2, bonus
     stack, _, _ = _kill(S, C, bp, table, pending, work)
     if stack >= 0:
         return engine.PLACE, stack, pending, 0, 0
-    kills.tally_cards(S, C, work)
-    odds, where = _exposure(S, C, table, work)
-    if odds > bp[k + S_EXPOSURE + _left(S) - PLAYERS[0]] and where >= 0:
+    if odds < 0:
+        kills.tally_cards(S, C, work)
+        odds, where = _exposure(S, C, table, work)
+    if odds > limit and where >= 0:
         return engine.PLACE, where, pending, 0, 0
     return planner._decide_reinforce_plan(S, C, bp, table, work)
 
@@ -285,8 +279,10 @@ def _attack(S, C, bp, table, work):  # pragma: no cover - compiled
 
 @kernel
 def _move_in(S, C, bp, table, work):  # pragma: no cover - compiled
-    """Everything moves in, but on a kill what the victim's territories the stack would cut off need."""
-    if not kills.cut_off(S, C):
+    """Everything moves in, but on a kill what the victim's territories the stack would cut off need.
+    Most move-ins cut off no territory of a player a kill could be aimed at: no kill is worked out."""
+    owners = kills.cut_off_owners(S, C)
+    if owners == 0 or not kills.within_reach(S, C, S[engine.PLAYER], owners, HOPE):
         return engine.MOVE_IN_ACTION, S[engine.MOVE_HI], 0, 0, 0
     _, _, victim = _kill(S, C, bp, table, 0, work)
     return engine.MOVE_IN_ACTION, S[engine.MOVE_HI] - kills.keep_behind(S, C, victim, work), 0, 0, 0

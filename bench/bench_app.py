@@ -15,17 +15,16 @@ from __future__ import annotations
 import logging
 import os
 import statistics
-import subprocess
-import sys
 import tempfile
 import time
-import urllib.request
 from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 
 from streamlit.testing.v1 import AppTest
+
+from appserver import CHROMIUM, phone_page, served
 
 from analyzer.bots.registry import make_bot
 from analyzer.sim.play import play_game
@@ -45,7 +44,6 @@ TURNS = 40
 TABS = ("Board", "Players & cards", "Continents", "Reinforcements", "Suggestions", "Tables")
 #: Battles typed into the calculator: (attackers, defenders).
 BATTLES = ((10, 10), (100, 100), (1000, 1000))
-CHROMIUM = Path("/usr/bin/chromium")
 
 
 class _Enough(Exception):
@@ -157,45 +155,28 @@ def calculator_in_chromium() -> None:
 
     port = 8765
     env = {**os.environ, DB_ENV: str(Path(tempfile.mkdtemp()) / "games.sqlite3")}
-    server = subprocess.Popen([sys.executable, "-m", "streamlit", "run", APP, "--server.headless", "true",
-                               "--server.port", str(port), "--browser.gatherUsageStats", "false"],
-                              env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        for _ in range(400):
-            try:
-                urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2)
-                break
-            except OSError:
-                time.sleep(0.25)
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=str(CHROMIUM),
-                                        args=["--headless", "--no-sandbox", "--disable-gpu",
-                                              "--disable-background-networking"])
-            page = browser.new_page(viewport={"width": 390, "height": 844})
-            page.set_default_timeout(120_000)
-            page.goto(f"http://127.0.0.1:{port}")
-            value = page.get_by_test_id("stMetric").filter(has_text="P(win)").get_by_test_id("stMetricValue")
-            value.wait_for()
-            print("battle calculator, changed input to rendered answer, in headless Chromium at 390 px:")
-            for attackers, defenders in BATTLES:
-                page.get_by_label("Defenders", exact=True).fill(str(defenders))
-                page.get_by_label("Defenders", exact=True).press("Enter")
-                times = []
-                for i in range(REPEATS):
-                    a = attackers + i
-                    field = page.get_by_label("Attacking armies", exact=True)
-                    field.fill(str(a))
-                    started = time.perf_counter()
-                    field.press("Enter")
-                    page.wait_for_function("([el, text]) => el.innerText === text",
-                                           arg=[value.element_handle(), f"{battle(a, defenders).p_win:.2%}"])
-                    times.append(time.perf_counter() - started)
-                print(f"  {attackers:5d} v {defenders:<5d} first {times[0]:7.3f} s, median of {REPEATS} "
-                      f"{statistics.median(times):7.3f} s")
-            browser.close()
-    finally:
-        server.terminate()
-        server.wait()
+    with served(APP, port, env), sync_playwright() as p:
+        browser, page = phone_page(p)
+        page.goto(f"http://127.0.0.1:{port}")
+        value = page.get_by_test_id("stMetric").filter(has_text="P(win)").get_by_test_id("stMetricValue")
+        value.wait_for()
+        print("battle calculator, changed input to rendered answer, in headless Chromium at 390 px:")
+        for attackers, defenders in BATTLES:
+            page.get_by_label("Defenders", exact=True).fill(str(defenders))
+            page.get_by_label("Defenders", exact=True).press("Enter")
+            times = []
+            for i in range(REPEATS):
+                a = attackers + i
+                field = page.get_by_label("Attacking armies", exact=True)
+                field.fill(str(a))
+                started = time.perf_counter()
+                field.press("Enter")
+                page.wait_for_function("([el, text]) => el.innerText === text",
+                                       arg=[value.element_handle(), f"{battle(a, defenders).p_win:.2%}"])
+                times.append(time.perf_counter() - started)
+            print(f"  {attackers:5d} v {defenders:<5d} first {times[0]:7.3f} s, median of {REPEATS} "
+                  f"{statistics.median(times):7.3f} s")
+        browser.close()
 
 
 if __name__ == "__main__":

@@ -24,15 +24,14 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
 
 import numpy as np
 
-CHROMIUM = Path("/usr/bin/chromium")
+from appserver import CHROMIUM, phone_page, served
+
 ROUNDS = 8
 TURNS = 12
-PHONE = {"width": 390, "height": 844}
 
 
 def recorded_game(root: Path, db: Path) -> str:
@@ -81,56 +80,39 @@ def main() -> None:
     env = {**os.environ, "PYTHONPATH": str(root), "RISK_ANALYZER_DB": str(db)}
     game_id = recorded_game(root, db)
     port = free_port()
-    server = subprocess.Popen([sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
-                               "--server.port", str(port), "--browser.gatherUsageStats", "false"],
-                              cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     saved: list[float] = []
     shown: list[float] = []
-    try:
-        for _ in range(400):
-            try:
-                urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2)
-                break
-            except OSError:
-                time.sleep(0.25)
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=str(CHROMIUM),
-                                        args=["--headless", "--no-sandbox", "--disable-gpu",
-                                              "--disable-background-networking"])
-            page = browser.new_page(viewport=PHONE)
-            page.set_default_timeout(120_000)
-            page.goto(f"http://127.0.0.1:{port}/?game={game_id}")
-            place = page.get_by_role("button", name="Place", exact=True)
-            record_tab = page.get_by_role("tab", name="Record")
-            # Before the Record view opened by itself, it was a tab to tap first.
-            place.or_(record_tab).first.wait_for()
-            if not place.is_visible():
-                record_tab.click()
-            place.wait_for()
-            time.sleep(2.0)
+    with served("app.py", port, env, cwd=root), sync_playwright() as p:
+        browser, page = phone_page(p)
+        page.goto(f"http://127.0.0.1:{port}/?game={game_id}")
+        place = page.get_by_role("button", name="Place", exact=True)
+        record_tab = page.get_by_role("tab", name="Record")
+        # Before the Record view opened by itself, it was a tab to tap first.
+        place.or_(record_tab).first.wait_for()
+        if not place.is_visible():
+            record_tab.click()
+        place.wait_for()
+        time.sleep(2.0)
 
-            def entry(button: str, then: str) -> None:
-                version = stored_version(db, game_id)
-                started = time.perf_counter()
-                page.get_by_role("button", name=button, exact=True).click()
-                deadline = started + 120
-                while stored_version(db, game_id) == version:
-                    if time.perf_counter() > deadline:
-                        raise RuntimeError(f"{button!r} was tapped but nothing was saved within 120 s")
-                    time.sleep(0.005)
-                saved.append(time.perf_counter() - started)
-                page.get_by_role("button", name=then, exact=True).wait_for()
-                shown.append(time.perf_counter() - started)
+        def entry(button: str, then: str) -> None:
+            version = stored_version(db, game_id)
+            started = time.perf_counter()
+            page.get_by_role("button", name=button, exact=True).click()
+            deadline = started + 120
+            while stored_version(db, game_id) == version:
+                if time.perf_counter() > deadline:
+                    raise RuntimeError(f"{button!r} was tapped but nothing was saved within 120 s")
+                time.sleep(0.005)
+            saved.append(time.perf_counter() - started)
+            page.get_by_role("button", name=then, exact=True).wait_for()
+            shown.append(time.perf_counter() - started)
 
-            for _ in range(args.rounds):
-                entry("Place", "Undo (place)")
-                entry("End turn", "Undo (end)")
-                entry("Undo (end)", "Undo (place)")
-                entry("Undo (place)", "Undo (end)")
-            browser.close()
-    finally:
-        server.terminate()
-        server.wait()
+        for _ in range(args.rounds):
+            entry("Place", "Undo (place)")
+            entry("End turn", "Undo (end)")
+            entry("Undo (end)", "Undo (place)")
+            entry("Undo (place)", "Undo (end)")
+        browser.close()
 
     def figures(times: list[float]) -> str:
         q = statistics.quantiles(times, n=4)

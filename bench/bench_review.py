@@ -1,14 +1,26 @@
 """Game review speed: a recorded 4-player game of 100 player-turns reviewed at the default budget.
 
-The game is played by the default bot in every seat from a seeded random start (the setup
-included), turn by turn through the engine so that its history is recorded, and cut after its
-100th player-turn (a seed whose game lasts that long). The review runs with the default rollouts
+The game is played from a seeded random start (the setup included), turn by turn through the engine
+so that its history is recorded, and cut after its 100th player-turn (a seed whose game lasts that
+long). Its seats are played by four bots other than the review's rollout bot (classic, random,
+cautious, hunter: games between them rarely last 100 player-turns without the random bot), as a recorded human game is not the rollout bot's: a turn the rollout bot would
+have played itself is valued on rollouts already played
+(:func:`~analyzer.analysis.review.is_bots_own_turn`), and a game of the rollout bot's own turns would
+flatter the review's speed (``--recorded-by default`` measures that case).
+
+``--baseline-tree DIR`` reviews the same game (saved as JSON) with another checkout's package in a
+subprocess too (``bench_simulate.py``'s exported baseline revision, for example), with its wall clock
+and CPU time, run before this tree's review under the same load. The review runs with the default rollouts
 on ``--workers`` processes (2 by default, the machine's cores) and prints its time, then the same
 review's figures: rollouts played and rollouts per second. A baseline run in the same process, the
 positions' rollouts alone on one worker for the first 10 positions, gives the per-rollout cost the
 review's time is made of. Prints figures; asserts nothing.
 
-    python bench/bench_review.py [--workers 2] [--rollouts 200] [--turns 100]
+Prints the load average before and after, and the CPU time of the review's processes beside the wall
+clock (the machine is shared).
+
+    python bench/bench_review.py [--workers 2] [--rollouts 200] [--turns 100] [--recorded-by others|default]
+                                 [--baseline-tree DIR]
 """
 
 from __future__ import annotations
@@ -16,23 +28,48 @@ from __future__ import annotations
 import argparse
 import os
 import resource
+import subprocess
+import sys
+import tempfile
 import time
+from pathlib import Path
 
 import numpy as np
 
-from analyzer.analysis.review import PLANS, ROLLOUTS, TURNING_POINTS, _winners, replay_turn, review_game
+from analyzer.analysis.review import PLANS, ROLLOUT_BOT, ROLLOUTS, TURNING_POINTS, _winners, replay_turn, review_game
 from analyzer.analysis.search import play_setup
+from analyzer.bots.registry import make_bot
 from analyzer.game.state import GameState
 
 
-def recorded_game(turns: int, seed: int = 0) -> GameState:
-    """A 4-player game between default bots, recorded action by action, cut after ``turns`` player-turns."""
+#: The seats' bots of the recorded game: none of them the rollout bot.
+RECORDED_BY = ("classic", "random", "cautious", "hunter")
+#: The baseline's review, run in another tree: its wall clock and CPU seconds (with its workers').
+_BASELINE = """
+import resource, sys, time
+from analyzer.analysis.review import review_game
+from analyzer.game.state import GameState
+game = GameState.from_json(open(sys.argv[1]).read())
+review_game(GameState.from_json(open(sys.argv[2]).read()), rollouts=2, turning_points=1)
+started, own = time.perf_counter(), resource.getrusage(resource.RUSAGE_SELF)
+review_game(game, rollouts=int(sys.argv[3]), workers=int(sys.argv[4]), seed=0)
+seconds = time.perf_counter() - started
+after, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+cpu = after.ru_utime + after.ru_stime - own.ru_utime - own.ru_stime + children.ru_utime + children.ru_stime
+print(seconds, cpu)
+"""
+
+
+def recorded_game(turns: int, seed: int = 0, recorded_by: str = "others") -> GameState:
+    """A 4-player game, recorded action by action, cut after ``turns`` player-turns: its seats played by
+    :data:`RECORDED_BY` (``"others"``) or all by the rollout bot (``"default"``)."""
+    bots = [make_bot(name) for name in RECORDED_BY] if recorded_by == "others" else [ROLLOUT_BOT] * 4
     for attempt in range(50):
         rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(attempt,)))
         state = play_setup(GameState.new(4, rng), rng)
         played = 0
         while not state.is_terminal() and played < turns:
-            replay_turn(state, (), rng)
+            replay_turn(state, (), rng, bots[state.player])
             played += 1
         if played == turns and not state.is_terminal():
             return state
@@ -50,11 +87,13 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--rollouts", type=int, default=ROLLOUTS)
     parser.add_argument("--turns", type=int, default=100)
+    parser.add_argument("--recorded-by", choices=("others", "default"), default="others")
+    parser.add_argument("--baseline-tree", type=Path, help="a checkout whose review is timed on the same game first")
     args = parser.parse_args()
     load = os.getloadavg()
     started = time.perf_counter()
-    game = recorded_game(args.turns)
-    print(f"built a recorded 4-player game of {args.turns} player-turns (round {game.round}, "
+    game = recorded_game(args.turns, recorded_by=args.recorded_by)
+    print(f"built a recorded 4-player game of {args.turns} player-turns by {args.recorded_by} (round {game.round}, "
           f"{len(game.history)} actions) in {time.perf_counter() - started:.1f} s")
     review_game(recorded_game(1), rollouts=2, turning_points=1)  # warm every kernel the review runs
     started = time.perf_counter()
@@ -62,16 +101,32 @@ def main() -> None:
     for j in range(10):
         _winners(text, None, None, None, 1, j, args.rollouts // 10)
     base = (time.perf_counter() - started) / (10 * (args.rollouts // 10))
+    base_seconds = base_cpu = None
+    if args.baseline_tree is not None:
+        folder = Path(tempfile.mkdtemp())
+        (folder / "game.json").write_text(game.to_json())
+        (folder / "warm.json").write_text(recorded_game(1).to_json())
+        tree = args.baseline_tree.resolve()
+        out = subprocess.run([sys.executable, "-c", _BASELINE, str(folder / "game.json"), str(folder / "warm.json"),
+                              str(args.rollouts), str(args.workers)], cwd=tree, env={**os.environ, "PYTHONPATH": str(tree)},
+                             capture_output=True, text=True, check=True)
+        base_seconds, base_cpu = map(float, out.stdout.split()[-2:])
+        print(f"baseline {tree}: the same review in {base_seconds:.1f} s wall clock, {base_cpu:.1f} s of CPU; "
+              f"load average after: {os.getloadavg()[0]:.1f}")
     started, cpu = time.perf_counter(), _cpu()
     review = review_game(game, rollouts=args.rollouts, workers=args.workers, seed=0)
     seconds, cpu = time.perf_counter() - started, _cpu() - cpu
     n = len(review.turns)
-    rollouts = args.rollouts * ((n + 1) + n + min(TURNING_POINTS, n) * (len(PLANS) - 1))
+    own = int(review.turns["bots_own_turn"].sum())
+    rollouts = args.rollouts * ((n + 1) + (n - own) + min(TURNING_POINTS, n) * (len(PLANS) - 1))
     print(f"review of {n} player-turns, {args.rollouts} rollouts per estimate, {args.workers} workers: {seconds:.1f} s "
           f"wall clock, {cpu:.1f} s of CPU (this process and its workers; {cpu / args.workers:.1f} s per worker if "
           f"the machine were ours alone); load average before/after: {load[0]:.1f}/{os.getloadavg()[0]:.1f}")
+    print(f"  {own} of the {n} turns were the rollout bot's own (valued on the positions' rollouts, not replayed)")
     print(f"  {rollouts:,} rollouts ({rollouts / seconds:,.0f}/s); one rollout from the final position on one worker: "
           f"{1000 * base:.2f} ms, so {rollouts * base / seconds:.2f}x that many rollouts' serial time")
+    if base_cpu is not None and base_seconds is not None:
+        print(f"  against the baseline's review of the same game: CPU {cpu / base_cpu:.2f}x, wall clock {seconds / base_seconds:.2f}x")
     print(review.summary.to_string(index=False))
 
 

@@ -7,21 +7,45 @@
 * games/s for 2 to 6 players;
 * the scaling from 1 local worker process to 2;
 * the default bot's win rates against the random bot (2 players) and against
-  the simpler bots (4 players), with 95% Wilson intervals.
+  the simpler bots (4 players), with 95% Wilson intervals;
+* the speed of this tree against a baseline revision (``--baseline REV``, by default
+  :data:`BASELINE`, the last one before the simulator was split into modules): player-turns/s,
+  compiled, 4 players, default bots, per CPU second, this tree and the baseline's tree played
+  alternately in subprocesses under the same load. The baseline's tree is exported by ``git archive``
+  into a folder of the temporary directory named for the revision, kept for the next run (its first
+  run compiles its kernels: minutes). ``--baseline-tree DIR`` takes a checkout instead; ``--baseline ""``
+  skips it.
 
-``--quick`` runs a tenth of the games.
+``--quick`` runs a tenth of the games. ``--only-baseline`` runs only the comparison.
 """
 
 from __future__ import annotations
 
+import argparse
 import os
+import statistics
+import subprocess
 import sys
+import tempfile
 import time
+from pathlib import Path
 
 from analyzer.game.vocabulary import PLAYER_COUNTS
 from analyzer.sim.simulate import simulate
 
 SCALE = 0.1 if "--quick" in sys.argv else 1.0
+ROOT = Path(__file__).resolve().parent.parent
+#: The simulator's last revision before simulate.py was split into modules: its speed is the baseline.
+BASELINE = "2c798dc"
+#: One measurement, run in a tree: player-turns per CPU second of compiled 4-player games of default bots.
+_MEASURE = """
+import time
+from analyzer.sim.simulate import simulate
+simulate(4, "default", 20, 0, progress=False)  # warm the kernels and the solver's caches
+cpu = time.process_time()
+r = simulate(4, "default", {games}, {seed}, progress=False)
+print(r.turns_played / (time.process_time() - cpu))
+"""
 
 
 def games(n: int) -> int:
@@ -93,12 +117,68 @@ def strength() -> None:
             print(f"    {row.bot:<9} {row.win_rate:6.1%}  [{row.ci_low:6.1%}, {row.ci_high:6.1%}]  {row.wins}/{row.games} seat-games")
 
 
+def _speed(tree: Path, n_games: int, seed: int) -> float:
+    env = {**os.environ, "PYTHONPATH": str(tree)}
+    out = subprocess.run([sys.executable, "-c", _MEASURE.format(games=n_games, seed=seed)], cwd=tree, env=env,
+                         capture_output=True, text=True, check=True)
+    return float(out.stdout.split()[-1])
+
+
+def _exported(revision: str) -> Path:
+    """The tree of ``revision`` (``git archive``), in a folder of the temporary directory kept between runs."""
+    sha = subprocess.run(["git", "rev-parse", "--short=12", revision], cwd=ROOT, capture_output=True, text=True,
+                         check=True).stdout.strip()
+    tree = Path(tempfile.gettempdir()) / f"risk-analyzer-{sha}"
+    if not (tree / "analyzer").is_dir():
+        tree.mkdir(parents=True, exist_ok=True)
+        archive = subprocess.run(["git", "archive", sha], cwd=ROOT, capture_output=True, check=True).stdout
+        subprocess.run(["tar", "-x", "-C", str(tree)], input=archive, check=True)
+    return tree
+
+
+def against_baseline(baseline: Path, label: str, rounds: int = 3) -> None:
+    """This tree's speed and the baseline's, alternately (so both meet the same load), ``rounds`` times each."""
+    print(f"\nsimulator speed against {label}: compiled, 4 players, default bots, player-turns per CPU second,")
+    print(f"each tree in its own process, alternately, {rounds} runs each "
+          f"(the baseline's first run compiles its kernels if they are not cached)")
+    _speed(baseline, 10, 0)
+    _speed(ROOT, 10, 0)
+    load = os.getloadavg()
+    n_games = games(2000)
+    ours: list[float] = []
+    theirs: list[float] = []
+    for k in range(rounds):
+        theirs.append(_speed(baseline, n_games, 10 + k))
+        ours.append(_speed(ROOT, n_games, 10 + k))
+    after = os.getloadavg()
+    a, b = statistics.median(ours), statistics.median(theirs)
+    print(f"  this tree  {a:>9,.0f} player-turns/s (median; runs {', '.join(f'{x:,.0f}' for x in ours)})")
+    print(f"  baseline   {b:>9,.0f} player-turns/s (median; runs {', '.join(f'{x:,.0f}' for x in theirs)})")
+    print(f"  ratio {a / b:.3f}  ({n_games} games a run; load average {load[0]:.1f} before, {after[0]:.1f} after)")
+
+
 def main() -> None:
-    run(4, ["default"] * 4, 5, 0)  # warm the solver's caches and compiled kernels
-    turns_per_second()
-    games_per_second()
-    scaling()
-    strength()
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--baseline", default=BASELINE, help="a git revision to compare with ('' for none)")
+    parser.add_argument("--baseline-tree", type=Path, help="a checkout to compare with, instead of --baseline")
+    parser.add_argument("--only-baseline", action="store_true")
+    args = parser.parse_args()
+    if not args.only_baseline:
+        run(4, ["default"] * 4, 5, 0)  # warm the solver's caches and compiled kernels
+        turns_per_second()
+        games_per_second()
+        scaling()
+        strength()
+    if args.baseline_tree is not None:
+        against_baseline(args.baseline_tree.resolve(), str(args.baseline_tree))
+    elif args.baseline:
+        try:
+            tree = _exported(args.baseline)
+        except (OSError, subprocess.CalledProcessError) as exc:
+            print(f"\nno baseline: revision {args.baseline!r} could not be exported ({exc})")
+            return
+        against_baseline(tree, f"revision {args.baseline}")
 
 
 if __name__ == "__main__":

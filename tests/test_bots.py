@@ -63,7 +63,7 @@ def test_bad_parameters_are_value_errors_naming_the_parameter(kwargs):
 
 def test_bots_by_name_and_by_module_path():
     assert make_bot("classic") is DEFAULT_BOT and make_bot("heuristic") is DEFAULT_BOT
-    assert make_bot("default") is make_bot("planner")
+    assert make_bot("default") is make_bot("strategist") and make_bot("planner") is not make_bot("default")
     assert isinstance(make_bot("random"), RandomBot)
     assert isinstance(make_bot("analyzer.bots:HeuristicBot"), HeuristicBot)
     with pytest.raises(BotError, match="unknown bot 'nope'"):

@@ -14,8 +14,9 @@ import numpy as np
 import pytest
 
 from analyzer.cli import main
-from analyzer.analysis.review import player_turns, replay_turn, review_game
+from analyzer.analysis.review import _winners, is_bots_own_turn, player_turns, replay_turn, review_game
 from analyzer.bots.planner import PLANNER_BOT
+from analyzer.bots.registry import make_bot
 from analyzer.game.actions import Battle, EndAttack, EndTurn, Place
 from analyzer.game.state import GameState
 from analyzer.bots.base import BattleOrder
@@ -78,6 +79,38 @@ def test_replaying_a_turn_on_its_own_dice_gives_back_the_recorded_position() -> 
         assert replay.to_dict(history=False) == t.after.to_dict(history=False)
         battles += sum(type(d) is BattleOrder for d in t.decisions)
     assert battles > 20
+
+
+def test_a_turn_the_rollout_bot_played_replays_as_the_same_games() -> None:
+    # The review reuses position j's rollouts as the replays of a turn the rollout bot would have played
+    # itself: played out in full, the replays must be those very games, rollout by rollout.
+    rng = np.random.default_rng(5)
+    game = bot_turns(GameState.random_start(4, rng), 8, rng)
+    turns = player_turns(game)
+    assert all(is_bots_own_turn(t) for t in turns)
+    for t in turns[::3]:
+        text = t.before.to_json(history=False)
+        replayed = _winners(text, t.decisions, t.outcomes, None, 3, t.index, 12)
+        assert replayed.tolist() == _winners(text, None, None, None, 3, t.index, 12).tolist()
+    # Turns of other bots: those it flags as the rollout bot's own replay as the same games too, and some
+    # are not flagged (their replays are played).
+    rng = np.random.default_rng(6)
+    others = [make_bot(name) for name in ("classic", "greedy", "cautious")]
+    game = GameState.random_start(3, rng)
+    for _ in range(9):
+        replay_turn(game, (), rng, others[game.player])
+    flags = [is_bots_own_turn(t) for t in player_turns(game)]
+    assert any(flags) and not all(flags)
+    for t, own in zip(player_turns(game), flags):
+        if own:
+            text = t.before.to_json(history=False)
+            assert _winners(text, t.decisions, t.outcomes, None, 3, t.index, 12).tolist() == \
+                _winners(text, None, None, None, 3, t.index, 12).tolist()
+    # A turn the bot would not have played is replayed: the blunder below.
+    start = blunder_position()
+    blunder = start.copy()
+    replay_turn(blunder, [Place(interior(blunder)[0], 10**6), EndAttack(), EndTurn()], np.random.default_rng(1))
+    assert not is_bots_own_turn(player_turns(blunder)[0])
 
 
 def test_a_blunder_is_charged_to_the_decisions() -> None:

@@ -1,8 +1,8 @@
 """A game review like a chess engine's: the win chances turn by turn, the turning points, and how much
 of each turn's swing the dice made and how much the decisions cost.
 
-Every number is a rollout estimate: the position is played on to the end by the default bot
-(:data:`~analyzer.bots.planner.PLANNER_BOT`) in every seat, in compiled code
+Every number is a rollout estimate: the position is played on to the end by the rollout bot
+(:data:`ROLLOUT_BOT`, the planner, the default bot before the strategist) in every seat, in compiled code
 (:mod:`analyzer.sim.playout`), and the wins are counted. Rollout ``r`` of player-turn ``j`` draws
 every random number from ``SeedSequence(seed, spawn_key=(j, r))``, whatever process plays it, so a
 review is the same for a seed whatever the number of workers. Position ``j`` is the game at the
@@ -15,7 +15,8 @@ For player-turn ``j`` of the recorded game, three things are played on rollout `
 * **the turn as played, under other dice**: the turn's own decisions replayed from position ``j``
   (:func:`replay_turn`: its placements and trades, its battle orders with their observed stop
   rules, its move-ins and its fortify, skipping what became impossible), every battle and card
-  drawn afresh, then played on;
+  drawn afresh, then played on; for a turn the rollout bot would have played itself
+  (:func:`is_bots_own_turn`) these are the very games of the position before it, which serve again;
 * at the **turning points** (the turns that moved some player's chance most), every plan of the
   search from position ``j``.
 
@@ -77,9 +78,13 @@ from analyzer.limits import MAX_ROUNDS
 from analyzer.plot import PLAYER_COLORS
 from analyzer.sim import playout
 from analyzer.sim.checkpoints import die_with_parent
-from analyzer.sim.intervals import wilson_interval
+from analyzer.sim.intervals import chance_table
 from analyzer.sim.battles import sample_battle
 
+#: The bot of every rollout and of the replays' missing decisions: the planner, named here rather than
+#: read from the registry's default, so that a slower default bot cannot silently slow the review (its
+#: budget is counted in rollouts of this bot).
+ROLLOUT_BOT: PlannerBot = PLANNER_BOT
 #: Rollouts per position (and per replay and plan) by default: a 4-player game of 100 player-turns
 #: is reviewed in about a minute on two cores (bench/bench_review.py).
 ROLLOUTS = 200
@@ -229,7 +234,7 @@ def _fit(state: GameState, d: Decision) -> Decision | None:
 
 
 def replay_turn(state: GameState, decisions: Sequence[Decision], rng: np.random.Generator,
-                bot: PlannerBot = PLANNER_BOT, outcomes: Sequence[tuple[int, int] | None] | None = None) -> GameState:
+                bot: PlannerBot = ROLLOUT_BOT, outcomes: Sequence[tuple[int, int] | None] | None = None) -> GameState:
     """Play the turn of the player to move in ``state`` (changed in place, and returned) with ``decisions``
     under the dice of ``rng``, up to the next player's start (or the game's end).
 
@@ -258,16 +263,18 @@ def replay_turn(state: GameState, decisions: Sequence[Decision], rng: np.random.
         if mover == me:
             decision, went = _next(state, queue)
         if decision is None:
-            decision = (bot if mover == me else PLANNER_BOT).choose(state, rng)
+            decision = (bot if mover == me else ROLLOUT_BOT).choose(state, rng)
         if type(decision) is BattleOrder:
             s, t = decision.source, decision.target
             a_left, d_left = sample_battle(int(state.armies[s]), int(state.armies[t]), decision.stop_at, state.rules.dice, rng,
                                            state.rules.balanced_blitz)
-            state.apply(Battle(s, t, a_left, d_left))
+            # Legal by construction: the order was fitted to the position (or is the bot's).
+            state.apply_unchecked(Battle(s, t, a_left, d_left))
             if went is not None and went != (a_left, d_left):
                 queue.clear()  # off the table's track: the rest of the turn is the bot's
         else:
-            state.apply(decision)  # type: ignore[arg-type]  # anything but an order is an action
+            # A recorded decision passed _fit's legality check; the bot's are the package's own.
+            state.apply_unchecked(decision)  # type: ignore[arg-type]  # anything but an order is an action
     return state
 
 
@@ -287,6 +294,40 @@ def _next(state: GameState, queue: list[tuple[Decision, tuple[int, int] | None]]
             return None, None  # a decision the record does not have here
         queue.pop(0)  # impossible now: skipped
     return None, None
+
+
+def is_bots_own_turn(turn: PlayerTurn, bot: PlannerBot = ROLLOUT_BOT) -> bool:
+    """Whether replaying ``turn`` (:func:`replay_turn`) is ``bot``'s own turn from its position on every dice.
+
+    The replay plays the recorded decisions while the battles end as they did at the table, and ``bot``
+    from the first that ends otherwise. So if, at every position of the table's track, the decision the
+    replay would play is the one ``bot`` chooses there, the replay and ``bot``'s own turn make the same
+    moves on any dice and draw the same random numbers: their rollouts are the same games. The bot's
+    decisions after the claiming draft use no random numbers, so one walk along the track decides it.
+    Positions with face-down cards are never its own turn (the bot's trades may depend on the cards drawn
+    for them), nor is a track where the bot battles where the record did not (that battle's end is unknown).
+    """
+    s = turn.before.copy()
+    if s.face_down:
+        return False
+    s.history = []
+    queue = list(zip(turn.decisions, turn.outcomes))
+    me, number = s.player, s.turn
+    unused = np.random.default_rng(0)  # the bot draws nothing here, but its signature takes a generator
+    while s.phase != Phase.GAME_OVER and s.turn == number and not s.is_chance():
+        if s.current_player != me:
+            return False
+        recorded, went = _next(s, queue)
+        mine = bot.choose(s, unused)
+        if recorded is not None and recorded != mine:
+            return False
+        if type(mine) is BattleOrder:
+            if went is None:
+                return False
+            s.apply_unchecked(Battle(mine.source, mine.target, *went))
+        else:
+            s.apply_unchecked(mine)  # type: ignore[arg-type]  # anything but an order is an action
+    return True
 
 
 # ---------------------------------------------------------------------------------- rollouts
@@ -314,14 +355,14 @@ def _winners(position: str, decisions: tuple[Decision, ...] | None, outcomes: tu
     at once (``decisions`` and ``plan`` None), after the turn replayed with ``decisions``, or after
     the turn played by the search's plan ``plan``. A module-level function, for worker processes."""
     start = _limited(GameState.from_json(position, trusted=True))
-    prepared = playout.Prepared([PLANNER_BOT] * start.n_players, start.board, start.rules.dice, start.rules.balanced_blitz)
+    prepared = playout.Prepared([ROLLOUT_BOT] * start.n_players, start.board, start.rules.dice, start.rules.balanced_blitz)
     out = np.empty(rollouts, dtype=np.int64)
     for r in range(rollouts):
         rng = _rollout_rng(seed, j, r)
         s = face_down.determinize(start, rng) if start.face_down else start.copy()
         if decisions is not None or plan is not None:
             s.history = []
-            replay_turn(s, decisions or (), rng, PLANS[plan] if plan is not None else PLANNER_BOT, outcomes)
+            replay_turn(s, decisions or (), rng, PLANS[plan] if plan is not None else ROLLOUT_BOT, outcomes)
         out[r] = _play_on(s, rng, prepared)
     return out
 
@@ -365,12 +406,7 @@ def position_chances(state: GameState, *, rollouts: int = ROLLOUTS, seed: int = 
     if isinstance(rollouts, bool) or not isinstance(rollouts, int) or rollouts < 2:
         raise ReviewError(f"rollouts must be a whole number of at least 2 (for an interval), got {rollouts!r}")
     winners = _winners(state.to_json(history=False), None, None, None, seed, 0, rollouts)
-    rows = []
-    for p in range(state.n_players):
-        k = int((winners == p).sum())
-        low, high = wilson_interval(k, rollouts)
-        rows.append({"player": p, "wins": k, "p_win": k / rollouts, "ci_low": low, "ci_high": high})
-    return pd.DataFrame(rows)
+    return chance_table([int((winners == p).sum()) for p in range(state.n_players)], rollouts)
 
 
 # ---------------------------------------------------------------------------------- the review
@@ -381,7 +417,8 @@ class GameReview:
     ``turns``: one row per player-turn: ``turn`` (from 1), ``round``, ``player`` (seat), ``name``,
     ``before``, ``after`` and ``change`` (the mover's win chance), ``dice``, ``dice_low``, ``dice_high``,
     ``decisions``, ``decisions_low``, ``decisions_high``, ``best_plan`` (the plan the decisions are
-    measured against), ``searched`` (every plan tried), ``turning_point``, ``moved`` (the largest change
+    measured against), ``bots_own_turn`` (the record is the rollout bot's own turn, :func:`is_bots_own_turn`:
+    its replays are position ``j``'s rollouts), ``searched`` (every plan tried), ``turning_point``, ``moved`` (the largest change
     of any player's chance), ``battles``, ``luck_net`` and ``luck_expected`` (the mover's armies destroyed
     less lost in the turn's battles, and its exact expectation, from the luck meter), and ``after_<seat>``
     for every seat's win chance after the turn.
@@ -464,8 +501,12 @@ def review_game(
     tasks: dict[Task, tuple[Any, ...]] = {}
     for j, text in enumerate(texts):
         tasks[("position", j, None)] = (text, None, None, None, seed, j, rollouts)
+    # A turn the rollout bot would have played itself replays as position j's own rollouts (the same games):
+    # those are reused rather than played again.
+    own = {t.index for t in turns if is_bots_own_turn(t)}
     for t in turns:
-        tasks[("replay", t.index, None)] = (texts[t.index], t.decisions, t.outcomes, None, seed, t.index, rollouts)
+        if t.index not in own:
+            tasks[("replay", t.index, None)] = (texts[t.index], t.decisions, t.outcomes, None, seed, t.index, rollouts)
     total = len(tasks) + min(turning_points, len(turns)) * (len(PLANS) - 1)
     done = [0]
 
@@ -488,7 +529,7 @@ def review_game(
     for t in turns:
         j, me = t.index, t.player
         after = wins[j + 1, me]
-        replayed = (won[("replay", j, None)] == me).astype(float)
+        replayed = wins[j, me] if j in own else (won[("replay", j, None)] == me).astype(float)
         plans = {"default": wins[j, me]}
         if j in chosen:
             plans |= {name: (won[("plan", j, name)] == me).astype(float) for name in PLANS if name != "default"}
@@ -500,18 +541,15 @@ def review_game(
                "before": p_win[j, me], "after": p_win[j + 1, me], "change": p_win[j + 1, me] - p_win[j, me],
                "dice": dice[0], "dice_low": dice[1], "dice_high": dice[2],
                "decisions": decisions[0], "decisions_low": decisions[1], "decisions_high": decisions[2],
-               "best_plan": best, "searched": j in chosen, "turning_point": j in chosen, "moved": moved[j],
+               "best_plan": best, "bots_own_turn": j in own, "searched": j in chosen, "turning_point": j in chosen, "moved": moved[j],
                "battles": battles, "luck_net": net, "luck_expected": expected}
         row |= {f"after_{p}": p_win[j + 1, p] for p in range(game.n_players)}
         rows.append(row)
     table = pd.DataFrame(rows)
-    chances = []
-    for j in range(len(positions)):
-        for p in range(game.n_players):
-            k = int(wins[j, p].sum())
-            low, high = wilson_interval(k, rollouts)
-            chances.append({"position": j, "player": p, "p_win": k / rollouts, "ci_low": low, "ci_high": high})
-    return GameReview(names, table, pd.DataFrame(chances), _summary(table, p_win, names), rollouts, seed,
+    chances = pd.concat([chance_table(wins[j].sum(axis=1).tolist(), rollouts).assign(position=j) for j in range(len(positions))],
+                        ignore_index=True)
+    chances = chances[["position", *chances.columns.drop("position")]]
+    return GameReview(names, table, chances, _summary(table, p_win, names), rollouts, seed,
                       assumptions(positions[-1]), time.perf_counter() - started)
 
 

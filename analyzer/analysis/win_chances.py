@@ -12,7 +12,7 @@ import pandas as pd
 from analyzer.bots.base import Bot
 from analyzer.errors import SimulationError
 from analyzer.sim.evaluate import evaluate
-from analyzer.sim.intervals import wilson_interval
+from analyzer.sim.intervals import chance_table
 from analyzer.game import face_down
 from analyzer.game.state import GameState
 from analyzer.game.labels import player_labels
@@ -113,9 +113,5 @@ def win_chances(
         k += 1
         if on_progress is not None:
             on_progress(done, min(1.0, (time.perf_counter() - started) / budget) if budget > 0 else 1.0)
-    rows = []
-    for p in range(state.n_players):
-        low, high = wilson_interval(int(wins[p]), done, confidence)
-        rows.append({"player": p, "wins": int(wins[p]), "p_win": wins[p] / done, "ci_low": low, "ci_high": high})
-    return WinChances(pd.DataFrame(rows), done, capped, confidence, time.perf_counter() - started,
+    return WinChances(chance_table(wins.tolist(), done, confidence), done, capped, confidence, time.perf_counter() - started,
                       face_down_assumption(state))

@@ -22,17 +22,17 @@ from analyzer.bots.random_bot import RandomBot
 from analyzer.errors import BotError
 from analyzer.limits import quote
 
-#: The built-in bots. ``default`` is the planning bot (:class:`~analyzer.bots.planner.PlannerBot`), also
-#: ``planner``; ``classic`` (also ``heuristic``) is the heuristic bot that was the default before it,
-#: :data:`~analyzer.bots.heuristic.DEFAULT_BOT`, kept as the baseline; ``greedy`` and ``cautious`` are
-#: simpler members of the heuristic family.
+#: The built-in bots. ``default`` is the strategist (:class:`~analyzer.bots.strategist.StrategistBot`), also
+#: ``strategist``; ``planner`` is the planning bot that was the default before it, and ``classic`` (also
+#: ``heuristic``) the heuristic bot before that, :data:`~analyzer.bots.heuristic.DEFAULT_BOT`, both kept as
+#: baselines; ``greedy`` and ``cautious`` are simpler members of the heuristic family.
 BOTS: dict[str, Callable[[], Bot]] = {
     "random": RandomBot,
-    "default": lambda: PLANNER_BOT,
+    # The strongest of the family against bots it was not tuned on (docs/bots.md, results/bots/strength.txt).
+    "default": lambda: STRATEGIST_BOT,
     # The heuristic bot with a whole-region attack plan, reinforcing for it, and an ease-of-holding draft.
     "planner": lambda: PLANNER_BOT,
-    # The planner with kills for cards and a guard against being one (analyzer.bots.strategist): it meets
-    # issue 19's strength targets but not yet its speed target, so it is not the default (docs/bots.md).
+    # The planner with kills for cards and a guard against being one (analyzer.bots.strategist).
     "strategist": lambda: STRATEGIST_BOT,
     # A sparring bot that eliminates the weakest player for their cards (analyzer.bots.hunter).
     "hunter": lambda: HUNTER_BOT,

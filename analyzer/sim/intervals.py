@@ -58,3 +58,18 @@ def rate_table(frame: pd.DataFrame, by: str | Sequence[str], *, outcome: str = "
     )
     out = pd.concat([grouped[keys].reset_index(drop=True), rates], axis=1)
     return out.astype({"games": np.int64, "wins": np.int64})
+
+
+def chance_table(wins: Sequence[int], rollouts: int, confidence: float = 0.95) -> pd.DataFrame:
+    """Each seat's chance to win one position, from ``wins[p]`` won rollouts of ``rollouts``: one row per
+    seat with ``player``, ``wins``, ``p_win`` (the :func:`win_rate` of the rollouts) and its interval
+    ``ci_low`` .. ``ci_high``. The live strip, the win-chance panel and the review all read this table.
+
+    >>> chance_table([3, 1], 4)[["player", "wins", "p_win"]].to_dict("list")
+    {'player': [0, 1], 'wins': [3, 1], 'p_win': [0.75, 0.25]}
+    """
+    rows = []
+    for p, k in enumerate(wins):
+        rate = win_rate(int(k), rollouts, confidence)
+        rows.append({"player": p, "wins": rate["wins"], "p_win": rate["win_rate"], "ci_low": rate["ci_low"], "ci_high": rate["ci_high"]})
+    return pd.DataFrame(rows, columns=["player", "wins", "p_win", "ci_low", "ci_high"])

@@ -9,8 +9,10 @@ taken from the tap: until the store holds a new version (the server's work),
 and until the view shows the entry (the page's answer, the figure the issue's
 300 ms target is about). The medians, quartiles and maxima are printed.
 
-``--root DIR`` serves the ``app.py`` of another checkout (``/work/main`` for
-the figures before a change), with that checkout's package. Nothing is asserted.
+``--root DIR`` serves the ``app.py`` of another checkout, with that checkout's
+package; ``--baseline DIR`` measures another checkout first, in the same run
+(the figures before a change), and prints the ratio of the medians. The load
+average (the machine is shared) is printed with each. Nothing is asserted.
 """
 
 from __future__ import annotations
@@ -64,18 +66,10 @@ def stored_version(db: Path, game_id: str) -> int:
     return int(rows[0][0]) if rows else -1
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--root", type=Path, default=Path(__file__).resolve().parent.parent,
-                        help="the checkout whose app.py is served (default: this one)")
-    parser.add_argument("--rounds", type=int, default=ROUNDS)
-    args = parser.parse_args()
-    if not CHROMIUM.exists():
-        print("no /usr/bin/chromium: nothing measured (`make browser`)")
-        return
+def measure(root: Path, rounds: int) -> tuple[list[float], list[float]]:
+    """Serve ``root``'s app on a fresh store and time ``rounds`` rounds of four entries: (to saved, to shown)."""
     from playwright.sync_api import sync_playwright
 
-    root = args.root.resolve()
     db = Path(tempfile.mkdtemp()) / "games.sqlite3"
     env = {**os.environ, "PYTHONPATH": str(root), "RISK_ANALYZER_DB": str(db)}
     game_id = recorded_game(root, db)
@@ -107,21 +101,44 @@ def main() -> None:
             page.get_by_role("button", name=then, exact=True).wait_for()
             shown.append(time.perf_counter() - started)
 
-        for _ in range(args.rounds):
+        for _ in range(rounds):
             entry("Place", "Undo (place)")
             entry("End turn", "Undo (end)")
             entry("Undo (end)", "Undo (place)")
             entry("Undo (place)", "Undo (end)")
         browser.close()
+    return saved, shown
 
-    def figures(times: list[float]) -> str:
-        q = statistics.quantiles(times, n=4)
-        return (f"median {statistics.median(times) * 1000:6.0f} ms, quartiles {q[0] * 1000:.0f}-{q[2] * 1000:.0f} ms, "
-                f"max {max(times) * 1000:.0f} ms")
 
-    print(f"app of {root}, {len(shown)} entries (place, end turn, two undos) at 390 px in headless Chromium:")
-    print(f"  tap to saved: {figures(saved)}")
-    print(f"  tap to shown: {figures(shown)}")
+def figures(times: list[float]) -> str:
+    q = statistics.quantiles(times, n=4)
+    return (f"median {statistics.median(times) * 1000:6.0f} ms, quartiles {q[0] * 1000:.0f}-{q[2] * 1000:.0f} ms, "
+            f"max {max(times) * 1000:.0f} ms")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--root", type=Path, default=Path(__file__).resolve().parent.parent,
+                        help="the checkout whose app.py is served (default: this one)")
+    parser.add_argument("--baseline", type=Path, default=None,
+                        help="another checkout measured first, in the same run, for a before/after ratio")
+    parser.add_argument("--rounds", type=int, default=ROUNDS)
+    args = parser.parse_args()
+    if not CHROMIUM.exists():
+        print("no /usr/bin/chromium: nothing measured (`make browser`)")
+        return
+    roots = ([args.baseline.resolve()] if args.baseline else []) + [args.root.resolve()]
+    medians = []
+    for root in roots:
+        load = os.getloadavg()[0]
+        saved, shown = measure(root, args.rounds)
+        print(f"app of {root}, {len(shown)} entries (place, end turn, two undos) at 390 px in headless Chromium, "
+              f"load average {load:.1f} before and {os.getloadavg()[0]:.1f} after:")
+        print(f"  tap to saved: {figures(saved)}")
+        print(f"  tap to shown: {figures(shown)}")
+        medians.append(statistics.median(shown))
+    if len(medians) == 2:
+        print(f"tap to shown, median: {medians[1] / medians[0]:.2f} x the baseline's")
 
 
 if __name__ == "__main__":

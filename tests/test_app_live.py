@@ -33,10 +33,10 @@ def host() -> None:
 
     from analyzer.webapp.record import render
 
-    new = render(st.session_state.get("game"), "live")
-    if new is not None:
+    def save(new: object) -> None:
         st.session_state["game"] = new
-        st.rerun()
+
+    render(st.session_state.get("game"), "live", lambda: save)
 
 
 def _app(game: GameState | None) -> AppTest:

@@ -26,8 +26,8 @@ from analyzer.game.state import GameState
 from analyzer.live import LIVE_LABEL, LiveGame
 from analyzer.store import DB_ENV, GameStore
 
-#: Presses made; each is one run of the panel (a few hundred milliseconds on a quiet machine).
-PRESSES = 300
+#: Presses made; each is one run of the panel (tens of milliseconds on a quiet machine).
+PRESSES = 2000
 SEED = 20
 KEY = "live"
 TIMEOUT = 60
@@ -43,17 +43,19 @@ def host() -> None:
 
     from analyzer.errors import StoreConflictError
     from analyzer.store import GameStore
-    from analyzer.webapp.record import keep_form, render
+    from analyzer.webapp.record import render
 
     store = GameStore(os.environ["RISK_ANALYZER_DB"])
     stored = store.load(st.session_state["game_id"])
-    new = render(stored.state, "live")
-    if new is not None:
+
+    def save(new: object) -> str | None:
         try:
             store.save(stored.id, new, expected_version=stored.version)
-        except StoreConflictError:
-            keep_form("live")
-        st.rerun()
+        except StoreConflictError as exc:
+            return str(exc)
+        return None
+
+    render(stored.state, "live", lambda: save)
 
 
 def replayed_equals(state: GameState) -> bool:
@@ -81,8 +83,11 @@ def widgets(at: AppTest, kind: str) -> list[Any]:
 
 
 def poke(at: AppTest, rng: np.random.Generator) -> None:
-    """Set one or two of the panel's number fields or choices to a random value (in range or not)."""
-    for _ in range(int(rng.integers(1, 3))):
+    """Set none, one or two of the panel's number fields or choices to a random value (in range or not).
+
+    Nothing runs here: the values go with the next press, as a browser sends every widget's value with a tap.
+    """
+    for _ in range(int(rng.integers(0, 3))):
         kind = ["number_input", "selectbox"][int(rng.integers(2))]
         found = widgets(at, kind)
         if not found:
@@ -92,7 +97,6 @@ def poke(at: AppTest, rng: np.random.Generator) -> None:
             w.set_value(int(rng.integers(0, 12)) if rng.random() < 0.6 else int(rng.choice(WILD)))
         elif w.options:
             w.select_index(int(rng.integers(len(w.options))))
-        at.run()
 
 
 def refusals(at: AppTest) -> list[str]:
@@ -115,30 +119,31 @@ def test_random_entries_never_lose_or_invent_anything(database: Path) -> None:
     at.run()
     rng = np.random.default_rng(SEED)
     presses = refused = undone = grew = 0
+    before = store.load(game_id)
     while presses < PRESSES:
         assert not at.exception, [e.value for e in at.exception]
         poke(at, rng)
-        assert not at.exception, [e.value for e in at.exception]
         buttons = [b for b in widgets(at, "button") if not b.disabled]
-        if not buttons:
-            continue
         button = buttons[int(rng.integers(len(buttons)))]
-        before = store.load(game_id)
         button.click().run()
         presses += 1
         assert not at.exception, (button.key, [e.value for e in at.exception])
-        after = store.load(game_id)
         is_undo = button.key == f"{KEY}:undo"
         if refusals(at):
             refused += 1
-            assert after.version == before.version and after.state == before.state, (button.key, refusals(at))
+            assert store.version(game_id) == before.version, (button.key, refusals(at))
+            continue
+        if store.version(game_id) == before.version:
+            continue  # nothing saved (a field out of its range, or an entry that changes nothing)
+        after = store.load(game_id)
         if is_undo:
-            undone += after.version != before.version
+            undone += 1
         else:
             assert len(after.state.history) >= len(before.state.history), button.key
             grew += len(after.state.history) > len(before.state.history)
         assert replayed_equals(after.state), button.key
         assert LIVE_LABEL in after.state.labels
         LiveGame(after.state)  # the record reads back and covers the whole history
+        before = after
     # The monkey must have done all three, or the invariants above were checked on too little.
-    assert refused > 20 and grew > 20 and undone > 0, (refused, grew, undone)
+    assert refused > PRESSES // 20 and grew > PRESSES // 20 and undone > 0, (refused, grew, undone)

@@ -17,6 +17,8 @@ from analyzer.solver.battle import battle
 from analyzer.game.board import classic_board
 from analyzer.bots import DEFAULT_BOT, HeuristicBot
 from analyzer.bots.planner import PLANNER_BOT, PlannerBot
+from analyzer.bots.registry import BOTS, make_bot
+from analyzer.bots.strategist import STRATEGIST_BOT
 from analyzer.solver.chains import conquest
 from analyzer.game.dice import DiceRules, roll_distribution
 from analyzer.errors import StudyError
@@ -28,6 +30,7 @@ from analyzer.studies import (
     ContinentCardBot,
     ModelDraftBot,
     OpeningBot,
+    POPULATIONS,
     calibration,
     card_policy,
     card_timing,
@@ -46,6 +49,7 @@ from analyzer.studies import (
     play_openings,
     policy_outcome,
     population_bot,
+    population_name,
     recommend_pick,
     seat_features,
     seat_order_win_rates,
@@ -295,7 +299,7 @@ def test_the_model_draft_bot_plays_legal_games():
 TABLES = ("games", "seats", "starts", "trades", "eliminations")
 
 
-@pytest.mark.parametrize("population", ["classic", "default"])
+@pytest.mark.parametrize("population", ["classic", "planner", "strategist", "default"])
 def test_draft_only_bots_play_the_same_games_compiled_after_the_draft(population):
     # The claims are made in Python, the rest compiled as the bot they name; the Python loop, checking
     # every action, must play the very same games.
@@ -310,7 +314,7 @@ def test_draft_only_bots_play_the_same_games_compiled_after_the_draft(population
 
 def test_the_population_option_seats_its_bots():
     classic = play_openings(3, 6, seed=3, random_claims=1)
-    planned = play_openings(3, 6, seed=3, random_claims=1, population="default")
+    planned = play_openings(3, 6, seed=3, random_claims=1, population="planner")
     assert classic.result.params["bots"] == [repr(OpeningBot(random_claims=1, bot=DEFAULT_BOT))] * 3
     assert planned.result.params["bots"] == [repr(OpeningBot(random_claims=1, bot=PLANNER_BOT))] * 3
     assert "bot=PlannerBot(" in planned.result.params["bots"][0]
@@ -320,20 +324,33 @@ def test_the_population_option_seats_its_bots():
     # Same seeds: the same random first claims, then the two bots' own drafts, which differ.
     assert classic.features["first_claim"].equals(planned.features["first_claim"])
     assert not classic.result.starts["owner"].equals(planned.result.starts["owner"])
-    rest = play_continents(3, 4, seed=2, rounds=2, population="default")
-    assert rest.result.params["bots"] == [repr(PLANNER_BOT)] * 3
+    rest = play_continents(3, 4, seed=2, rounds=2, population="strategist")
+    assert rest.result.params["bots"] == [repr(STRATEGIST_BOT)] * 3
     assert set(rest.holdings["round"]) <= {1, 2}
-    with pytest.raises(StudyError, match="unknown population 'planner': expected one of classic, default"):
-        play_openings(3, 2, population="planner")
+    with pytest.raises(StudyError, match="unknown population 'hunter': expected one of classic, planner, strategist, default"):
+        play_openings(3, 2, population="hunter")
 
 
-def test_card_policies_of_the_default_population():
-    assert card_policy("first", "default") == dataclasses.replace(PLANNER_BOT, cards="first")
-    assert card_policy("value:10", "default") == PLANNER_BOT
-    continent = card_policy("continent", "default")
+def test_the_default_population_is_the_registrys_default_bot(monkeypatch):
+    # Each population is the registry's bot of that name, and "default" follows the registry's default.
+    assert {name: make_bot(name) for name in ("classic", "planner", "strategist")} == POPULATIONS
+    assert population_bot("default") == make_bot("default")
+    monkeypatch.setitem(BOTS, "default", lambda: STRATEGIST_BOT)
+    assert population_name("default") == "strategist" and population_bot("Default") is POPULATIONS["strategist"]
+    monkeypatch.setitem(BOTS, "default", lambda: PLANNER_BOT)
+    assert population_name("default") == "planner"
+    monkeypatch.setitem(BOTS, "default", lambda: dataclasses.replace(PLANNER_BOT, cards="first"))
+    with pytest.raises(StudyError, match="none of the populations"):
+        population_bot("default")
+
+
+def test_card_policies_of_the_planner_population():
+    assert card_policy("first", "planner") == dataclasses.replace(PLANNER_BOT, cards="first")
+    assert card_policy("value:10", "planner") == PLANNER_BOT
+    continent = card_policy("continent", "planner")
     assert isinstance(continent, ContinentCardBot) and continent.bot == dataclasses.replace(PLANNER_BOT, cards="forced")
     # The baseline seat is the planning bot in a field of planning bots: its games are the simulator's.
-    table = card_timing([3], ["first"], n_games=40, seed=6, population="default")
+    table = card_timing([3], ["first"], n_games=40, seed=6, population="planner")
     direct = simulate(3, [PLANNER_BOT] * 3, n_games=40, seed=6, progress=False)
     base = table.set_index("policy").loc["value:10"]
     assert base["wins"] == int((direct.games["winner"] == 0).sum()) and base["games"] == 40
@@ -341,9 +358,24 @@ def test_card_policies_of_the_default_population():
     assert table.set_index("policy").loc["first", "sets_per_game"] > 0
 
 
+def test_the_strategists_compiled_play_honours_the_card_policy():
+    # The strategist trades at once for a kill or when exposed, but otherwise by its card policy: trading
+    # at the first chance must trade sooner and more often than holding until forced, on the same seeds.
+    assert card_policy("forced", "strategist") == dataclasses.replace(STRATEGIST_BOT, cards="forced")
+    table = card_timing([4], ["first", "forced"], n_games=60, seed=3, population="strategist").set_index("policy")
+    assert table.loc["first", "first_trade_turn"] < table.loc["forced", "first_trade_turn"]
+    assert table.loc["first", "sets_per_game"] > table.loc["forced", "sets_per_game"]
+    assert table.loc["value:10", "games"] == 60
+
+
+def test_the_continent_card_bot_of_the_strategist_plays_legal_games():
+    result = simulate(3, [card_policy("continent", "strategist"), "strategist", "strategist"], n_games=2, seed=2, check=True, progress=False)
+    assert len(result.games) == 2
+
+
 def test_the_continent_card_bot_of_the_planner_plays_legal_games():
-    bot = card_policy("continent", "default")
-    result = simulate(3, [bot, "default", "default"], n_games=3, seed=2, check=True, progress=False)
+    bot = card_policy("continent", "planner")
+    result = simulate(3, [bot, "planner", "planner"], n_games=3, seed=2, check=True, progress=False)
     assert len(result.games) == 3 and (result.trades["player"] == 0).any()
 
 
@@ -585,9 +617,9 @@ def test_the_notebook_runner_sets_the_population_and_saves_elsewhere(tmp_path, m
     path = tmp_path / "probe.ipynb"
     source = 'import os\nprint(os.environ.get("RISK_NB_POPULATION", "classic"), os.environ["RISK_NB_GAMES"])'
     nbformat.write(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(source)]), path)
-    assert main([str(path), "--population", "default", "--games", "7", "--out", str(tmp_path / "out")]) == 0
+    assert main([str(path), "--population", "strategist", "--games", "7", "--out", str(tmp_path / "out")]) == 0
     ran = nbformat.read(tmp_path / "out" / "probe.ipynb", as_version=4)
-    assert ran.cells[0].outputs[0]["text"] == "default 7\n"
+    assert ran.cells[0].outputs[0]["text"] == "strategist 7\n"
     assert nbformat.read(path, as_version=4).cells[0].outputs == []  # the original is left as it was
     with pytest.raises(SystemExit):
-        main([str(path), "--population", "planner"])
+        main([str(path), "--population", "hunter"])

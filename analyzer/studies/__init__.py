@@ -22,7 +22,9 @@ Continent value (:mod:`analyzer.studies.continents`)
 whiskers, heatmaps); :mod:`analyzer.studies.stats` holds the statistics they
 share. Every study that simulates games takes a ``population``: the bots
 that fill the seats (:data:`POPULATIONS`: ``"classic"``, the heuristic bot the
-first figures were measured with, or ``"default"``, the planning bot).
+first figures were measured with, ``"planner"``, the planning bot, or
+``"strategist"``, the planner with kills for cards; ``"default"`` is whichever
+the bot registry calls ``default``).
 ``python -m analyzer.studies --games N [--population default]`` reruns the
 notebooks at a chosen size.
 """
@@ -54,7 +56,7 @@ from analyzer.studies.openings import (
     seat_features,
     seat_order_win_rates,
 )
-from analyzer.studies.policies import CARD_POLICIES, POPULATIONS, ContinentCardBot, OpeningBot, card_policy, population_bot
+from analyzer.studies.policies import CARD_POLICIES, POPULATIONS, ContinentCardBot, OpeningBot, card_policy, population_bot, population_name
 
 __all__ = [
     "CARD_POLICIES",
@@ -84,6 +86,7 @@ __all__ = [
     "play_openings",
     "policy_outcome",
     "population_bot",
+    "population_name",
     "recommend_pick",
     "seat_features",
     "seat_order_win_rates",

@@ -1,8 +1,8 @@
 """Card-set timing: when to trade a set, compared across 3 to 6 players.
 
 Each policy (:func:`~analyzer.studies.policies.card_policy`) is played by
-one seat against a field of the population's bots (the classic heuristic bot
-or the planning bot, :data:`~analyzer.studies.policies.POPULATIONS`), whose
+one seat against a field of the population's bots (the classic heuristic bot,
+the planning bot or the strategist, :data:`~analyzer.studies.policies.POPULATIONS`), whose
 own policy is to hold until a set is worth 10; the policy's seat is the same
 population bot with another card policy, so only the card decisions differ. The first player is drawn
 at random in every game, so the policy's seat moves first as often as any

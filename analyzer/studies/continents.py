@@ -237,8 +237,8 @@ def play_continents(
     batch_size: int = BATCH_SIZE,
     progress: bool = False,
 ) -> ContinentRun:
-    """Simulate ``n_games`` games between the ``population``'s bots (``"classic"``, the heuristic bot, or
-    ``"default"``, the planning bot; ``bots`` replaces them: one name for every seat, or one bot per
+    """Simulate ``n_games`` games between the ``population``'s bots (a name of
+    :data:`~analyzer.studies.policies.POPULATIONS` or ``"default"``; ``bots`` replaces them: one name for every seat, or one bot per
     seat) and read who held which continent after each of the first ``rounds`` rounds. The other
     options are :func:`~analyzer.sim.simulate.simulate`'s."""
     if bots is None:

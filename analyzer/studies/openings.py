@@ -209,8 +209,8 @@ def play_openings(
     that makes its first ``random_claims`` claims at random (all 42: random
     drafts, the data a draft model needs; 1: only the opening pick is random)
     and drafts and plays on as the ``population``'s bot
-    (:data:`~analyzer.studies.policies.POPULATIONS`: ``"classic"``, the
-    heuristic bot, or ``"default"``, the planning bot); ``bots`` replaces them. The first player
+    (:data:`~analyzer.studies.policies.POPULATIONS`: ``"classic"``, ``"planner"``,
+    ``"strategist"``, or ``"default"``, the registry's default bot); ``bots`` replaces them. The first player
     is drawn at random in each game, so every seat is equally likely to move
     first. ``rules`` (classic by default) must keep the claiming setup. The other options are
     :func:`~analyzer.sim.simulate.simulate`'s.

@@ -1,13 +1,14 @@
 """Bots the studies need beyond the built-in family: random openings and the continent card policy.
 
 Each changes one decision of a **population** bot (:data:`POPULATIONS`: the
-classic heuristic bot or the planning bot that is now the default) and leaves
-every other decision to it, so a study compares that one decision and nothing
-else, in a field of that population.
+classic heuristic bot, the planning bot, or the strategist; ``"default"`` is
+whichever of them the bot registry calls ``default``) and leaves every other
+decision to it, so a study compares that one decision and nothing else, in a
+field of that population.
 
 >>> card_policy("value:15").card_value, card_policy("continent").bot.cards
 (15, 'forced')
->>> type(card_policy("first", population="default")).__name__
+>>> type(card_policy("first", population="planner")).__name__
 'PlannerBot'
 >>> card_policy("sometimes")
 Traceback (most recent call last):
@@ -26,6 +27,7 @@ from analyzer.game.actions import Claim, Place
 from analyzer.bots.base import Decision
 from analyzer.bots.heuristic import DEFAULT_BOT, HeuristicBot, board_data, win_probability
 from analyzer.bots.planner import PLANNER_BOT
+from analyzer.bots.registry import make_bot
 from analyzer.game.dice import DiceRules
 from analyzer.errors import StudyError
 from analyzer.studies.stats import check_count
@@ -34,20 +36,41 @@ from analyzer.game.state import GameState
 from analyzer.game.vocabulary import Phase
 
 #: The bot families a study can fill its seats with, by the registry's names: ``classic`` (the heuristic bot,
-#: which the first committed figures were measured with) and ``default`` (the planning bot).
-POPULATIONS: dict[str, HeuristicBot] = {"classic": DEFAULT_BOT, "default": PLANNER_BOT}
+#: which the first committed figures were measured with), ``planner`` (the planning bot) and ``strategist``
+#: (the planner with kills for cards). ``"default"`` is not a key: it names whichever bot the registry
+#: (:data:`analyzer.bots.registry.BOTS`) calls ``default`` today (:func:`population_name`).
+POPULATIONS: dict[str, HeuristicBot] = {name: make_bot(name) for name in ("classic", "planner", "strategist")}  # type: ignore[misc]
+#: The name that stands for the registry's default bot.
+DEFAULT = "default"
+
+
+def population_name(population: str) -> str:
+    """The key of :data:`POPULATIONS` that ``population`` names: itself, or for ``"default"`` the
+    population whose bot is the registry's ``default`` bot, so that results are filed under the bot
+    they were measured with, whatever the default is on the day.
+
+    >>> population_name(" Planner "), population_name("default") in POPULATIONS
+    ('planner', True)
+    """
+    key = population.strip().lower() if isinstance(population, str) else None
+    if key == DEFAULT:
+        default = make_bot(DEFAULT)
+        found = [name for name, bot in POPULATIONS.items() if bot == default]
+        if not found:
+            raise StudyError(f"the registry's default bot, {type(default).__name__}, is none of the populations {', '.join(POPULATIONS)}")
+        return found[0]
+    if key not in POPULATIONS:
+        raise StudyError(f"unknown population {population!r}: expected one of {', '.join((*POPULATIONS, DEFAULT))}")
+    return key
 
 
 def population_bot(population: str) -> HeuristicBot:
-    """The bot of the population called ``population`` (a key of :data:`POPULATIONS`).
+    """The bot of the population called ``population`` (a key of :data:`POPULATIONS`, or ``"default"``).
 
-    >>> type(population_bot("default")).__name__, population_bot("classic") == DEFAULT_BOT
-    ('PlannerBot', True)
+    >>> type(population_bot("strategist")).__name__, population_bot("classic") == DEFAULT_BOT
+    ('StrategistBot', True)
     """
-    bot = POPULATIONS.get(population.strip().lower()) if isinstance(population, str) else None
-    if bot is None:
-        raise StudyError(f"unknown population {population!r}: expected one of {', '.join(POPULATIONS)}")
-    return bot
+    return POPULATIONS[population_name(population)]
 
 
 class DraftsThenPlays:
@@ -236,7 +259,9 @@ def card_policy(name: str, population: str = "classic") -> HeuristicBot | Contin
     the first chance), ``forced`` (hold until forced at 5 cards), ``value:X`` (hold until a set is worth
     at least X armies, or forced) or ``continent`` (:class:`ContinentCardBot` over that bot).
 
-    Every other knob is the population bot's; both populations' own policy is ``value:10``.
+    Every other knob is the population bot's; every population's own policy is ``value:10``. The
+    strategist also trades at once, whatever its policy, for a set that makes a kill or when it is
+    exposed to one (:mod:`analyzer.bots.strategist`): its policy governs the other trades.
     """
     base = population_bot(population)
     key = name.strip().lower() if isinstance(name, str) else name
@@ -253,4 +278,4 @@ def card_policy(name: str, population: str = "classic") -> HeuristicBot | Contin
     )
 
 
-__all__ = ["CARD_POLICIES", "POPULATIONS", "ContinentCardBot", "OpeningBot", "card_policy", "population_bot"]
+__all__ = ["CARD_POLICIES", "DEFAULT", "POPULATIONS", "ContinentCardBot", "OpeningBot", "card_policy", "population_bot", "population_name"]

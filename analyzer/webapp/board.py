@@ -29,6 +29,8 @@ from analyzer.webapp.session import (
     MAP,
     PICK,
     REFUSED_TABLE,
+    STORE_ERROR,
+    VERSION,
     commit,
     game_key,
     player_colors,
@@ -84,13 +86,15 @@ def quick_edit(game: GameState, names: list[str], picked: Sequence[str]) -> None
     # No bounds here (the browser would keep the last good value): the engine's check names the territory and value.
     armies_col.number_input("Armies on each", value=None, step=1, placeholder="keep",
                             key=EDIT_ARMIES)
-    st.button("Apply to the picked territories", on_click=apply_quick_edit, disabled=not picked, key="apply_quick_edit")
+    # The edit is made on the game shown, and saved against its version: a change saved meanwhile on another
+    # device (and perhaps already brought in by the polling) refuses it, instead of receiving it unseen.
+    st.button("Apply to the picked territories", on_click=apply_quick_edit, args=(game, st.session_state.get(VERSION)),
+              disabled=not picked, key="apply_quick_edit")
     if st.session_state.get(EDIT_ERROR):
         st.error(plain(st.session_state[EDIT_ERROR]))
 
 
-def apply_quick_edit() -> None:
-    game: GameState = st.session_state[GAME]
+def apply_quick_edit(game: GameState, version: int | None) -> None:
     names = player_names(game)
     picked = st.session_state.get(PICK) or []
     owner, armies = st.session_state.get(EDIT_OWNER), st.session_state.get(EDIT_ARMIES)
@@ -107,8 +111,8 @@ def apply_quick_edit() -> None:
         st.session_state[EDIT_ERROR] = str(exc)
         return
     st.session_state[EDIT_ERROR] = None
-    if edited != game:
-        commit(edited)
+    if edited != game and not commit(edited, expected_version=version):
+        st.session_state[EDIT_ERROR] = st.session_state.pop(STORE_ERROR, None)
 
 
 def territory_editor(game: GameState, names: list[str]) -> GameState | None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 
 import numpy as np
 import pandas as pd
@@ -15,16 +16,16 @@ from analyzer.webapp.board import board_view
 from analyzer.webapp.cached import cached_suggestions, position_json
 from analyzer.webapp.continents import continents_view
 from analyzer.webapp.players import players_view
-from analyzer.webapp.record import is_live, record_view, render
+from analyzer.webapp.record import is_live, render
 from analyzer.webapp.reinforcements import reinforcements_view
 from analyzer.webapp.review_view import review_view
 from analyzer.webapp.session import (
     GAME,
     GAME_NAME,
-    RECORD_ERROR,
     STORE_ERROR,
     STORED_ID,
     TAB,
+    TAB_PARAM,
     VERSION,
     close_game,
     commit,
@@ -37,7 +38,7 @@ from analyzer.webapp.strip import win_strip
 from analyzer.webapp.suggestions import suggestions_view
 from analyzer.webapp.tables import tables_view
 
-#: Session key: the view each game (by its stored id) opened on.
+#: Session key: the view each game (by its stored id) opened on in this session.
 OPENING_VIEW = "opening_view"
 
 #: Attacks shown on the game's front page; the Suggestions tab has them all.
@@ -65,24 +66,25 @@ def game_page(game: GameState, names: list[str]) -> None:
                            key="save_game")
         upload_game()
     labels = [label for label, _ in VIEWS]
-    # The view a game opens on is chosen once per game: a random setup becomes live with its first entry
-    # (an Apply on the Board view), and a changed default would start the tabs afresh on Record.
+    # The open view is in the URL (``?tab=``) at every run, the default one too, so a reload opens it again:
+    # a random setup that became live with an Apply on the Board view reloads on Board, not on Record.
     opening: dict[object, str] = st.session_state.setdefault(OPENING_VIEW, {})
-    default = opening.setdefault(st.session_state.get(STORED_ID), "Record" if live else labels[0])
-    tabs = st.tabs(labels, key=TAB, on_change="rerun", bind="query-params", default=default)
+    game_id = st.session_state.get(STORED_ID)
+    if game_id not in opening:
+        wanted = st.query_params.get(TAB_PARAM)
+        opening[game_id] = wanted if wanted in labels else ("Record" if live else labels[0])
+        st.session_state[TAB] = opening[game_id]
+    tabs = st.tabs(labels, key=TAB, on_change="rerun")
+    st.query_params[TAB_PARAM] = st.session_state[TAB]
     in_setup = bool(np.any(game.owner < 0))
     for tab, (_, view) in zip(tabs, VIEWS):
         # Tabs track their state, so `open` is False for every tab but the one in view.
         if not tab.open:
             continue
         with tab, shown_errors():
-            if view is record_view:
-                win_strip(names)
-                record_fragment()
-                continue
             if live and view is board_view:
                 game_header(game, names)
-            if in_setup and view not in (board_view, players_view, tables_view):
+            if in_setup and view not in (board_view, record_view, players_view, tables_view):
                 st.info("This game is still in its setup: this tab needs an owner for every territory. "
                         "Enter them on the Board tab, or start a new game.")
                 continue
@@ -104,22 +106,29 @@ def game_header(game: GameState, names: list[str]) -> None:
         top_attacks(game, names)
 
 
+def record_view(game: GameState, names: list[str]) -> None:
+    """The Record tab: the win-chance strip and the live-game panel, each rerun on its own."""
+    win_strip(names)
+    record_fragment()
+
+
 @st.fragment
 def record_fragment() -> None:
     """The Record view, rerun on its own: an entry redraws the panel, not the page around it.
 
     The game is read from the session at each run, so the panel always shows
-    the game as stored now. A refused save (the game changed elsewhere) shows
-    its message here, at the entry, and leaves the entry in the panel's widgets.
+    the game as stored now. An entry is saved against the version the panel
+    showed when it was made: a refusal (the game changed elsewhere) shows its
+    message at the entry, and leaves the entry in the panel's widgets.
     """
-    game: GameState = st.session_state[GAME]
-    refused = st.session_state.pop(RECORD_ERROR, None)
-    new = render(game, "live", message=refused)
-    if new is None:
-        return
-    if not commit(new):
-        st.session_state[RECORD_ERROR] = st.session_state.pop(STORE_ERROR, None)
-    st.rerun(scope="fragment")
+    render(st.session_state[GAME], "live", lambda: partial(save_entry, version=st.session_state.get(VERSION)))
+
+
+def save_entry(game: GameState, *, version: int | None) -> str | None:
+    """Store ``game``, an entry made on ``version`` of the open game; None, or the message of a refusal."""
+    if commit(game, expected_version=version):
+        return None
+    return st.session_state.pop(STORE_ERROR, None) or "the game changed on another device"
 
 
 def saved_game(game: GameState) -> str:
@@ -159,7 +168,7 @@ def top_attacks(game: GameState, names: list[str]) -> None:
 
 
 #: The tabs of an open game, in order: (label, view). A view returning a game has it stored.
-VIEWS: tuple[tuple[str, Callable[[GameState, list[str]], GameState | None]], ...] = (
+VIEWS: tuple[tuple[str, Callable[[GameState, list[str]], GameState | None]], ...] = (  # Record saves its own entries
     ("Board", board_view),
     ("Record", record_view),
     ("Players & cards", players_view),

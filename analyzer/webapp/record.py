@@ -18,7 +18,7 @@ roll instead.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
 import numpy as np
@@ -40,7 +40,7 @@ from analyzer.limits import MAX_NAME_LENGTH
 from analyzer.live import LIVE_LABEL, LiveGame
 from analyzer.plot import NEUTRAL_COLOR, PICK_SELECTION, PLAYER_COLORS, board_chart, chart_picks
 from analyzer.text import plain, shortened
-from analyzer.webapp.inputs import whole_number
+from analyzer.webapp.inputs import bounds_problem, whole_number
 
 T = TypeVar("T")
 
@@ -60,19 +60,33 @@ def is_live(game: GameState) -> bool:
     return LIVE_LABEL in game.labels
 
 
-def render(game: GameState | None, key: str, *, message: str | None = None) -> GameState | None:
-    """Draw the live-game panel for ``game`` (None: the start form); return the new game after an entry, else None.
+#: What :func:`render` is handed to keep a new game: it returns None once the game is kept, else the
+#: message saying why not (another device saved first), shown at the entry.
+Save = Callable[[GameState], "str | None"]
+
+
+def render(game: GameState | None, key: str, saver: Callable[[], Save]) -> None:
+    """Draw the live-game panel for ``game`` (None: the start form); an entry hands the new game to a ``save``.
+
+    ``saver()`` gives the ``save`` for the game shown now (an entry is kept against the version it was made on):
+    it is asked again after a tap on the setup map made an entry before the panel was drawn.
 
     ``key`` prefixes every widget key, so the panel can sit beside other
-    widgets (and two panels beside each other). ``message`` (the last entry's
-    save refused) is shown at the entries. After an entry the counts of the
-    form start again from the game's; a caller whose save of the new game is
-    refused calls :func:`keep_form` so that the user's entry stays in it.
+    widgets (and two panels beside each other). An entry is made by its
+    button's callback, which Streamlit runs before the next run: the run that
+    follows a tap draws the game the entry made, so one run answers a tap
+    (a tap on the setup map is read before the panel is drawn, for the same
+    reason). After an entry the counts of the form start again from the
+    game's; an entry refused (by the rules, or by ``save``) shows its message
+    under its button and the form keeps what was entered.
     """
+    save = saver()
     if game is None:
-        return _start_form(key)
+        _start_form(key, save)
+        return
     if LIVE_LABEL not in game.labels:
-        return _adopt_form(game, key)
+        _adopt_form(game, key, save)
+        return
     try:
         live = LiveGame(game)
     except RiskAnalyzerError as exc:
@@ -80,19 +94,17 @@ def render(game: GameState | None, key: str, *, message: str | None = None) -> G
         st.error(plain(f"{exc}. The game is kept; its undo list cannot be."))
         fresh = game.copy()
         fresh.labels.pop(LIVE_LABEL)
-        return _adopt_form(fresh, key)
-    names = player_names(game)
+        _adopt_form(fresh, key, save)
+        return
+    tapped = _map_tap(live, key, save)
+    if tapped is not None:
+        live, save = LiveGame(tapped), saver()
+    names = player_names(live.state)
     _status(live, names)
-    if message:
-        st.error(plain(message))
-    new = _entries(live, names, key)
-    if new is not None:
-        return new
-    new = _undo_redo(live, key)
-    if new is not None:
-        return new
+    _entries(live, names, key, save)
+    _undo_redo(live, key, save)
+    _said(key, None)
     _history(live, names, key)
-    return None
 
 
 # ------------------------------------------------------------------------------------ helpers
@@ -105,20 +117,83 @@ def _form(key: str) -> int:
     return int(st.session_state.get(_k(key, "form"), 0))
 
 
-def keep_form(key: str) -> None:
-    """The new game :func:`render` returned was not saved: the form keeps the user's entry, to apply again."""
-    st.session_state[_k(key, "form")] = max(0, _form(key) - 1)
+class _Blank(Exception):
+    """A field of the entry holds no valid value: its own message says so, and the entry does nothing."""
 
 
-def _apply(live: LiveGame, key: str, entry: Callable[[], object]) -> GameState | None:
-    """Run one entry; on a refusal show the engine's message and keep the game and the form."""
+def _count(name: str, lo: int, hi: int, default: int) -> int:
+    """The number in the field ``name`` now (what :func:`whole_number` draws), or :class:`_Blank`."""
+    raw = st.session_state.get(name, default)
+    if bounds_problem(raw, lo, hi):
+        raise _Blank
+    return int(raw)
+
+
+def _choice(name: str, options: Sequence[T]) -> T | None:
+    """The option the box ``name`` shows now: its value if it still is an option, else the first one."""
+    value = st.session_state.get(name)
+    if value in options:
+        return value
+    return options[0] if options else None
+
+
+def _enter(key: str, anchor: str, game: GameState, save: Save, entry: Callable[[LiveGame], object]) -> GameState | None:
+    """Make one entry on ``game`` and hand the new game to ``save``; return it, or None when nothing was kept.
+
+    A refusal (by the rules or by ``save``) is kept for the next run to show
+    under the ``anchor`` button, and the form keeps the entry.
+    """
+    live = LiveGame(game)
     try:
-        entry()
+        entry(live)
+    except _Blank:
+        return None
     except RiskAnalyzerError as exc:
-        st.error(plain(str(exc)))
+        _say(key, anchor, str(exc))
+        return None
+    refused = save(live.state)
+    if refused:
+        _say(key, anchor, refused)
         return None
     st.session_state[_k(key, "form")] = _form(key) + 1
     return live.state
+
+
+def _button(label: str, key: str, name: str, game: GameState, save: Save, entry: Callable[[LiveGame], object],
+            **kw: Any) -> None:
+    """A full-width button whose tap makes ``entry`` (by its callback), with the message of its last refusal under it.
+
+    A tap that comes while the page's first run is still going can reach the
+    next run without its callback (Streamlit keeps the callbacks of finished
+    runs): the button then reads as pressed, and the entry is made here, the
+    page drawn again after it.
+    """
+    ran = _k(key, f"ran:{name}")
+    pressed = st.button(label, key=_k(key, name), width="stretch", on_click=_entered,
+                        args=(key, name, game, save, entry), **kw)
+    if pressed and not st.session_state.pop(ran, False) and _enter(key, name, game, save, entry) is not None:
+        st.rerun()
+    st.session_state.pop(ran, None)
+    _said(key, name)
+
+
+def _entered(key: str, name: str, game: GameState, save: Save, entry: Callable[[LiveGame], object]) -> None:
+    """The callback of an entry's button: the entry, noted as made (see :func:`_button`)."""
+    st.session_state[_k(key, f"ran:{name}")] = True
+    _enter(key, name, game, save, entry)
+
+
+def _say(key: str, anchor: str, message: str, *, refused: bool = True) -> None:
+    st.session_state[_k(key, "said")] = (anchor, plain(message), refused)
+
+
+def _said(key: str, anchor: str | None) -> None:
+    """Show the message kept for ``anchor`` (None: any still unshown, as the panel ends), once."""
+    kept = st.session_state.get(_k(key, "said"))
+    if kept is None or anchor not in (None, kept[0]):
+        return
+    del st.session_state[_k(key, "said")]
+    (st.error if kept[2] else st.info)(kept[1])
 
 
 def _selectbox(label: str, options: Sequence[T], format_func: Callable[[T], str], key: str) -> T | None:
@@ -131,10 +206,18 @@ def _selectbox(label: str, options: Sequence[T], format_func: Callable[[T], str]
     longer matches an option and the choice falls to the first one.
     Re-stating the choice through ``st.session_state`` before the widget is
     drawn makes Streamlit send the current label with it.
+
+    The choice is also kept beside the widget, so that it survives the runs
+    in which the box is not drawn (Streamlit forgets a widget's state then):
+    after a capture's move-in, the next battle starts from the same territory.
     """
-    if key in st.session_state and st.session_state[key] in options:
-        st.session_state[key] = st.session_state[key]
-    return st.selectbox(label, options, format_func=format_func, key=key)
+    kept = f"{key}~kept"
+    choice = st.session_state.get(key, st.session_state.get(kept))
+    if choice in options:
+        st.session_state[key] = choice
+    value = st.selectbox(label, options, format_func=format_func, key=key)
+    st.session_state[kept] = value
+    return value
 
 
 def _territory_label(game: GameState, names: list[str]) -> Callable[[int], str]:
@@ -170,20 +253,20 @@ class _EntryError(RiskAnalyzerError):
 
 
 # ------------------------------------------------------------------------------------ starting
-def _start_form(key: str) -> GameState | None:
+def _start_form(key: str, save: Save) -> None:
     st.subheader("Start a live game")
     text = st.text_input("Players, in seat order (comma-separated)", "Red, Blue, Green", key=_k(key, "names"))
     names = [shortened(n, MAX_NAME_LENGTH) for n in text.split(",") if n.strip()]
     if len(names) not in PLAYER_COUNTS:
         st.error(plain(f"a game has {PLAYER_COUNT_TEXT} players, got {len(names)}"))
-        return None
+        return
     first = _selectbox("Goes first", range(len(names)), lambda p: names[p], _k(key, "first"))
     me = _selectbox("You are", [None, *range(len(names))], lambda p: "nobody (every card face down)" if p is None else names[p],
                     _k(key, "me"))
     how = st.radio("Territories", [CLAIM_ONE_BY_ONE, ENTER_BY_PLAYER, RANDOM_DEAL], key=_k(key, "how"))
     deal = _deal_pickers(names, key) if how == ENTER_BY_PLAYER else None
     if not st.button("Start", key=_k(key, "start"), width="stretch", type="primary"):
-        return None
+        return
     rng = np.random.default_rng()
     try:
         if how == RANDOM_DEAL:
@@ -193,8 +276,17 @@ def _start_form(key: str) -> GameState | None:
                                   deal=None if deal is None else _deal_of(deal, len(names)))
     except RiskAnalyzerError as exc:
         st.error(plain(str(exc)))
-        return None
-    return live.state
+        return
+    _kept(save, live.state)
+
+
+def _kept(save: Save, game: GameState) -> None:
+    """Keep a game made in this run (a start, an adoption) and draw the page again with it."""
+    refused = save(game)
+    if refused:
+        st.error(plain(refused))
+        return
+    st.rerun()
 
 
 def _deal_pickers(names: list[str], key: str) -> list[list[int]]:
@@ -221,14 +313,13 @@ def _deal_of(picked: list[list[int]], n_players: int) -> list[int]:
     return owner
 
 
-def _adopt_form(game: GameState, key: str) -> GameState | None:
+def _adopt_form(game: GameState, key: str, save: Save) -> None:
     names = player_names(game)
     st.info("Follow this game live from here: each entry is checked by the rules, and can be undone.")
     me = st.selectbox("You are", [None, *range(game.n_players)], key=_k(key, "adopt_me"),
                       format_func=lambda p: "nobody (every card face down)" if p is None else names[p])
     if st.button("Follow this game live", key=_k(key, "adopt"), width="stretch", type="primary"):
-        return LiveGame(game, me=me, seed=int(np.random.default_rng().integers(2**31))).state
-    return None
+        _kept(save, LiveGame(game, me=me, seed=int(np.random.default_rng().integers(2**31))).state)
 
 
 # ------------------------------------------------------------------------------------ the entries
@@ -256,46 +347,78 @@ def _status(live: LiveGame, names: list[str]) -> None:
         st.caption(plain(f"Your cards: {text}" + (f"; {hidden} to name" if hidden else "")))
 
 
-def _entries(live: LiveGame, names: list[str], key: str) -> GameState | None:
+def _entries(live: LiveGame, names: list[str], key: str, save: Save) -> None:
     s = live.state
     phase = s.phase
     if phase == Phase.SETUP_CLAIM:
-        return _claim(live, s, names, key)
-    if phase == Phase.SETUP_PLACE:
-        return _place_starting(live, s, names, key)
-    new = _name_cards(live, s, key)
-    if new is not None:
-        return new
-    if phase == Phase.REINFORCE:
+        _claim(s, names, key, save)
+    elif phase == Phase.SETUP_PLACE:
+        _place_starting(s, names, key, save)
+    elif _name_cards(live, s, key, save):
+        return
+    elif phase == Phase.REINFORCE:
         # No army is due while a trade forced mid-turn (after an elimination) is waiting.
-        return _trade(live, s, names, key) or (_place(live, s, names, key) if s.pending else None)
-    if phase == Phase.MOVE_IN:
-        return _move_in(live, s, key)
-    if phase in (Phase.ATTACK, Phase.FORTIFY):
+        _trade(live, s, names, key, save)
+        if s.pending:
+            _place(s, names, key, save)
+    elif phase == Phase.MOVE_IN:
+        _move_in(s, key, save)
+    elif phase in (Phase.ATTACK, Phase.FORTIFY):
         if phase == Phase.ATTACK:
-            new = _battle(live, s, names, key)
-            if new is not None:
-                return new
-        return _fortify_or_end(live, s, names, key)
+            _battle(s, names, key, save)
+        _fortify_or_end(live, s, names, key, save)
+
+
+def _map_tap(live: LiveGame, key: str, save: Save) -> GameState | None:
+    """The entry of a tap on the setup map, made before the panel is drawn; the new game, or None.
+
+    The map's tap is read from its state before anything is drawn, so the run
+    the tap starts draws the claim or the army it made. A tap that makes no
+    entry says why (the next army is another player's, the territory is taken).
+    """
+    s = live.state
+    if s.phase not in (Phase.SETUP_CLAIM, Phase.SETUP_PLACE):
+        return None
+    event = st.session_state.get(_map_key(s, key))
+    picks = chart_picks(event["selection"], s.board) if isinstance(event, Mapping) and "selection" in event else []
+    names = player_names(s)
+    for name in picks:
+        t = s.board.index(name)
+        if s.phase == Phase.SETUP_CLAIM:
+            if s.owner[t] < 0:
+                return _enter(key, "map", s, save, lambda live: live.claim(t))
+            _say(key, "map", f"{name} is already {names[int(s.owner[t])]}'s: tap a free territory", refused=False)
+            continue
+        force = setup_force(s)
+        if s.owner[t] == force:
+            return _enter(key, "map", s, save, lambda live: live.place({t: 1}))
+        _say(key, "map", f"{name} is {names[int(s.owner[t])]}'s, and the next army is {names[force]}'s: "
+                         f"tap one of {names[force]}'s territories", refused=False)
     return None
 
 
-def _claim(live: LiveGame, s: GameState, names: list[str], key: str) -> GameState | None:
+def _map_key(s: GameState, key: str) -> str:
+    # Keyed by the entries made so far: after one the map starts with nothing selected, so the same
+    # selection is not read again on the next run, and the next tap is always a change the chart reports.
+    return _k(key, f"claim_map{len(s.history)}")
+
+
+def _claim(s: GameState, names: list[str], key: str, save: Save) -> None:
     st.caption(plain(f"Tap a free territory on the map to claim it for {names[s.player]}."))
-    for t in _map_taps(s, key):
-        if s.owner[t] < 0:
-            return _apply(live, key, lambda: live.claim(t))
-        st.info(plain(f"{s.board.territories[t]} is already {names[int(s.owner[t])]}'s: tap a free territory"))
-    if st.button("Deal the rest at random", key=_k(key, "deal_rest"), width="stretch",
-                 help="Every territory still free is claimed in turn, in a random order."):
-        return _apply(live, key, lambda: _deal_rest(live))
+    _map(s, key)
+    _button("Deal the rest at random", key, "deal_rest", s, save, _deal_rest,
+            help="Every territory still free is claimed in turn, in a random order.")
     with st.expander("Or pick it from a list"):
         free = s.territories_of(-1)
-        t = st.selectbox(f"{names[s.player]} claims", free, format_func=lambda t: s.board.territories[t],
-                         key=_k(key, "claim"))
-        if st.button("Claim", key=_k(key, "claim_go"), width="stretch", type="primary") and t is not None:
-            return _apply(live, key, lambda: live.claim(int(t)))
-    return None
+        st.selectbox(f"{names[s.player]} claims", free, format_func=lambda t: s.board.territories[t],
+                     key=_k(key, "claim"))
+
+        def entry(live: LiveGame) -> None:
+            t = _choice(_k(key, "claim"), free)
+            if t is None:
+                raise _Blank
+            live.claim(int(t))
+        _button("Claim", key, "claim_go", s, save, entry, type="primary")
 
 
 def _deal_rest(live: LiveGame) -> None:
@@ -303,8 +426,8 @@ def _deal_rest(live: LiveGame) -> None:
         live.claim(t)
 
 
-def _map_taps(s: GameState, key: str) -> list[int]:
-    """The territories tapped on the setup map (one continent at a time, which fits a phone's width).
+def _map(s: GameState, key: str) -> None:
+    """The setup map to tap (one continent at a time, which fits a phone's width), and what the last tap said.
 
     The map opens on the continent the next claim or army likely goes to, and
     follows the play from continent to continent until the user picks one.
@@ -319,11 +442,9 @@ def _map_taps(s: GameState, key: str) -> list[int]:
                          format_func=lambda c: "the whole world (scrolls on a phone)" if c is None else continents[c].name)
     colors = player_labels(s)[1] or list(PLAYER_COLORS[: s.n_players])
     spec = _claim_map_spec(s.to_json(history=False), tuple(player_names(s)), tuple(colors), shown)
-    # Keyed by the entries made so far: after one the map starts with nothing selected, so the same
-    # selection is not read again on the next run, and the next tap is always a change the chart reports.
-    event = st.vega_lite_chart(spec=spec, key=_k(key, f"claim_map{len(s.history)}"), on_select="rerun",
-                               selection_mode=PICK_SELECTION, width="content")
-    return [s.board.index(name) for name in chart_picks(event["selection"], s.board)]
+    st.vega_lite_chart(spec=spec, key=_map_key(s, key), on_select="rerun", selection_mode=PICK_SELECTION,
+                       width="content")
+    _said(key, "map")
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
@@ -337,43 +458,37 @@ def _claim_map_spec(game_json: str, names: tuple[str, ...], colors: tuple[str, .
     return spec
 
 
-def _place_starting(live: LiveGame, s: GameState, names: list[str], key: str) -> GameState | None:
+def _place_starting(s: GameState, names: list[str], key: str, save: Save) -> None:
     force = setup_force(s)
     left = ", ".join(f"{names[f]} {int(k)}" for f, k in enumerate(s.pool) if k)
     st.caption(plain(f"Starting armies left: {left}. Tap one of {names[force]}'s territories to put an army on it."))
-    for t in _map_taps(s, key):
-        if s.owner[t] == force:
-            return _apply(live, key, lambda: live.place({t: 1}))
-        st.info(plain(f"{s.board.territories[t]} is {names[int(s.owner[t])]}'s, and the next army is {names[force]}'s: "
-                      f"tap one of {names[force]}'s territories"))
-    if st.button("Spread the rest", key=_k(key, "spread_rest"), width="stretch",
-                 help="Every player's armies still to place go one at a time on their territory holding the fewest."):
-        return _apply(live, key, lambda: live.place_starting(spread_rest(live.state)))
+    _map(s, key)
+    _button("Spread the rest", key, "spread_rest", s, save, lambda live: live.place_starting(spread_rest(live.state)),
+            help="Every player's armies still to place go one at a time on their territory holding the fewest.")
     with st.expander("Or type them, one line per player"):
-        texts = {}
         for f in range(len(s.pool)):
-            texts[f] = st.text_input(f"{names[f]}: {int(s.pool[f])} to place, like 'Ukraine 5, Ural 3'",
-                                     key=_k(key, f"start_{f}"))
-        if st.button("Place starting armies", key=_k(key, "start_go"), width="stretch", type="primary"):
-            def entry() -> None:
-                live.place_starting({f: _parse_counts(t, s) for f, t in texts.items()})
-            return _apply(live, key, entry)
-    return None
+            st.text_input(f"{names[f]}: {int(s.pool[f])} to place, like 'Ukraine 5, Ural 3'", key=_k(key, f"start_{f}"))
+
+        def entry(live: LiveGame) -> None:
+            live.place_starting({f: _parse_counts(st.session_state.get(_k(key, f"start_{f}"), ""), s)
+                                 for f in range(len(s.pool))})
+        _button("Place starting armies", key, "start_go", s, save, entry, type="primary")
 
 
-def _name_cards(live: LiveGame, s: GameState, key: str) -> GameState | None:
+def _name_cards(live: LiveGame, s: GameState, key: str, save: Save) -> bool:
+    """The face-down cards of the user's own hand to name, when there are any; whether they were asked for."""
     if live.me is None or not set(live.hidden) & set(s.hand(live.me)):
-        return None
+        return False
     unseen = sorted(set(live.hidden) | {int(c) for c in np.flatnonzero(s.card_loc == DECK)})
-    cards = st.multiselect("Name your face-down cards", unseen, format_func=_card_label(s), key=_k(key, "name_cards"))
-    if st.button("These are my cards", key=_k(key, "name_go"), width="stretch"):
-        return _apply(live, key, lambda: live.name_cards([int(c) for c in cards]))
-    return None
+    st.multiselect("Name your face-down cards", unseen, format_func=_card_label(s), key=_k(key, "name_cards"))
+    _button("These are my cards", key, "name_go", s, save,
+            lambda live: live.name_cards([int(c) for c in st.session_state.get(_k(key, "name_cards"), [])]))
+    return True
 
 
-def _trade(live: LiveGame, s: GameState, names: list[str], key: str) -> GameState | None:
+def _trade(live: LiveGame, s: GameState, names: list[str], key: str, save: Save) -> None:
     if len(s.hand(s.player)) < 3:
-        return None
+        return
     must = len(s.hand(s.player)) >= 5
     with st.container(border=True):
         st.write(plain(f"{names[s.player]} {'must trade' if must else 'may trade'} a set"))
@@ -382,111 +497,140 @@ def _trade(live: LiveGame, s: GameState, names: list[str], key: str) -> GameStat
         else:
             choices = sorted(set(live.hidden) & set(s.hand(s.player)) |
                              {int(c) for c in np.flatnonzero(s.card_loc == DECK)} | set(live.known_hand(s.player)))
-        cards = st.multiselect("Cards shown (leave empty for 'a set')", choices, format_func=_card_label(s),
-                               key=_k(key, "trade_cards"), max_selections=3)
-        bonus = st.selectbox("Extra armies on", [None, *s.territories_of(s.player)], key=_k(key, "trade_bonus"),
-                             format_func=lambda t: "no card shows a territory of theirs" if t is None else s.board.territories[t])
-        if st.button("Trade", key=_k(key, "trade_go"), width="stretch"):
-            return _apply(live, key, lambda: live.trade([int(c) for c in cards], bonus))
-    return None
+        st.multiselect("Cards shown (leave empty for 'a set')", choices, format_func=_card_label(s),
+                       key=_k(key, "trade_cards"), max_selections=3)
+        bonuses = [None, *s.territories_of(s.player)]
+        st.selectbox("Extra armies on", bonuses, key=_k(key, "trade_bonus"),
+                     format_func=lambda t: "no card shows a territory of theirs" if t is None else s.board.territories[t])
+
+        def entry(live: LiveGame) -> None:
+            cards = [int(c) for c in st.session_state.get(_k(key, "trade_cards"), [])]
+            live.trade(cards, _choice(_k(key, "trade_bonus"), bonuses))
+        _button("Trade", key, "trade_go", s, save, entry)
 
 
-def _place(live: LiveGame, s: GameState, names: list[str], key: str) -> GameState | None:
+def _place(s: GameState, names: list[str], key: str, save: Save) -> None:
     mine = s.territories_of(s.player)
-    label = _territory_label(s, names)
-    t = _selectbox("Place on", mine, label, _k(key, "place_t"))
+    t = _selectbox("Place on", mine, _territory_label(s, names), _k(key, "place_t"))
     if t is None:
-        return None
+        return
     g = _form(key)
-    k = whole_number("Armies", 1, s.pending, value=max(1, s.pending), key=_k(key, f"place_k{g}"))
-    several = st.text_input("Or several at once, like 'Ukraine 3, Ural 2'", key=_k(key, f"place_many{g}"))
-    if st.button("Place", key=_k(key, "place_go"), width="stretch", type="primary") and (k is not None or several.strip()):
-        def entry() -> None:
-            one: dict[Territory, int] = {int(t): int(k or 0)}
-            live.place(_parse_counts(several, s) if several.strip() else one)
-        return _apply(live, key, entry)
-    return None
+    count, many = _k(key, f"place_k{g}"), _k(key, f"place_many{g}")
+    whole_number("Armies", 1, s.pending, value=max(1, s.pending), key=count)
+    st.text_input("Or several at once, like 'Ukraine 3, Ural 2'", key=many)
+
+    def entry(live: LiveGame) -> None:
+        several = str(st.session_state.get(many, ""))
+        if several.strip():
+            live.place(_parse_counts(several, s))
+            return
+        where = _choice(_k(key, "place_t"), mine)
+        if where is None:
+            raise _Blank
+        live.place({int(where): _count(count, 1, s.pending, max(1, s.pending))})
+    _button("Place", key, "place_go", s, save, entry, type="primary")
 
 
-def _battle(live: LiveGame, s: GameState, names: list[str], key: str) -> GameState | None:
+def _battle(s: GameState, names: list[str], key: str, save: Save) -> None:
     label = _territory_label(s, names)
     with st.container(border=True):
         sources = [int(t) for t in s.attack_sources()]
         if not sources:
-            return None
+            return
         src = _selectbox("Attack from", sources, label, _k(key, "from"))
         if src is None:
-            return None
+            return
         targets = [int(t) for t in s.board.neighbors[src] if s.owner[t] != s.player]
         tgt = _selectbox("Attack", targets, label, _k(key, "to"))
         if tgt is None:
-            return None
+            return
+        fields = _battle_fields(s, key, src, tgt)
         # The counts start from the two stacks as they are, again after each entry and for each new pair.
-        pair = f"{_form(key)}_{src}_{tgt}"
-        a = whole_number("Armies left on the attacking territory", 1, int(s.armies[src]), value=int(s.armies[src]),
-                         key=_k(key, f"a_left{pair}"))
-        d = whole_number("Armies left on the defending territory (0: taken)", 0, int(s.armies[tgt]),
-                         value=int(s.armies[tgt]), key=_k(key, f"d_left{pair}"))
-        # A refused entry must not cut the panel short: widgets not drawn in a run lose what was typed.
-        new = None
-        if st.button("Record battle", key=_k(key, "battle_go"), width="stretch", type="primary") and None not in (a, d):
-            new = _apply(live, key, lambda: live.battle(int(src), int(tgt), int(a or 0), int(d or 0)))
+        whole_number("Armies left on the attacking territory", 1, int(s.armies[src]), value=int(s.armies[src]),
+                     key=fields["a"])
+        whole_number("Armies left on the defending territory (0: taken)", 0, int(s.armies[tgt]),
+                     value=int(s.armies[tgt]), key=fields["d"])
+        _button("Record battle", key, "battle_go", s, save, lambda live: _record_battle(live, s, key, sources),
+                type="primary")
         with st.expander("Or roll by roll"):
-            dice = whole_number("Attacker's dice", 1, 3, value=3, key=_k(key, f"r_ad{pair}"))
-            ddice = whole_number("Defender's dice", 1, 3, value=2, key=_k(key, f"r_dd{pair}"))
-            al = whole_number("Attacker lost", 0, 3, value=0, key=_k(key, f"r_al{pair}"))
-            dl = whole_number("Defender lost", 0, 3, value=0, key=_k(key, f"r_dl{pair}"))
-            rolled = (dice, ddice, al, dl)
-            if st.button("Record roll", key=_k(key, "roll_go"), width="stretch") and None not in rolled:
-                new = _apply(live, key, lambda: live.roll(int(src), int(tgt), *(int(x or 0) for x in rolled)))
-    return new
+            whole_number("Attacker's dice", 1, 3, value=3, key=fields["ad"])
+            whole_number("Defender's dice", 1, 3, value=2, key=fields["dd"])
+            whole_number("Attacker lost", 0, 3, value=0, key=fields["al"])
+            whole_number("Defender lost", 0, 3, value=0, key=fields["dl"])
+            _button("Record roll", key, "roll_go", s, save, lambda live: _record_battle(live, s, key, sources, roll=True))
 
 
-def _move_in(live: LiveGame, s: GameState, key: str) -> GameState | None:
+def _battle_fields(s: GameState, key: str, src: int, tgt: int) -> dict[str, str]:
+    """The keys of a battle's count fields, new for each pair and after each entry (so they start from the stacks)."""
+    pair = f"{_form(key)}_{src}_{tgt}"
+    names = {"a": "a_left", "d": "d_left", "ad": "r_ad", "dd": "r_dd", "al": "r_al", "dl": "r_dl"}
+    return {field: _k(key, f"{name}{pair}") for field, name in names.items()}
+
+
+def _record_battle(live: LiveGame, s: GameState, key: str, sources: list[int], *, roll: bool = False) -> None:
+    """The battle (or one roll) the fields hold now, as :func:`_battle` draws them."""
+    src = _choice(_k(key, "from"), sources)
+    if src is None:
+        raise _Blank
+    tgt = _choice(_k(key, "to"), [int(t) for t in s.board.neighbors[src] if s.owner[t] != s.player])
+    if tgt is None:
+        raise _Blank
+    fields = _battle_fields(s, key, src, tgt)
+    if roll:
+        rolled = (_count(fields["ad"], 1, 3, 3), _count(fields["dd"], 1, 3, 2),
+                  _count(fields["al"], 0, 3, 0), _count(fields["dl"], 0, 3, 0))
+        live.roll(src, tgt, *rolled)
+        return
+    a = _count(fields["a"], 1, int(s.armies[src]), int(s.armies[src]))
+    d = _count(fields["d"], 0, int(s.armies[tgt]), int(s.armies[tgt]))
+    live.battle(src, tgt, a, d)
+
+
+def _move_in(s: GameState, key: str, save: Save) -> None:
     lo, hi = s.move_range()
     assert s.move is not None
     where = s.board.territories[s.move[1]]
-    k = whole_number(f"Armies moved into {where} ({lo} to {hi})", lo, hi, value=hi, key=_k(key, f"move_k{_form(key)}"))
-    if st.button("Move in", key=_k(key, "move_go"), width="stretch", type="primary") and k is not None:
-        return _apply(live, key, lambda: live.move_in(int(k or 0)))
-    return None
+    field = _k(key, f"move_k{_form(key)}")
+    whole_number(f"Armies moved into {where} ({lo} to {hi})", lo, hi, value=hi, key=field)
+    _button("Move in", key, "move_go", s, save, lambda live: live.move_in(_count(field, lo, hi, hi)), type="primary")
 
 
-def _fortify_or_end(live: LiveGame, s: GameState, names: list[str], key: str) -> GameState | None:
-    card = NO_CARD
+def _fortify_or_end(live: LiveGame, s: GameState, names: list[str], key: str, save: Save) -> None:
+    cards = [NO_CARD]
     if s.captured:
-        drawn = sorted(set(live.hidden) | {int(c) for c in np.flatnonzero(s.card_loc == DECK)})
-        card = st.selectbox("Card drawn at the end of the turn", [NO_CARD, *drawn], format_func=_card_label(s),
-                            key=_k(key, "card"))
-    drawn_card = None if card == NO_CARD else int(card)
-    new = None
+        cards += sorted(set(live.hidden) | {int(c) for c in np.flatnonzero(s.card_loc == DECK)})
+        st.selectbox("Card drawn at the end of the turn", cards, format_func=_card_label(s), key=_k(key, "card"))
+
+    def drawn() -> int | None:
+        card = _choice(_k(key, "card"), cards)
+        return None if card in (None, NO_CARD) else int(card)
+
     label = _territory_label(s, names)
+    sources = [t for t in s.territories_of(s.player) if s.armies[t] > 1]
     with st.expander("Fortify", expanded=s.phase == Phase.FORTIFY):
-        sources = [t for t in s.territories_of(s.player) if s.armies[t] > 1]
         src = _selectbox("Fortify from", sources, label, _k(key, "f_from"))
         if src is not None:
-            targets = s.fortify_targets(int(src))
-            tgt = _selectbox("to", targets, label, _k(key, "f_to"))
-            k = whole_number("Armies moved", 1, int(s.armies[src]) - 1, value=1,
-                             key=_k(key, f"f_k{_form(key)}_{src}_{tgt}"))
-            go = st.button("Fortify (ends the turn)", key=_k(key, "f_go"), width="stretch")
-            if go and tgt is not None and k is not None:
-                new = _apply(live, key, lambda: live.fortify(int(src), int(tgt), int(k or 0), card=drawn_card))
-    if st.button("End turn", key=_k(key, "end_go"), width="stretch", type="primary"):
-        new = _apply(live, key, lambda: live.end_turn(card=drawn_card))
-    return new
+            tgt = _selectbox("to", s.fortify_targets(int(src)), label, _k(key, "f_to"))
+            whole_number("Armies moved", 1, int(s.armies[src]) - 1, value=1, key=_k(key, f"f_k{_form(key)}_{src}_{tgt}"))
+
+            def entry(live: LiveGame) -> None:
+                source = _choice(_k(key, "f_from"), sources)
+                target = None if source is None else _choice(_k(key, "f_to"), s.fortify_targets(int(source)))
+                if source is None or target is None:
+                    raise _Blank
+                k = _count(_k(key, f"f_k{_form(key)}_{source}_{target}"), 1, int(s.armies[source]) - 1, 1)
+                live.fortify(int(source), int(target), k, card=drawn())
+            _button("Fortify (ends the turn)", key, "f_go", s, save, entry)
+    _button("End turn", key, "end_go", s, save, lambda live: live.end_turn(card=drawn()), type="primary")
 
 
-def _undo_redo(live: LiveGame, key: str) -> GameState | None:
+def _undo_redo(live: LiveGame, key: str, save: Save) -> None:
+    s = live.state
     entries = live.entries
     if entries:
-        last = entries[-1].kind
-        if st.button(f"Undo ({last})", key=_k(key, "undo"), width="stretch"):
-            return _apply(live, key, live.undo)
+        _button(f"Undo ({entries[-1].kind})", key, "undo", s, save, lambda live: live.undo())
     if live.can_redo:
-        if st.button("Redo", key=_k(key, "redo"), width="stretch"):
-            return _apply(live, key, live.redo)
-    return None
+        _button("Redo", key, "redo", s, save, lambda live: live.redo())
 
 
 # ------------------------------------------------------------------------------------ history, log, luck
@@ -566,8 +710,3 @@ def _luck(s: GameState, names: list[str]) -> None:
                 f"on {names[b.defender]}'s {terr[b.target]} ({b.defenders}): {names[p]} lost {lost} and destroyed "
                 f"{destroyed}; a result at least this {'good' if what == 'Luckiest' else 'bad'} has probability {prob:.1%}"
             ))
-
-
-def record_view(game: GameState, names: list[str]) -> GameState | None:
-    """The Record tab: follow the game as it is played at the table, entry by entry."""
-    return render(game, "live")

@@ -22,8 +22,6 @@ VERSION = "version"
 GAME_NAME = "game_name"
 GENERATION = "generation"
 STORE_ERROR = "store_error"
-#: A save of a Record entry refused (the game changed elsewhere), shown at the entry.
-RECORD_ERROR = "record_error"
 LOAD_ERROR = "load_error"
 EDIT_ERROR = "edit_error"
 PLAYERS_ERROR = "players_error"
@@ -40,8 +38,9 @@ EDIT_OWNER = "edit_owner"
 EDIT_ARMIES = "edit_armies"
 CHANCES = "chances"
 TURN_TIP = "turn_tip"
-#: The URL parameter that carries the open game's id.
+#: The URL parameters that carry the open game's id and its open view.
 GAME_PARAM = "game"
+TAB_PARAM = "tab"
 #: Seconds between two looks at the stored version, for changes made on another device.
 POLL_SECONDS = 2.0
 
@@ -115,6 +114,7 @@ def close_game() -> None:
     for key in (GAME, STORED_ID, VERSION, GAME_NAME):
         st.session_state.pop(key, None)
     st.query_params.pop(GAME_PARAM, None)
+    st.query_params.pop(TAB_PARAM, None)
 
 
 def new_game(game: GameState, name: str) -> None:
@@ -130,8 +130,10 @@ def new_game(game: GameState, name: str) -> None:
         st.session_state[STORE_ERROR] = f"{exc}. The game is kept in this page only: save it as a file to keep it."
 
 
-def commit(game: GameState) -> bool:
+def commit(game: GameState, *, expected_version: int | None = None) -> bool:
     """Store ``game`` as the next version of the open one and show it. False if a newer version refused it.
+
+    ``game`` is saved against ``expected_version`` (default: the version shown now).
 
     On a refusal the fresh game is shown and every widget keeps the user's
     entry, to apply again. When the store cannot be written the game is kept
@@ -144,7 +146,8 @@ def commit(game: GameState) -> bool:
             # Not stored yet (the store failed when it was created): try again now.
             show_stored(store().create(game, st.session_state.get(GAME_NAME) or default_name()))
         else:
-            show_stored(store().save(game_id, game, expected_version=st.session_state[VERSION]))
+            version = st.session_state[VERSION] if expected_version is None else expected_version
+            show_stored(store().save(game_id, game, expected_version=version))
         return True
     except StoreConflictError as exc:
         assert isinstance(exc.current, StoredGame)

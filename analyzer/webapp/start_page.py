@@ -77,10 +77,7 @@ def start_page() -> None:
     blank_col.button("New blank game", on_click=new_blank_game, key="new_blank",
                      help="Territories dealt round the table with one army each, to type a real game over.")
     with st.expander("Follow a game at the table, move by move"):
-        live = render(None, "live-start")
-        if live is not None:
-            new_game(live, chosen_name())
-            st.rerun()
+        render(None, "live-start", lambda: partial(new_game, name=chosen_name()))
     upload_game()
     st.subheader("Classic map")
     st.image(bare_map_png())

@@ -2,7 +2,7 @@
 
 The chances are those of the game review (:func:`analyzer.analysis.review.position_chances`: the
 default bot's rollouts) at the start of the turn being played, so they move after each recorded
-turn. They are computed in a background thread of the server, one position at a time, the newest
+turn. They are computed in a background process of the server, one position at a time, the newest
 first, and kept by position (a hash of the position without its history) in the game store's cache
 (:meth:`analyzer.store.GameStore.put_cached`, kind :data:`CACHE_KIND`), so every session and every
 later server finds them there: the strip polls for them every :data:`POLL_SECONDS` in a fragment of its own, so an entry is
@@ -15,18 +15,24 @@ from __future__ import annotations
 
 import hashlib
 import io
+import multiprocessing
+import os
 import threading
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
+from collections.abc import Callable
+from functools import partial
 
+import numpy as np
 import pandas as pd
 import streamlit as st
+from matplotlib.figure import Figure
 
 from analyzer.analysis.review import assumptions, position_chances, turn_positions
 from analyzer.errors import StoreError
 from analyzer.game.state import GameState
 from analyzer.store import GameStore
 from analyzer.text import plain
-from analyzer.webapp.session import GAME, store
+from analyzer.webapp.session import GAME, player_colors, store
 
 #: Rollouts per position: intervals about 14 points wide at 50%, a few seconds of one core on a loaded server.
 STRIP_ROLLOUTS = 200
@@ -40,33 +46,49 @@ CACHE_KIND = "win-chances"
 _LOCK = threading.Lock()
 _DONE: dict[str, pd.DataFrame] = {}
 _RUNNING: dict[str, Future[pd.DataFrame]] = {}
-#: One thread: the chances queue behind each other, and the server keeps its other core for the pages.
-_WORKER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="win-chances")
+#: Lower than the server's own priority: the pages (and the browser on the same machine) come first.
+_NICENESS = 5
+#: One worker process: the chances queue behind each other, and the server keeps its other core for the
+#: pages. A process, not a thread: the rollouts are Python and compiled code holding the interpreter's
+#: lock, and a thread of the server would make every entry wait behind them.
+_WORKER = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
+                              initializer=os.nice, initargs=(_NICENESS,))
 
 
 def position_key(state: GameState) -> str:
     """The key a position's chances are kept under: a hash of the position without its history, and the rollouts."""
-    return f"{STRIP_ROLLOUTS}:" + hashlib.sha256(state.to_json(history=False).encode()).hexdigest()
+    return _key_of(state.to_json(history=False))
 
 
-def _value(key: str, state: GameState, games: GameStore) -> pd.DataFrame:
-    table = position_chances(state, rollouts=STRIP_ROLLOUTS)
+def _key_of(position_json: str) -> str:
+    return f"{STRIP_ROLLOUTS}:" + hashlib.sha256(position_json.encode()).hexdigest()
+
+
+def _valued(key: str, games: GameStore, future: Future[pd.DataFrame]) -> None:
+    """Keep the chances a worker found (in this server and in the store's cache)."""
+    with _LOCK:
+        _RUNNING.pop(key, None)
+    if future.cancelled() or future.exception() is not None:
+        return  # not kept: the position is queued again the next time it is shown
+    table = future.result()
     try:
         games.put_cached(CACHE_KIND, key, table.to_json(orient="split"))
     except StoreError:
         pass  # the chances are still kept by this server; the store says what is wrong at the next save
     with _LOCK:
         _DONE[key] = table
-        _RUNNING.pop(key, None)
         while len(_DONE) > KEEP:
             _DONE.pop(next(iter(_DONE)))
-    return table
 
 
 def chances(state: GameState, games: GameStore) -> pd.DataFrame | None:
     """The chances of ``state`` if they are known (to this server or in ``games``' cache); else they are
     queued (once) and None is returned."""
-    key = position_key(state)
+    return _chances(position_key(state), lambda: state, games)
+
+
+def _chances(key: str, position: Callable[[], GameState], games: GameStore) -> pd.DataFrame | None:
+    """:func:`chances` of the position under ``key``, read (``position()``) only when it must be valued."""
     with _LOCK:
         if key in _DONE:
             return _DONE[key]
@@ -80,23 +102,52 @@ def chances(state: GameState, games: GameStore) -> pd.DataFrame | None:
         if kept is not None:
             _DONE[key] = pd.read_json(io.StringIO(kept), orient="split")
             return _DONE[key]
-        if key not in _RUNNING:
-            _RUNNING[key] = _WORKER.submit(_value, key, state, games)
+        if key in _RUNNING:
+            return None
+        future = _WORKER.submit(position_chances, position(), rollouts=STRIP_ROLLOUTS)
+        _RUNNING[key] = future
+    future.add_done_callback(partial(_valued, key, games))
     return None
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
-def _positions(game_json: str) -> list[str]:
-    """The game at the start of each complete turn, as JSON (cached by the game, history included)."""
-    return [p.to_json(history=False) for p in turn_positions(GameState.from_json(game_json, trusted=True))]
+def _positions(game_json: str) -> list[tuple[str, str]]:
+    """The key and JSON of the game at the start of each complete turn (cached by the game, history included)."""
+    texts = [p.to_json(history=False) for p in turn_positions(GameState.from_json(game_json, trusted=True))]
+    return [(_key_of(text), text) for text in texts]
 
 
-def _queue(positions: list[GameState]) -> list[pd.DataFrame | None]:
+def _queue(positions: list[tuple[str, str]]) -> list[pd.DataFrame | None]:
     """Every position's chances as known now; the newest unknown one is queued first, then the others."""
     known: list[pd.DataFrame | None] = [None] * len(positions)
     for i in reversed(range(len(positions))):
-        known[i] = chances(positions[i], store())
+        key, text = positions[i]
+        known[i] = _chances(key, partial(GameState.from_json, text, trusted=True), store())
     return known
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def _chart_png(chances: tuple[tuple[float, ...], ...], names: tuple[str, ...], colors: tuple[str, ...]) -> bytes:
+    """The small chart of each player's chance over the turns, as a picture.
+
+    A picture, not an interactive chart: the strip is drawn again at each of
+    its polls, and the browser of a phone takes longer to build a chart again
+    than an entry may wait; the same picture is not fetched twice.
+    """
+    fig = Figure(figsize=(4.0, 1.5), dpi=110)
+    ax = fig.subplots()
+    series = np.array(chances)
+    for p, name in enumerate(names):
+        ax.plot(range(len(series)), 100 * series[:, p], color=colors[p], label=name, linewidth=1.5)
+    ax.set_ylim(0, 100)
+    ax.set_xlabel("player-turns", fontsize=7)
+    ax.set_ylabel("win chance %", fontsize=7)
+    ax.tick_params(labelsize=7)
+    ax.legend(fontsize=6, loc="upper left", ncols=len(names), frameon=False)
+    fig.tight_layout(pad=0.3)
+    out = io.BytesIO()
+    fig.savefig(out, format="png")
+    return out.getvalue()
 
 
 @st.fragment(run_every=POLL_SECONDS)
@@ -105,7 +156,7 @@ def win_strip(names: list[str]) -> None:
     game: GameState | None = st.session_state.get(GAME)
     if game is None:
         return
-    positions = [GameState.from_json(text, trusted=True) for text in _positions(game.to_json())]
+    positions = _positions(game.to_json())
     if not positions:
         st.caption("Win chances appear here once the first turn is recorded.")
         return
@@ -125,9 +176,8 @@ def win_strip(names: list[str]) -> None:
             col.caption(f"{100 * row['ci_low']:.0f}–{100 * row['ci_high']:.0f}%")
         turns = len(positions) - 1
         when = "now" if latest == turns else f"after turn {latest} (turn {turns} being valued)"
-        st.caption(f"Win chances {when}, {STRIP_ROLLOUTS} rollouts. {assumptions(positions[latest])}")
-        chart = pd.DataFrame([{"turn": i, "player": plain(names[p]), "chance": float(t.iloc[p]["p_win"])}
-                              for i, t in enumerate(known) if t is not None for p in range(game.n_players)])
-        if chart["turn"].nunique() > 1:
-            wide = chart.pivot(index="turn", columns="player", values="chance")
-            st.line_chart(wide, height=140, x_label="player-turns", y_label="win chance")
+        said = assumptions(GameState.from_json(positions[latest][1], trusted=True))
+        st.caption(f"Win chances {when}, {STRIP_ROLLOUTS} rollouts. {said}")
+        series = tuple(tuple(float(x) for x in t["p_win"]) for t in known if t is not None)
+        if len(series) > 1:
+            st.image(_chart_png(series, tuple(plain(n) for n in names), tuple(player_colors(game)[: game.n_players])))

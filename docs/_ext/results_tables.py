@@ -9,6 +9,8 @@ extension reads it when the site is built, so the page and the results cannot di
     ``51.2 (45.4-57.0)``, from the study's ``win_rate``/``ci_low``/``ci_high`` columns
     (``:value: rate``), or a difference from a baseline, ``+0.7 (-1.2 to +2.6)`` points, from
     ``vs_baseline``/``vs_baseline_low``/``vs_baseline_high`` (``:value: diff``), or any column.
+    Among ``:fields:``, ``interval:NAME`` is a difference read from ``NAME``/``NAME_low``/``NAME_high``
+    (a table of several populations side by side), headed ``NAME``.
 
 ``notebook-table``
     The table a study notebook printed: the stored output of the code cell whose source
@@ -51,7 +53,17 @@ def _signed(value: float) -> str:
 
 
 def format_cell(row: pd.Series, value: str) -> str:
-    """One cell of a results table: a rate with its interval, a difference with its interval, or a column."""
+    """One cell of a results table: a rate with its interval, a difference with its interval, or a column.
+
+    >>> row = pd.Series({"a": 0.012, "a_low": -0.004, "a_high": 0.0281, "vs_baseline": float("nan")})
+    >>> format_cell(row, "interval:a"), format_cell(row, "diff")
+    ('+1.2 (-0.4 to +2.8)', '-')
+    """
+    if value.startswith("interval:"):
+        name = value.partition(":")[2]
+        if pd.isna(row[name]):
+            return "-"
+        return f"{_signed(row[name])} ({_signed(row[f'{name}_low'])} to {_signed(row[f'{name}_high'])})"
     if value == "rate":
         if pd.isna(row["win_rate"]):
             return "-"
@@ -129,10 +141,12 @@ class ResultsTable(SphinxDirective):
             fields = [name.strip() for name in self.options.get("fields", "").split(",") if name.strip()]
             if not fields:
                 raise ValueError("give :index: (and :columns:) to pivot, or :fields: to list columns")
-            missing = [name for name in fields if name not in frame.columns and name not in ("rate", "diff")]
+            columns = [name.partition("interval:")[2] or name for name in fields]
+            missing = [name for name in columns if name not in frame.columns and name not in ("rate", "diff")]
             if missing:
                 raise KeyError(f"no column(s) {', '.join(missing)}")
-            return fields, [[format_cell(row, name) for name in fields] for _, row in frame.iterrows()]
+            header = columns
+            return header, [[format_cell(row, name) for name in fields] for _, row in frame.iterrows()]
         columns = self.options.get("columns")
         frame = frame.assign(_cell=[format_cell(row, value) for _, row in frame.iterrows()])
         if columns is None:

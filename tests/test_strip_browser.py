@@ -1,0 +1,87 @@
+"""The win-chance strip of a live game in a real Chromium at 390 px: it follows a recorded turn without holding
+up the next entry.
+
+The strip's chances of a new position are rollouts valued in a worker process; the test makes an entry right
+after a turn ends, while that position is still being valued (its chances are not yet in the store's cache),
+sees the entry shown, and then sees the strip catch up with the chances the store now holds for it.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterator
+
+import numpy as np
+import pandas as pd
+import pytest
+from playwright.sync_api import Browser, expect
+
+from analyzer.analysis.review import turn_positions
+from analyzer.game.state import GameState
+from analyzer.live import LiveGame
+from analyzer.store import GameStore
+from analyzer.webapp.strip import CACHE_KIND, position_key
+from test_app_browser import PHONE, Server, no_traceback
+
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
+
+#: The first page loads the kernels, and every turn of the game is valued by rollouts on a busy machine.
+TIMEOUT_MS = 240_000
+
+
+def recorded() -> GameState:
+    """A 3-player game dealt at random with three player-turns recorded (place every army, end the turn)."""
+    live = LiveGame.random(["Ann", "Bo", "Cy"], np.random.default_rng(11))
+    for _ in range(3):
+        s = live.state
+        live.place({s.territories_of(s.player)[0]: s.pending})
+        live.end_turn()
+    return live.state
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, str]]:
+    db = tmp_path_factory.mktemp("strip") / "games.sqlite3"
+    game_id = GameStore(db).create(recorded(), "Strip").id
+    server = Server(db)
+    server.start()
+    try:
+        yield server, game_id
+    finally:
+        server.stop()
+
+
+def test_the_strip_follows_a_turn_without_holding_up_the_next_entry(browser: Browser,
+                                                                      served: tuple[Server, str]) -> None:
+    server, game_id = served
+    store = GameStore(server.db)
+    page = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    page.goto(f"{server.url}/?game={game_id}")
+    strip = page.locator(".st-key-win_strip")
+    expect(strip.get_by_text("Win chances now")).to_be_visible(timeout=TIMEOUT_MS)
+
+    page.get_by_role("button", name="Place", exact=True).click()
+    page.get_by_role("button", name="End turn", exact=True).click()
+    expect(page.get_by_role("button", name="Undo (end)")).to_be_visible()
+    new = position_key(turn_positions(store.load(game_id).state)[-1])
+    # The next player's entry, at once: it is shown while the turn just ended is still being valued.
+    page.get_by_role("button", name="Place", exact=True).click()
+    expect(page.get_by_role("button", name="Undo (place)")).to_be_visible()
+    assert store.get_cached(CACHE_KIND, new) is None, "the rollouts ended before the entry was shown: nothing shown"
+
+    # Then the strip catches up: once the new position is valued, the chances it shows are those kept for it.
+    kept = None
+    for _ in range(TIMEOUT_MS // 500):
+        kept = store.get_cached(CACHE_KIND, new)
+        if kept is not None:
+            break
+        page.wait_for_timeout(500)
+    assert kept is not None, "the turn just ended was never valued"
+    chances = pd.read_json(io.StringIO(kept), orient="split")
+    for name, p_win in zip(["Ann", "Bo", "Cy"], chances["p_win"]):
+        expect(strip.get_by_test_id("stMetric").filter(has_text=name)).to_contain_text(f"{100 * p_win:.0f}%",
+                                                                                        timeout=TIMEOUT_MS)
+    expect(strip.get_by_text("Win chances now")).to_be_visible(timeout=TIMEOUT_MS)
+    no_traceback(page)
+    page.context.close()

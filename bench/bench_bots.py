@@ -1,4 +1,4 @@
-"""The default (planning) bot against the classic heuristic bot it replaced. Prints figures; asserts nothing.
+"""The default bot (the strategist) against the classic heuristic bot it replaced. Prints figures; asserts nothing.
 
 * 2 players: the default bot against the classic bot, each deal played in both seatings on the same
   seeds; its win rate with a 95% Wilson interval (target: at least 60%);
@@ -14,11 +14,7 @@
   plays fewer turns a second at the same cost a game (``--speed`` runs this section alone:
   ``--games N --runs R``, by default 100 and 12);
 * the ladder of the registered compiled bots (2 players);
-* with ``--search N``: N 4-player games of one seat that picks each turn by
-  :func:`analyzer.analysis.search.suggest_turn` (``--rollouts R`` per plan, default
-  ``SEARCH_ROLLOUTS``: a fixed budget per decision) against three default bots,
-  against the same deals played by four default bots, with the paired gain and
-  its interval; ``--workers W`` processes (slow: about a CPU second per game).
+* the search player's gain is ``bench/bench_search_bot.py``'s.
 
 ``--quick`` runs a tenth of the games.
 """
@@ -29,20 +25,12 @@ import dataclasses
 import os
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
 
 import numpy as np
 from scipy.stats import binomtest
 
-from analyzer.bots.base import Decision
 from analyzer.bots.planner import PLANNER_BOT
-from analyzer.analysis.search import PLANS, suggest_turn
-from analyzer.game.state import GameState
-from analyzer.game.vocabulary import Phase
 from analyzer.sim.ladder import describe, ladder
-from analyzer.sim.play import play_game
-from analyzer.sim.runs import game_rng
 from analyzer.sim.simulate import simulate
 
 SCALE = 0.1 if "--quick" in sys.argv else 1.0
@@ -130,72 +118,9 @@ def speed(n: int, runs: int) -> None:
     print(f"  (load average {load[0]:.1f}, {load[1]:.1f}, {load[2]:.1f} on {os.cpu_count()} cores at the end)")
 
 
-SEARCH_ROLLOUTS = 8
-SEARCH_PLANS = ("default", "bold: attack any fight at 50%", "careful: only near-certain fights",
-                "complete a continent first")
-
-
-@dataclass
-class TurnSearcher:
-    """Plays each of its turns with the plan :func:`suggest_turn` picks at the turn's start (a
-    benchmark's bot: it remembers the plan of the turn in progress, so one game at a time)."""
-
-    rollouts: int = SEARCH_ROLLOUTS
-    plans: dict[str, object] = field(default_factory=lambda: {n: PLANS[n] for n in SEARCH_PLANS})
-    current: tuple[int, int] = (-1, -1)
-    bot: object = PLANNER_BOT
-    searches: int = 0
-
-    def choose(self, state: GameState, rng) -> Decision:
-        key = (state.turn, state.player)
-        if state.phase == Phase.REINFORCE and key != self.current:
-            tip = suggest_turn(state, rollouts=self.rollouts, seed=int(rng.integers(1 << 30)), plans=self.plans)  # type: ignore[arg-type]
-            self.current, self.bot = key, PLANS[tip.plan]
-            self.searches += 1
-        bot = self.bot if key == self.current else PLANNER_BOT
-        return bot.choose(state, rng)  # type: ignore[attr-defined]
-
-
-def search_games(games: range, rollouts: int) -> tuple[list[int], list[int], int, float]:
-    """Games ``games`` (seat 0 searching, then the same deal with the default bot there): seat 0's wins
-    in each, the searches made and the CPU seconds they took."""
-    started = time.process_time()
-    searcher = TurnSearcher(rollouts=rollouts)
-    searched, plain = [], []
-    for game in games:
-        state = GameState.new(4, game_rng(7, game))
-        play_game(state, [searcher, PLANNER_BOT, PLANNER_BOT, PLANNER_BOT], game_rng(7, game))
-        searched.append(int(state.winner == 0))
-        base = GameState.new(4, game_rng(7, game))
-        play_game(base, [PLANNER_BOT] * 4, game_rng(7, game))
-        plain.append(int(base.winner == 0))
-    return searched, plain, searcher.searches, time.process_time() - started
-
-
-def search_gain(n: int, rollouts: int, workers: int) -> None:
-    """The searching seat's win rate against the default bot's on the same deals, and the paired
-    difference with a 95% normal interval (each game's win minus the same deal's default win)."""
-    chunks = [range(w, n, workers) for w in range(workers)]
-    with ProcessPoolExecutor(workers) as pool:
-        parts = list(pool.map(search_games, chunks, [rollouts] * workers))
-    searched = np.array([x for part in parts for x in part[0]])
-    plain = np.array([x for part in parts for x in part[1]])
-    searches = sum(part[2] for part in parts)
-    cpu = sum(part[3] for part in parts)
-    diff = searched - plain
-    half = 1.96 * diff.std(ddof=1) / np.sqrt(n)
-    print(f"\nturn search ({rollouts} rollouts x {len(SEARCH_PLANS)} plans per turn) in seat 0 of 4, vs 3 default bots:")
-    print(f"  searching seat {wilson(int(searched.sum()), n)}; the default bot in that seat, same deals: {wilson(int(plain.sum()), n)}")
-    print(f"  gain {diff.mean():+.1%} [{diff.mean() - half:+.1%}, {diff.mean() + half:+.1%}] (paired, 95%)")
-    print(f"  {searches} searches, {cpu / max(searches, 1):.2f} CPU s each (with the games); {cpu:.0f} CPU s in all")
-
-
 def main() -> None:
     if "--speed" in sys.argv:
         speed(option("--games", 100), option("--runs", 12))
-        return
-    if "--search" in sys.argv:
-        search_gain(int(option("--search", 100)), int(option("--rollouts", SEARCH_ROLLOUTS)), int(option("--workers", 1)))
         return
     simulate(4, ["default", "classic"] * 2, 5, 0, progress=False)  # warm the compiled kernels
     two_players(games(1000))

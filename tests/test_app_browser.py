@@ -14,6 +14,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import IO
 from urllib.parse import parse_qs, urlsplit
@@ -79,6 +80,29 @@ class Server:
         if self.log is not None:
             self.log.close()
         self.process = self.log = None
+
+
+def placed_and_ended(seed: int, turns: int) -> GameState:
+    """A 3-player game (Ann, Bo, Cy) dealt at random from ``seed``, with ``turns`` player-turns recorded:
+    each places every army due on its first territory and ends the turn (a history to keep)."""
+    live = LiveGame.random(["Ann", "Bo", "Cy"], np.random.default_rng(seed))
+    for _ in range(turns):
+        s = live.state
+        live.place({s.territories_of(s.player)[0]: s.pending})
+        live.end_turn()
+    return live.state
+
+
+@contextmanager
+def serving(db: Path, game: GameState, name: str) -> Iterator[tuple[Server, str]]:
+    """A server on the store ``db`` holding ``game`` (stored as ``name``), and the game's id."""
+    game_id = GameStore(db).create(game, name).id
+    server = Server(db)
+    server.start()
+    try:
+        yield server, game_id
+    finally:
+        server.stop()
 
 
 @pytest.fixture(scope="module")

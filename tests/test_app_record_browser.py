@@ -15,7 +15,7 @@ from analyzer.game.vocabulary import Phase
 from analyzer.live import LiveGame
 from analyzer.store import GameStore
 from conftest import FIRST_PAGE_TIMEOUT_MS
-from test_app_browser import PICKER, TIMEOUT_MS, Server, choose, drawn, no_traceback, phone, type_number
+from test_app_browser import PICKER, TIMEOUT_MS, Server, choose, drawn, no_traceback, phone, placed_and_ended, type_number
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -225,20 +225,8 @@ def test_ten_digits_in_every_number_field_save_nothing(browser: Browser, server:
     page.context.close()
 
 
-def recorded_mid_game() -> GameState:
-    """A 3-player game dealt at random with two turns recorded: a history for Apply to keep."""
-    import numpy as np
-
-    live = LiveGame.random(["Ann", "Bo", "Cy"], np.random.default_rng(7))
-    for _ in range(2):
-        s = live.state
-        live.place({s.territories_of(s.player)[0]: s.pending})
-        live.end_turn()
-    return live.state
-
-
 def test_apply_on_every_tab_keeps_the_log_and_a_phantom_battle_is_refused(browser: Browser, server: Server) -> None:
-    game_id = GameStore(server.db).create(recorded_mid_game(), "Apply").id
+    game_id = GameStore(server.db).create(placed_and_ended(7, 2), "Apply").id
     history = stored(server, game_id).history
     page = phone(browser)
     page.set_default_timeout(TIMEOUT_MS)

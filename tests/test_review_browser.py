@@ -10,8 +10,7 @@ from playwright.sync_api import Browser, expect
 
 from analyzer.analysis.review import replay_turn
 from analyzer.game.state import GameState
-from analyzer.store import GameStore
-from test_app_browser import PHONE, Server
+from test_app_browser import PHONE, Server, serving
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -21,18 +20,12 @@ TIMEOUT_MS = 240_000
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, str]]:
-    db = tmp_path_factory.mktemp("review") / "games.sqlite3"
     rng = np.random.default_rng(6)
     game = GameState.random_start(3, rng)
     for _ in range(3):
         replay_turn(game, (), rng)
-    game_id = GameStore(db).create(game, "Review me").id
-    server = Server(db)
-    server.start()
-    try:
-        yield server, game_id
-    finally:
-        server.stop()
+    with serving(tmp_path_factory.mktemp("review") / "games.sqlite3", game, "Review me") as served:
+        yield served
 
 
 def test_the_review_view_opens_for_a_stored_game_on_a_phone(browser: Browser, served: tuple[Server, str]) -> None:

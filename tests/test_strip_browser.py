@@ -11,17 +11,14 @@ from __future__ import annotations
 import io
 from collections.abc import Iterator
 
-import numpy as np
 import pandas as pd
 import pytest
 from playwright.sync_api import Browser, expect
 
 from analyzer.analysis.review import turn_positions
-from analyzer.game.state import GameState
-from analyzer.live import LiveGame
 from analyzer.store import GameStore
 from analyzer.webapp.strip import CACHE_KIND, position_key
-from test_app_browser import PHONE, Server, no_traceback
+from test_app_browser import PHONE, Server, no_traceback, placed_and_ended, serving
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -29,26 +26,10 @@ pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 TIMEOUT_MS = 240_000
 
 
-def recorded() -> GameState:
-    """A 3-player game dealt at random with three player-turns recorded (place every army, end the turn)."""
-    live = LiveGame.random(["Ann", "Bo", "Cy"], np.random.default_rng(11))
-    for _ in range(3):
-        s = live.state
-        live.place({s.territories_of(s.player)[0]: s.pending})
-        live.end_turn()
-    return live.state
-
-
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, str]]:
-    db = tmp_path_factory.mktemp("strip") / "games.sqlite3"
-    game_id = GameStore(db).create(recorded(), "Strip").id
-    server = Server(db)
-    server.start()
-    try:
-        yield server, game_id
-    finally:
-        server.stop()
+    with serving(tmp_path_factory.mktemp("strip") / "games.sqlite3", placed_and_ended(11, 3), "Strip") as served:
+        yield served
 
 
 def test_the_strip_follows_a_turn_without_holding_up_the_next_entry(browser: Browser,

@@ -48,8 +48,9 @@ PHONE = {"width": 390, "height": 844}
 class Server:
     """``streamlit run app.py`` on the game store ``db``, which can be stopped and started again."""
 
-    def __init__(self, db: Path) -> None:
+    def __init__(self, db: Path, env: dict[str, str] | None = None) -> None:
         self.db = db
+        self.env = env or {}
         self.port = _free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.process: subprocess.Popen[bytes] | None = None
@@ -61,7 +62,7 @@ class Server:
         # A file rather than a pipe: nobody reads the server's output until it fails, and a full pipe would block it.
         self.log = tempfile.TemporaryFile(mode="w+")
         self.process = subprocess.Popen(command, cwd=ROOT, stdout=self.log, stderr=subprocess.STDOUT,
-                                        env={**os.environ, DB_ENV: str(self.db)})
+                                        env={**os.environ, DB_ENV: str(self.db), **self.env})
         deadline = time.monotonic() + SERVER_START_TIMEOUT
         while not _healthy(self.url):
             if self.process.poll() is not None or time.monotonic() > deadline:
@@ -94,10 +95,11 @@ def placed_and_ended(seed: int, turns: int) -> GameState:
 
 
 @contextmanager
-def serving(db: Path, game: GameState, name: str) -> Iterator[tuple[Server, str]]:
-    """A server on the store ``db`` holding ``game`` (stored as ``name``), and the game's id."""
+def serving(db: Path, game: GameState, name: str, env: dict[str, str] | None = None) -> Iterator[tuple[Server, str]]:
+    """A server (with ``env`` added to its environment) on the store ``db`` holding ``game`` (stored as
+    ``name``), and the game's id."""
     game_id = GameStore(db).create(game, name).id
-    server = Server(db)
+    server = Server(db, env)
     server.start()
     try:
         yield server, game_id

@@ -200,7 +200,7 @@ def test_ten_digits_in_every_number_field_save_nothing(browser: Browser, server:
     page.get_by_role("tab", name="Players & cards").click()
     players = page.get_by_role("tabpanel", name="Players & cards")
     # A recorded game's sets traded follow from its entries: the fields are each player's face-down cards.
-    expect(drawn(players).get_by_role("spinbutton").first).to_be_visible()
+    expect(drawn(players).get_by_role("spinbutton")).to_have_count(3)
     labels = [box.get_attribute("aria-label") for box in drawn(players).get_by_role("spinbutton").all()]
     assert len(labels) == 3, labels
     for label in labels:

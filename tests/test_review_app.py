@@ -58,7 +58,7 @@ def test_the_strip_values_positions_in_the_background_and_keeps_them_in_the_stor
             break
         time.sleep(0.2)
     assert table is not None
-    expected = position_chances(position, rollouts=strip.STRIP_ROLLOUTS)
+    expected = position_chances(position, rollouts=strip.ROLLOUTS)
     assert table.equals(expected)
     # Another server (nothing in memory) finds them in the store.
     strip._DONE.clear()

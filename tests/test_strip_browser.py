@@ -17,7 +17,7 @@ from playwright.sync_api import Browser, expect
 
 from analyzer.analysis.review import turn_positions
 from analyzer.store import GameStore
-from analyzer.webapp.strip import CACHE_KIND, position_key
+from analyzer.webapp.strip import CACHE_KIND, ROLLOUTS_ENV, position_key
 from test_app_browser import PHONE, Server, no_traceback, placed_and_ended, serving
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
@@ -26,9 +26,15 @@ pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 TIMEOUT_MS = 240_000
 
 
+SLOW = 5000
+
+
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, str]]:
-    with serving(tmp_path_factory.mktemp("strip") / "games.sqlite3", placed_and_ended(11, 3), "Strip") as served:
+    # 5,000 rollouts a position (25x the default): seconds to tens of seconds of a core, so that an entry
+    # answered at once is seen answered before the valuation ends, on a quiet machine as on a busy one.
+    with serving(tmp_path_factory.mktemp("strip") / "games.sqlite3", placed_and_ended(11, 3), "Strip",
+                 {ROLLOUTS_ENV: str(SLOW)}) as served:
         yield served
 
 
@@ -45,7 +51,7 @@ def test_the_strip_follows_a_turn_without_holding_up_the_next_entry(browser: Bro
     page.get_by_role("button", name="Place", exact=True).click()
     page.get_by_role("button", name="End turn", exact=True).click()
     expect(page.get_by_role("button", name="Undo (end)")).to_be_visible()
-    new = position_key(turn_positions(store.load(game_id).state)[-1])
+    new = position_key(turn_positions(store.load(game_id).state)[-1], SLOW)
     # The next player's entry, at once: it is shown while the turn just ended is still being valued.
     page.get_by_role("button", name="Place", exact=True).click()
     expect(page.get_by_role("button", name="Undo (place)")).to_be_visible()

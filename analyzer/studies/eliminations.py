@@ -169,7 +169,7 @@ def _finish_turn(state: GameState, bot: Bot, rng: np.random.Generator, victim: i
         if isinstance(decision, BattleOrder):
             taken += _fight(state, decision, rng, victim)
         else:
-            state.apply(decision)  # type: ignore[arg-type]
+            state.apply(decision)
     return taken
 
 
@@ -255,7 +255,7 @@ def find_position(
             if found is not None:
                 return state, found
         decision = bot.choose(state, rng)
-        state.apply_unchecked(resolve_order(state, decision, rng) if isinstance(decision, BattleOrder) else decision)  # type: ignore[arg-type]
+        state.apply_unchecked(resolve_order(state, decision, rng) if isinstance(decision, BattleOrder) else decision)
     return None
 
 

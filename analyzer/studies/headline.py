@@ -65,15 +65,15 @@ def headline_tables(
     (:func:`~analyzer.studies.continents.holding_value` after round :data:`HOLDING_ROUND`)."""
     population = population_name(population)
     n_games = check_count(n_games, "n_games", 2)
-    run = dict(workers=workers, progress=progress)
     openings = pd.concat(
-        [opening_findings(play_openings(n, n_games, seed + n, random_claims=1, population=population, **run).features, seed)
+        [opening_findings(play_openings(n, n_games, seed + n, random_claims=1, population=population, workers=workers, progress=progress).features, seed)
          for n in player_counts],
         ignore_index=True,
     )
-    cards = card_timing(player_counts, POLICIES, n_games, seed, population=population, **run)
+    cards = card_timing(player_counts, POLICIES, n_games, seed, population=population, workers=workers, progress=progress)
     holdings = pd.concat(
-        [play_continents(n, n_games, seed + n, rounds=HOLDING_ROUND, population=population, **run).holdings for n in player_counts],
+        [play_continents(n, n_games, seed + n, rounds=HOLDING_ROUND, population=population, workers=workers,
+                         progress=progress).holdings for n in player_counts],
         ignore_index=True,
     )
     value = holding_value(holdings[holdings["round"] == HOLDING_ROUND], seed=seed)

@@ -210,9 +210,15 @@ def _selectbox(label: str, options: Sequence[T], format_func: Callable[[T], str]
     The choice is also kept beside the widget, so that it survives the runs
     in which the box is not drawn (Streamlit forgets a widget's state then):
     after a capture's move-in, the next battle starts from the same territory.
+    The kept choice also stands when the browser sends a label that is no
+    longer an option (sent before the new labels reached it).
     """
     kept = f"{key}~kept"
-    choice = st.session_state.get(key, st.session_state.get(kept))
+    choice = st.session_state.get(key)
+    if choice not in options:
+        # A label the browser sent before it had the new ones (a fragment's poll racing an entry's run) is not
+        # a choice: the last one drawn stands, where Streamlit would fall to the first option.
+        choice = st.session_state.get(kept)
     if choice in options:
         st.session_state[key] = choice
     value = st.selectbox(label, options, format_func=format_func, key=key)

@@ -34,8 +34,24 @@ from analyzer.store import GameStore
 from analyzer.text import plain
 from analyzer.webapp.session import GAME, player_colors, store
 
+#: The environment variable that sets :data:`STRIP_ROLLOUTS` (a club's server with cores to spare can
+#: narrow the intervals; the browser test slows the valuation to see an entry answered before it ends).
+ROLLOUTS_ENV = "RISK_ANALYZER_STRIP_ROLLOUTS"
 #: Rollouts per position: intervals about 14 points wide at 50%, a few seconds of one core on a loaded server.
 STRIP_ROLLOUTS = 200
+
+
+def strip_rollouts() -> int:
+    """The rollouts per position: :data:`ROLLOUTS_ENV` if set, else :data:`STRIP_ROLLOUTS`."""
+    text = os.environ.get(ROLLOUTS_ENV, "").strip()
+    if not text:
+        return STRIP_ROLLOUTS
+    if not text.isdigit() or int(text) < 2:
+        raise ValueError(f"{ROLLOUTS_ENV}={text!r}: expected a whole number of rollouts, 2 or more")
+    return int(text)
+
+
+ROLLOUTS = strip_rollouts()
 #: Seconds between two looks for finished chances.
 POLL_SECONDS = 2.0
 #: Positions whose chances the server keeps in memory (a 4-player game of 100 player-turns has 101).
@@ -55,13 +71,14 @@ _WORKER = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_cont
                               initializer=os.nice, initargs=(_NICENESS,))
 
 
-def position_key(state: GameState) -> str:
-    """The key a position's chances are kept under: a hash of the position without its history, and the rollouts."""
-    return _key_of(state.to_json(history=False))
+def position_key(state: GameState, rollouts: int | None = None) -> str:
+    """The key a position's chances are kept under: a hash of the position without its history, and the
+    rollouts (by default the server's, :data:`ROLLOUTS`)."""
+    return _key_of(state.to_json(history=False), rollouts)
 
 
-def _key_of(position_json: str) -> str:
-    return f"{STRIP_ROLLOUTS}:" + hashlib.sha256(position_json.encode()).hexdigest()
+def _key_of(position_json: str, rollouts: int | None = None) -> str:
+    return f"{ROLLOUTS if rollouts is None else rollouts}:" + hashlib.sha256(position_json.encode()).hexdigest()
 
 
 def _valued(key: str, games: GameStore, future: Future[pd.DataFrame]) -> None:
@@ -104,7 +121,7 @@ def _chances(key: str, position: Callable[[], GameState], games: GameStore) -> p
             return _DONE[key]
         if key in _RUNNING:
             return None
-        future = _WORKER.submit(position_chances, position(), rollouts=STRIP_ROLLOUTS)
+        future = _WORKER.submit(position_chances, position(), rollouts=ROLLOUTS)
         _RUNNING[key] = future
     future.add_done_callback(partial(_valued, key, games))
     return None
@@ -177,7 +194,7 @@ def win_strip(names: list[str]) -> None:
         turns = len(positions) - 1
         when = "now" if latest == turns else f"after turn {latest} (turn {turns} being valued)"
         said = assumptions(GameState.from_json(positions[latest][1], trusted=True))
-        st.caption(f"Win chances {when}, {STRIP_ROLLOUTS} rollouts. {said}")
+        st.caption(f"Win chances {when}, {ROLLOUTS} rollouts. {said}")
         series = tuple(tuple(float(x) for x in t["p_win"]) for t in known if t is not None)
         if len(series) > 1:
             st.image(_chart_png(series, tuple(plain(n) for n in names), tuple(player_colors(game)[: game.n_players])))

@@ -79,4 +79,4 @@ def test_the_record_tab_of_a_live_game_shows_the_strip(monkeypatch: pytest.Monke
     at.run()
     assert not at.exception, [e.value for e in at.exception]
     captions = " ".join(c.value for c in at.caption)
-    assert ("Win chances" in captions and "default bot" in captions) or "being computed" in captions
+    assert ("Win chances" in captions and "planner bot" in captions) or "being computed" in captions

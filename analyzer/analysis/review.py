@@ -10,8 +10,8 @@ start of player-turn ``j`` (position ``n``, after the last turn, is the game as 
 
 For player-turn ``j`` of the recorded game, three things are played on rollout ``r``'s random numbers:
 
-* **the position before it** (position ``j``) played on by the default bot, which is also the
-  default bot's own turn from there, the baseline of the search (:data:`analyzer.analysis.search.PLANS`);
+* **the position before it** (position ``j``) played on by the rollout bot, which is also the
+  rollout bot's own turn from there, the baseline of the search (:data:`analyzer.analysis.search.PLANS`);
 * **the turn as played, under other dice**: the turn's own decisions replayed from position ``j``
   (:func:`replay_turn`: its placements and trades, its battle orders with their observed stop
   rules, its move-ins and its fortify, skipping what became impossible), every battle and card
@@ -26,9 +26,9 @@ moved, with ``W`` the win (1 or 0) of each rollout:
 * ``dice = mean(W[after]) - mean(W[replayed])``: the turn's outcome against the same decisions on
   average dice: how much the dice made of the swing;
 * ``decisions = mean(W[replayed] - W[best plan])``: the decisions against the best plan, on the same
-  random numbers (paired). Away from the turning points the best plan is the default bot's own turn;
-  at them it is the search's plan with the most wins if its gain over the default bot's turn has a
-  95% paired interval above 0 (else the default bot's turn): the pick of the best of several plans
+  random numbers (paired). Away from the turning points the best plan is the rollout bot's own turn;
+  at them it is the search's plan with the most wins if its gain over the rollout bot's turn has a
+  95% paired interval above 0 (else the rollout bot's turn): the pick of the best of several plans
   on the same rollouts flatters it, and asking for a clear gain keeps the noise from making mistakes up.
 
 so that ``change = dice + decisions + (best - before) + noise``, the last term being what the best
@@ -249,7 +249,7 @@ def replay_turn(state: GameState, decisions: Sequence[Decision], rng: np.random.
     at the table) keeps the replay on the table's track: from the first battle that ends otherwise than
     it did at the table, the player would have planned the rest of the turn afresh, on a board the
     record never saw, and ``bot`` plays the rest of the turn. With no ``decisions`` this is ``bot``'s own
-    turn. The other players' decisions (none, with battle orders) are the default bot's.
+    turn. The other players' decisions (none, with battle orders) are the rollout bot's.
     """
     queue = list(zip(decisions, outcomes if outcomes is not None else [None] * len(decisions)))
     me, turn = state.player, state.turn
@@ -394,7 +394,7 @@ def turn_positions(game: GameState) -> list[GameState]:
 
 
 def position_chances(state: GameState, *, rollouts: int = ROLLOUTS, seed: int = 0) -> pd.DataFrame:
-    """Each player's win chance from ``state`` by ``rollouts`` rollouts of the default bot (the review's own
+    """Each player's win chance from ``state`` by ``rollouts`` rollouts of the rollout bot (the review's own
     valuation of a position), one row per seat: ``player``, ``wins``, ``p_win`` and the 95% Wilson interval
     ``ci_low``, ``ci_high``. The same ``state`` and ``seed`` give the same figures.
 
@@ -554,7 +554,7 @@ def review_game(
 
 
 def _best_plan(plans: dict[str, np.ndarray]) -> str:
-    """The plan with the most wins, if it beats the default bot's turn on the same rollouts by a 95% paired
+    """The plan with the most wins, if it beats the rollout bot's turn on the same rollouts by a 95% paired
     interval above 0; else ``default``. Picking the best of several plans on the same rollouts flatters
     it; asking for a clear gain keeps that from charging a turn with a mistake the noise made up."""
     best = max(plans, key=lambda name: (plans[name].mean(), name == "default"))
@@ -564,7 +564,7 @@ def _best_plan(plans: dict[str, np.ndarray]) -> str:
 def assumptions(state: GameState) -> str:
     """What the win chances of a review (or the strip) assume, in words, for the game at ``state``."""
     said = face_down_assumption(state)
-    return ("Win chances: each position played on to the end by the default bot in every seat; "
+    return ("Win chances: each position played on to the end by the planner bot in every seat; "
             "a rollout still running after 300 more rounds counts as a win for nobody." + (" " + said if said else ""))
 
 

@@ -1,13 +1,13 @@
 """A search over whole-turn plans for a given position, scored by rollouts of the compiled playout.
 
 :func:`suggest_turn` plays the player's turn from ``state`` with each of a
-few whole-turn plans (:data:`PLANS`: the default bot's own turn, and variants
+few whole-turn plans (:data:`PLANS`: the planner's own turn, and variants
 of it that attack more or less boldly, chase or ignore continents, or sit the
-turn out), then the rest of the game in compiled code with the default bot in
+turn out), then the rest of the game in compiled code with the base bot (the planner unless told) in
 every seat, and counts the player's wins. Every plan is played on the same
 random numbers (rollout ``k`` draws from ``game_rng(seed, k)`` for every
 plan), so the differences between plans are sharper than their win chances.
-It returns the best plan with its win chance and its gain over the default
+It returns the best plan with its win chance and its gain over the base
 bot's own turn ("doing nothing special"), with a 95% paired interval, and the
 turn as that plan played it on the first rollout's dice, both as the player's
 decisions (battle orders with their stop rule) and as the engine's actions.
@@ -78,8 +78,8 @@ class TurnSuggestion:
     """The recommended turn: the ``plan``'s name, its ``actions`` as played on the first rollout's dice
     (placements first, battle orders with their stop rule, the fortify), the same turn as ``line``, the
     engine's actions that played it (each battle order as the :class:`Battle` that resolved it, so
-    ``line`` replays through :meth:`GameState.apply`), its ``win_chance`` (the default bot's own turn:
-    ``default_win_chance``), its ``gain`` over the default bot's own turn with a 95% paired interval
+    ``line`` replays through :meth:`GameState.apply`), its ``win_chance`` (the base bot's own turn:
+    ``default_win_chance``), its ``gain`` over the base bot's own turn with a 95% paired interval
     ``gain_low`` .. ``gain_high``, the ``rollouts`` per plan, and the whole ``table`` of plans, best first."""
 
     plan: str
@@ -95,7 +95,7 @@ class TurnSuggestion:
 
 
 def play_setup(state: GameState, rng: np.random.Generator) -> GameState:
-    """Play ``state``'s setup (claims and placements) with the default bot, up to the first turn."""
+    """Play ``state``'s setup (claims and placements) with the planner, up to the first turn."""
     while state.phase in (Phase.SETUP_CLAIM, Phase.SETUP_PLACE, Phase.CHOOSE_CAPITAL):
         state.apply(PLANNER_BOT.choose(state, rng))  # type: ignore[arg-type]  # setup decisions are actions
     return state

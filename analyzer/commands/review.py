@@ -33,7 +33,7 @@ def register(subparsers: Any) -> None:
         "review",
         help="review a recorded game: win chances turn by turn, turning points, dice and decisions",
         description="Review a recorded game (a saved game's JSON with its history): each player's win chance "
-        "after every player-turn, by rollouts of the default bot, the turning points, and each turn's change "
+        "after every player-turn, by rollouts of the planner bot, the turning points, and each turn's change "
         "split into the dice (the outcome against the same decisions under other dice) and the decisions "
         "(the turn as played against the search's best plan on the same dice). The same --seed gives the "
         "same review whatever --workers.",

@@ -1,7 +1,7 @@
 """The win-chance strip beside a live game: each player's chance to win, with its interval, following the game.
 
 The chances are those of the game review (:func:`analyzer.analysis.review.position_chances`: the
-default bot's rollouts) at the start of the turn being played, so they move after each recorded
+planner bot's rollouts, :data:`analyzer.analysis.review.ROLLOUT_BOT`) at the start of the turn being played, so they move after each recorded
 turn. They are computed in a background process of the server, one position at a time, the newest
 first, and kept by position (a hash of the position without its history) in the game store's cache
 (:meth:`analyzer.store.GameStore.put_cached`, kind :data:`CACHE_KIND`), so every session and every

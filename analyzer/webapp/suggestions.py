@@ -87,8 +87,8 @@ def best_turn(game: GameState, names: list[str]) -> None:
         st.info(f"A turn is suggested when {plain(player)} has a move to make (placing, attacking, moving in or "
                 "fortifying): finish the battle or card draw in progress first.")
         return
-    st.caption("Each plan (the default bot's own turn, bolder, more careful, for continents...) plays the rest of "
-               f"{plain(player)}'s turn, then the default bot plays every seat to the end of the game; every plan "
+    st.caption("Each plan (the planner bot's own turn, bolder, more careful, for continents...) plays the rest of "
+               f"{plain(player)}'s turn, then the planner bot plays every seat to the end of the game; every plan "
                "gets the same dice, so their differences are sharper than their win chances.")
     budget_col, run_col = st.columns([3, 2])
     budget = budget_col.slider("Thinking time (s)", 1, 15, 3, key="turn_budget")
@@ -109,7 +109,7 @@ def best_turn(game: GameState, names: list[str]) -> None:
         st.warning("This turn was suggested for an earlier position: suggest again.")
         return
     st.markdown(f"**{plain(tip.plan)}**: {plain(player)} wins {tip.win_chance:.0%} of the rollouts, against "
-                f"{tip.default_win_chance:.0%} with the default bot's own turn.")
+                f"{tip.default_win_chance:.0%} with the planner bot's own turn.")
     st.metric("Gain in win chance", f"{tip.gain:+.1%}")
     st.markdown(f"95% interval: **{tip.gain_low:+.1%} to {tip.gain_high:+.1%}**")
     if tip.gain_low <= 0:

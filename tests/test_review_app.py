@@ -67,6 +67,29 @@ def test_the_strip_values_positions_in_the_background_and_keeps_them_in_the_stor
     assert np.allclose(again[["p_win", "ci_low", "ci_high"]], expected[["p_win", "ci_low", "ci_high"]])
 
 
+def test_a_turn_just_recorded_is_valued_next_not_behind_the_earlier_turns(monkeypatch: pytest.MonkeyPatch,
+                                                                          tmp_path: Path) -> None:
+    # A fresh server's memory, and few rollouts: the order of the valuations is the point, not their figures.
+    for name in ("_DONE", "_RUNNING", "_WANTED"):
+        monkeypatch.setattr(strip, name, {})
+    monkeypatch.setattr(strip, "ROLLOUTS", 20)
+    games = GameStore(tmp_path / "games.sqlite3")
+    positions = [(strip.position_key(p), p.to_json(history=False)) for p in turn_positions(recorded_game(4, seed=3))]
+    keys = [key for key, _ in positions]
+    assert len(set(keys)) == len(keys) == 5
+    # A page shows the game after three turns: the newest of its four positions is valued first.
+    assert strip._queue(positions[:4], games) == [None] * 4
+    assert list(strip._RUNNING) == [keys[3]]
+    # A turn is recorded while that one is being valued: it goes next, before the three earlier turns.
+    strip._queue(positions, games)
+    for _ in range(1500):
+        if len(strip._DONE) == 5:
+            break
+        time.sleep(0.2)
+    assert list(strip._DONE) == [keys[3], keys[4], keys[2], keys[1], keys[0]]
+    assert not strip._WANTED and not strip._RUNNING
+
+
 def test_the_record_tab_of_a_live_game_shows_the_strip(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     db = tmp_path / "games.sqlite3"
     monkeypatch.setenv(DB_ENV, str(db))

@@ -3,7 +3,7 @@
 The chances are those of the game review (:func:`analyzer.analysis.review.position_chances`: the
 planner bot's rollouts, :data:`analyzer.analysis.review.ROLLOUT_BOT`) at the start of the turn being played, so they move after each recorded
 turn. They are computed in a background process of the server, one position at a time, the newest
-first, and kept by position (a hash of the position without its history) in the game store's cache
+first (a turn just recorded is valued next, before earlier turns still waiting), and kept by position (a hash of the position without its history) in the game store's cache
 (:meth:`analyzer.store.GameStore.put_cached`, kind :data:`CACHE_KIND`), so every session and every
 later server finds them there: the strip polls for them every :data:`POLL_SECONDS` in a fragment of its own, so an entry is
 never kept waiting. While the newest position is being valued the strip shows the last chances it
@@ -18,6 +18,7 @@ import io
 import multiprocessing
 import os
 import threading
+import time
 from concurrent.futures import Future, ProcessPoolExecutor
 from collections.abc import Callable
 from functools import partial
@@ -62,6 +63,11 @@ CACHE_KIND = "win-chances"
 _LOCK = threading.Lock()
 _DONE: dict[str, pd.DataFrame] = {}
 _RUNNING: dict[str, Future[pd.DataFrame]] = {}
+#: The positions waiting to be valued: their priority (when a page last asked, the turn), how to read them,
+#: and the store to keep their chances in.
+_WANTED: dict[str, tuple[tuple[float, int], Callable[[], GameState], GameStore]] = {}
+#: Seconds after which a waiting position that no page asked for again is dropped.
+FORGET_SECONDS = 30.0
 #: Lower than the server's own priority: the pages (and the browser on the same machine) come first.
 _NICENESS = 5
 #: One worker process: the chances queue behind each other, and the server keeps its other core for the
@@ -82,30 +88,35 @@ def _key_of(position_json: str, rollouts: int | None = None) -> str:
 
 
 def _valued(key: str, games: GameStore, future: Future[pd.DataFrame]) -> None:
-    """Keep the chances a worker found (in this server and in the store's cache)."""
+    """Keep the chances a worker found (in this server and in the store's cache), then value the next position."""
+    if not future.cancelled() and future.exception() is None:
+        table = future.result()
+        try:
+            games.put_cached(CACHE_KIND, key, table.to_json(orient="split"))
+        except StoreError:
+            pass  # the chances are still kept by this server; the store says what is wrong at the next save
+        with _LOCK:
+            _DONE[key] = table
+            while len(_DONE) > KEEP:
+                _DONE.pop(next(iter(_DONE)))
+    # Else not kept: the position is queued again the next time it is shown.
     with _LOCK:
         _RUNNING.pop(key, None)
-    if future.cancelled() or future.exception() is not None:
-        return  # not kept: the position is queued again the next time it is shown
-    table = future.result()
-    try:
-        games.put_cached(CACHE_KIND, key, table.to_json(orient="split"))
-    except StoreError:
-        pass  # the chances are still kept by this server; the store says what is wrong at the next save
-    with _LOCK:
-        _DONE[key] = table
-        while len(_DONE) > KEEP:
-            _DONE.pop(next(iter(_DONE)))
+    _next()
 
 
 def chances(state: GameState, games: GameStore) -> pd.DataFrame | None:
     """The chances of ``state`` if they are known (to this server or in ``games``' cache); else they are
     queued (once) and None is returned."""
-    return _chances(position_key(state), lambda: state, games)
+    known = _chances(position_key(state), lambda: state, games, (time.monotonic(), 0))
+    _next()
+    return known
 
 
-def _chances(key: str, position: Callable[[], GameState], games: GameStore) -> pd.DataFrame | None:
-    """:func:`chances` of the position under ``key``, read (``position()``) only when it must be valued."""
+def _chances(key: str, position: Callable[[], GameState], games: GameStore,
+             priority: tuple[float, int]) -> pd.DataFrame | None:
+    """:func:`chances` of the position under ``key``, read (``position()``) only when it must be valued; else
+    it waits with ``priority`` (:func:`_next` starts the waiting position of highest priority)."""
     with _LOCK:
         if key in _DONE:
             return _DONE[key]
@@ -118,13 +129,34 @@ def _chances(key: str, position: Callable[[], GameState], games: GameStore) -> p
     with _LOCK:
         if kept is not None:
             _DONE[key] = pd.read_json(io.StringIO(kept), orient="split")
+            _WANTED.pop(key, None)
             return _DONE[key]
-        if key in _RUNNING:
-            return None
-        future = _WORKER.submit(position_chances, position(), rollouts=ROLLOUTS)
+        if key not in _RUNNING:
+            _WANTED[key] = (priority, position, games)
+    return None
+
+
+def _next() -> None:
+    """Start valuing the waiting position of highest priority, unless one is being valued: one at a time, so
+    that the newest turn of a game, asked for at the page's next poll, waits behind one position and not
+    behind every earlier turn of the game. Positions no page has asked for in :data:`FORGET_SECONDS` are
+    dropped: nobody is looking at them."""
+    with _LOCK:
+        if _RUNNING:
+            return
+        now = time.monotonic()
+        for key in [k for k, (priority, _, _) in _WANTED.items() if now - priority[0] > FORGET_SECONDS]:
+            del _WANTED[key]
+        if not _WANTED:
+            return
+        key = max(_WANTED, key=lambda k: _WANTED[k][0])
+        _, position, games = _WANTED.pop(key)
+        try:
+            future = _WORKER.submit(position_chances, position(), rollouts=ROLLOUTS)
+        except RuntimeError:
+            return  # the server is shutting down
         _RUNNING[key] = future
     future.add_done_callback(partial(_valued, key, games))
-    return None
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
@@ -134,12 +166,12 @@ def _positions(game_json: str) -> list[tuple[str, str]]:
     return [(_key_of(text), text) for text in texts]
 
 
-def _queue(positions: list[tuple[str, str]]) -> list[pd.DataFrame | None]:
-    """Every position's chances as known now; the newest unknown one is queued first, then the others."""
-    known: list[pd.DataFrame | None] = [None] * len(positions)
-    for i in reversed(range(len(positions))):
-        key, text = positions[i]
-        known[i] = _chances(key, partial(GameState.from_json, text, trusted=True), store())
+def _queue(positions: list[tuple[str, str]], games: GameStore) -> list[pd.DataFrame | None]:
+    """Every position's chances as known now; the unknown ones are queued, the newest to be valued first."""
+    asked = time.monotonic()
+    known = [_chances(key, partial(GameState.from_json, text, trusted=True), games, (asked, i))
+             for i, (key, text) in enumerate(positions)]
+    _next()
     return known
 
 
@@ -177,7 +209,7 @@ def win_strip(names: list[str]) -> None:
     if not positions:
         st.caption("Win chances appear here once the first turn is recorded.")
         return
-    known = _queue(positions)
+    known = _queue(positions, store())
     latest = max((i for i, table in enumerate(known) if table is not None), default=None)
     with st.container(key="win_strip", border=True):
         if latest is None:

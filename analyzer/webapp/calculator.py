@@ -85,11 +85,15 @@ def calculator_body(game: GameState | None, names: list[str]) -> None:
             cap_col.toggle("Never below stop at", key=CAP,
                            help="Roll no more dice than armies above stop at (Risk: Global Domination).")
             st.selectbox("Sides of each die", DICE_SIDES, key=SIDES)
+        # One slot for the answer, whatever it is: a count made bad replaces the odds in place. Odds left to be
+        # cleared as stale stayed on the page, greyed out, when a poll of the page's other fragments ran as the
+        # calculator's run ended (the cleanup then takes the poll's run for its own: streamlit#16708).
+        answer = st.empty()
         if any(bad):
-            st.info("The odds show again once every count above is a whole number in its range.")
+            answer.info("The odds show again once every count above is a whole number in its range.")
             return
-        odds = calculator_odds()
-        odds_answer(odds)
+        with answer.container():
+            odds_answer(calculator_odds())
 
 
 def counted(column: Any, label: str, key: str, lo: int, hi: int, help: str | None = None) -> bool:

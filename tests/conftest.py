@@ -1,13 +1,15 @@
 """Fixtures for the browser tests of the Streamlit app.
 
-One app server per pytest process: under ``pytest -n 2 --dist loadgroup`` every
-browser test carries ``@pytest.mark.xdist_group("browser")``, so they all run in
-one worker and share its server and browser.
+Under ``pytest -n 2 --dist loadgroup`` every browser test carries
+``@pytest.mark.xdist_group("browser")``, so they all run in one worker and share
+its browser; each module starts the app servers (:class:`Server`) it needs.
 """
 
 from __future__ import annotations
 
+import os
 import re
+import signal
 import socket
 import subprocess
 import sys
@@ -17,9 +19,13 @@ import urllib.error
 import urllib.request
 from collections.abc import Generator, Iterator
 from pathlib import Path
+from typing import IO
 
 import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Error as PlaywrightError
+
+from analyzer.store import DB_ENV
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
@@ -37,6 +43,8 @@ CHROMIUM_ARGS = [
 ]
 #: A cold start imports streamlit, numpy, pandas and matplotlib; allow a slow machine.
 SERVER_START_TIMEOUT = 90.0
+#: The first page a new server draws runs the app's imports and loads (on a clean clone, compiles) the kernels.
+FIRST_PAGE_TIMEOUT_MS = 240_000
 
 _CALL_REPORT = pytest.StashKey[pytest.TestReport]()
 
@@ -54,12 +62,30 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 def pytest_runtest_makereport(
     item: pytest.Item, call: pytest.CallInfo[None]
 ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
-    # Fixture teardown runs after the call phase; stashing its report lets the
-    # page fixture know whether the test failed and a screenshot is worth keeping.
+    # Fixture teardown runs after the call phase; stashing its report lets the browser fixtures know whether
+    # the test failed and the pages are worth a screenshot. A failed browser test's report also says where
+    # each running server's threads were and what it logged, taken now, while the failure is current.
     report = yield
     if report.when == "call":
         item.stash[_CALL_REPORT] = report
+        if report.failed and item.get_closest_marker("browser") is not None:
+            for server in list(Server.running):
+                report.sections.append((f"app server {server.url}", server.report()))
     return report
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    # A rerun is a defect hidden by a second try: say where each first try failed, and why, in every run's output.
+    reruns = terminalreporter.stats.get("rerun", [])
+    if reruns:
+        terminalreporter.section("why the reruns were needed")
+    for report in reruns:
+        crash = getattr(report.longrepr, "reprcrash", None)
+        where = f"{crash.path}:{crash.lineno}" if crash is not None else "?"
+        errors = [line for line in report.longreprtext.splitlines() if line.startswith("E ")][:8]
+        terminalreporter.write_line(f"{report.nodeid} failed at {where}:")
+        for line in errors:
+            terminalreporter.write_line(f"    {line}")
 
 
 def _free_port() -> int:
@@ -76,37 +102,82 @@ def _healthy(url: str) -> bool:
         return False
 
 
-@pytest.fixture(scope="session")
-def app_url() -> Iterator[str]:
-    """URL of ``streamlit run app.py`` served from the repository root."""
-    port = _free_port()
-    url = f"http://127.0.0.1:{port}"
-    command = [
-        sys.executable, "-m", "streamlit", "run", "app.py",
-        "--server.headless", "true",
-        "--server.port", str(port),
-        "--browser.gatherUsageStats", "false",
-    ]
-    # A file rather than a pipe: nobody reads the server's output until it fails,
-    # and a full pipe would block it.
-    with tempfile.TemporaryFile(mode="w+") as log:
-        server = subprocess.Popen(command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+#: A server's stack dump on demand: a failed browser test asks every running server where its threads are
+#: (SIGUSR1), so a server stuck in a CI run says where, without a debugger.
+_LAUNCH = ("import faulthandler, runpy, signal, sys; "
+           "faulthandler.register(signal.SIGUSR1, all_threads=True); "
+           "sys.argv = ['streamlit', *sys.argv[1:]]; "
+           "runpy.run_module('streamlit', run_name='__main__')")
+#: The lines of a server's log shown with a failed browser test.
+LOG_TAIL = 200
+
+
+class Server:
+    """``streamlit run app.py`` on the game store ``db``, which can be stopped and started again."""
+
+    #: The servers started and not yet stopped, for the report of a failed browser test.
+    running: list[Server] = []
+
+    def __init__(self, db: Path, env: dict[str, str] | None = None) -> None:
+        self.db = db
+        self.env = env or {}
+        self.port = _free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.process: subprocess.Popen[bytes] | None = None
+        self.log: IO[str] | None = None
+
+    def start(self) -> None:
+        command = [sys.executable, "-c", _LAUNCH, "run", "app.py", "--server.headless", "true",
+                   "--server.port", str(self.port), "--browser.gatherUsageStats", "false"]
+        # A file rather than a pipe: nobody reads the server's output until it fails, and a full pipe would block it.
+        self.log = tempfile.TemporaryFile(mode="w+")
+        self.process = subprocess.Popen(command, cwd=ROOT, stdout=self.log, stderr=subprocess.STDOUT,
+                                        env={**os.environ, DB_ENV: str(self.db), **self.env})
+        Server.running.append(self)
+        deadline = time.monotonic() + SERVER_START_TIMEOUT
+        while not _healthy(self.url):
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                pytest.fail(f"streamlit server did not start at {self.url}:\n{self.report()}", pytrace=False)
+            time.sleep(0.25)
+
+    def warm(self, browser: Browser) -> None:
+        """Draw the server's first page, which runs the app's imports and loads (on a clean clone, compiles) the
+        kernels, so that a test's own timeouts time the app and not this one-off start."""
+        context = browser.new_context()
         try:
-            deadline = time.monotonic() + SERVER_START_TIMEOUT
-            while not _healthy(url):
-                if server.poll() is not None or time.monotonic() > deadline:
-                    log.seek(0)
-                    reason = f"exited with {server.returncode}" if server.poll() is not None else "timed out"
-                    pytest.fail(f"streamlit server {reason} before {url} was healthy:\n{log.read()}", pytrace=False)
-                time.sleep(0.25)
-            yield url
+            first = context.new_page()
+            first.goto(self.url, timeout=FIRST_PAGE_TIMEOUT_MS)
+            first.get_by_role("button", name="New random setup").wait_for(timeout=FIRST_PAGE_TIMEOUT_MS)
         finally:
-            server.terminate()
+            context.close()
+
+    def report(self) -> str:
+        """Where the server's threads are now (if it still runs) and the end of its log."""
+        if self.process is None or self.log is None:
+            return "(stopped)"
+        alive = self.process.poll() is None
+        if alive:
+            self.process.send_signal(signal.SIGUSR1)
+            time.sleep(1.0)
+        self.log.seek(0)
+        lines = self.log.read().splitlines()[-LOG_TAIL:]
+        self.log.seek(0, os.SEEK_END)
+        state = "running" if alive else f"exited with {self.process.returncode}"
+        return f"{self.url} on {self.db} ({state}); the last {len(lines)} lines of its log:\n" + "\n".join(lines)
+
+    def stop(self) -> None:
+        if self in Server.running:
+            Server.running.remove(self)
+        if self.process is not None:
+            self.process.terminate()
             try:
-                server.wait(timeout=10)
+                self.process.wait(timeout=10)
             except subprocess.TimeoutExpired:
-                server.kill()
-                server.wait()
+                self.process.kill()
+                self.process.wait()
+        if self.log is not None:
+            self.log.close()
+        self.process = self.log = None
 
 
 @pytest.fixture(scope="session")
@@ -125,35 +196,33 @@ def browser() -> Iterator[Browser]:
         playwright.stop()
 
 
-#: The first page a new server draws runs the app's imports and loads (on a clean clone, compiles) the kernels.
-FIRST_PAGE_TIMEOUT_MS = 240_000
+@pytest.fixture(autouse=True)
+def _pages_closed(request: pytest.FixtureRequest) -> Iterator[None]:
+    """After a browser test, every page it opened is closed, and screenshotted to tests/artifacts/ if it failed.
 
-
-@pytest.fixture(scope="module")
-def warm_app(app_url: str, browser: Browser) -> str:
-    """``app_url`` once its first page has been drawn, so that each test's own timeouts measure the app, not
-    the server's one-off start-up (on a loaded two-core machine that took over 30 s)."""
-    context = browser.new_context()
-    try:
-        first = context.new_page()
-        first.goto(app_url)
-        first.get_by_role("button", name="New random setup").wait_for(timeout=FIRST_PAGE_TIMEOUT_MS)
-    finally:
+    A page left open keeps polling its server (the strip, other devices' saves) through the tests that follow:
+    a test that fails before closing its pages would slow every later one, and its reruns more so.
+    """
+    if request.node.get_closest_marker("browser") is None:
+        yield
+        return
+    browser: Browser = request.getfixturevalue("browser")
+    yield
+    report = request.node.stash.get(_CALL_REPORT, None)
+    failed = report is not None and report.failed
+    for n, context in enumerate(list(browser.contexts)):
+        if failed:
+            ARTIFACTS.mkdir(exist_ok=True)
+            name = re.sub(r"[^\w.-]+", "_", request.node.nodeid)
+            for m, open_page in enumerate(context.pages):
+                try:
+                    open_page.screenshot(path=str(ARTIFACTS / f"{name}-{n}-{m}.png"), full_page=True, timeout=30_000)
+                except PlaywrightError:
+                    pass  # a page that cannot be drawn is no reason to keep the others open
         context.close()
-    return app_url
 
 
 @pytest.fixture
-def page(browser: Browser, warm_app: str, request: pytest.FixtureRequest) -> Iterator[Page]:
-    """A fresh page (own context, downloads allowed); screenshotted to tests/artifacts/ if the test fails."""
-    context = browser.new_context(accept_downloads=True, viewport={"width": 1400, "height": 1000})
-    new_page = context.new_page()
-    try:
-        yield new_page
-        report = request.node.stash.get(_CALL_REPORT, None)
-        if report is not None and report.failed:
-            ARTIFACTS.mkdir(exist_ok=True)
-            name = re.sub(r"[^\w.-]+", "_", request.node.nodeid)
-            new_page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
-    finally:
-        context.close()
+def page(browser: Browser) -> Page:
+    """A fresh page at desktop width (own context, downloads allowed), closed after the test."""
+    return browser.new_context(accept_downloads=True, viewport={"width": 1400, "height": 1000}).new_page()

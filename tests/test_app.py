@@ -31,8 +31,7 @@ from analyzer.plot import (
     chart_picks,
     player_name,
 )
-from analyzer.game.actions import Attack, Correct, Place
-from analyzer.game.labels import player_labels
+from analyzer.game.actions import Attack, Place
 from analyzer.game.state import GameState
 from analyzer.limits import MAX_ARMIES
 from analyzer.solver.battle import BattleOptions

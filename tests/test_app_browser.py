@@ -8,15 +8,10 @@ more for the unwritable store.
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-import tempfile
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO
 from urllib.parse import parse_qs, urlsplit
 
 import numpy as np
@@ -30,8 +25,8 @@ from analyzer.game.board import classic_board
 from analyzer.live import LiveGame
 from analyzer.plot import player_name
 from analyzer.game.state import GameState
-from analyzer.store import DB_ENV, GameStore
-from conftest import ROOT, SERVER_START_TIMEOUT, _free_port, _healthy
+from analyzer.store import GameStore
+from conftest import Server
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -43,44 +38,6 @@ N_TERRITORIES = BOARD.n_territories
 OWNER_COLUMN = 1
 ARMIES_COLUMN = 2
 PHONE = {"width": 390, "height": 844}
-
-
-class Server:
-    """``streamlit run app.py`` on the game store ``db``, which can be stopped and started again."""
-
-    def __init__(self, db: Path, env: dict[str, str] | None = None) -> None:
-        self.db = db
-        self.env = env or {}
-        self.port = _free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.process: subprocess.Popen[bytes] | None = None
-        self.log: IO[str] | None = None
-
-    def start(self) -> None:
-        command = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
-                   "--server.port", str(self.port), "--browser.gatherUsageStats", "false"]
-        # A file rather than a pipe: nobody reads the server's output until it fails, and a full pipe would block it.
-        self.log = tempfile.TemporaryFile(mode="w+")
-        self.process = subprocess.Popen(command, cwd=ROOT, stdout=self.log, stderr=subprocess.STDOUT,
-                                        env={**os.environ, DB_ENV: str(self.db), **self.env})
-        deadline = time.monotonic() + SERVER_START_TIMEOUT
-        while not _healthy(self.url):
-            if self.process.poll() is not None or time.monotonic() > deadline:
-                self.log.seek(0)
-                pytest.fail(f"streamlit server did not start at {self.url}:\n{self.log.read()}", pytrace=False)
-            time.sleep(0.25)
-
-    def stop(self) -> None:
-        if self.process is not None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-        if self.log is not None:
-            self.log.close()
-        self.process = self.log = None
 
 
 def placed_and_ended(seed: int, turns: int) -> GameState:
@@ -108,10 +65,12 @@ def serving(db: Path, game: GameState, name: str, env: dict[str, str] | None = N
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+def server(tmp_path_factory: pytest.TempPathFactory, browser: Browser) -> Iterator[Server]:
+    """This module's server, on its own store, once its first page has been drawn: the tests time the app."""
     served = Server(tmp_path_factory.mktemp("store") / "games.sqlite3")
     served.start()
     try:
+        served.warm(browser)
         yield served
     finally:
         served.stop()
@@ -119,7 +78,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 @pytest.fixture(scope="module")
 def app_url(server: Server) -> str:
-    """This module's server, on its own store (rather than conftest's, on the user's)."""
     return server.url
 
 
@@ -405,6 +363,7 @@ def test_a_game_survives_a_reload_and_a_server_restart(browser: Browser, server:
 
     server.stop()
     server.start()
+    server.warm(browser)
     page.goto(url)
     expect(page.get_by_role("heading", name="Restart me")).to_be_visible()
     armies = wait_for_column(page, ARMIES_COLUMN, lambda armies: armies[BOARD.index("Alaska")] == "77")
@@ -547,6 +506,7 @@ def test_an_unwritable_store_gives_a_message_and_no_traceback(browser: Browser, 
     unwritable = Server(blocker / "games.sqlite3")
     unwritable.start()
     try:
+        unwritable.warm(browser)
         page = phone(browser)
         page.set_default_timeout(TIMEOUT_MS)
         page.goto(unwritable.url)

@@ -12,7 +12,7 @@ import pytest
 from sqlalchemy import event
 
 from analyzer.analysis.log import log_lines
-from analyzer.analysis.position import edit_position, new_game_from_position, with_player_labels
+from analyzer.analysis.position import new_game_from_position, with_player_labels
 from analyzer.bots.random_bot import RandomBot
 from analyzer.errors import StoreConflictError, StoreError
 from analyzer.game.state import GameState, turn_number

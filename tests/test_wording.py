@@ -14,7 +14,6 @@ from analyzer.game.actions import (
 )
 from analyzer.game.labels import player_names
 from analyzer.game.state import GameState
-from analyzer.game.vocabulary import Phase
 
 #: What a message must not hold: a dataclass repr, a phase constant, a field name, a list of ids.
 _PROGRAMMER = re.compile(r"\w+\(\w+=|\b(?:SETUP_CLAIM|SETUP_PLACE|REINFORCE|ATTACK|DEFEND|ROLL|MOVE_IN|FORTIFY|DRAW|"

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from analyzer import kernels
+from analyzer.bots.registry import BOTS
 from analyzer.game.engine import steps as engine
 from analyzer.game.state import GameState
 
@@ -80,3 +84,36 @@ def test_compiled_kernels_are_cached_under_the_key_only() -> None:
     # No kernel left numba's own cache beside its source: all of them go through the policy.
     stray = [p for p in kernels.PACKAGE.rglob("*.nb[ic]") if here not in p.parents and "kernels" not in p.parts]
     assert stray == []
+
+
+#: Every registered bot but "default" (another name of one of them) and "random" (whose games can run to
+#: hundreds of thousands of moves, minutes of plain Python).
+_BOTS = [name for name in BOTS if name not in ("default", "random")]
+_GAMES = """
+import hashlib, sys
+import numpy as np
+from analyzer.bots.registry import make_bot
+from analyzer.game.state import GameState
+from analyzer.sim.play import play_game
+for name in sys.argv[1:]:
+    for n in (2, 4, 6):
+        state = play_game(GameState.new(n, np.random.default_rng(n)), [make_bot(name)] * n, np.random.default_rng(7))
+        print(name, n, len(state.history), hashlib.sha256(state.to_json().encode()).hexdigest())
+"""
+
+
+def test_the_compiled_kernels_play_the_same_games_as_their_python_source() -> None:
+    # Two implementations of every rule and every bot: numba's compiled kernels and the same functions run as
+    # plain Python (RISK_ANALYZER_KERNELS=python). From one seed they must play the same games, move for move.
+    def games(kernels: str | None) -> list[str]:
+        env = {k: v for k, v in os.environ.items() if k != kernels_env}
+        if kernels is not None:
+            env[kernels_env] = kernels
+        out = subprocess.run([sys.executable, "-c", _GAMES, *_BOTS], env=env, capture_output=True, text=True,
+                             timeout=900, check=True)
+        return out.stdout.splitlines()
+
+    kernels_env = "RISK_ANALYZER_KERNELS"
+    compiled, python = games(None), games("python")
+    assert len(compiled) == 3 * len(_BOTS)
+    assert python == compiled

@@ -526,7 +526,7 @@ def _choose_trade(S, C, bp):  # pragma: no cover - compiled
                 if not engine.is_set(C, c0, c1, c2):
                     continue
                 value = engine.set_value(S, C, c0, c1, c2)
-                wilds = (C[sym + c0] == 3) + (C[sym + c1] == 3) + (C[sym + c2] == 3)
+                wilds = int(C[sym + c0] == 3) + int(C[sym + c1] == 3) + int(C[sym + c2] == 3)
                 # The first of the bonus choices (the owned territories shown on the cards).
                 bits = legality.bonus_choices(S, C, c0, c1, c2)
                 bonus = -1

@@ -726,23 +726,26 @@ def test_a_typed_battle_gets_the_solvers_odds_without_a_game() -> None:
     assert metric(at, "P(win)") == percent(r.p_win)
     assert metric(at, "Armies for P ≥ 75%") == f"{armies_needed(1000, 0.75):,}"
     assert f"attacker ± {r.std_attacker_losses:.2f}, defender ± {r.std_defender_losses:.2f}" in at.caption[0].value
+    assert not any(c.value.startswith("With ") for c in at.caption)  # the classic dice need no word
     # The survivors' chart: every outcome but the negligible tails, summing to (almost) one.
     survivors = convert_arrow_bytes_to_pandas_df(survivors_charts(at)[0].proto.data.data)
     assert survivors["probability"].sum() == pytest.approx(1, abs=1e-5)
 
 
-@pytest.mark.parametrize(("entries", "options"), [
-    ({"capital": True}, BattleOptions(dice=DiceRules(defender_max=3))),
-    ({"ties_to_attacker": True}, BattleOptions(dice=DiceRules(ties_to_attacker=True))),
-    ({"sides": 8}, BattleOptions(dice=DiceRules(sides=8))),
-    ({"cap": True, "stop_at": 4}, BattleOptions(stop_mode="cap")),
-    ({"balanced_blitz": True}, BattleOptions(balanced_blitz=True)),
+@pytest.mark.parametrize(("entries", "options", "said"), [
+    ({"capital": True}, BattleOptions(dice=DiceRules(defender_max=3)), "3 defence dice (capital)"),
+    ({"ties_to_attacker": True}, BattleOptions(dice=DiceRules(ties_to_attacker=True)), "ties to the attacker"),
+    ({"sides": 8}, BattleOptions(dice=DiceRules(sides=8)), "8-sided dice"),
+    ({"cap": True, "stop_at": 4}, BattleOptions(stop_mode="cap"), "stop at 4 armies left; never below stop at"),
+    ({"balanced_blitz": True}, BattleOptions(balanced_blitz=True), "Balanced Blitz"),
 ])
-def test_the_dice_variants_are_the_solvers(entries: dict[str, Any], options: BattleOptions) -> None:
+def test_the_dice_variants_are_the_solvers(entries: dict[str, Any], options: BattleOptions, said: str) -> None:
     at = calculate(start(), 12, 7, **entries)
     stop_at = entries.get("stop_at", 1)
     assert metric(at, "P(win)") == percent(battle(12, 7, stop_at=stop_at, options=options).p_win)
     assert metric(at, "Armies for P ≥ 75%") == f"{armies_needed(7, 0.75, stop_at=stop_at, options=options):,}"
+    # The settings are in a closed expander: the answer says what it assumes.
+    assert f"With {said} (under" in " ".join(c.value for c in at.caption)
 
 
 def test_a_typed_chain() -> None:

@@ -94,6 +94,10 @@ def calculator_body(game: GameState | None, names: list[str]) -> None:
             return
         with answer.container():
             odds_answer(calculator_odds())
+            changed = unusual_settings()
+            if changed:
+                # The settings sit in a closed expander: odds that rest on them say so beside the figures.
+                st.caption("With " + "; ".join(changed) + " (under “Stop at, chain, dice”).")
 
 
 def counted(column: Any, label: str, key: str, lo: int, hi: int, help: str | None = None) -> bool:
@@ -103,6 +107,21 @@ def counted(column: Any, label: str, key: str, lo: int, hi: int, help: str | Non
     if problem:
         column.error(plain(f"{label}: {problem}"))
     return bool(problem)
+
+
+def unusual_settings() -> list[str]:
+    """The calculator's settings that differ from a plain battle of the classic rules, in words."""
+    s = st.session_state
+    said = []
+    if int(s[STOP_AT]) != 1:
+        said.append(f"stop at {int(s[STOP_AT])} armies left")
+    if int(s[SIDES]) != 6:
+        said.append(f"{int(s[SIDES])}-sided dice")
+    for key, words in ((CAPITAL, "3 defence dice (capital)"), (TIES, "ties to the attacker"),
+                       (BLITZ, "Balanced Blitz"), (CAP, "never below stop at")):
+        if s[key]:
+            said.append(words)
+    return said
 
 
 def calculator_odds() -> QuickOdds:

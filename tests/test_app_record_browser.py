@@ -14,7 +14,8 @@ from analyzer.game.state import GameState
 from analyzer.game.vocabulary import Phase
 from analyzer.live import LiveGame
 from analyzer.store import GameStore
-from test_app_browser import PICKER, TIMEOUT_MS, Server, choose, drawn, no_traceback, phone, placed_and_ended, type_number
+from test_app_browser import (TIMEOUT_MS, Server, choose, drawn, no_traceback, phone, pick, placed_and_ended,
+                              type_number)
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -207,12 +208,7 @@ def test_ten_digits_in_every_number_field_save_nothing(browser: Browser, server:
         page.wait_for_timeout(1500)
         assert version(server, game_id) == before, label
     page.get_by_role("tab", name="Board").click()
-    picker = page.get_by_label(PICKER)
-    picker.click()
-    picker.fill("Peru")
-    expect(page.get_by_role("option", name="Peru", exact=True)).to_be_visible()
-    picker.press("Enter")
-    page.keyboard.press("Escape")
+    pick(page, "Peru")
     type_number(page, "Armies on each", TEN_DIGITS)
     page.get_by_role("button", name="Apply to the picked territories").click()
     # The Board view's own message: the fields of the other views keep their bad numbers, and their messages.
@@ -236,13 +232,7 @@ def test_apply_on_every_tab_keeps_the_log_and_a_phantom_battle_is_refused(browse
     page.wait_for_timeout(2000)
     assert stored(server, game_id).history == history
     page.get_by_role("tab", name="Board").click()
-    picker = page.get_by_label("Pick territories (type to search, or click them on the map): ringed on the map, "
-                               "edited here")
-    picker.click()
-    picker.fill("Peru")
-    expect(page.get_by_role("option", name="Peru", exact=True)).to_be_visible()
-    picker.press("Enter")
-    page.keyboard.press("Escape")
+    pick(page, "Peru")
     page.get_by_role("button", name="Apply to the picked territories").click()
     page.wait_for_timeout(2000)
     assert stored(server, game_id).history == history

@@ -53,7 +53,7 @@ def calculator() -> None:
 
 def calculator_body(game: GameState | None, names: list[str]) -> None:
     for key, value in ((ATTACKERS, 12), (DEFENDERS, 7), (STOP_AT, 1), (CHAIN, ""), (GARRISON, 1), (TARGET_P, 0.75),
-                       (CAPITAL, False), (TIES, False), (BLITZ, False), (SIDES, 6), (CAP, False)):
+                       (CAPITAL, False), (TIES, False), (BLITZ, False), (CAP, False)):
         st.session_state.setdefault(key, value)
     with st.container(key="calculator"):
         st.subheader("Battle odds")
@@ -84,7 +84,10 @@ def calculator_body(game: GameState | None, names: list[str]) -> None:
             blitz_col.toggle("Balanced Blitz", key=BLITZ, help="Risk: Global Domination's Balanced Blitz.")
             cap_col.toggle("Never below stop at", key=CAP,
                            help="Roll no more dice than armies above stop at (Risk: Global Domination).")
-            st.selectbox("Sides of each die", DICE_SIDES, key=SIDES)
+            # The classic die as the box's own default, not only as a session value: a run whose request
+            # carries no value for the box takes its default index (SelectboxSerde.deserialize(None)), which
+            # was the 4-sided die. Likely how one browser run showed odds for d4 under the closed expander.
+            st.selectbox("Sides of each die", DICE_SIDES, index=DICE_SIDES.index(6), key=SIDES)
         # One slot for the answer, whatever it is: a count made bad replaces the odds in place. Odds left to be
         # cleared as stale stayed on the page, greyed out, when a poll of the page's other fragments ran as the
         # calculator's run ended (the cleanup then takes the poll's run for its own: streamlit#16708).

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import multiprocessing
+import sys
 import time
+import types
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -47,7 +52,22 @@ def test_the_review_view_reviews_a_stored_game(monkeypatch: pytest.MonkeyPatch, 
     assert len(turns) == 3
 
 
-def test_the_strip_values_positions_in_the_background_and_keeps_them_in_the_store(tmp_path: Path) -> None:
+@pytest.fixture
+def fresh_worker(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The strip's worker process, new for the test and spawned from a bare ``__main__``.
+
+    AppTest leaves its script as ``sys.modules["__main__"]``; a process spawned after it runs that file again
+    first, and dies on it (a worker of this pytest process broke so in one full run).
+    """
+    monkeypatch.setitem(sys.modules, "__main__", types.ModuleType("__main__"))
+    worker = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+    monkeypatch.setattr(strip, "_WORKER", worker)
+    yield
+    worker.shutdown(cancel_futures=True)
+
+
+def test_the_strip_values_positions_in_the_background_and_keeps_them_in_the_store(tmp_path: Path,
+                                                                                  fresh_worker: None) -> None:
     games = GameStore(tmp_path / "games.sqlite3")
     game = recorded_game(2, seed=8)
     position = turn_positions(game)[-1]
@@ -68,7 +88,7 @@ def test_the_strip_values_positions_in_the_background_and_keeps_them_in_the_stor
 
 
 def test_a_turn_just_recorded_is_valued_next_not_behind_the_earlier_turns(monkeypatch: pytest.MonkeyPatch,
-                                                                          tmp_path: Path) -> None:
+                                                                          tmp_path: Path, fresh_worker: None) -> None:
     # A fresh server's memory, and few rollouts: the order of the valuations is the point, not their figures.
     for name in ("_DONE", "_RUNNING", "_WANTED"):
         monkeypatch.setattr(strip, name, {})

@@ -514,7 +514,14 @@ def _choose_trade(S, C, bp):  # pragma: no cover - compiled
     if not legality.may_trade(S):
         return -1, -1, -1, -1
     held = engine.hand_size(S, p)
-    hand = np.flatnonzero(engine.card_view(S) == p)
+    # Filled by hand: a comparison and np.flatnonzero would allocate twice, at every reinforcement.
+    hand = np.empty(held, dtype=np.int64)
+    cards = engine.card_view(S)
+    k = 0
+    for c in range(cards.shape[0]):
+        if cards[c] == p:
+            hand[k] = c
+            k += 1
     sym = C[engine.O_SYMBOLS]
     terr = C[engine.O_CARD_TERRITORY]
     best = (-1, -1, -1, -1)

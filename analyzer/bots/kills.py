@@ -83,7 +83,7 @@ def regions(n, nc):  # pragma: no cover - compiled
     )
 
 
-@kernel
+@kernel(inline=True)
 def tally(S, C, work):  # pragma: no cover - compiled
     """Each force's armies, territories and biggest stack, into their regions of ``work`` (the cards
     are :func:`tally_cards`'s: most decisions rule every kill out before they need them)."""
@@ -105,7 +105,7 @@ def tally(S, C, work):  # pragma: no cover - compiled
                 work[TOP + o] = armies[u]
 
 
-@kernel
+@kernel(inline=True)
 def tally_cards(S, C, work):  # pragma: no cover - compiled
     """Each force's cards in hand, into the cards region of ``work``."""
     K = region(S[engine.N_TERRITORIES], C[engine.R_CONTINENTS], R_CARDS)
@@ -244,7 +244,7 @@ def route_costs(S, C, victim, player, budget, extra, work):  # pragma: no cover 
     return groups
 
 
-@kernel
+@kernel(inline=True)
 def best_stack(S, C, player, extra, work):  # pragma: no cover - compiled
     """``(stack, cost)``: ``player``'s territory with the most armies (plus ``extra``) left over after
     the cost of reaching the victim from it (the cheapest next territory's cost, after
@@ -273,7 +273,7 @@ def best_stack(S, C, player, extra, work):  # pragma: no cover - compiled
     return best, best_cost
 
 
-@kernel
+@kernel(inline=True)
 def next_battle(S, C, stack, victim, work):  # pragma: no cover - compiled
     """The next territory the route from ``stack`` attacks: a victim's territory next to it (of those,
     the one with the fewest of the victim's other territories next to it, so that the route starts at
@@ -368,7 +368,7 @@ def biggest(S, C, player, work):  # pragma: no cover - compiled
     return work[region(S[engine.N_TERRITORIES], C[engine.R_CONTINENTS], R_TOP) + player]
 
 
-@kernel
+@kernel(inline=True)
 def cut_off_owners(S, C):  # pragma: no cover - compiled
     """The owners (a bit each) of the enemy territories next to the source of the pending move-in that
     the captured one does not touch: 0 if none, and then :func:`keep_behind` keeps nothing back."""
@@ -395,7 +395,7 @@ def cut_off_owners(S, C):  # pragma: no cover - compiled
     return owners
 
 
-@kernel
+@kernel(inline=True)
 def within_reach(S, C, player, owners, share):  # pragma: no cover - compiled
     """Whether ``player``'s biggest stack holds at least ``share`` x what a kill of one of ``owners``
     (a bit each, players only) has to beat at the least (:func:`defenders_to_beat` at no cost): one

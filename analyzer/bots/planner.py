@@ -293,7 +293,7 @@ def _odds(table, a, d):  # pragma: no cover - compiled
     return table[a, d]
 
 
-@kernel
+@kernel(inline=True)
 def _decide_attack_plan(S, C, bp, table, work):  # pragma: no cover - compiled
     """The plan's next battle, else the default bot's attack."""
     s, t, _ = _plan(S, C, bp, table, 0, work)
@@ -302,7 +302,7 @@ def _decide_attack_plan(S, C, bp, table, work):  # pragma: no cover - compiled
     return decide_attack(S, C, bp, table, work)
 
 
-@kernel
+@kernel(inline=True)
 def _decide_reinforce_plan(S, C, bp, table, work):  # pragma: no cover - compiled
     """Trade as the default bot does; then every army on the plan's stack, else as the default bot."""
     c0, c1, c2, bonus = _choose_trade(S, C, bp)

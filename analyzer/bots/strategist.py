@@ -121,28 +121,39 @@ def _left(S):  # pragma: no cover - compiled
     return min(max(left, PLAYERS[0]), PLAYERS[-1])
 
 
-@kernel
+@kernel(inline=True)
 def _kill(S, C, bp, table, extra, work):  # pragma: no cover - compiled
     """The best kill as (stack, next target, victim), ``extra`` armies still to place on the stack;
-    stack -1 if none is worth it. In the attack phase (``extra`` 0) the odds need only reach ``go_on``."""
+    stack -1 if none is worth it. In the attack phase (``extra`` 0) the odds need only reach ``go_on``.
+
+    Inlined, so that the common case costs no call: a stack with under HOPE x the victim's armies
+    and garrisons has no odds worth a look, and most decisions stop here, before the cards are
+    counted or the win table read (a compiled call that can fail takes a reference to each array
+    it is passed, an atomic pair each, at every decision)."""
     p = S[engine.PLAYER]
-    armies = armies_view(S)
     n = S[engine.N_TERRITORIES]
-    nc = C[engine.R_CONTINENTS]
-    k = knobs_at(C)
     kills.tally(S, C, work)
-    _, _, _, A, T, K = kills.regions(n, nc)
-    left = _left(S)
-    threshold = bp[k + S_KILL_ODDS + left - PLAYERS[0]] if extra > 0 or S[engine.RESUME_ATTACK] else bp[k + S_GO_ON]
+    _, _, _, A, T, _ = kills.regions(n, C[engine.R_CONTINENTS])
     top = int(kills.biggest(S, C, p, work))
-    # A stack with under HOPE x the victim's armies and garrisons has no odds worth a look: most
-    # decisions stop here, before the cards are counted or the win table read.
     hopeful = False
     for o in range(S[engine.N_PLAYERS]):
         if o != p and work[T + o] > 0:
             hopeful = hopeful or top + extra >= HOPE * kills.defenders_to_beat(C, work[A + o], work[T + o], 0.0)
     if not hopeful:
         return -1, -1, -1
+    return _search_kill(S, C, bp, table, extra, top, work)
+
+
+@kernel
+def _search_kill(S, C, bp, table, extra, top, work):  # pragma: no cover - compiled
+    """:func:`_kill` once a kill is conceivable (after :func:`analyzer.bots.kills.tally`)."""
+    p = S[engine.PLAYER]
+    armies = armies_view(S)
+    n = S[engine.N_TERRITORIES]
+    k = knobs_at(C)
+    _, _, _, A, T, K = kills.regions(n, C[engine.R_CONTINENTS])
+    left = _left(S)
+    threshold = bp[k + S_KILL_ODDS + left - PLAYERS[0]] if extra > 0 or S[engine.RESUME_ATTACK] else bp[k + S_GO_ON]
     kills.tally_cards(S, C, work)
     # Branch and bound: the opponents in order of their best conceivable score (no cost of reaching
     # them), each searched for its route only while that bound beats the best kill found.
@@ -236,7 +247,7 @@ def _exposure(S, C, table, work):  # pragma: no cover - compiled
     return worst, where
 
 
-@kernel
+@kernel(inline=True)
 def _reinforce(S, C, bp, table, work):  # pragma: no cover - compiled
     """A kill's stack gets everything (a set traded first to make it); exposed, a set is traded at once
     and the armies go next to the biggest threat; otherwise the planner's reinforcement."""
@@ -269,7 +280,7 @@ def _reinforce(S, C, bp, table, work):  # pragma: no cover - compiled
     return planner._decide_reinforce_plan(S, C, bp, table, work)
 
 
-@kernel
+@kernel(inline=True)
 def _attack(S, C, bp, table, work):  # pragma: no cover - compiled
     stack, target, _ = _kill(S, C, bp, table, 0, work)
     if stack >= 0 and target >= 0:
@@ -277,7 +288,7 @@ def _attack(S, C, bp, table, work):  # pragma: no cover - compiled
     return planner._decide_attack_plan(S, C, bp, table, work)
 
 
-@kernel
+@kernel(inline=True)
 def _move_in(S, C, bp, table, work):  # pragma: no cover - compiled
     """Everything moves in, but on a kill what the victim's territories the stack would cut off need.
     Most move-ins cut off no territory of a player a kill could be aimed at: no kill is worked out."""
@@ -288,7 +299,7 @@ def _move_in(S, C, bp, table, work):  # pragma: no cover - compiled
     return engine.MOVE_IN_ACTION, S[engine.MOVE_HI] - kills.keep_behind(S, C, victim, work), 0, 0, 0
 
 
-@kernel
+@kernel(inline=True)
 def decide(S, C, bp, table, rng, work, setup_values):  # pragma: no cover - compiled
     """The strategist's decision as (code, a, b, c, d) (see :func:`analyzer.bots.heuristic.decode`) in
     any phase with a decision; ``work`` of :func:`analyzer.bots.kills.scratch_size`."""

@@ -268,6 +268,10 @@ def _run(S, C, params, kinds, tables, table_of, rng, sample, keys, where, pool, 
     work = np.empty(kills.scratch_size(owner.shape[0], C[engine.R_CONTINENTS]))
     # Each seat's target values during the setup placement, when they cannot change (see decide_setup).
     setup_values = np.full((params.shape[0], owner.shape[0]), -1.0)
+    # The deciding seat's rows, taken again only when the seat changes: a row is a view, and each
+    # view taken costs an atomic reference-count pair, at every decision.
+    last = 0
+    bp, table, values = params[0], tables[table_of[0]], setup_values[0]
     while S[engine.PHASE] != GAME_OVER:
         phase = S[engine.PHASE]
         p = S[engine.PLAYER]
@@ -284,16 +288,17 @@ def _run(S, C, params, kinds, tables, table_of, rng, sample, keys, where, pool, 
                 events, n = legality.push_row(events, n, EV_ELIMINATION, victim, p, S[engine.TURN], 0, 0)
         else:
             seat = legality.deciding_seat(S)
-            bp = params[seat]
-            table = tables[table_of[seat]]
+            if seat != last:
+                bp, table, values = params[seat], tables[table_of[seat]], setup_values[seat]
+                last = seat
             if kinds[seat] == 1:
-                kind, a, b, c, d = planner.decide(S, C, bp, table, rng, work, setup_values[seat])
+                kind, a, b, c, d = planner.decide(S, C, bp, table, rng, work, values)
             elif kinds[seat] == 2:
-                kind, a, b, c, d = hunter.decide(S, C, bp, table, rng, work, setup_values[seat])
+                kind, a, b, c, d = hunter.decide(S, C, bp, table, rng, work, values)
             elif kinds[seat] == 3:
-                kind, a, b, c, d = strategist.decide(S, C, bp, table, rng, work, setup_values[seat])
+                kind, a, b, c, d = strategist.decide(S, C, bp, table, rng, work, values)
             elif phase == SETUP_CLAIM or phase == SETUP_PLACE:
-                kind, a, b, c, d = decide_setup(S, C, bp, table, rng, work, setup_values[seat])
+                kind, a, b, c, d = decide_setup(S, C, bp, table, rng, work, values)
             elif phase == ATTACK:
                 kind, a, b, c, d = decide_attack(S, C, bp, table, work)
             elif phase == MOVE_IN:

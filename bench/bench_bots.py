@@ -9,10 +9,12 @@
   of holding (fair share 25%), and against three classic bots (the default bot's own figure is above);
 * speed: player-turns per CPU second of compiled 4-player games with one bot in every seat: the
   strategist, the hunter, and as baselines in the same process the planner (the default before the
-  strategist) and the classic bot, the median and the best of 40 short runs each (target: 50,000);
-  beside it the turns a game lasts and the CPU time a game takes, since a bot whose games end sooner
-  plays fewer turns a second at the same cost a game (``--speed`` runs this section alone:
-  ``--games N --runs R``, by default 100 and 12);
+  strategist) and the classic bot, the median and the best of 12 runs of 500 games each (target:
+  50,000); beside it the turns a game lasts and the CPU time a game takes, since a bot whose games end
+  sooner plays fewer turns a second at the same cost a game (``--speed`` runs this section alone:
+  ``--games N --runs R``, by default 500 and 12). A run of ``simulate`` also costs about 10 ms
+  whatever its size (its result tables), a tenth of a 100-game run's time: runs of 500 games leave
+  that to about 2%;
 * the ladder of the registered compiled bots (2 players);
 * the search player's gain is ``bench/bench_search_bot.py``'s.
 
@@ -120,13 +122,13 @@ def speed(n: int, runs: int) -> None:
 
 def main() -> None:
     if "--speed" in sys.argv:
-        speed(option("--games", 100), option("--runs", 12))
+        speed(option("--games", 500), option("--runs", 12))
         return
     simulate(4, ["default", "classic"] * 2, 5, 0, progress=False)  # warm the compiled kernels
     two_players(games(1000))
     four_players(games(500))
     draft(games(500))
-    speed(games(250), 40 if SCALE == 1.0 else 10)
+    speed(games(500), 12 if SCALE == 1.0 else 4)
     print()
     print(describe(ladder(["default", "classic", "greedy", "cautious"], games=games(500), seed=3)))
 

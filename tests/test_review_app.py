@@ -110,6 +110,38 @@ def test_a_turn_just_recorded_is_valued_next_not_behind_the_earlier_turns(monkey
     assert not strip._WANTED and not strip._RUNNING
 
 
+def test_a_poll_asks_the_store_once_for_a_position_it_does_not_have(monkeypatch: pytest.MonkeyPatch,
+                                                                    tmp_path: Path) -> None:
+    # Nothing is valued here (no worker is started): only the looks in the store are counted.
+    for name in ("_DONE", "_RUNNING", "_WANTED", "_MISSED"):
+        monkeypatch.setattr(strip, name, {})
+    monkeypatch.setattr(strip, "_next", lambda: None)
+    games = GameStore(tmp_path / "games.sqlite3")
+    looks: list[str] = []
+    real = games.get_cached
+
+    def counted(kind: str, key: str) -> str | None:
+        looks.append(key)
+        return real(kind, key)
+
+    monkeypatch.setattr(games, "get_cached", counted)
+    positions = [(strip.position_key(p), p.to_json(history=False)) for p in turn_positions(recorded_game(6, seed=3))]
+    assert strip._queue(positions, games) == [None] * 7
+    assert len(looks) == 7
+    # The page's next polls: the positions still wait, and the store is not asked again.
+    for _ in range(3):
+        assert strip._queue(positions, games) == [None] * 7
+    assert len(looks) == 7
+    # Another server values one of them: once RECHECK_SECONDS have passed, the store is asked again, and has it.
+    table = position_chances(GameState.from_json(positions[2][1], trusted=True), rollouts=20)
+    games.put_cached(strip.CACHE_KIND, positions[2][0], table.to_json(orient="split"))
+    monkeypatch.setattr(strip, "RECHECK_SECONDS", 0.0)
+    known = strip._queue(positions, games)
+    assert len(looks) == 14
+    assert [k is not None for k in known] == [False, False, True, False, False, False, False]
+    assert np.allclose(known[2][["p_win", "ci_low", "ci_high"]], table[["p_win", "ci_low", "ci_high"]])
+
+
 def test_the_record_tab_of_a_live_game_shows_the_strip(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     db = tmp_path / "games.sqlite3"
     monkeypatch.setenv(DB_ENV, str(db))

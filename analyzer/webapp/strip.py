@@ -68,6 +68,12 @@ _RUNNING: dict[str, Future[pd.DataFrame]] = {}
 _WANTED: dict[str, tuple[tuple[float, int], Callable[[], GameState], GameStore]] = {}
 #: Seconds after which a waiting position that no page asked for again is dropped.
 FORGET_SECONDS = 30.0
+#: When this server last found each waiting position missing from the store's cache. It does not ask the store
+#: again for RECHECK_SECONDS: a long game opened on a fresh server has a hundred positions waiting, and a look
+#: for each at every poll kept the script thread, which the entries wait for, busy for most of the poll.
+_MISSED: dict[str, float] = {}
+#: Seconds before the store is asked again for a position it did not have (another server may have valued it).
+RECHECK_SECONDS = 10.0
 #: Lower than the server's own priority: the pages (and the browser on the same machine) come first.
 _NICENESS = 5
 #: One worker process: the chances queue behind each other, and the server keeps its other core for the
@@ -97,6 +103,7 @@ def _valued(key: str, games: GameStore, future: Future[pd.DataFrame]) -> None:
             pass  # the chances are still kept by this server; the store says what is wrong at the next save
         with _LOCK:
             _DONE[key] = table
+            _MISSED.pop(key, None)
             while len(_DONE) > KEEP:
                 _DONE.pop(next(iter(_DONE)))
     # Else not kept: the position is queued again the next time it is shown.
@@ -122,14 +129,21 @@ def _chances(key: str, position: Callable[[], GameState], games: GameStore,
             return _DONE[key]
         if key in _RUNNING:
             return None
-    try:
-        kept = games.get_cached(CACHE_KIND, key)
-    except StoreError:
-        kept = None
+        missed = _MISSED.get(key)
+    kept = None
+    if missed is None or time.monotonic() - missed >= RECHECK_SECONDS:
+        try:
+            kept = games.get_cached(CACHE_KIND, key)
+        except StoreError:
+            pass
+        if kept is None:
+            with _LOCK:
+                _MISSED[key] = time.monotonic()
     with _LOCK:
         if kept is not None:
             _DONE[key] = pd.read_json(io.StringIO(kept), orient="split")
             _WANTED.pop(key, None)
+            _MISSED.pop(key, None)
             return _DONE[key]
         if key not in _RUNNING:
             _WANTED[key] = (priority, position, games)
@@ -142,9 +156,11 @@ def _next() -> None:
     behind every earlier turn of the game. Positions no page has asked for in :data:`FORGET_SECONDS` are
     dropped: nobody is looking at them."""
     with _LOCK:
+        now = time.monotonic()
+        for key in [k for k, when in _MISSED.items() if now - when > RECHECK_SECONDS]:
+            del _MISSED[key]
         if _RUNNING:
             return
-        now = time.monotonic()
         for key in [k for k, (priority, _, _) in _WANTED.items() if now - priority[0] > FORGET_SECONDS]:
             del _WANTED[key]
         if not _WANTED:

@@ -12,6 +12,7 @@ from analyzer.analysis.chain_entry import chain_defenders, check_chain_path
 from analyzer.analysis.position import attack_sources, attack_targets
 from analyzer.analysis.quick_odds import MAX_CHAIN, MAX_NEEDED_DEFENDERS, QuickOdds, quick_odds
 from analyzer.errors import RiskAnalyzerError
+from analyzer.game.dice import DiceRules
 from analyzer.game.labels import player_names
 from analyzer.game.state import GameState
 from analyzer.text import percent, plain
@@ -38,6 +39,8 @@ ATTACK_TO = "attack_to"
 CHAIN_PATH = "chain_path"
 #: Dice a player may have at the table.
 DICE_SIDES = (4, 6, 8, 10, 12, 20)
+#: The classic die, the rules' own default.
+CLASSIC_SIDES = DiceRules().sides
 
 
 @st.fragment
@@ -87,7 +90,7 @@ def calculator_body(game: GameState | None, names: list[str]) -> None:
             # The classic die as the box's own default, not only as a session value: a run whose request
             # carries no value for the box takes its default index (SelectboxSerde.deserialize(None)), which
             # was the 4-sided die. Likely how one browser run showed odds for d4 under the closed expander.
-            st.selectbox("Sides of each die", DICE_SIDES, index=DICE_SIDES.index(6), key=SIDES)
+            st.selectbox("Sides of each die", DICE_SIDES, index=DICE_SIDES.index(CLASSIC_SIDES), key=SIDES)
         # One slot for the answer, whatever it is: a count made bad replaces the odds in place. Odds left to be
         # cleared as stale stayed on the page, greyed out, when a poll of the page's other fragments ran as the
         # calculator's run ended (the cleanup then takes the poll's run for its own: streamlit#16708).
@@ -118,7 +121,7 @@ def unusual_settings() -> list[str]:
     said = []
     if int(s[STOP_AT]) != 1:
         said.append(f"stop at {int(s[STOP_AT])} armies left")
-    if int(s[SIDES]) != 6:
+    if int(s[SIDES]) != CLASSIC_SIDES:
         said.append(f"{int(s[SIDES])}-sided dice")
     for key, words in ((CAPITAL, "3 defence dice (capital)"), (TIES, "ties to the attacker"),
                        (BLITZ, "Balanced Blitz"), (CAP, "never below stop at")):

@@ -87,6 +87,33 @@ def test_the_strip_values_positions_in_the_background_and_keeps_them_in_the_stor
     assert np.allclose(again[["p_win", "ci_low", "ci_high"]], expected[["p_win", "ci_low", "ci_high"]])
 
 
+def test_the_strip_worker_starts_without_running_the_app_script(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    # While a page runs, Streamlit installs the app's script as __main__; a process spawned then would run the
+    # whole app first (in the server, the worker ran app.py and drew the start page, with no page to draw on).
+    ran = tmp_path / "the app script ran"
+    script = tmp_path / "app.py"
+    script.write_text(f"from pathlib import Path\nPath({str(ran)!r}).touch()\n", encoding="utf-8")
+    app_main = types.ModuleType("__main__")
+    app_main.__file__ = str(script)
+    monkeypatch.setitem(sys.modules, "__main__", app_main)
+    worker = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+    monkeypatch.setattr(strip, "_WORKER", worker)
+    for name in ("_DONE", "_RUNNING", "_WANTED"):
+        monkeypatch.setattr(strip, name, {})
+    monkeypatch.setattr(strip, "ROLLOUTS", 4)  # the worker's start is the point, not the figures
+    games = GameStore(tmp_path / "games.sqlite3")
+    position = turn_positions(recorded_game(1, seed=8))[-1]
+    try:
+        deadline = time.monotonic() + TIMEOUT
+        while strip.chances(position, games) is None:
+            assert time.monotonic() < deadline, "the worker never valued the position"
+            time.sleep(0.1)
+    finally:
+        worker.shutdown(cancel_futures=True)
+    assert not ran.exists()
+    assert sys.modules["__main__"] is app_main  # the page's own __main__ is back
+
+
 def test_a_turn_just_recorded_is_valued_next_not_behind_the_earlier_turns(monkeypatch: pytest.MonkeyPatch,
                                                                           tmp_path: Path, fresh_worker: None) -> None:
     # A fresh server's memory, and few rollouts: the order of the valuations is the point, not their figures.

@@ -17,10 +17,13 @@ import hashlib
 import io
 import multiprocessing
 import os
+import sys
 import threading
 import time
+import types
 from concurrent.futures import Future, ProcessPoolExecutor
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from functools import partial
 
 import numpy as np
@@ -167,12 +170,31 @@ def _next() -> None:
             return
         key = max(_WANTED, key=lambda k: _WANTED[k][0])
         _, position, games = _WANTED.pop(key)
+        state = position()
         try:
-            future = _WORKER.submit(position_chances, position(), rollouts=ROLLOUTS)
+            with _bare_main():
+                future = _WORKER.submit(position_chances, state, rollouts=ROLLOUTS)
         except RuntimeError:
             return  # the server is shutting down
         _RUNNING[key] = future
     future.add_done_callback(partial(_valued, key, games))
+
+
+@contextmanager
+def _bare_main() -> Iterator[None]:
+    """``__main__`` as an empty module while the worker may be started (it is, at the first submit).
+
+    During a run Streamlit installs the app's script as ``sys.modules["__main__"]``, and a process spawned then
+    runs that script first: the worker ran the whole app (its start page, on the store) before valuing anything,
+    costing the server seconds of a core just as the first turn is recorded.
+    """
+    main = sys.modules.get("__main__")
+    sys.modules["__main__"] = types.ModuleType("__main__")
+    try:
+        yield
+    finally:
+        if main is not None:
+            sys.modules["__main__"] = main
 
 
 @st.cache_data(max_entries=32, show_spinner=False)

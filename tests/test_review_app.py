@@ -54,12 +54,11 @@ def test_the_review_view_reviews_a_stored_game(monkeypatch: pytest.MonkeyPatch, 
 
 @pytest.fixture
 def fresh_worker(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """The strip's worker process, new for the test and spawned from a bare ``__main__``.
+    """The strip's worker process, new for the test: no valuation left running by an earlier test is waited for.
 
-    AppTest leaves its script as ``sys.modules["__main__"]``; a process spawned after it runs that file again
-    first, and dies on it (a worker of this pytest process broke so in one full run).
+    It is spawned at the strip's first submit, from a bare ``__main__`` (``strip._bare_main``): AppTest, like a
+    page's run, leaves its script as ``sys.modules["__main__"]``.
     """
-    monkeypatch.setitem(sys.modules, "__main__", types.ModuleType("__main__"))
     worker = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
     monkeypatch.setattr(strip, "_WORKER", worker)
     yield
@@ -87,7 +86,8 @@ def test_the_strip_values_positions_in_the_background_and_keeps_them_in_the_stor
     assert np.allclose(again[["p_win", "ci_low", "ci_high"]], expected[["p_win", "ci_low", "ci_high"]])
 
 
-def test_the_strip_worker_starts_without_running_the_app_script(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+def test_the_strip_worker_starts_without_running_the_app_script(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+                                                                 fresh_worker: None) -> None:
     # While a page runs, Streamlit installs the app's script as __main__; a process spawned then would run the
     # whole app first (in the server, the worker ran app.py and drew the start page, with no page to draw on).
     ran = tmp_path / "the app script ran"
@@ -96,20 +96,15 @@ def test_the_strip_worker_starts_without_running_the_app_script(monkeypatch: pyt
     app_main = types.ModuleType("__main__")
     app_main.__file__ = str(script)
     monkeypatch.setitem(sys.modules, "__main__", app_main)
-    worker = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
-    monkeypatch.setattr(strip, "_WORKER", worker)
     for name in ("_DONE", "_RUNNING", "_WANTED"):
         monkeypatch.setattr(strip, name, {})
     monkeypatch.setattr(strip, "ROLLOUTS", 4)  # the worker's start is the point, not the figures
     games = GameStore(tmp_path / "games.sqlite3")
     position = turn_positions(recorded_game(1, seed=8))[-1]
-    try:
-        deadline = time.monotonic() + TIMEOUT
-        while strip.chances(position, games) is None:
-            assert time.monotonic() < deadline, "the worker never valued the position"
-            time.sleep(0.1)
-    finally:
-        worker.shutdown(cancel_futures=True)
+    deadline = time.monotonic() + TIMEOUT
+    while strip.chances(position, games) is None:
+        assert time.monotonic() < deadline, "the worker never valued the position"
+        time.sleep(0.1)
     assert not ran.exists()
     assert sys.modules["__main__"] is app_main  # the page's own __main__ is back
 

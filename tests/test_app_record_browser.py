@@ -63,20 +63,28 @@ def tap(page: Page, territory: str) -> None:
     page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
 
 
+def saved_beyond(page: Page, server: Server, game_id: str, n: int, ms: int) -> GameState | None:
+    """The stored game once its history holds more than ``n`` actions, looked at every 0.1 s for ``ms``; else None."""
+    for _ in range(ms // 100):
+        state = stored(server, game_id)
+        if len(state.history) > n:
+            return state
+        page.wait_for_timeout(100)
+    return None
+
+
 def tap_until_saved(page: Page, server: Server, game_id: str, territory: str) -> GameState:
     """Tap ``territory`` and return the stored game once the tap is saved.
 
     A chart still being drawn on a loaded machine may not take a tap yet; as at the table, the tap is made
     again (a second tap on a territory just claimed would only say whose it is).
     """
-    n = len(stored(server, game_id).history) + 1
+    n = len(stored(server, game_id).history)
     for _ in range(4):
         tap(page, territory)
-        for _ in range(100):
-            state = stored(server, game_id)
-            if len(state.history) >= n:
-                return state
-            page.wait_for_timeout(100)
+        state = saved_beyond(page, server, game_id, n, 10_000)
+        if state is not None:
+            return state
     raise AssertionError(f"no tap on {territory} was saved")
 
 
@@ -276,12 +284,8 @@ class Table:
         """Tap ``button``; the stored game before and after the entry, once saved and shown in the log."""
         before = self.game()
         self.tap(button)
-        for _ in range(TIMEOUT_MS // 100):
-            after = self.game()
-            if len(after.history) > len(before.history):
-                break
-            self.page.wait_for_timeout(100)
-        else:
+        after = saved_beyond(self.page, self.server, self.game_id, len(before.history), TIMEOUT_MS)
+        if after is None:
             raise AssertionError(f"a tap on {button} made no {kind} entry; the page says: "
                                  f"{drawn(self.panel).get_by_test_id('stAlertContentError').all_inner_texts()}")
         # The history only grows. A trade of face-down cards may give a card drawn before another identity

@@ -28,6 +28,7 @@ from analyzer.plot import (
     UNOWNED,
     UNOWNED_COLOR,
     board_chart,
+    board_spec,
     chart_picks,
     player_name,
 )
@@ -349,6 +350,42 @@ def test_the_map_of_a_two_player_game_and_of_a_setup() -> None:
     assert markers["encoding"]["color"]["scale"] == {"domain": [UNOWNED], "range": [UNOWNED_COLOR]}
     with pytest.raises(BoardError, match="the game has 3 forces but 2 names and 3 colours were given"):
         board_chart(GameState.random_start(2, np.random.default_rng(5)), ["Ann", "Bo"], ["#111111"] * 3)
+
+
+def same_spec(spec: dict[str, Any]) -> str:
+    """``spec`` as text with its data sets named by their place among them in order of content, and its views by
+    place: Altair names a data set by a hash of its rows and a view by a counter of every chart built so far."""
+    order = sorted(spec["datasets"], key=lambda name: json.dumps(spec["datasets"][name], sort_keys=True))
+    renamed = {name: f"data-{i}" for i, name in enumerate(order)}
+    text = json.dumps({**spec, "datasets": {renamed[n]: rows for n, rows in spec["datasets"].items()}}, sort_keys=True)
+    for name, new in renamed.items():
+        text = text.replace(f'"{name}"', f'"{new}"')
+    return re.sub(r'"view_[0-9a-f]+_\d+"', '"view"', text)
+
+
+def test_the_quick_map_spec_is_the_charts_own_for_random_positions() -> None:
+    """board_spec keeps a layout and puts each position's rows in it: the spec must be the chart's own, for
+    claimed setups (free territories, owners joining the legend), 2-player games, rings and continents."""
+    rng = np.random.default_rng(11)
+    for trial in range(80):  # each chart converted costs a sixth of a second
+        n_players = int(rng.integers(2, 7))
+        state = GameState.random_start(n_players, rng)
+        if trial % 3 == 0:
+            state.owner[rng.random(BOARD.n_territories) < rng.random()] = -1
+        picked = [BOARD.territories[int(t)] for t in rng.choice(BOARD.n_territories, int(rng.integers(0, 4)), replace=False)]
+        continent = None if trial % 2 else int(rng.integers(0, len(BOARD.continents)))
+        width = int(rng.choice([360, 760]))
+        forces = n_players + (state.neutral is not None)
+        names = None if trial % 5 else [f"P{i}" for i in range(forces)]
+        colors = None if trial % 5 else [f"#{i:06x}" for i in range(forces)]
+        chart = board_chart(state, names, colors, picked, width=width, continent=continent).to_dict()
+        assert same_spec(board_spec(state, names, colors, picked, width=width, continent=continent)) == same_spec(chart)
+    # A position's spec is a copy: drawing one (Streamlit may add to it) leaves the next one as it was.
+    spec = board_spec(KNOWN)
+    spec["datasets"].clear()
+    assert same_spec(board_spec(KNOWN)) == same_spec(board_chart(KNOWN).to_dict())
+    with pytest.raises(BoardError, match="'Atlantis' is not a territory|Atlantis"):
+        board_spec(KNOWN, picked=["Atlantis"])
 
 
 @pytest.mark.parametrize(

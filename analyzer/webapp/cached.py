@@ -11,7 +11,7 @@ from matplotlib.figure import Figure
 
 from analyzer.analysis.position import attack_suggestions, continent_table
 from analyzer.game.state import GameState
-from analyzer.plot import board_chart, draw_board
+from analyzer.plot import board_spec, draw_board
 from analyzer.solver.tables import TABLES, odds_tables
 
 #: Resolution of the matplotlib pictures (the bare map, the heatmaps) at the app's width.
@@ -35,7 +35,7 @@ def bare_map_png() -> bytes:
 def map_spec(game_json: str, names: tuple[str, ...], colors: tuple[str, ...], picked: tuple[str, ...]) -> dict[str, Any]:
     # The Vega-Lite spec is cached rather than the Altair chart: st.altair_chart would convert the chart
     # again on every rerun, which costs more than all the rest of the Board tab.
-    return board_chart(GameState.from_json(game_json, trusted=True), names, colors, picked, width=MAP_WIDTH).to_dict()
+    return board_spec(GameState.from_json(game_json, trusted=True), names, colors, picked, width=MAP_WIDTH)
 
 
 def figure_png(fig: Figure) -> bytes:

@@ -38,7 +38,7 @@ from analyzer.game.state import GameState, turn_number
 from analyzer.game.vocabulary import Phase, DECK, PLAYER_COUNTS, PLAYER_COUNT_TEXT, forces
 from analyzer.limits import MAX_NAME_LENGTH
 from analyzer.live import LIVE_LABEL, LiveGame
-from analyzer.plot import NEUTRAL_COLOR, PICK_SELECTION, PLAYER_COLORS, board_chart, chart_picks
+from analyzer.plot import NEUTRAL_COLOR, PICK_SELECTION, PLAYER_COLORS, board_spec, chart_picks
 from analyzer.text import plain, shortened
 from analyzer.webapp.inputs import bounds_problem, whole_number
 
@@ -455,13 +455,12 @@ def _map(s: GameState, key: str) -> None:
 
 @st.cache_data(max_entries=8, show_spinner=False)
 def _claim_map_spec(game_json: str, names: tuple[str, ...], colors: tuple[str, ...], continent: int | None) -> dict[str, Any]:
-    # The spec, not the chart, is cached: converting an Altair chart costs more than the rest of the panel.
+    # board_spec, not the chart: converting an Altair chart cost more than the rest of the panel, at every claim.
     game = GameState.from_json(game_json, trusted=True)
     forces = len(game.pool)
     colors = colors + (NEUTRAL_COLOR,) * (forces - len(colors))
     width = WORLD_MAP_WIDTH if continent is None else CONTINENT_MAP_WIDTH
-    spec: dict[str, Any] = board_chart(game, names, colors, width=width, continent=continent).to_dict()
-    return spec
+    return board_spec(game, names, colors, width=width, continent=continent)
 
 
 def _place_starting(s: GameState, names: list[str], key: str, save: Save) -> None:

@@ -493,6 +493,10 @@ def test_a_conflicting_edit_is_refused_and_nothing_is_lost(browser: Browser, ser
     for attempt in range(5):
         pick(page, "Alaska")
         type_number(page, "Armies on each", 44)
+        # The run the Enter started is over before the other device saves: that run ends with the page's look at
+        # the store (drawn last), which would bring the change in whenever it finished after the save.
+        page.wait_for_timeout(300)
+        expect(page.get_by_test_id("stStatusWidget")).to_have_count(0)
         stored = store.load(game_id)
         other = new_game_from_position(stored.state, armies={"Peru": 30 + attempt})
         store.save(game_id, other, expected_version=stored.version)

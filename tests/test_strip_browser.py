@@ -1,5 +1,5 @@
 """The win-chance strip of a live game in a real Chromium at 390 px: it follows a recorded turn without holding
-up the next entry.
+up the next entry, and its poll brings in another phone's entries.
 
 The strip's chances of a new position are rollouts valued in a worker process; the test makes an entry right
 after a turn ends, while that position is still being valued (its chances are not yet in the store's cache),
@@ -16,6 +16,8 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from analyzer.analysis.review import turn_positions
+from analyzer.game.vocabulary import Phase
+from analyzer.live import LiveGame
 from analyzer.store import GameStore
 from analyzer.webapp.strip import CACHE_KIND, ROLLOUTS_ENV, position_key
 from test_app_browser import PHONE, Server, no_traceback, placed_and_ended, serving
@@ -70,5 +72,31 @@ def test_the_strip_follows_a_turn_without_holding_up_the_next_entry(browser: Bro
         expect(strip.get_by_test_id("stMetric").filter(has_text=name)).to_contain_text(f"{100 * p_win:.0f}%",
                                                                                         timeout=TIMEOUT_MS)
     expect(strip.get_by_text("Win chances now")).to_be_visible(timeout=TIMEOUT_MS)
+    no_traceback(page)
+    page.context.close()
+
+
+def test_the_record_view_shows_another_devices_entry_without_a_reload(browser: Browser,
+                                                                      served: tuple[Server, str]) -> None:
+    """On the Record view the strip's poll is also the page's look at the store (the page polls once): an entry
+    saved by another phone is shown within seconds, with no tap on this one."""
+    server, game_id = served
+    store = GameStore(server.db)
+    page = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    page.goto(f"{server.url}/?game={game_id}")
+    expect(page.locator(".st-key-win_strip")).to_be_visible()
+    stored = store.load(game_id)
+    live = LiveGame(stored.state)
+    state = live.state
+    if state.phase == Phase.REINFORCE and state.pending:
+        live.place({state.territories_of(state.player)[0]: state.pending})
+        undo = "Undo (place)"
+    else:
+        live.end_turn()
+        undo = "Undo (end)"
+    expect(page.get_by_role("button", name=undo, exact=True)).not_to_be_visible()
+    store.save(game_id, live.state, expected_version=stored.version)
+    expect(page.get_by_role("button", name=undo, exact=True)).to_be_visible(timeout=30_000)
     no_traceback(page)
     page.context.close()

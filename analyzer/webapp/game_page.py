@@ -77,6 +77,7 @@ def game_page(game: GameState, names: list[str]) -> None:
     tabs = st.tabs(labels, key=TAB, on_change="rerun")
     st.query_params[TAB_PARAM] = st.session_state[TAB]
     in_setup = bool(np.any(game.owner < 0))
+    polled = False  # whether the open view polls the store itself (the Record view's strip does)
     for tab, (_, view) in zip(tabs, VIEWS):
         # Tabs track their state, so `open` is False for every tab but the one in view.
         if not tab.open:
@@ -88,11 +89,13 @@ def game_page(game: GameState, names: list[str]) -> None:
                 st.info("This game is still in its setup: this tab needs an owner for every territory. "
                         "Enter them on the Board tab, or start a new game.")
                 continue
+            polled = view is record_view
             changed = view(game, names)
             if changed is not None:
                 commit(changed)
                 st.rerun()  # the new game, or the fresh one with the refusal, drawn from the top
-    watch_store()
+    if not polled:
+        watch_store()
 
 
 def game_header(game: GameState, names: list[str]) -> None:

@@ -167,8 +167,14 @@ def watch_store() -> None:
 
     Drawn last on the page, so a full run handles the user's entries first; on
     its own it runs every :data:`POLL_SECONDS`, and only reruns the page when the
-    version moved.
+    version moved. A view with a poll of its own (the Record view's win-chance
+    strip) calls :func:`follow_store` in it instead, so that the page polls once.
     """
+    follow_store()
+
+
+def follow_store() -> None:
+    """Rerun the page with the game as stored now, if another device saved a new version of it since it was shown."""
     game_id = st.session_state.get(STORED_ID)
     if game_id is None:
         return

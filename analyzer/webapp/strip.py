@@ -36,7 +36,7 @@ from analyzer.errors import StoreError
 from analyzer.game.state import GameState
 from analyzer.store import GameStore
 from analyzer.text import plain
-from analyzer.webapp.session import GAME, player_colors, store
+from analyzer.webapp.session import GAME, follow_store, player_colors, store
 
 #: The environment variable that sets :data:`STRIP_ROLLOUTS` (a club's server with cores to spare can
 #: narrow the intervals; the browser test slows the valuation to see an entry answered before it ends).
@@ -241,7 +241,13 @@ def _chart_png(chances: tuple[tuple[float, ...], ...], names: tuple[str, ...], c
 
 @st.fragment(run_every=POLL_SECONDS)
 def win_strip(names: list[str]) -> None:
-    """The strip: the chances at the start of the turn being played (or the latest known), and a small chart."""
+    """The strip: the chances at the start of the turn being played (or the latest known), and a small chart.
+
+    Its poll is also the page's look for another device's entries (:func:`follow_store`): one poll, not two.
+    Each poll is a run of the server's one script thread, and an entry's run that comes while one is queued is
+    run with it, its answer waiting for both.
+    """
+    follow_store()
     game: GameState | None = st.session_state.get(GAME)
     if game is None:
         return

@@ -207,9 +207,7 @@ def board_chart(
 
     board = state.board
     names, colors = _forces(state, player_names, player_colors)
-    if continent is not None and not 0 <= continent < len(board.continents):
-        raise BoardError(f"continent {continent!r} does not exist; continents are numbered 0 to {len(board.continents) - 1}")
-    shown = np.ones(board.n_territories, dtype=bool) if continent is None else board.continent_of == continent
+    shown = _shown(board, continent)
     territories = _territory_table(state, names, colors, picked)[shown]
     xlim, ylim = _limits(board.coords[shown])
     height = round(width * (ylim[1] - ylim[0]) / (xlim[1] - xlim[0]))
@@ -302,10 +300,9 @@ def board_spec(
     while len(_LAYOUTS) > _KEEP_LAYOUTS:
         _LAYOUTS.pop(next(iter(_LAYOUTS)))
     _, layout, name = kept
-    board = state.board
-    shown = np.ones(board.n_territories, dtype=bool) if continent is None else board.continent_of == continent
     spec = copy.deepcopy(layout)
-    spec["datasets"][name] = alt.utils.data.to_values(_territory_table(state, names, colors, picked)[shown])["values"]
+    rows = _territory_table(state, names, colors, picked)[_shown(state.board, continent)]
+    spec["datasets"][name] = alt.utils.data.to_values(rows)["values"]
     return spec
 
 
@@ -326,6 +323,15 @@ def _forces(state: GameState, player_names: Sequence[str] | None,
     if len(names) < forces or len(colors) < forces:
         raise BoardError(f"the game has {forces} forces but {len(names)} names and {len(colors)} colours were given")
     return names, colors
+
+
+def _shown(board: Board, continent: int | None) -> np.ndarray:
+    """Which territories a map of ``continent`` (None: the whole board) draws; an unknown continent is an error."""
+    if continent is None:
+        return np.ones(board.n_territories, dtype=bool)
+    if not 0 <= continent < len(board.continents):
+        raise BoardError(f"continent {continent!r} does not exist; continents are numbered 0 to {len(board.continents) - 1}")
+    return board.continent_of == continent
 
 
 def _owners(state: GameState, names: Sequence[str]) -> list[str]:

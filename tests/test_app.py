@@ -384,7 +384,7 @@ def test_the_quick_map_spec_is_the_charts_own_for_random_positions() -> None:
     spec = board_spec(KNOWN)
     spec["datasets"].clear()
     assert same_spec(board_spec(KNOWN)) == same_spec(board_chart(KNOWN).to_dict())
-    with pytest.raises(BoardError, match="'Atlantis' is not a territory|Atlantis"):
+    with pytest.raises(BoardError, match="unknown territory 'Atlantis' on map 'classic'"):
         board_spec(KNOWN, picked=["Atlantis"])
 
 

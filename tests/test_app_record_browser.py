@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import TypeVar
 
 import numpy as np
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from analyzer.analysis.log import log_lines
 from analyzer.game.actions import Battle, Draw
@@ -25,6 +27,7 @@ from test_app_browser import (TIMEOUT_MS, Server, choose, drawn, no_traceback, p
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
 BOARD = classic_board()
+T = TypeVar("T")
 TEN_DIGITS = 1_234_567_890
 NAMES = ["Ann", "Bo", "Cy"]
 
@@ -77,19 +80,33 @@ def saved_beyond(page: Page, server: Server, game_id: str, n: int, ms: int) -> G
     return None
 
 
-def tap_until_saved(page: Page, server: Server, game_id: str, territory: str) -> GameState:
-    """Tap ``territory`` and return the stored game once the tap is saved.
+def tap_until(page: Page, territory: str, answer: Callable[[], T | None], what: str) -> T:
+    """Tap ``territory`` until ``answer()`` (which waits up to 10 s) gives the tap's answer, and return it.
 
     A chart still being drawn on a loaded machine may not take a tap yet; as at the table, the tap is made
     again (a second tap on a territory just claimed would only say whose it is).
     """
-    n = len(stored(server, game_id).history)
     for _ in range(4):
         tap(page, territory)
-        state = saved_beyond(page, server, game_id, n, 10_000)
-        if state is not None:
-            return state
-    raise AssertionError(f"no tap on {territory} was saved")
+        answered = answer()
+        if answered is not None:
+            return answered
+    raise AssertionError(f"no tap on {territory} was {what}")
+
+
+def tap_until_saved(page: Page, server: Server, game_id: str, territory: str) -> GameState:
+    """Tap ``territory`` (:func:`tap_until`) and return the stored game once the tap is saved."""
+    n = len(stored(server, game_id).history)
+    return tap_until(page, territory, lambda: saved_beyond(page, server, game_id, n, 10_000), "saved")
+
+
+def shown_within(locator: Locator, ms: int) -> bool | None:
+    """True once ``locator`` is visible, waited for up to ``ms``; else None."""
+    try:
+        locator.wait_for(timeout=ms)
+    except PlaywrightTimeoutError:
+        return None
+    return True
 
 
 def shown_continent(page: Page) -> str:
@@ -118,14 +135,7 @@ def test_a_claimed_setup_by_taps_then_a_victory_with_a_reload(browser: Browser, 
     taken = next(t for t in range(BOARD.n_territories) if state.owner[t] >= 0)
     choose(page, "Map of", BOARD.continents[int(BOARD.continent_of[taken])].name)
     said = page.get_by_text(f"{BOARD.territories[taken]} is already")
-    for _ in range(4):  # as in tap_until_saved: a tap on a map still being drawn is made again
-        tap(page, BOARD.territories[taken])
-        try:
-            expect(said).to_be_visible(timeout=10_000)
-            break
-        except AssertionError:
-            continue
-    expect(said).to_be_visible()
+    tap_until(page, BOARD.territories[taken], lambda: shown_within(said, 10_000), "answered")
     assert stored(server, game_id) == state
 
     page.reload()  # in the middle of the setup: the game and the view come back

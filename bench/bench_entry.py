@@ -160,11 +160,11 @@ def measure(root: Path, rounds: int, claims: int) -> dict[str, tuple[list[float]
             if not free:
                 break
             claimer = player_names(state)[(state.player + 1) % state.n_players]
+            territory = state.board.territories[free[0]]
             marker = page.get_by_test_id("stVegaLiteChart").locator(
-                f'[aria-roledescription="circle"][aria-label="{state.board.territories[free[0]]}"]:visible').first
+                f'[aria-roledescription="circle"][aria-label="{territory}"]:visible').first
             marker.evaluate("element => element.scrollIntoView({block: 'center'})")
             box = marker.bounding_box()
-            territory = state.board.territories[free[0]]
 
             def tap() -> None:
                 page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)

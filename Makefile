@@ -9,7 +9,7 @@ DOCS_STAMP := $(VENV)/.installed-docs
 POSTGRES_STAMP := $(VENV)/.installed-postgres
 PORT ?= 8501
 
-.PHONY: run test bench browser postgres clean docs
+.PHONY: run test bench browser postgres clean docs format
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -51,6 +51,8 @@ run: $(RUN_STAMP) $(if $(findstring postgresql,$(DB)),$(POSTGRES_STAMP))
 
 test: $(TEST_STAMP) browser postgres
 	$(VENV)/bin/lint-imports
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
 	$(PY) -m pytest -n 2 --dist loadgroup
 
 # Each script's output is also kept under results/bench/, where the docs' contributor guide shows it:
@@ -63,6 +65,11 @@ bench: $(RUN_STAMP) $(POSTGRES_STAMP) postgres
 # The site goes to docs/_build/html; `make test` builds it too, with warnings as errors (tests/test_docs.py).
 docs: $(DOCS_STAMP)
 	$(PY) -m sphinx -b html docs docs/_build/html
+
+# Rewrites the code in ruff's style and applies its safe fixes (make test only checks).
+format: $(TEST_STAMP)
+	$(VENV)/bin/ruff check --fix .
+	$(VENV)/bin/ruff format .
 
 # The compiled kernels' cache (analyzer/__pycache__/kernels) goes with the other __pycache__ folders.
 clean:

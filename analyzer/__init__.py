@@ -17,7 +17,6 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-
 __version__ = "0.1.0"
 
 #: Each name of the front door and the module that defines it.

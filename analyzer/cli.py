@@ -90,7 +90,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except (MemoryError, RecursionError) as exc:
         # The limits (analyzer.limits) should refuse such a request first; still one line, not a traceback.
-        print(f"{parser.prog} {args.command}: error: the request ran out of {'memory' if isinstance(exc, MemoryError) else 'stack'}", file=sys.stderr)
+        print(
+            f"{parser.prog} {args.command}: error: the request ran out of {'memory' if isinstance(exc, MemoryError) else 'stack'}",
+            file=sys.stderr,
+        )
         return 2
     except KeyboardInterrupt:
         print(f"{parser.prog} {args.command}: interrupted", file=sys.stderr)

@@ -73,7 +73,9 @@ def plain() -> bool:
 #: Cache folders kept besides the current one.
 KEEP = 3
 
-_IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+(analyzer[\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n]*)|import[ \t]+(analyzer[\w.]*))", re.M)
+_IMPORT = re.compile(
+    r"^[ \t]*(?:from[ \t]+(analyzer[\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n]*)|import[ \t]+(analyzer[\w.]*))", re.M
+)
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -180,11 +182,11 @@ def kernel(fn: F | None = None, *, inline: bool = False) -> Any:
             # cache: numba's cache records the module name, and a wrong one breaks later imports.
             return numba.njit(**OPTIONS, inline="always" if inline else "never")(f)
         # numba picks a function's cache folder when it is decorated, from its config.
-        previous = getattr(numba_config, "CACHE_DIR")
-        setattr(numba_config, "CACHE_DIR", str(cache_dir()))
+        previous = numba_config.CACHE_DIR
+        numba_config.CACHE_DIR = str(cache_dir())
         try:
             return numba.njit(cache=True, **OPTIONS, inline="always" if inline else "never")(f)
         finally:
-            setattr(numba_config, "CACHE_DIR", previous)
+            numba_config.CACHE_DIR = previous
 
     return wrap if fn is None else wrap(fn)

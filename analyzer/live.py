@@ -58,6 +58,7 @@ import numpy as np
 
 from analyzer.analysis.editing import edit_position
 from analyzer.errors import IllegalActionError, PositionError, StateFormatError
+from analyzer.game import face_down, wording
 from analyzer.game.actions import (
     Action,
     Attack,
@@ -77,10 +78,9 @@ from analyzer.game.actions import (
     action_from_json,
     action_to_json,
 )
-from analyzer.game import face_down, wording
 from analyzer.game.board import Board
-from analyzer.game.labels import card_label, player_name, with_player_labels
 from analyzer.game.cards import is_valid_set
+from analyzer.game.labels import card_label, player_name, with_player_labels
 from analyzer.game.rules import Rules
 from analyzer.game.state import GameState, turn_number
 from analyzer.game.vocabulary import DECK, DISCARD, Phase
@@ -114,8 +114,15 @@ class LiveGame:
         if book is None:
             if me is not None and not 0 <= me < state.n_players:
                 raise IllegalActionError(f"me must be a seat from 0 to {state.n_players - 1} or None, got {me!r}")
-            book = {"version": _VERSION, "base": len(state.history), "seed": int(seed), "me": me,
-                    "entries": [], "redo": [], "face_down": list(state.face_down)}
+            book = {
+                "version": _VERSION,
+                "base": len(state.history),
+                "seed": int(seed),
+                "me": me,
+                "entries": [],
+                "redo": [],
+                "face_down": list(state.face_down),
+            }
         self._book = _checked_book(book, self._state)
         # A save from before GameState.face_down kept the face-down cards only here.
         self._state.face_down = self._hidden_at(len(self._book["entries"]))
@@ -231,6 +238,7 @@ class LiveGame:
         interleaves the counts into that order, so each force must place
         exactly the armies it has left.
         """
+
         def go(w: _Work) -> None:
             s = w.state
             if s.phase != Phase.SETUP_PLACE:
@@ -241,12 +249,16 @@ class LiveGame:
                 for t, k in counts.items():
                     tid = s.board.index(t)
                     if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 0:
-                        raise IllegalActionError(f"the starting armies on {s.board.territories[tid]} must be a whole number, 0 or more, got {k}")
+                        raise IllegalActionError(
+                            f"the starting armies on {s.board.territories[tid]} must be a whole number, 0 or more, got {k}"
+                        )
                     mine[tid] = mine.get(tid, 0) + int(k)
             for force in range(len(s.pool)):
                 want, given = int(s.pool[force]), sum(left.get(force, {}).values())
                 if want != given:
-                    raise IllegalActionError(f"{player_name(s, force)} has {want} starting armies to place, got {given}")
+                    raise IllegalActionError(
+                        f"{player_name(s, force)} has {want} starting armies to place, got {given}"
+                    )
             while s.phase == Phase.SETUP_PLACE:
                 first = s.legal_actions()[0]
                 assert isinstance(first, Place)
@@ -254,16 +266,19 @@ class LiveGame:
                 t = next(t for t, k in left[force].items() if k > 0)
                 left[force][t] -= 1
                 s.apply(Place(t, 1))
+
         return self._record("setup", go)
 
     # ------------------------------------------------------------------ turn entries
     def place(self, armies: Mapping[Territory, int]) -> list[Action]:
         """Reinforcements placed: ``{territory: armies}``, many at once."""
+
         def go(w: _Work) -> None:
             if not armies:
                 raise IllegalActionError("place armies on at least one territory")
             for t, k in armies.items():
                 w.state.apply(Place(t, k))
+
         return self._record("place", go)
 
     def trade(self, cards: Sequence[int] = (), bonus: Territory | None = None) -> list[Action]:
@@ -274,24 +289,35 @@ class LiveGame:
         a valid set with the cards shown (and show ``bonus``), if any can;
         else the trade is refused.
         """
+
         def go(w: _Work) -> None:
             shown = [int(c) for c in cards]
             if len(shown) > 3 or len(set(shown)) != len(shown):
-                raise IllegalActionError(f"a set is three different cards; {len(shown)} were shown, "
-                                         f"{len(set(shown))} of them different")
+                raise IllegalActionError(
+                    f"a set is three different cards; {len(shown)} were shown, {len(set(shown))} of them different"
+                )
             b = None if bonus is None else w.state.board.index(bonus)
             three = w.identify(w.state.player, shown, b, fill=True)
             # The cards filled in were face down: their identities are a guess the log must not tell as seen.
             w.state.apply(Trade((three[0], three[1], three[2]), b, 3 - len(shown)))
+
         return self._record("trade", go)
 
     def battle(self, source: Territory, target: Territory, attacker_left: int, defender_left: int) -> list[Action]:
         """A whole battle: from, to, and the armies left on both when it stopped (0 defenders: taken)."""
         return self._record("battle", lambda w: w.state.apply(Battle(source, target, attacker_left, defender_left)))
 
-    def roll(self, source: Territory, target: Territory, attacker_dice: int, defender_dice: int,
-             attacker_losses: int, defender_losses: int) -> list[Action]:
+    def roll(
+        self,
+        source: Territory,
+        target: Territory,
+        attacker_dice: int,
+        defender_dice: int,
+        attacker_losses: int,
+        defender_losses: int,
+    ) -> list[Action]:
         """One roll, for those who record die by die: the dice each side rolled and the armies each lost."""
+
         def go(w: _Work) -> None:
             s = w.state
             s.apply(Attack(source, target, attacker_dice))
@@ -300,6 +326,7 @@ class LiveGame:
             elif defender_dice != 1:
                 raise IllegalActionError(f"the defender holds one army and rolls 1 die, got {defender_dice}")
             s.apply(Roll(attacker_losses, defender_losses))
+
         return self._record("roll", go)
 
     def move_in(self, armies: int) -> list[Action]:
@@ -308,30 +335,36 @@ class LiveGame:
 
     def fortify(self, source: Territory, target: Territory, armies: int, card: int | None = None) -> list[Action]:
         """The turn's fortify move, which ends the turn; ``card``: the card drawn, if it is known."""
+
         def go(w: _Work) -> None:
             if w.state.phase == Phase.ATTACK:
                 w.state.apply(EndAttack())
             w.state.apply(Fortify(source, target, armies))
             w.draw(card)
+
         return self._record("fortify", go)
 
     def end_turn(self, card: int | None = None) -> list[Action]:
         """End the turn without fortifying; ``card``: the card drawn, if it is known."""
+
         def go(w: _Work) -> None:
             if w.state.phase == Phase.ATTACK:
                 w.state.apply(EndAttack())
             w.state.apply(EndTurn())
             w.draw(card)
+
         return self._record("end", go)
 
     def name_cards(self, cards: Sequence[int]) -> list[Action]:
         """The user names hidden cards now in their own hand (a card drawn, or cards handed over)."""
+
         def go(w: _Work) -> None:
             if self.me is None:
                 raise IllegalActionError("no seat is yours (me is None), so there are no cards of yours to name")
             if not cards:
                 raise IllegalActionError("name at least one card")
             w.identify(self.me, [int(c) for c in cards], None, fill=False)
+
         return self._record("cards", go)
 
     # ------------------------------------------------------------------ corrections
@@ -354,6 +387,7 @@ class LiveGame:
         is returned. An impossible position is refused with a
         :class:`~analyzer.errors.PositionError` in words.
         """
+
         def go(w: _Work) -> None:
             correction = w.correction(owners or {}, armies or {}, hands or {})
             if correction is not None:
@@ -361,7 +395,7 @@ class LiveGame:
 
         work = _Work(self)
         go(work)
-        if not work.state.history[work.prefix:]:
+        if not work.state.history[work.prefix :]:
             return []
         return self._record("correction", go)
 
@@ -466,11 +500,15 @@ def corrected(
     if not state.history:
         return edit_position(state, owner=owners, armies=armies, hands=hands, player=player, sets_traded=sets_traded)
     if player is not None and int(player) != state.player:
-        raise PositionError(f"it is {player_name(state, state.player)}'s turn by the entries recorded; "
-                            "record the turns played, or undo entries, to change whose turn it is")
+        raise PositionError(
+            f"it is {player_name(state, state.player)}'s turn by the entries recorded; "
+            "record the turns played, or undo entries, to change whose turn it is"
+        )
     if sets_traded is not None and int(sets_traded) != state.sets_traded:
-        raise PositionError(f"{state.sets_traded} sets have been traded by the entries recorded; "
-                            "record or undo the trades to change that count")
+        raise PositionError(
+            f"{state.sets_traded} sets have been traded by the entries recorded; "
+            "record or undo the trades to change that count"
+        )
     live = LiveGame(state)
     if not live.correct(owners=owners, armies=armies, hands=hands):
         return state.copy()
@@ -521,8 +559,9 @@ class _Work:
                 self.swap(c, deck[int(self.rng(1).integers(len(deck)))])
         self.state.apply(Draw(c))
 
-    def correction(self, owners: Mapping[Territory, Any], armies: Mapping[Territory, Any],
-                   hands: Mapping[int, Sequence[Any]]) -> Correct | None:
+    def correction(
+        self, owners: Mapping[Territory, Any], armies: Mapping[Territory, Any], hands: Mapping[int, Sequence[Any]]
+    ) -> Correct | None:
         """The :class:`Correct` that makes the game say what the table says, or None if it already does.
 
         A card named in a hand that is face down elsewhere was only standing
@@ -549,7 +588,7 @@ class _Work:
             if not 0 <= seat < s.n_players:
                 raise PositionError(f"there is no seat {p}; the seats are 0 to {s.n_players - 1}")
             if isinstance(cards, (str, bytes)) or not isinstance(cards, Sequence) or len(cards) > board.n_cards:
-                raise PositionError(f"{player_name(s, seat)}'s hand must be a list of cards, a card id or \"?\" each")
+                raise PositionError(f'{player_name(s, seat)}\'s hand must be a list of cards, a card id or "?" each')
             known = [_whole(c, f"a card of {player_name(s, seat)}'s hand") for c in cards if c != face_down.UNKNOWN]
             for c in known:
                 if not 0 <= c < board.n_cards:
@@ -571,12 +610,16 @@ class _Work:
                 if c in self.hidden and self.swappable(c):
                     spare = [d for d in face_down.unseen(s) if s.card_loc[d] == DECK and d not in named]
                     if not spare:
-                        raise PositionError(f"{card_label(board, c)} is face down in {player_name(s, where)}'s hand and "
-                                            "no unseen card is left to take its place")
+                        raise PositionError(
+                            f"{card_label(board, c)} is face down in {player_name(s, where)}'s hand and "
+                            "no unseen card is left to take its place"
+                        )
                     self.swap(c, spare[int(self.rng(20 + p).integers(len(spare)))])
                 elif where >= 0 and where not in stated:
-                    raise PositionError(f"{card_label(board, c)} is in {player_name(s, where)}'s hand; "
-                                        f"correct {player_name(s, where)}'s hand too")
+                    raise PositionError(
+                        f"{card_label(board, c)} is in {player_name(s, where)}'s hand; "
+                        f"correct {player_name(s, where)}'s hand too"
+                    )
         s = self.state
         place = {int(c): int(s.card_loc[c]) for c in range(board.n_cards)}
         hidden_after: list[int] = []
@@ -591,8 +634,10 @@ class _Work:
             if wanted > len(keep):
                 spare = [d for d in face_down.unseen(s) if s.card_loc[d] == DECK and d not in named]
                 if len(spare) < wanted - len(keep):
-                    raise PositionError(f"{player_name(s, p)} cannot hold {wanted} face-down cards: "
-                                        f"only {len(keep) + len(spare)} cards are unseen")
+                    raise PositionError(
+                        f"{player_name(s, p)} cannot hold {wanted} face-down cards: "
+                        f"only {len(keep) + len(spare)} cards are unseen"
+                    )
                 order = self.rng(40 + p).permutation(len(spare))
                 extra = sorted(spare[i] for i in order[: wanted - len(keep)])
                 for c in extra:
@@ -603,8 +648,15 @@ class _Work:
         before_down = {c for c in self.hidden if int(s.card_loc[c]) in stated}
         if not changed and not moved and set(hidden_after) == before_down:
             return None
-        return Correct(tuple(changed), tuple(o for o, _ in changed.values()), tuple(k for _, k in changed.values()),
-                       tuple(moved), tuple(place[c] for c in moved), tuple(sorted(stated)), tuple(sorted(hidden_after)))
+        return Correct(
+            tuple(changed),
+            tuple(o for o, _ in changed.values()),
+            tuple(k for _, k in changed.values()),
+            tuple(moved),
+            tuple(place[c] for c in moved),
+            tuple(sorted(stated)),
+            tuple(sorted(hidden_after)),
+        )
 
     def swappable(self, card: int) -> bool:
         """Whether ``card``'s identity has never been seen (face down or in the deck, and never traded)."""
@@ -638,7 +690,9 @@ class _Work:
                         f"{card_label(board, c)} is not in {name}'s hand, and {name} has no hidden card it could be"
                     )
                 if not self.swappable(c):
-                    raise IllegalActionError(f"{card_label(board, c)} has already been seen elsewhere; it cannot be in {name}'s hand")
+                    raise IllegalActionError(
+                        f"{card_label(board, c)} has already been seen elsewhere; it cannot be in {name}'s hand"
+                    )
                 self.swap(spare[0], c)
                 s = self.state
             self.show(c)
@@ -653,8 +707,11 @@ class _Work:
                 f"too few for a set of three"
             )
         unseen = set(face_down.unseen(s))
-        outside = [c for c in range(board.n_cards)
-                   if c not in mine and c not in shown and s.card_loc[c] != player and c in unseen]
+        outside = [
+            c
+            for c in range(board.n_cards)
+            if c not in mine and c not in shown and s.card_loc[c] != player and c in unseen
+        ]
         movable = [h for h in mine if h in unseen]
         terr = board.card_territory
         symbols = board.card_symbols
@@ -670,9 +727,12 @@ class _Work:
             return not bonus_open or all(terr[c] < 0 or s.owner[terr[c]] != player for c in extra)
 
         for k in range(min(r, len(movable)) + 1):
-            options = [own + new for own in itertools.combinations(mine, r - k)
-                       for new in itertools.combinations(outside, k)
-                       if len(set(mine) - set(own)) >= k and fits(own + new)]
+            options = [
+                own + new
+                for own in itertools.combinations(mine, r - k)
+                for new in itertools.combinations(outside, k)
+                if len(set(mine) - set(own)) >= k and fits(own + new)
+            ]
             if options:
                 own_new = options[int(self.rng(2).integers(len(options)))]
                 own, new = list(own_new[: r - k]), list(own_new[r - k :])
@@ -712,6 +772,7 @@ def _label_players(state: GameState, names: Sequence[str], colors: Sequence[str]
 
 def _checked_book(book: Any, state: GameState) -> dict[str, Any]:
     """The recorder's bookkeeping from a saved game's labels, checked against its history."""
+
     def bad(why: str) -> StateFormatError:
         return StateFormatError(f"saved game's live-game record is malformed: {why}")
 
@@ -741,6 +802,15 @@ def _checked_book(book: Any, state: GameState) -> dict[str, Any]:
     if me is not None and not (isinstance(me, int) and 0 <= me < state.n_players):
         raise bad(f"me is {me!r}; expected None or a seat from 0 to {state.n_players - 1}")
     if base + sum(int(e["n"]) for e in entries) != len(state.history):
-        raise bad(f"its entries cover {base + sum(int(e['n']) for e in entries)} actions but the history has {len(state.history)}")
-    return {"version": _VERSION, "base": base, "seed": seed, "me": me, "entries": entries, "redo": redo,
-            "face_down": down}
+        raise bad(
+            f"its entries cover {base + sum(int(e['n']) for e in entries)} actions but the history has {len(state.history)}"
+        )
+    return {
+        "version": _VERSION,
+        "base": base,
+        "seed": seed,
+        "me": me,
+        "entries": entries,
+        "redo": redo,
+        "face_down": down,
+    }

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import copy
 import itertools
-
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -23,16 +22,16 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 
+from analyzer.errors import BoardError
 from analyzer.game.board import Board, classic_board
 from analyzer.game.labels import seat_name as player_name
-from analyzer.errors import BoardError
 
 if TYPE_CHECKING:
     import altair as alt
     import pandas as pd
 
-    from analyzer.solver.battle import BattleResult
     from analyzer.game.state import GameState
+    from analyzer.solver.battle import BattleResult
 
 #: Colours of players 0..5, in the spirit of the box's armies.
 PLAYER_COLORS: tuple[str, ...] = ("#d62728", "#1f5fbf", "#2ca02c", "#e6b400", "#8e44ad", "#303030")
@@ -110,20 +109,42 @@ def draw_board(
     if highlight is not None:
         ids = [board.index(t) for t in highlight]
         xs, ys = board.coords[ids].T
-        ax.scatter(xs, ys, s=_NODE_SIZE * 2.2, facecolors="none",
-                   edgecolors=HIGHLIGHT_COLOR, linewidths=2.5, zorder=4, gid="highlight")
+        ax.scatter(
+            xs,
+            ys,
+            s=_NODE_SIZE * 2.2,
+            facecolors="none",
+            edgecolors=HIGHLIGHT_COLOR,
+            linewidths=2.5,
+            zorder=4,
+            gid="highlight",
+        )
 
     continent_legend = ax.legend(
-        handles=[Patch(facecolor=CONTINENT_COLORS[i % len(CONTINENT_COLORS)], edgecolor="none",
-                       label=f"{c.name} (+{c.bonus})") for i, c in enumerate(board.continents)],
-        title="Continents", loc="upper left", bbox_to_anchor=(0.0, 0.0), ncols=3, fontsize=8, frameon=False,
+        handles=[
+            Patch(
+                facecolor=CONTINENT_COLORS[i % len(CONTINENT_COLORS)], edgecolor="none", label=f"{c.name} (+{c.bonus})"
+            )
+            for i, c in enumerate(board.continents)
+        ],
+        title="Continents",
+        loc="upper left",
+        bbox_to_anchor=(0.0, 0.0),
+        ncols=3,
+        fontsize=8,
+        frameon=False,
     )
     if owner_ids is not None:
         # A second legend replaces the first unless the first is kept as an artist.
         ax.add_artist(continent_legend)
         ax.legend(
             handles=[_player_handle(pid, owner_ids, army_counts, colors, player_names, neutral) for pid in players],
-            title="Players", loc="upper right", bbox_to_anchor=(1.0, 0.0), ncols=2, fontsize=8, frameon=False,
+            title="Players",
+            loc="upper right",
+            bbox_to_anchor=(1.0, 0.0),
+            ncols=2,
+            fontsize=8,
+            frameon=False,
         )
     return fig
 
@@ -213,43 +234,75 @@ def board_chart(
     height = round(width * (ylim[1] - ylim[0]) / (xlim[1] - xlim[0]))
     x = alt.X("x:Q", scale=alt.Scale(domain=list(xlim), nice=False, zero=False), axis=None)
     y = alt.Y("y:Q", scale=alt.Scale(domain=list(ylim), nice=False, zero=False), axis=None)
-    tooltip = [alt.Tooltip("territory:N", title="Territory"), alt.Tooltip("continent:N", title="Continent"),
-               alt.Tooltip("owner:N", title="Owner"), alt.Tooltip("armies:Q", title="Armies")]
+    tooltip = [
+        alt.Tooltip("territory:N", title="Territory"),
+        alt.Tooltip("continent:N", title="Continent"),
+        alt.Tooltip("owner:N", title="Owner"),
+        alt.Tooltip("armies:Q", title="Armies"),
+    ]
     base = alt.Chart(territories).encode(x=x, y=y, tooltip=tooltip)
 
     # A name shared by two players is drawn in the first one's colour: the sidebar warns of it.
     owners = _owners(state, names)
     owner_colors = [colors[names.index(o)] if o != UNOWNED else UNOWNED_COLOR for o in owners]
     pick = alt.selection_point(name=PICK_SELECTION, fields=["territory"], on="click")
-    continents = base.mark_circle(size=_NODE_SIZE * 5, opacity=0.8).encode(color=alt.Color(
-        "continent:N", scale=alt.Scale(domain=[c.name for c in board.continents], range=list(CONTINENT_COLORS)),
-        legend=alt.Legend(title="Continents", orient="bottom"),
-    ))
-    markers = base.mark_circle(size=_NODE_SIZE, opacity=1.0, stroke="black", strokeWidth=0.8,
-                               cursor="pointer").encode(
-        color=alt.Color("owner:N", scale=alt.Scale(domain=list(owners), range=owner_colors),
-                        legend=alt.Legend(title="Players", orient="top")),
-        # The accessible name of each marker, so a screen reader (or a browser test) can find a territory.
-        description=alt.Description("territory:N"),
-    ).add_params(pick)
+    continents = base.mark_circle(size=_NODE_SIZE * 5, opacity=0.8).encode(
+        color=alt.Color(
+            "continent:N",
+            scale=alt.Scale(domain=[c.name for c in board.continents], range=list(CONTINENT_COLORS)),
+            legend=alt.Legend(title="Continents", orient="bottom"),
+        )
+    )
+    markers = (
+        base.mark_circle(size=_NODE_SIZE, opacity=1.0, stroke="black", strokeWidth=0.8, cursor="pointer")
+        .encode(
+            color=alt.Color(
+                "owner:N",
+                scale=alt.Scale(domain=list(owners), range=owner_colors),
+                legend=alt.Legend(title="Players", orient="top"),
+            ),
+            # The accessible name of each marker, so a screen reader (or a browser test) can find a territory.
+            description=alt.Description("territory:N"),
+        )
+        .add_params(pick)
+    )
     rings = base.transform_filter("datum.picked").mark_point(
-        shape="circle", filled=False, size=_NODE_SIZE * 2.2, color=HIGHLIGHT_COLOR, strokeWidth=2.5, opacity=1.0)
+        shape="circle", filled=False, size=_NODE_SIZE * 2.2, color=HIGHLIGHT_COLOR, strokeWidth=2.5, opacity=1.0
+    )
     armies = base.mark_text(fontSize=11, fontWeight="bold", cursor="pointer").encode(
-        text="armies:Q", color=alt.Color("ink:N", scale=None))
-    below = base.transform_filter("!datum.above").mark_text(
-        fontSize=8, dy=10, baseline="top", lineBreak="\n", color="#333333").encode(text="label:N")
+        text="armies:Q", color=alt.Color("ink:N", scale=None)
+    )
+    below = (
+        base.transform_filter("!datum.above")
+        .mark_text(fontSize=8, dy=10, baseline="top", lineBreak="\n", color="#333333")
+        .encode(text="label:N")
+    )
     # Above a marker a name's lines still run downwards from the first: a two-line name starts a line higher.
-    above = [base.transform_filter(f"datum.above && datum.lines == {n}").mark_text(
-        fontSize=8, dy=-10 - _LINE_HEIGHT * (n - 1), baseline="bottom", lineBreak="\n", color="#333333",
-    ).encode(text="label:N") for n in (1, 2)]
+    above = [
+        base.transform_filter(f"datum.above && datum.lines == {n}")
+        .mark_text(
+            fontSize=8,
+            dy=-10 - _LINE_HEIGHT * (n - 1),
+            baseline="bottom",
+            lineBreak="\n",
+            color="#333333",
+        )
+        .encode(text="label:N")
+        for n in (1, 2)
+    ]
 
     # The map wraps round at the whole board's width, whatever part of it is drawn.
     full_x = _limits(board.coords)[0]
     period = full_x[1] - full_x[0]
-    segments = [(a, b, border.sea) for border in board.borders if shown[border.a] and shown[border.b]
-                for a, b in _route(board.coords[border.a], board.coords[border.b], border.sea, period)]
-    routes = pd.DataFrame([(a[0], a[1], b[0], b[1], sea) for a, b, sea in segments],
-                          columns=["x", "y", "x2", "y2", "sea"])
+    segments = [
+        (a, b, border.sea)
+        for border in board.borders
+        if shown[border.a] and shown[border.b]
+        for a, b in _route(board.coords[border.a], board.coords[border.b], border.sea, period)
+    ]
+    routes = pd.DataFrame(
+        [(a[0], a[1], b[0], b[1], sea) for a, b, sea in segments], columns=["x", "y", "x2", "y2", "sea"]
+    )
     lines = alt.Chart(routes).encode(x=x, y=y, x2="x2:Q", y2="y2:Q")
     land = lines.transform_filter("!datum.sea").mark_rule(color=LAND_COLOR, strokeWidth=1)
     sea = lines.transform_filter("datum.sea").mark_rule(color=SEA_COLOR, strokeWidth=1.3, strokeDash=[5, 4])
@@ -312,14 +365,18 @@ _LAYOUTS: dict[tuple[Any, ...], tuple[Board, dict[str, Any], str]] = {}
 _KEEP_LAYOUTS = 64
 
 
-def _forces(state: GameState, player_names: Sequence[str] | None,
-            player_colors: Sequence[str] | None) -> tuple[list[str], list[str]]:
+def _forces(
+    state: GameState, player_names: Sequence[str] | None, player_colors: Sequence[str] | None
+) -> tuple[list[str], list[str]]:
     """Each force's name and colour (the neutral's included), as given or by default; too few is an error."""
     neutral = state.n_players
     forces = neutral + (1 if state.neutral is not None else 0)
     names = [player_name(pid, neutral) for pid in range(forces)] if player_names is None else list(player_names)
-    colors = (list(PLAYER_COLORS[:neutral]) + [NEUTRAL_COLOR] * (forces - neutral) if player_colors is None
-              else list(player_colors))
+    colors = (
+        list(PLAYER_COLORS[:neutral]) + [NEUTRAL_COLOR] * (forces - neutral)
+        if player_colors is None
+        else list(player_colors)
+    )
     if len(names) < forces or len(colors) < forces:
         raise BoardError(f"the game has {forces} forces but {len(names)} names and {len(colors)} colours were given")
     return names, colors
@@ -330,7 +387,9 @@ def _shown(board: Board, continent: int | None) -> np.ndarray:
     if continent is None:
         return np.ones(board.n_territories, dtype=bool)
     if not 0 <= continent < len(board.continents):
-        raise BoardError(f"continent {continent!r} does not exist; continents are numbered 0 to {len(board.continents) - 1}")
+        raise BoardError(
+            f"continent {continent!r} does not exist; continents are numbered 0 to {len(board.continents) - 1}"
+        )
     return board.continent_of == continent
 
 
@@ -339,27 +398,30 @@ def _owners(state: GameState, names: Sequence[str]) -> list[str]:
     return list(dict.fromkeys(names[int(pid)] if pid >= 0 else UNOWNED for pid in sorted(set(state.owner.tolist()))))
 
 
-def _territory_table(state: GameState, names: Sequence[str], colors: Sequence[str],
-                     picked: Iterable[int | str]) -> pd.DataFrame:
+def _territory_table(
+    state: GameState, names: Sequence[str], colors: Sequence[str], picked: Iterable[int | str]
+) -> pd.DataFrame:
     """A row per territory of the board: what the map draws of it in ``state``."""
     import pandas as pd
 
     board = state.board
     fills = _fills(state.owner.astype(np.int64), colors, state.n_players, board.n_territories)
     ringed = {board.index(t) for t in picked}
-    return pd.DataFrame({
-        "territory": board.territories,
-        "label": [_wrap(name) for name in board.territories],
-        "continent": [board.continents[int(c)].name for c in board.continent_of],
-        "x": board.coords[:, 0],
-        "y": board.coords[:, 1],
-        "owner": [names[int(pid)] if pid >= 0 else UNOWNED for pid in state.owner],
-        "armies": state.armies.astype(int),
-        "ink": [_ink(fill) for fill in fills],
-        "picked": [t in ringed for t in range(board.n_territories)],
-        "above": _labels_above(board.coords),
-        "lines": [_wrap(name).count("\n") + 1 for name in board.territories],
-    })
+    return pd.DataFrame(
+        {
+            "territory": board.territories,
+            "label": [_wrap(name) for name in board.territories],
+            "continent": [board.continents[int(c)].name for c in board.continent_of],
+            "x": board.coords[:, 0],
+            "y": board.coords[:, 1],
+            "owner": [names[int(pid)] if pid >= 0 else UNOWNED for pid in state.owner],
+            "armies": state.armies.astype(int),
+            "ink": [_ink(fill) for fill in fills],
+            "picked": [t in ringed for t in range(board.n_territories)],
+            "above": _labels_above(board.coords),
+            "lines": [_wrap(name).count("\n") + 1 for name in board.territories],
+        }
+    )
 
 
 def chart_picks(selection: Mapping[str, Any], board: Board | None = None) -> list[str]:
@@ -386,8 +448,9 @@ def _per_territory(what: str, values: Sequence[int] | np.ndarray | None, n: int)
         return None
     array = np.asarray(values)
     if array.ndim != 1 or len(array) != n:
-        raise BoardError(f"{what} has {len(array) if array.ndim == 1 else array.shape} entries "
-                         f"but the board has {n} territories")
+        raise BoardError(
+            f"{what} has {len(array) if array.ndim == 1 else array.shape} entries but the board has {n} territories"
+        )
     if not np.issubdtype(array.dtype, np.integer):
         raise BoardError(f"{what} must hold whole numbers, got dtype {array.dtype}")
     return array.astype(np.int64)
@@ -408,16 +471,29 @@ def _fills(owner: np.ndarray | None, colors: Sequence[str], neutral: int | None,
     return [UNOWNED_COLOR if pid < 0 else NEUTRAL_COLOR if pid == neutral else colors[pid] for pid in owner.tolist()]
 
 
-def _player_handle(pid: int, owner: np.ndarray, armies: np.ndarray | None, colors: Sequence[str],
-                   names: Sequence[str] | None, neutral: int | None) -> Line2D:
+def _player_handle(
+    pid: int,
+    owner: np.ndarray,
+    armies: np.ndarray | None,
+    colors: Sequence[str],
+    names: Sequence[str] | None,
+    neutral: int | None,
+) -> Line2D:
     name = names[pid] if names is not None and pid < len(names) else player_name(pid, neutral)
     held = owner == pid
     label = f"{name}: {int(held.sum())} territories"
     if armies is not None:
         label += f", {int(armies[held].sum())} armies"
-    return Line2D([], [], marker="o", linestyle="none", markersize=10,
-                  markerfacecolor=NEUTRAL_COLOR if pid == neutral else colors[pid],
-                  markeredgecolor="black", label=label)
+    return Line2D(
+        [],
+        [],
+        marker="o",
+        linestyle="none",
+        markersize=10,
+        markerfacecolor=NEUTRAL_COLOR if pid == neutral else colors[pid],
+        markeredgecolor="black",
+        label=label,
+    )
 
 
 def _limits(coords: np.ndarray) -> tuple[tuple[float, float], tuple[float, float]]:
@@ -443,16 +519,36 @@ def _draw_continents(ax: Axes, board: Board) -> None:
         color = CONTINENT_COLORS[i % len(CONTINENT_COLORS)]
         members = set(continent.territories)
         inner = {(b.a, b.b) for b in board.borders if b.a in members and b.b in members}
-        triangles = [board.coords[[a, b, c]] for (a, b) in inner for c in members
-                     if b < c and (a, c) in inner and (b, c) in inner]
+        triangles = [
+            board.coords[[a, b, c]]
+            for (a, b) in inner
+            for c in members
+            if b < c and (a, c) in inner and (b, c) in inner
+        ]
         gid = f"continent:{continent.name}"
-        ax.add_collection(PolyCollection(triangles, facecolors=color, edgecolors=color,
-                                         linewidths=_CONTINENT_BAND, joinstyle="round", zorder=0, gid=gid))
-        ax.add_collection(LineCollection([board.coords[list(e)] for e in inner], colors=color,
-                                         linewidths=_CONTINENT_BAND, capstyle="round", zorder=0, gid=gid))
+        ax.add_collection(
+            PolyCollection(
+                triangles,
+                facecolors=color,
+                edgecolors=color,
+                linewidths=_CONTINENT_BAND,
+                joinstyle="round",
+                zorder=0,
+                gid=gid,
+            )
+        )
+        ax.add_collection(
+            LineCollection(
+                [board.coords[list(e)] for e in inner],
+                colors=color,
+                linewidths=_CONTINENT_BAND,
+                capstyle="round",
+                zorder=0,
+                gid=gid,
+            )
+        )
         xs, ys = board.coords[sorted(members)].T
-        ax.scatter(xs, ys, s=_NODE_SIZE * 5, color=color, linewidths=0,
-                   zorder=0, gid=gid)
+        ax.scatter(xs, ys, s=_NODE_SIZE * 5, color=color, linewidths=0, zorder=0, gid=gid)
 
 
 def _draw_borders(ax: Axes, board: Board, xlim: tuple[float, float]) -> None:
@@ -470,20 +566,47 @@ def _draw_borders(ax: Axes, board: Board, xlim: tuple[float, float]) -> None:
             west, east = (a, b) if a[0] < b[0] else (b, a)
             segments = [(west, east - (period, 0.0)), (east, west + (period, 0.0))]
         for start, end in segments:
-            ax.add_line(Line2D([start[0], end[0]], [start[1], end[1]], color=SEA_COLOR, linewidth=1.3,
-                               linestyle="--", zorder=1, gid=gid))
+            ax.add_line(
+                Line2D(
+                    [start[0], end[0]],
+                    [start[1], end[1]],
+                    color=SEA_COLOR,
+                    linewidth=1.3,
+                    linestyle="--",
+                    zorder=1,
+                    gid=gid,
+                )
+            )
 
 
 def _draw_territories(ax: Axes, board: Board, fills: list[str], armies: np.ndarray | None) -> None:
     xs, ys = board.coords.T
-    ax.scatter(xs, ys, s=_NODE_SIZE, c=fills, edgecolors="black",
-               linewidths=0.8, zorder=3, gid="territories")
+    ax.scatter(xs, ys, s=_NODE_SIZE, c=fills, edgecolors="black", linewidths=0.8, zorder=3, gid="territories")
     for t, (x, y) in enumerate(board.coords):
-        ax.annotate(_wrap(board.territories[t]), (x, y), xytext=(0, -11), textcoords="offset points",
-                    ha="center", va="top", fontsize=6, zorder=5, gid="name")
+        ax.annotate(
+            _wrap(board.territories[t]),
+            (x, y),
+            xytext=(0, -11),
+            textcoords="offset points",
+            ha="center",
+            va="top",
+            fontsize=6,
+            zorder=5,
+            gid="name",
+        )
         if armies is not None:
-            ax.text(x, y, str(armies[t]), ha="center", va="center", fontsize=8, fontweight="bold",
-                    color=_ink(fills[t]), zorder=5, gid="armies")
+            ax.text(
+                x,
+                y,
+                str(armies[t]),
+                ha="center",
+                va="center",
+                fontsize=8,
+                fontweight="bold",
+                color=_ink(fills[t]),
+                zorder=5,
+                gid="armies",
+            )
 
 
 def _route(a: np.ndarray, b: np.ndarray, sea: bool, period: float) -> list[tuple[np.ndarray, np.ndarray]]:
@@ -501,7 +624,7 @@ def _wrap(name: str) -> str:
     # Split at the space nearest the middle.
     spaces = [i for i, ch in enumerate(name) if ch == " "]
     cut = min(spaces, key=lambda i: abs(i - len(name) / 2))
-    return name[:cut] + "\n" + name[cut + 1:]
+    return name[:cut] + "\n" + name[cut + 1 :]
 
 
 def _ink(fill: str) -> str:

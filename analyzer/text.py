@@ -51,7 +51,7 @@ def percent(p: float, digits: int = 2) -> str:
     if p <= 0:
         return "0%"
     shown = f"{p:.{digits}%}"
-    step = 10.0 ** -digits
+    step = 10.0**-digits
     if float(shown[:-1]) >= 100:
         return f">{100 - step:.{digits}f}%"
     if float(shown[:-1]) <= 0:

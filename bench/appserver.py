@@ -22,9 +22,25 @@ PHONE = {"width": 390, "height": 844}
 @contextlib.contextmanager
 def served(app: str, port: int, env: Mapping[str, str], cwd: Path | None = None) -> Iterator[None]:
     """``streamlit run app`` on ``port`` until the block ends, waited for until it answers its health check."""
-    server = subprocess.Popen([sys.executable, "-m", "streamlit", "run", app, "--server.headless", "true",
-                               "--server.port", str(port), "--browser.gatherUsageStats", "false"],
-                              cwd=cwd, env=dict(env), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "streamlit",
+            "run",
+            app,
+            "--server.headless",
+            "true",
+            "--server.port",
+            str(port),
+            "--browser.gatherUsageStats",
+            "false",
+        ],
+        cwd=cwd,
+        env=dict(env),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         for _ in range(400):
             try:

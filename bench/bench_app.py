@@ -21,14 +21,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
-
+from appserver import CHROMIUM, phone_page, served
 from streamlit.testing.v1 import AppTest
 
-from appserver import CHROMIUM, phone_page, served
-
 from analyzer.bots.registry import make_bot
-from analyzer.sim.play import play_game
 from analyzer.game.state import GameState
+from analyzer.sim.play import play_game
 from analyzer.solver.battle import battle
 from analyzer.store import DB_ENV
 
@@ -98,10 +96,14 @@ def main() -> None:
     gen = at.session_state["generation"]
     at.selectbox(key=f"attack_from-{gen}").select_index(0).run()
     n_targets = len(at.selectbox(key=f"attack_to-{gen}").options)
-    print(f"  {'calculator: another target picked':42s} "
-          f"{median_of(lambda i: at.selectbox(key=f'attack_to-{gen}').select_index(i % n_targets).run):7.3f} s")
-    print(f"  {'switch tab: Board <-> Suggestions':42s} "
-          f"{median_of(lambda i: show(('Board', 'Suggestions')[i % 2])):7.3f} s")
+    print(
+        f"  {'calculator: another target picked':42s} "
+        f"{median_of(lambda i: at.selectbox(key=f'attack_to-{gen}').select_index(i % n_targets).run):7.3f} s"
+    )
+    print(
+        f"  {'switch tab: Board <-> Suggestions':42s} "
+        f"{median_of(lambda i: show(('Board', 'Suggestions')[i % 2])):7.3f} s"
+    )
 
     print("edits (each makes a new position, so the map and the open tab are computed afresh):")
     show("Board")()
@@ -121,10 +123,12 @@ def main() -> None:
 
     print(f"  {'Board: one cell of the territory table':42s} {median_of(cell_edit):7.3f} s")
     for tab in ("Continents", "Suggestions"):
+
         def edit_then(i: int, tab: str = tab) -> Callable[[], object]:
             show("Board")()
             quick_edit(100 + i)()
             return show(tab)
+
         print(f"  {'open ' + tab + ' on a new position':42s} {median_of(edit_then):7.3f} s")
 
 
@@ -142,8 +146,7 @@ def calculator_in_apptest() -> None:
             at.number_input(key="attackers").set_value(a + 1 + i % 2)  # cached after the first two
             return at.run
 
-        print(f"  {attackers:5d} v {defenders:<5d} first time {cold:7.3f} s, asked before "
-              f"{median_of(again):7.3f} s")
+        print(f"  {attackers:5d} v {defenders:<5d} first time {cold:7.3f} s, asked before {median_of(again):7.3f} s")
 
 
 def calculator_in_chromium() -> None:
@@ -171,11 +174,15 @@ def calculator_in_chromium() -> None:
                 field.fill(str(a))
                 started = time.perf_counter()
                 field.press("Enter")
-                page.wait_for_function("([el, text]) => el.innerText === text",
-                                       arg=[value.element_handle(), f"{battle(a, defenders).p_win:.2%}"])
+                page.wait_for_function(
+                    "([el, text]) => el.innerText === text",
+                    arg=[value.element_handle(), f"{battle(a, defenders).p_win:.2%}"],
+                )
                 times.append(time.perf_counter() - started)
-            print(f"  {attackers:5d} v {defenders:<5d} first {times[0]:7.3f} s, median of {REPEATS} "
-                  f"{statistics.median(times):7.3f} s")
+            print(
+                f"  {attackers:5d} v {defenders:<5d} first {times[0]:7.3f} s, median of {REPEATS} "
+                f"{statistics.median(times):7.3f} s"
+            )
         browser.close()
 
 

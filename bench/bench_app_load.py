@@ -52,10 +52,25 @@ def position(rng: np.random.Generator) -> GameState:
 
 def start_server(url: str) -> tuple[subprocess.Popen[bytes], str]:
     port = free_port()
-    process = subprocess.Popen([sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
-                                "--server.port", str(port), "--browser.gatherUsageStats", "false"],
-                               cwd=ROOT, env={**os.environ, DB_ENV: url}, stdout=subprocess.DEVNULL,
-                               stderr=subprocess.DEVNULL)
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "streamlit",
+            "run",
+            "app.py",
+            "--server.headless",
+            "true",
+            "--server.port",
+            str(port),
+            "--browser.gatherUsageStats",
+            "false",
+        ],
+        cwd=ROOT,
+        env={**os.environ, DB_ENV: url},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     return process, f"http://127.0.0.1:{port}"
 
 
@@ -72,8 +87,16 @@ def wait_healthy(address: str) -> None:
     raise RuntimeError(f"the app at {address} did not start")
 
 
-async def session(page: Page, address: str, store: GameStore, game_id: str, territory: str, seed: int,
-                  clicks: list[tuple[str, str, int, float]], refusals: list[int]) -> None:
+async def session(
+    page: Page,
+    address: str,
+    store: GameStore,
+    game_id: str,
+    territory: str,
+    seed: int,
+    clicks: list[tuple[str, str, int, float]],
+    refusals: list[int],
+) -> None:
     """Make :data:`ENTRIES` entries on ``territory`` of ``game_id``; each entry's first click goes in ``clicks``."""
     pace = random.Random(seed)
     page.set_default_timeout(TIMEOUT_MS)
@@ -133,25 +156,42 @@ def landed(where: str, clicks: list[tuple[str, str, int, float]]) -> list[float]
     times = []
     for game_id, territory, armies, clicked in clicks:
         t = BOARD.index(territory)
-        found = next((v.saved for v in records[game_id].versions
-                      if json.loads(v.state)["armies"][t] == armies and v.saved >= clicked), None)
+        found = next(
+            (
+                v.saved
+                for v in records[game_id].versions
+                if json.loads(v.state)["armies"][t] == armies and v.saved >= clicked
+            ),
+            None,
+        )
         times.append(float("nan") if found is None else found - clicked)
     return times
 
 
-async def drive(addresses: list[str], store: GameStore, ids: list[str]) -> tuple[list[tuple[str, str, int, float]], int, float]:
+async def drive(
+    addresses: list[str], store: GameStore, ids: list[str]
+) -> tuple[list[tuple[str, str, int, float]], int, float]:
     clicks: list[tuple[str, str, int, float]] = []
     refusals: list[int] = []
     async with async_playwright() as p:
-        browser = await p.chromium.launch(executable_path=str(CHROMIUM),
-                                          args=["--headless", "--no-sandbox", "--disable-gpu",
-                                                "--disable-background-networking"])
-        pages = [await (await browser.new_context(viewport={"width": 1400, "height": 1000})).new_page()
-                 for _ in range(SESSIONS)]
+        browser = await p.chromium.launch(
+            executable_path=str(CHROMIUM),
+            args=["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+        )
+        pages = [
+            await (await browser.new_context(viewport={"width": 1400, "height": 1000})).new_page()
+            for _ in range(SESSIONS)
+        ]
         started = time.time()
         # Sessions s and s + GAMES play one game, on different territories, through different servers.
-        await asyncio.gather(*(session(pages[s], addresses[s % SERVERS], store, ids[s % GAMES],
-                                       BOARD.territories[s], s, clicks, refusals) for s in range(SESSIONS)))
+        await asyncio.gather(
+            *(
+                session(
+                    pages[s], addresses[s % SERVERS], store, ids[s % GAMES], BOARD.territories[s], s, clicks, refusals
+                )
+                for s in range(SESSIONS)
+            )
+        )
         elapsed = time.time() - started
         await browser.close()
     return clicks, len(refusals), elapsed
@@ -161,8 +201,10 @@ def main() -> None:
     if not CHROMIUM.exists():
         print("no /usr/bin/chromium: `make browser` first")
         return
-    print(f"{SESSIONS} browser sessions on {GAMES} games through {SERVERS} app servers, {ENTRIES} entries each, "
-          f"{THINK[0]:g}-{THINK[1]:g} s apart; {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}")
+    print(
+        f"{SESSIONS} browser sessions on {GAMES} games through {SERVERS} app servers, {ENTRIES} entries each, "
+        f"{THINK[0]:g}-{THINK[1]:g} s apart; {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}"
+    )
     with ScratchServer() as database:
         url = database.create_database("club")
         store = GameStore(url)
@@ -180,10 +222,14 @@ def main() -> None:
         times = np.array(landed(url, clicks)) * 1000
     missing = int(np.isnan(times).sum())
     times = times[~np.isnan(times)]
-    print(f"{len(clicks)} entries in {elapsed:.0f} s: {len(times)} stored, {missing} not found in any version; "
-          f"{refused} refused saves applied again")
-    print(f"server time per entry (click on Apply to commit): p50 {np.percentile(times, 50):.0f} ms, "
-          f"p99 {np.percentile(times, 99):.0f} ms, max {times.max():.0f} ms")
+    print(
+        f"{len(clicks)} entries in {elapsed:.0f} s: {len(times)} stored, {missing} not found in any version; "
+        f"{refused} refused saves applied again"
+    )
+    print(
+        f"server time per entry (click on Apply to commit): p50 {np.percentile(times, 50):.0f} ms, "
+        f"p99 {np.percentile(times, 99):.0f} ms, max {times.max():.0f} ms"
+    )
     print(f"load average {os.getloadavg()[0]:.1f} at the end")
 
 

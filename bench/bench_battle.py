@@ -22,10 +22,10 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from analyzer.solver.battle import CLASSIC, BattleOptions, battle, battle_plain, win_grid  # noqa: E402
-from analyzer.solver.tables import odds_tables  # noqa: E402
-from analyzer.solver.chains import chain  # noqa: E402
 from analyzer.game.dice import roll_table  # noqa: E402
+from analyzer.solver.battle import CLASSIC, BattleOptions, battle, battle_plain, win_grid  # noqa: E402
+from analyzer.solver.chains import chain  # noqa: E402
+from analyzer.solver.tables import odds_tables  # noqa: E402
 
 TABLE = roll_table().tolist()
 CHAIN = [3, 5, 2, 8, 4, 6, 1, 3, 7, 2]
@@ -118,7 +118,9 @@ def main() -> None:
     blitz = BattleOptions(balanced_blitz=True)
     blitz_fast = timed(lambda: battle(1000, 1000, options=blitz), 200)
     blitz_plain = timed(lambda: battle_plain(1000, 1000, options=blitz), 5)
-    rows.append(("1000 v 1000 reshaped by Balanced Blitz (vs the true-random reference)", blitz_fast, blitz_plain, reference))
+    rows.append(
+        ("1000 v 1000 reshaped by Balanced Blitz (vs the true-random reference)", blitz_fast, blitz_plain, reference)
+    )
 
     table_fast = timed(lambda: odds_tables(1000), 3)
     grid_only = timed(lambda: win_grid(1000, 1, CLASSIC), 3)

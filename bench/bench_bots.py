@@ -92,7 +92,9 @@ def speed(n: int, runs: int) -> None:
     single runs by a third and only ever slows them, so the best of many short runs is the steadier
     figure of what the code can do, and the median says what a run met here. The planner (the default
     before the strategist) and the classic bot are the baselines, measured in the same process."""
-    print(f"\nplayer-turns per CPU second, 4 players, compiled, one bot in every seat ({runs} runs each of {n:,} games):")
+    print(
+        f"\nplayer-turns per CPU second, 4 players, compiled, one bot in every seat ({runs} runs each of {n:,} games):"
+    )
     for name in SPEED_BOTS:
         simulate(4, [name] * 4, n, 1, progress=False)  # the battles of these games into the solver's cache
     figures: dict[str, list[float]] = {name: [] for name in SPEED_BOTS}
@@ -108,8 +110,10 @@ def speed(n: int, runs: int) -> None:
             turns[name] = r.turns_played
     print(f"  {'':22} {'median':>9} {'best':>9}   {'turns a game':>12} {'CPU ms a game (median)':>22}")
     for name in SPEED_BOTS:
-        print(f"  {name:22} {np.median(figures[name]):>9,.0f} {max(figures[name]):>9,.0f}   "
-              f"{turns[name] / n:>12.1f} {1e3 * np.median(per_game[name]):>22.3f}")
+        print(
+            f"  {name:22} {np.median(figures[name]):>9,.0f} {max(figures[name]):>9,.0f}   "
+            f"{turns[name] / n:>12.1f} {1e3 * np.median(per_game[name]):>22.3f}"
+        )
     for name in ("strategist", "hunter"):
         median = np.median(figures[name]) / np.median(figures["planner"])
         best = max(figures[name]) / max(figures["planner"])

@@ -43,7 +43,9 @@ def main() -> None:
     for n in GAMES:
         games_s, turns_s = measure(n, checked=False)
         _, base_turns_s = measure(n, checked=True)
-        print(f"{n:>7} {GAMES[n]:>5} {games_s:>9.2f} {turns_s:>9.0f} {base_turns_s:>16.0f} {turns_s / base_turns_s:>5.2f}x")
+        print(
+            f"{n:>7} {GAMES[n]:>5} {games_s:>9.2f} {turns_s:>9.0f} {base_turns_s:>16.0f} {turns_s / base_turns_s:>5.2f}x"
+        )
 
 
 if __name__ == "__main__":

@@ -33,11 +33,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
+from appserver import CHROMIUM, phone_page, served
 
 from analyzer.game.labels import player_names
 from analyzer.game.state import GameState
 from analyzer.plot import UNOWNED_COLOR
-from appserver import CHROMIUM, phone_page, served
 
 #: True once the map shows ``territory`` claimed (its marker no longer in the unowned colour), or shows another
 #: continent (the map follows the claims from continent to continent).
@@ -54,13 +54,17 @@ CLAIMS = 24
 
 def recorded_game(root: Path, db: Path) -> str:
     """Store the benchmark's game with ``root``'s own package (its store format) and return its id."""
-    return stored_game(root, db, f"""
+    return stored_game(
+        root,
+        db,
+        f"""
 live = LiveGame.random(["Ann", "Bo", "Cy"], np.random.default_rng(5))
 for _ in range({TURNS}):
     s = live.state
     live.place({{s.territories_of(s.player)[0]: s.pending}})
     live.end_turn()
-""")
+""",
+    )
 
 
 def claimed_setup(root: Path, db: Path) -> str:
@@ -125,7 +129,9 @@ def measure(root: Path, rounds: int, claims: int) -> dict[str, tuple[list[float]
                 if time.perf_counter() > deadline:
                     shot = db.parent / "unsaved.png"
                     page.screenshot(path=str(shot))
-                    raise RuntimeError(f"a tap ({kind}) was made but nothing was saved within 120 s: the page is {shot}")
+                    raise RuntimeError(
+                        f"a tap ({kind}) was made but nothing was saved within 120 s: the page is {shot}"
+                    )
                 time.sleep(0.005)
             saved.append(time.perf_counter() - started)
             answer()
@@ -141,10 +147,18 @@ def measure(root: Path, rounds: int, claims: int) -> dict[str, tuple[list[float]
         place.wait_for()
         time.sleep(2.0)
         for _ in range(rounds):
-            for button, then in (("Place", "Undo (place)"), ("End turn", "Undo (end)"),
-                                 ("Undo (end)", "Undo (place)"), ("Undo (place)", "Undo (end)")):
-                timed("entries", game_id, page.get_by_role("button", name=button, exact=True).click,
-                      page.get_by_role("button", name=then, exact=True).wait_for)
+            for button, then in (
+                ("Place", "Undo (place)"),
+                ("End turn", "Undo (end)"),
+                ("Undo (end)", "Undo (place)"),
+                ("Undo (place)", "Undo (end)"),
+            ):
+                timed(
+                    "entries",
+                    game_id,
+                    page.get_by_role("button", name=button, exact=True).click,
+                    page.get_by_role("button", name=then, exact=True).wait_for,
+                )
 
         page.goto(f"http://127.0.0.1:{port}/?game={setup_id}")
         page.get_by_role("button", name="Deal the rest at random").wait_for()
@@ -161,8 +175,11 @@ def measure(root: Path, rounds: int, claims: int) -> dict[str, tuple[list[float]
                 break
             claimer = player_names(state)[(state.player + 1) % state.n_players]
             territory = state.board.territories[free[0]]
-            marker = page.get_by_test_id("stVegaLiteChart").locator(
-                f'[aria-roledescription="circle"][aria-label="{territory}"]:visible').first
+            marker = (
+                page.get_by_test_id("stVegaLiteChart")
+                .locator(f'[aria-roledescription="circle"][aria-label="{territory}"]:visible')
+                .first
+            )
             marker.evaluate("element => element.scrollIntoView({block: 'center'})")
             box = marker.bounding_box()
 
@@ -174,6 +191,7 @@ def measure(root: Path, rounds: int, claims: int) -> dict[str, tuple[list[float]
                 # moved on to the continent of the next claim).
                 page.get_by_text(f"claim it for {claimer}.", exact=False).wait_for()
                 page.wait_for_function(_CLAIM_DRAWN, arg=[territory, UNOWNED_COLOR])
+
             timed("claim taps", setup_id, tap, answered)
         browser.close()
     return times
@@ -181,16 +199,26 @@ def measure(root: Path, rounds: int, claims: int) -> dict[str, tuple[list[float]
 
 def figures(times: list[float]) -> str:
     q = statistics.quantiles(times, n=4)
-    return (f"median {statistics.median(times) * 1000:6.0f} ms, quartiles {q[0] * 1000:.0f}-{q[2] * 1000:.0f} ms, "
-            f"max {max(times) * 1000:.0f} ms")
+    return (
+        f"median {statistics.median(times) * 1000:6.0f} ms, quartiles {q[0] * 1000:.0f}-{q[2] * 1000:.0f} ms, "
+        f"max {max(times) * 1000:.0f} ms"
+    )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--root", type=Path, default=Path(__file__).resolve().parent.parent,
-                        help="the checkout whose app.py is served (default: this one)")
-    parser.add_argument("--baseline", type=Path, default=None,
-                        help="another checkout measured first, in the same run, for a before/after ratio")
+    parser.add_argument(
+        "--root",
+        type=Path,
+        default=Path(__file__).resolve().parent.parent,
+        help="the checkout whose app.py is served (default: this one)",
+    )
+    parser.add_argument(
+        "--baseline",
+        type=Path,
+        default=None,
+        help="another checkout measured first, in the same run, for a before/after ratio",
+    )
     parser.add_argument("--rounds", type=int, default=ROUNDS)
     parser.add_argument("--claims", type=int, default=CLAIMS)
     args = parser.parse_args()
@@ -202,8 +230,10 @@ def main() -> None:
     for root in roots:
         load = os.getloadavg()[0]
         times = measure(root, args.rounds, args.claims)
-        print(f"app of {root}, at 390 px in headless Chromium, "
-              f"load average {load:.1f} before and {os.getloadavg()[0]:.1f} after:")
+        print(
+            f"app of {root}, at 390 px in headless Chromium, "
+            f"load average {load:.1f} before and {os.getloadavg()[0]:.1f} after:"
+        )
         for kind, (saved, shown) in times.items():
             if len(shown) < 2:
                 continue

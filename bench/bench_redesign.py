@@ -85,8 +85,10 @@ def main() -> None:
             figures[name].append(result.turns_played / (time.process_time() - cpu))
             turns[name] = result.turns_played
     same = "the same games" if turns["before"] == turns["after"] else "DIFFERENT games"
-    print(f"player-turns per CPU second, 4 classic bots, compiled, {RUNS} runs each of {GAMES:,} games ({same}: "
-          f"{turns['after']:,} player-turns a run):")
+    print(
+        f"player-turns per CPU second, 4 classic bots, compiled, {RUNS} runs each of {GAMES:,} games ({same}: "
+        f"{turns['after']:,} player-turns a run):"
+    )
     print(f"  {'':30} {'median':>9} {'best':>9}")
     for name, label in (("before", f"before the redesign ({BEFORE})"), ("after", "now")):
         print(f"  {label:30} {np.median(figures[name]):>9,.0f} {max(figures[name]):>9,.0f}")

@@ -41,7 +41,6 @@ from analyzer.analysis.search import play_setup
 from analyzer.bots.registry import make_bot
 from analyzer.game.state import GameState
 
-
 #: The seats' bots of the recorded game: none of them the rollout bot.
 RECORDED_BY = ("classic", "random", "cautious", "hunter")
 #: The baseline's review, run in another tree: its wall clock and CPU seconds (with its workers').
@@ -93,8 +92,10 @@ def main() -> None:
     load = os.getloadavg()
     started = time.perf_counter()
     game = recorded_game(args.turns, recorded_by=args.recorded_by)
-    print(f"built a recorded 4-player game of {args.turns} player-turns by {args.recorded_by} (round {game.round}, "
-          f"{len(game.history)} actions) in {time.perf_counter() - started:.1f} s")
+    print(
+        f"built a recorded 4-player game of {args.turns} player-turns by {args.recorded_by} (round {game.round}, "
+        f"{len(game.history)} actions) in {time.perf_counter() - started:.1f} s"
+    )
     review_game(recorded_game(1), rollouts=2, turning_points=1)  # warm every kernel the review runs
     started = time.perf_counter()
     text = game.to_json(history=False)
@@ -107,26 +108,47 @@ def main() -> None:
         (folder / "game.json").write_text(game.to_json())
         (folder / "warm.json").write_text(recorded_game(1).to_json())
         tree = args.baseline_tree.resolve()
-        out = subprocess.run([sys.executable, "-c", _BASELINE, str(folder / "game.json"), str(folder / "warm.json"),
-                              str(args.rollouts), str(args.workers)], cwd=tree, env={**os.environ, "PYTHONPATH": str(tree)},
-                             capture_output=True, text=True, check=True)
+        out = subprocess.run(
+            [
+                sys.executable,
+                "-c",
+                _BASELINE,
+                str(folder / "game.json"),
+                str(folder / "warm.json"),
+                str(args.rollouts),
+                str(args.workers),
+            ],
+            cwd=tree,
+            env={**os.environ, "PYTHONPATH": str(tree)},
+            capture_output=True,
+            text=True,
+            check=True,
+        )
         base_seconds, base_cpu = map(float, out.stdout.split()[-2:])
-        print(f"baseline {tree}: the same review in {base_seconds:.1f} s wall clock, {base_cpu:.1f} s of CPU; "
-              f"load average after: {os.getloadavg()[0]:.1f}")
+        print(
+            f"baseline {tree}: the same review in {base_seconds:.1f} s wall clock, {base_cpu:.1f} s of CPU; "
+            f"load average after: {os.getloadavg()[0]:.1f}"
+        )
     started, cpu = time.perf_counter(), _cpu()
     review = review_game(game, rollouts=args.rollouts, workers=args.workers, seed=0)
     seconds, cpu = time.perf_counter() - started, _cpu() - cpu
     n = len(review.turns)
     own = int(review.turns["bots_own_turn"].sum())
     rollouts = args.rollouts * ((n + 1) + (n - own) + min(TURNING_POINTS, n) * (len(PLANS) - 1))
-    print(f"review of {n} player-turns, {args.rollouts} rollouts per estimate, {args.workers} workers: {seconds:.1f} s "
-          f"wall clock, {cpu:.1f} s of CPU (this process and its workers; {cpu / args.workers:.1f} s per worker if "
-          f"the machine were ours alone); load average before/after: {load[0]:.1f}/{os.getloadavg()[0]:.1f}")
+    print(
+        f"review of {n} player-turns, {args.rollouts} rollouts per estimate, {args.workers} workers: {seconds:.1f} s "
+        f"wall clock, {cpu:.1f} s of CPU (this process and its workers; {cpu / args.workers:.1f} s per worker if "
+        f"the machine were ours alone); load average before/after: {load[0]:.1f}/{os.getloadavg()[0]:.1f}"
+    )
     print(f"  {own} of the {n} turns were the rollout bot's own (valued on the positions' rollouts, not replayed)")
-    print(f"  {rollouts:,} rollouts ({rollouts / seconds:,.0f}/s); one rollout from the final position on one worker: "
-          f"{1000 * base:.2f} ms, so {rollouts * base / seconds:.2f}x that many rollouts' serial time")
+    print(
+        f"  {rollouts:,} rollouts ({rollouts / seconds:,.0f}/s); one rollout from the final position on one worker: "
+        f"{1000 * base:.2f} ms, so {rollouts * base / seconds:.2f}x that many rollouts' serial time"
+    )
     if base_cpu is not None and base_seconds is not None:
-        print(f"  against the baseline's review of the same game: CPU {cpu / base_cpu:.2f}x, wall clock {seconds / base_seconds:.2f}x")
+        print(
+            f"  against the baseline's review of the same game: CPU {cpu / base_cpu:.2f}x, wall clock {seconds / base_seconds:.2f}x"
+        )
     print(review.summary.to_string(index=False))
 
 

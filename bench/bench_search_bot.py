@@ -107,7 +107,9 @@ def run(n_players: int, deals: int, minutes: float, rollouts: int, seed: int, ou
             row.append(float(game.winner == k))
         won.append(row)
         lines = report(n_players, np.array(won), np.array(base_won), rollouts, seed, time.process_time() - cpu)
-        print(f"deal {deal}: searching seats won {row}, default's winner {base.winner}; " + lines[3].strip(), flush=True)
+        print(
+            f"deal {deal}: searching seats won {row}, default's winner {base.winner}; " + lines[3].strip(), flush=True
+        )
         if out is not None:
             out.write_text("\n".join(lines) + "\n")
         if time.process_time() - cpu > 60 * minutes:
@@ -119,7 +121,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--deals", type=int, default=50, help="deals at most (default 50)")
-    parser.add_argument("--minutes", type=float, default=12.0, help="stop after the deal that passes this many CPU minutes (default 12)")
+    parser.add_argument(
+        "--minutes", type=float, default=12.0, help="stop after the deal that passes this many CPU minutes (default 12)"
+    )
     parser.add_argument("--rollouts", type=int, default=SEARCH_ROLLOUTS)
     parser.add_argument("--seed", type=int, default=19)
     parser.add_argument("--out", type=Path, default=None)

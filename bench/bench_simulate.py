@@ -82,7 +82,9 @@ def turns_per_second() -> None:
     cpu = time.process_time()
     classic = run(4, ["classic"] * 4, games(4000), 1)
     classic_speed = classic.turns_played / (time.process_time() - cpu)
-    print(f"  classic bot, battles sampled          {classic_speed:>9,.0f} player-turns/s  (the default bot is {sampled / classic_speed:.2f}x it)")
+    print(
+        f"  classic bot, battles sampled          {classic_speed:>9,.0f} player-turns/s  (the default bot is {sampled / classic_speed:.2f}x it)"
+    )
 
 
 def games_per_second() -> None:
@@ -114,20 +116,29 @@ def strength() -> None:
         r = run(n_players, bots, n_games, 4, workers=os.cpu_count() or 1)
         print(f"  {','.join(bots)}: {n_games} games, {int(r.games['capped'].sum())} capped")
         for row in r.win_rates("bot").itertuples():
-            print(f"    {row.bot:<9} {row.win_rate:6.1%}  [{row.ci_low:6.1%}, {row.ci_high:6.1%}]  {row.wins}/{row.games} seat-games")
+            print(
+                f"    {row.bot:<9} {row.win_rate:6.1%}  [{row.ci_low:6.1%}, {row.ci_high:6.1%}]  {row.wins}/{row.games} seat-games"
+            )
 
 
 def _speed(tree: Path, n_games: int, seed: int) -> float:
     env = {**os.environ, "PYTHONPATH": str(tree)}
-    out = subprocess.run([sys.executable, "-c", _MEASURE.format(games=n_games, seed=seed)], cwd=tree, env=env,
-                         capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", _MEASURE.format(games=n_games, seed=seed)],
+        cwd=tree,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     return float(out.stdout.split()[-1])
 
 
 def _exported(revision: str) -> Path:
     """The tree of ``revision`` (``git archive``), in a folder of the temporary directory kept between runs."""
-    sha = subprocess.run(["git", "rev-parse", "--short=12", revision], cwd=ROOT, capture_output=True, text=True,
-                         check=True).stdout.strip()
+    sha = subprocess.run(
+        ["git", "rev-parse", "--short=12", revision], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout.strip()
     tree = Path(tempfile.gettempdir()) / f"risk-analyzer-{sha}"
     if not (tree / "analyzer").is_dir():
         tree.mkdir(parents=True, exist_ok=True)
@@ -139,8 +150,10 @@ def _exported(revision: str) -> Path:
 def against_baseline(baseline: Path, label: str, rounds: int = 3) -> None:
     """This tree's speed and the baseline's, alternately (so both meet the same load), ``rounds`` times each."""
     print(f"\nsimulator speed against {label}: compiled, 4 players, default bots, player-turns per CPU second,")
-    print(f"each tree in its own process, alternately, {rounds} runs each "
-          f"(the baseline's first run compiles its kernels if they are not cached)")
+    print(
+        f"each tree in its own process, alternately, {rounds} runs each "
+        f"(the baseline's first run compiles its kernels if they are not cached)"
+    )
     _speed(baseline, 10, 0)
     _speed(ROOT, 10, 0)
     load = os.getloadavg()

@@ -69,32 +69,48 @@ def run(where: str, writers: int) -> tuple[float, float, float, int, int]:
     store.close()
     start_at = time.time() + 1.0
     with ProcessPoolExecutor(writers, mp_context=get_context("fork")) as pool:
-        futures = [pool.submit(writer, where, ids[w % GAMES], int(seeds[GAMES + w].generate_state(1)[0]), start_at)
-                   for w in range(writers)]
+        futures = [
+            pool.submit(writer, where, ids[w % GAMES], int(seeds[GAMES + w].generate_state(1)[0]), start_at)
+            for w in range(writers)
+        ]
         results = [f.result() for f in futures]
         elapsed = time.time() - start_at
     times = np.concatenate([t for t, _ in results]) * 1000
     entries = writers * ENTRIES
-    return entries / elapsed, float(np.percentile(times, 50)), float(np.percentile(times, 99)), entries, \
-        sum(r for _, r in results)
+    return (
+        entries / elapsed,
+        float(np.percentile(times, 50)),
+        float(np.percentile(times, 99)),
+        entries,
+        sum(r for _, r in results),
+    )
 
 
 def main() -> None:
-    print(f"{GAMES} games, {ENTRIES} entries per writer, {os.cpu_count()} CPUs, "
-          f"load average {os.getloadavg()[0]:.1f} at the start")
+    print(
+        f"{GAMES} games, {ENTRIES} entries per writer, {os.cpu_count()} CPUs, "
+        f"load average {os.getloadavg()[0]:.1f} at the start"
+    )
     figures: dict[tuple[str, int], tuple[float, float, float, int, int]] = {}
     with tempfile.TemporaryDirectory() as folder, ScratchServer() as server:
         for database in ("SQLite", "PostgreSQL"):
             for writers in WRITERS:
-                where = (str(Path(folder) / f"games-{writers}.sqlite3") if database == "SQLite"
-                         else server.create_database(f"bench_{writers}"))
+                where = (
+                    str(Path(folder) / f"games-{writers}.sqlite3")
+                    if database == "SQLite"
+                    else server.create_database(f"bench_{writers}")
+                )
                 figures[database, writers] = run(where, writers)
     base = figures["SQLite", 1][0]
-    print(f"{'database':11s} {'writers':>7s} {'entries/s':>10s} {'x SQLite-1':>10s} {'p50 ms':>8s} {'p99 ms':>8s} "
-          f"{'entries':>8s} {'refused':>8s}")
+    print(
+        f"{'database':11s} {'writers':>7s} {'entries/s':>10s} {'x SQLite-1':>10s} {'p50 ms':>8s} {'p99 ms':>8s} "
+        f"{'entries':>8s} {'refused':>8s}"
+    )
     for (database, writers), (rate, p50, p99, entries, refused) in figures.items():
-        print(f"{database:11s} {writers:7d} {rate:10.1f} {rate / base:10.2f} {p50:8.1f} {p99:8.1f} {entries:8d} "
-              f"{refused:8d}")
+        print(
+            f"{database:11s} {writers:7d} {rate:10.1f} {rate / base:10.2f} {p50:8.1f} {p99:8.1f} {entries:8d} "
+            f"{refused:8d}"
+        )
     print(f"load average {os.getloadavg()[0]:.1f} at the end")
 
 

@@ -104,10 +104,12 @@ def _healthy(url: str) -> bool:
 
 #: A server's stack dump on demand: a failed browser test asks every running server where its threads are
 #: (SIGUSR1), so a server stuck in a CI run says where, without a debugger.
-_LAUNCH = ("import faulthandler, runpy, signal, sys; "
-           "faulthandler.register(signal.SIGUSR1, all_threads=True); "
-           "sys.argv = ['streamlit', *sys.argv[1:]]; "
-           "runpy.run_module('streamlit', run_name='__main__')")
+_LAUNCH = (
+    "import faulthandler, runpy, signal, sys; "
+    "faulthandler.register(signal.SIGUSR1, all_threads=True); "
+    "sys.argv = ['streamlit', *sys.argv[1:]]; "
+    "runpy.run_module('streamlit', run_name='__main__')"
+)
 #: The lines of a server's log shown with a failed browser test.
 LOG_TAIL = 200
 
@@ -127,12 +129,28 @@ class Server:
         self.log: IO[str] | None = None
 
     def start(self) -> None:
-        command = [sys.executable, "-c", _LAUNCH, "run", "app.py", "--server.headless", "true",
-                   "--server.port", str(self.port), "--browser.gatherUsageStats", "false"]
+        command = [
+            sys.executable,
+            "-c",
+            _LAUNCH,
+            "run",
+            "app.py",
+            "--server.headless",
+            "true",
+            "--server.port",
+            str(self.port),
+            "--browser.gatherUsageStats",
+            "false",
+        ]
         # A file rather than a pipe: nobody reads the server's output until it fails, and a full pipe would block it.
         self.log = tempfile.TemporaryFile(mode="w+")
-        self.process = subprocess.Popen(command, cwd=ROOT, stdout=self.log, stderr=subprocess.STDOUT,
-                                        env={**os.environ, DB_ENV: str(self.db), **self.env})
+        self.process = subprocess.Popen(
+            command,
+            cwd=ROOT,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+            env={**os.environ, DB_ENV: str(self.db), **self.env},
+        )
         Server.running.append(self)
         deadline = time.monotonic() + SERVER_START_TIMEOUT
         while not _healthy(self.url):

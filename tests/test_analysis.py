@@ -11,13 +11,12 @@ matplotlib.use("Agg")
 import numpy as np
 import pytest
 
-from analyzer.game.actions import Attack, Place
 from analyzer.analysis.position import (
     TERRITORY_VALUE,
     attack_odds,
     attack_sources,
-    attack_targets,
     attack_suggestions,
+    attack_targets,
     blank_position,
     chain_odds,
     continent_status,
@@ -29,13 +28,14 @@ from analyzer.analysis.position import (
     win_chances,
     with_player_labels,
 )
-from analyzer.solver.battle import battle, battle_exact
-from analyzer.game.board import classic_board
-from analyzer.solver.chains import chain
 from analyzer.errors import BoardError, IllegalActionError, PositionError, StateFormatError
-from analyzer.plot import plot_survivors
+from analyzer.game.actions import Attack, Place
+from analyzer.game.board import classic_board
 from analyzer.game.state import GameState
 from analyzer.game.vocabulary import Phase
+from analyzer.plot import plot_survivors
+from analyzer.solver.battle import battle, battle_exact
+from analyzer.solver.chains import chain
 
 BOARD = classic_board()
 N = BOARD.n_territories
@@ -47,8 +47,9 @@ ONE_ON_ONE = Fraction(15, 36)
 TWO_ON_ONE = Fraction(125, 216)
 
 
-def position(changes: dict[str, tuple[int, int]], *, n_players: int = 3, default: tuple[int, int] = (2, 1),
-             **kwargs: object) -> GameState:
+def position(
+    changes: dict[str, tuple[int, int]], *, n_players: int = 3, default: tuple[int, int] = (2, 1), **kwargs: object
+) -> GameState:
     """Every territory ``default`` (owner, armies) except those named in ``changes``."""
     owner = [default[0]] * N
     armies = [default[1]] * N
@@ -76,8 +77,19 @@ def test_three_armies_against_one_by_hand() -> None:
 
 #: Published P(attacker conquers) by armies that can roll (one fewer than on the territory) and defenders, to 3 places
 #: (Osborne, "Markov chains for the RISK board game revisited", Mathematics Magazine 76, 2003, table 3).
-PUBLISHED = {(1, 1): 0.417, (2, 1): 0.754, (3, 1): 0.916, (1, 2): 0.106, (2, 2): 0.363, (3, 2): 0.656,
-             (3, 3): 0.470, (4, 2): 0.785, (4, 3): 0.642, (4, 4): 0.477, (5, 5): 0.506}
+PUBLISHED = {
+    (1, 1): 0.417,
+    (2, 1): 0.754,
+    (3, 1): 0.916,
+    (1, 2): 0.106,
+    (2, 2): 0.363,
+    (3, 2): 0.656,
+    (3, 3): 0.470,
+    (4, 2): 0.785,
+    (4, 3): 0.642,
+    (4, 4): 0.477,
+    (5, 5): 0.506,
+}
 
 
 @pytest.mark.parametrize(("rolling", "defenders"), sorted(PUBLISHED))
@@ -126,7 +138,9 @@ def test_attack_pairs_match_the_engines_legal_attacks() -> None:
 
 def test_a_chain_of_one_is_a_battle_and_a_longer_one_matches_the_chain_solver() -> None:
     state = position({"Siam": (0, 3), "Indonesia": (1, 1), "New Guinea": (1, 2), "Eastern Australia": (2, 1)})
-    assert chain_odds(state, ["Siam", "Indonesia"]).p_win == pytest.approx(float(TWO_ON_ONE + (1 - TWO_ON_ONE) * ONE_ON_ONE))
+    assert chain_odds(state, ["Siam", "Indonesia"]).p_win == pytest.approx(
+        float(TWO_ON_ONE + (1 - TWO_ON_ONE) * ONE_ON_ONE)
+    )
     r = chain_odds(state, ["Siam", "Indonesia", "New Guinea", "Eastern Australia"])
     assert r.p_win == pytest.approx(chain(3, [1, 2, 1]).p_win)
     assert r.p_conquer[0] == pytest.approx(float(TWO_ON_ONE + (1 - TWO_ON_ONE) * ONE_ON_ONE))
@@ -162,7 +176,11 @@ def test_edits_make_a_new_game_and_leave_the_old_one_alone() -> None:
 @pytest.mark.parametrize(
     ("kwargs", "error", "message"),
     [
-        ({"armies": {"Alaska": -3}}, PositionError, r"Alaska has -3 armies; every territory holds 1 to 1000000 \(analyzer.limits.MAX_ARMIES\)"),
+        (
+            {"armies": {"Alaska": -3}},
+            PositionError,
+            r"Alaska has -3 armies; every territory holds 1 to 1000000 \(analyzer.limits.MAX_ARMIES\)",
+        ),
         ({"armies": {"Alaska": float("nan")}}, PositionError, "armies of Alaska is empty"),
         ({"armies": {"Alaska": 2.5}}, PositionError, "armies of Alaska must be a whole number, got 2.5"),
         ({"owner": {"Peru": 7}}, PositionError, "Peru has owner 7; expected a player from 0 to 2"),
@@ -268,8 +286,9 @@ def test_a_held_continent_is_complete_and_worth_its_bonus() -> None:
 
 def test_one_missing_territory_from_one_stack_is_one_battle() -> None:
     # Western Australia has one army and cannot attack: only New Guinea's 2 armies can.
-    state = position({"Indonesia": (0, 1), "New Guinea": (0, 2), "Western Australia": (0, 1),
-                      "Eastern Australia": (1, 1)})
+    state = position(
+        {"Indonesia": (0, 1), "New Guinea": (0, 2), "Western Australia": (0, 1), "Eastern Australia": (1, 1)}
+    )
     (australia,) = [s for s in continent_status(state, 0) if s.continent == "Australia"]
     assert australia.missing == ("Eastern Australia",)
     assert australia.staging == {"New Guinea": 2}
@@ -281,8 +300,9 @@ def test_one_missing_territory_from_one_stack_is_one_battle() -> None:
 
 
 def test_a_path_of_missing_territories_is_the_chain_solver_exactly() -> None:
-    state = position({"Indonesia": (0, 8), "Western Australia": (0, 1), "New Guinea": (1, 2),
-                      "Eastern Australia": (1, 1)})
+    state = position(
+        {"Indonesia": (0, 8), "Western Australia": (0, 1), "New Guinea": (1, 2), "Eastern Australia": (1, 1)}
+    )
     (australia,) = [s for s in continent_status(state, 0) if s.continent == "Australia"]
     reference = chain(8, [2, 1])
     assert australia.plan == (("Indonesia", "New Guinea"), ("New Guinea", "Eastern Australia"))
@@ -293,8 +313,15 @@ def test_a_path_of_missing_territories_is_the_chain_solver_exactly() -> None:
 
 
 def test_a_branching_plan_is_marked_as_an_estimated_cost() -> None:
-    state = position({"Siam": (0, 20), "Indonesia": (1, 1), "New Guinea": (1, 1), "Western Australia": (1, 1),
-                      "Eastern Australia": (1, 1)})
+    state = position(
+        {
+            "Siam": (0, 20),
+            "Indonesia": (1, 1),
+            "New Guinea": (1, 1),
+            "Western Australia": (1, 1),
+            "Eastern Australia": (1, 1),
+        }
+    )
     (australia,) = [s for s in continent_status(state, 0) if s.continent == "Australia"]
     assert len(australia.missing) == 4
     assert not australia.cost_exact
@@ -303,8 +330,9 @@ def test_a_branching_plan_is_marked_as_an_estimated_cost() -> None:
 
 
 def test_a_continent_no_stack_can_reach_has_no_chance_this_turn() -> None:
-    state = position({"Indonesia": (0, 1), "Western Australia": (0, 1), "New Guinea": (0, 1),
-                      "Eastern Australia": (1, 1)})
+    state = position(
+        {"Indonesia": (0, 1), "Western Australia": (0, 1), "New Guinea": (0, 1), "Eastern Australia": (1, 1)}
+    )
     (australia,) = [s for s in continent_status(state, 0) if s.continent == "Australia"]
     assert australia.p_complete == 0.0
     assert "Eastern Australia" in australia.notes
@@ -322,8 +350,22 @@ def test_reinforcements_by_hand() -> None:
     infantry = [int(c) for c in np.flatnonzero(BOARD.card_symbols == 0)[:3]]
     # Player 0: South America (2) and 10 more territories; player 2: two in Africa; player 1: the rest, with Australia.
     owner = [1] * N
-    for t in ("Venezuela", "Peru", "Brazil", "Argentina", "Alaska", "Alberta", "Ontario", "Quebec", "Greenland",
-              "Iceland", "Japan", "Siam", "India", "China"):
+    for t in (
+        "Venezuela",
+        "Peru",
+        "Brazil",
+        "Argentina",
+        "Alaska",
+        "Alberta",
+        "Ontario",
+        "Quebec",
+        "Greenland",
+        "Iceland",
+        "Japan",
+        "Siam",
+        "India",
+        "China",
+    ):
         owner[T(t)] = 0
     owner[T("Egypt")] = owner[T("Congo")] = 2
     state = GameState.from_position(owner, [1] * N, n_players=3, hands={1: infantry}, sets_traded=3)
@@ -348,12 +390,26 @@ def test_eliminated_players_and_the_neutral_force_are_left_out() -> None:
 
 # ---------------------------------------------------------------------------------- suggestions
 def test_suggestions_value_completing_a_continent() -> None:
-    state = position({"Indonesia": (0, 1), "New Guinea": (0, 2), "Western Australia": (0, 1),
-                      "Eastern Australia": (1, 1), "Kamchatka": (0, 2), "Alaska": (1, 1)})
+    state = position(
+        {
+            "Indonesia": (0, 1),
+            "New Guinea": (0, 2),
+            "Western Australia": (0, 1),
+            "Eastern Australia": (1, 1),
+            "Kamchatka": (0, 2),
+            "Alaska": (1, 1),
+        }
+    )
     table = attack_suggestions(state, 0)
     pairs = set(zip(table["source"], table["target"]))
-    assert pairs == {("New Guinea", "Eastern Australia"), ("Kamchatka", "Alaska"), ("Kamchatka", "Yakutsk"),
-                     ("Kamchatka", "Irkutsk"), ("Kamchatka", "Mongolia"), ("Kamchatka", "Japan")}
+    assert pairs == {
+        ("New Guinea", "Eastern Australia"),
+        ("Kamchatka", "Alaska"),
+        ("Kamchatka", "Yakutsk"),
+        ("Kamchatka", "Irkutsk"),
+        ("Kamchatka", "Mongolia"),
+        ("Kamchatka", "Japan"),
+    }
     top = table.iloc[0]
     assert (top["source"], top["target"], top["completes"]) == ("New Guinea", "Eastern Australia", "Australia")
     # 5/12 * (one territory + Australia's 2) - 7/12 armies lost.
@@ -406,8 +462,9 @@ def test_a_won_position_is_won_in_every_rollout() -> None:
 def test_rollouts_stop_at_the_cap_and_report_progress() -> None:
     state = GameState.random_start(3, np.random.default_rng(2))
     seen: list[int] = []
-    chances = win_chances(state, budget=1e9, batch=4, max_rollouts=6, seed=1,
-                          on_progress=lambda done, used: seen.append(done))
+    chances = win_chances(
+        state, budget=1e9, batch=4, max_rollouts=6, seed=1, on_progress=lambda done, used: seen.append(done)
+    )
     assert chances.rollouts == 6 and seen == [4, 6]
     assert int(chances.table["wins"].sum()) + chances.capped == 6
 

@@ -15,11 +15,13 @@ from streamlit.runtime.media_file_manager import MediaFileManager
 from streamlit.testing.v1 import AppTest
 
 from analyzer.analysis.position import attack_suggestions, new_game_from_position
-from analyzer.solver.battle import armies_needed, battle
-from analyzer.solver.tables import odds_tables
-from analyzer.game.board import classic_board
-from analyzer.solver.chains import chain
 from analyzer.errors import BoardError
+from analyzer.game.actions import Attack, Place
+from analyzer.game.board import classic_board
+from analyzer.game.dice import DiceRules
+from analyzer.game.state import GameState
+from analyzer.limits import MAX_ARMIES
+from analyzer.live import LiveGame
 from analyzer.plot import (
     HIGHLIGHT_COLOR,
     NEUTRAL_COLOR,
@@ -32,18 +34,17 @@ from analyzer.plot import (
     chart_picks,
     player_name,
 )
-from analyzer.game.actions import Attack, Place
-from analyzer.game.state import GameState
-from analyzer.limits import MAX_ARMIES
-from analyzer.solver.battle import BattleOptions
-from analyzer.game.dice import DiceRules
-from analyzer.live import LiveGame
+from analyzer.solver.battle import BattleOptions, armies_needed, battle
+from analyzer.solver.chains import chain
+from analyzer.solver.tables import odds_tables
 from analyzer.store import DB_ENV, GameStore
 from analyzer.text import percent
 
 BOARD = classic_board()
 N = BOARD.n_territories
 T = BOARD.index
+
+
 def seen(element: Any) -> str:
     """An error as the reader sees it: the app escapes every message (:func:`analyzer.text.plain`), so the
     Markdown source carries a backslash before each special character, which the page does not show."""
@@ -101,7 +102,12 @@ def test_first_view_is_the_calculator_then_the_start_page() -> None:
     assert at.button(key="new_random").label == "New random setup"
     (continents,) = [df.value for df in at.dataframe]
     assert list(continents["Continent"]) == [
-        "North America", "South America", "Europe", "Africa", "Asia", "Australia",
+        "North America",
+        "South America",
+        "Europe",
+        "Africa",
+        "Asia",
+        "Australia",
     ]
     assert list(continents["Bonus"]) == [5, 2, 5, 3, 7, 2]
     assert continents["Territories"].sum() == 42
@@ -135,7 +141,6 @@ def test_a_saved_game_loads_back() -> None:
     table = territory_table(at)
     assert list(table["Owner"]) == owners_of(saved)
     assert "Neutral" in set(table["Owner"])
-
 
 
 def test_a_file_left_in_the_uploader_does_not_undo_a_later_setup() -> None:
@@ -187,8 +192,17 @@ def position(changes: dict[str, tuple[int, int]], *, n_players: int = 3, **kwarg
 
 
 #: Player 1 (id 0) to move: Australia but Eastern Australia, a 2-army stack in New Guinea, Alaska with 6.
-KNOWN = position({"Indonesia": (0, 1), "New Guinea": (0, 2), "Western Australia": (0, 1), "Eastern Australia": (1, 1),
-                  "Alaska": (0, 6), "Kamchatka": (1, 3), "Northwest Territory": (1, 2)})
+KNOWN = position(
+    {
+        "Indonesia": (0, 1),
+        "New Guinea": (0, 2),
+        "Western Australia": (0, 1),
+        "Eastern Australia": (1, 1),
+        "Alaska": (0, 6),
+        "Kamchatka": (1, 3),
+        "Northwest Territory": (1, 2),
+    }
+)
 
 
 def load(at: AppTest, state: GameState, name: str = "game.json") -> AppTest:
@@ -321,8 +335,10 @@ def test_the_map_chart_has_a_clickable_point_per_territory() -> None:
     assert {layer["encoding"]["text"]["field"] for layer in name_texts} == {"label"}
     # Names go below their marker, or above it (one layer per number of lines) when a marker sits just below.
     assert [layer["transform"] for layer in name_texts] == [
-        [{"filter": "!datum.above"}], [{"filter": "datum.above && datum.lines == 1"}],
-        [{"filter": "datum.above && datum.lines == 2"}]]
+        [{"filter": "!datum.above"}],
+        [{"filter": "datum.above && datum.lines == 1"}],
+        [{"filter": "datum.above && datum.lines == 2"}],
+    ]
 
 
 def test_the_map_draws_land_borders_solid_and_sea_routes_dashed() -> None:
@@ -342,7 +358,9 @@ def test_the_map_of_a_two_player_game_and_of_a_setup() -> None:
     two = GameState.random_start(2, np.random.default_rng(5))
     markers = layers_of(board_chart(two).to_dict(), "circle")[1]
     assert markers["encoding"]["color"]["scale"] == {
-        "domain": ["Player 1", "Player 2", "Neutral"], "range": [*PLAYER_COLORS[:2], NEUTRAL_COLOR]}
+        "domain": ["Player 1", "Player 2", "Neutral"],
+        "range": [*PLAYER_COLORS[:2], NEUTRAL_COLOR],
+    }
     setup = GameState.new(3, np.random.default_rng(1))
     spec = board_chart(setup).to_dict()
     markers = layers_of(spec, "circle")[1]
@@ -372,7 +390,9 @@ def test_the_quick_map_spec_is_the_charts_own_for_random_positions() -> None:
         state = GameState.random_start(n_players, rng)
         if trial % 3 == 0:
             state.owner[rng.random(BOARD.n_territories) < rng.random()] = -1
-        picked = [BOARD.territories[int(t)] for t in rng.choice(BOARD.n_territories, int(rng.integers(0, 4)), replace=False)]
+        picked = [
+            BOARD.territories[int(t)] for t in rng.choice(BOARD.n_territories, int(rng.integers(0, 4)), replace=False)
+        ]
         continent = None if trial % 2 else int(rng.integers(0, len(BOARD.continents)))
         width = int(rng.choice([360, 760]))
         forces = n_players + (state.neutral is not None)
@@ -466,7 +486,9 @@ def test_a_click_on_the_map_keeps_a_misspelt_entry_for_correction() -> None:
 def test_the_territory_table_applies_a_cell_edit() -> None:
     at = load(start(), KNOWN)
     at.session_state[editor_key(at)] = {
-        "edited_rows": {T("Peru"): {"Armies": 7, "Owner": "Player 1"}}, "added_rows": [], "deleted_rows": [],
+        "edited_rows": {T("Peru"): {"Armies": 7, "Owner": "Player 1"}},
+        "added_rows": [],
+        "deleted_rows": [],
     }
     at.run()
     assert not at.exception and not at.error
@@ -501,8 +523,14 @@ def downloads(monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
     offered: dict[str, str] = {}
     add = MediaFileManager.add
 
-    def recording_add(self: MediaFileManager, path_or_data: bytes | str, mimetype: str, coordinates: str,
-                      file_name: str | None = None, is_for_static_download: bool = False) -> str:
+    def recording_add(
+        self: MediaFileManager,
+        path_or_data: bytes | str,
+        mimetype: str,
+        coordinates: str,
+        file_name: str | None = None,
+        is_for_static_download: bool = False,
+    ) -> str:
         if file_name is not None:
             offered[file_name] = path_or_data.decode() if isinstance(path_or_data, bytes) else path_or_data
         return add(self, path_or_data, mimetype, coordinates, file_name, is_for_static_download)
@@ -515,8 +543,10 @@ def shown_labels(at: AppTest, seats: int) -> tuple[list[str | None], list[str]]:
     """The names and colours on the Players & cards tab (then back to the Board tab)."""
     open_tab(at, "Players & cards")
     gen = at.session_state["generation"]
-    shown = ([at.text_input(key=f"name{p}-{gen}").value for p in range(seats)],
-             [at.color_picker(key=f"color{p}-{gen}").value for p in range(seats)])
+    shown = (
+        [at.text_input(key=f"name{p}-{gen}").value for p in range(seats)],
+        [at.color_picker(key=f"color{p}-{gen}").value for p in range(seats)],
+    )
     open_tab(at, "Board")
     return shown
 
@@ -539,14 +569,17 @@ def test_names_and_colours_are_saved_and_loaded_back(downloads: dict[str, str]) 
     rename(at, 1, "Player 2", "#00aa00")
     saved = downloads["risk-game.json"]
     assert GameState.from_json(saved).labels == {
-        "names": ["Alice", "Player 2", "Player 3"], "colors": [PLAYER_COLORS[0], "#00aa00", PLAYER_COLORS[2]],
+        "names": ["Alice", "Player 2", "Player 3"],
+        "colors": [PLAYER_COLORS[0], "#00aa00", PLAYER_COLORS[2]],
     }
 
     fresh = start()
     fresh.file_uploader(key="upload").set_value(("risk-game.json", saved.encode(), "application/json")).run()
     assert not fresh.exception and not fresh.error
-    assert shown_labels(fresh, 3) == (["Alice", "Player 2", "Player 3"],
-                                        [PLAYER_COLORS[0], "#00aa00", PLAYER_COLORS[2]])
+    assert shown_labels(fresh, 3) == (
+        ["Alice", "Player 2", "Player 3"],
+        [PLAYER_COLORS[0], "#00aa00", PLAYER_COLORS[2]],
+    )
     table = territory_table(fresh).set_index("Territory")
     assert (table.loc["Alaska", "Owner"], table.loc["Kamchatka", "Owner"]) == ("Alice", "Player 2")
 
@@ -564,6 +597,7 @@ def test_a_loaded_game_brings_its_own_names_and_an_edit_keeps_them(downloads: di
     at.multiselect(key="pick").set_value(["Peru"]).run()
     at.number_input(key="edit_armies").set_value(7)
     at.button(key="apply_quick_edit").click().run()
+
     # The edit of this recorded game is a correction entry: the recorder's bookkeeping joins the labels.
     def kept(labels: dict[str, Any]) -> dict[str, Any]:
         return {k: labels[k] for k in ("names", "colors")}
@@ -642,7 +676,6 @@ def test_face_down_cards_are_counted_not_named_and_an_edit_keeps_them() -> None:
     assert len(edited.hand(1)) == 3 and set(edited.hand(1)) == set(edited.face_down)
 
 
-
 def test_apply_on_a_recorded_game_keeps_its_history_and_records_a_correction() -> None:
     live = LiveGame.random(["Ann", "Bo", "Cy"], np.random.default_rng(3))
     for _ in range(2):
@@ -673,6 +706,7 @@ def test_apply_on_a_recorded_game_keeps_its_history_and_records_a_correction() -
     at.run()
     again = at.session_state["game"]
     assert again.armies[T("Alaska")] == 4 and again.history[: len(corrected.history)] == corrected.history
+
 
 # ---------------------------------------------------------------------------------- attack odds
 def metric(at: AppTest, label: str) -> str:
@@ -713,7 +747,8 @@ def test_only_legal_pairs_are_offered() -> None:
     sources = set(at.selectbox(key=f"attack_from-{gen}").options)
     # Stacks of 2 or more with an enemy neighbour; the 1-army territories of every player cannot attack.
     assert {BOARD.territories[T(name)] for name in ("Alaska", "New Guinea", "Kamchatka", "Northwest Territory")} <= {
-        s.split(" (")[0] for s in sources}
+        s.split(" (")[0] for s in sources
+    }
     assert not any(s.startswith(("Indonesia", "Peru")) for s in sources)
     at.selectbox(key=f"attack_from-{gen}").set_value(T("Alaska")).run()
     targets = {t.split(" (")[0] for t in at.selectbox(key=f"attack_to-{gen}").options}
@@ -769,13 +804,16 @@ def test_a_typed_battle_gets_the_solvers_odds_without_a_game() -> None:
     assert survivors["probability"].sum() == pytest.approx(1, abs=1e-5)
 
 
-@pytest.mark.parametrize(("entries", "options", "said"), [
-    ({"capital": True}, BattleOptions(dice=DiceRules(defender_max=3)), "3 defence dice (capital)"),
-    ({"ties_to_attacker": True}, BattleOptions(dice=DiceRules(ties_to_attacker=True)), "ties to the attacker"),
-    ({"sides": 8}, BattleOptions(dice=DiceRules(sides=8)), "8-sided dice"),
-    ({"cap": True, "stop_at": 4}, BattleOptions(stop_mode="cap"), "stop at 4 armies left; never below stop at"),
-    ({"balanced_blitz": True}, BattleOptions(balanced_blitz=True), "Balanced Blitz"),
-])
+@pytest.mark.parametrize(
+    ("entries", "options", "said"),
+    [
+        ({"capital": True}, BattleOptions(dice=DiceRules(defender_max=3)), "3 defence dice (capital)"),
+        ({"ties_to_attacker": True}, BattleOptions(dice=DiceRules(ties_to_attacker=True)), "ties to the attacker"),
+        ({"sides": 8}, BattleOptions(dice=DiceRules(sides=8)), "8-sided dice"),
+        ({"cap": True, "stop_at": 4}, BattleOptions(stop_mode="cap"), "stop at 4 armies left; never below stop at"),
+        ({"balanced_blitz": True}, BattleOptions(balanced_blitz=True), "Balanced Blitz"),
+    ],
+)
 def test_the_dice_variants_are_the_solvers(entries: dict[str, Any], options: BattleOptions, said: str) -> None:
     at = calculate(start(), 12, 7, **entries)
     stop_at = entries.get("stop_at", 1)
@@ -792,12 +830,15 @@ def test_a_typed_chain() -> None:
     assert metric(at, "Attacker's expected losses") == f"{r.expected_attacker_losses:.2f}"
 
 
-@pytest.mark.parametrize(("entries", "message"), [
-    ({"chain": "2 x"}, "each territory of the chain needs 1 to 1,000,000 defenders, got 'x'"),
-    ({"chain": f"{MAX_ARMIES + 1}"}, "each territory of the chain needs 1 to 1,000,000 defenders"),
-    ({"chain": "1 " * 45}, "a chain has at most 41 territories"),
-    ({"stop_at": 12}, "stop_at must be below the attacking armies (12)"),
-])
+@pytest.mark.parametrize(
+    ("entries", "message"),
+    [
+        ({"chain": "2 x"}, "each territory of the chain needs 1 to 1,000,000 defenders, got 'x'"),
+        ({"chain": f"{MAX_ARMIES + 1}"}, "each territory of the chain needs 1 to 1,000,000 defenders"),
+        ({"chain": "1 " * 45}, "a chain has at most 41 territories"),
+        ({"stop_at": 12}, "stop_at must be below the attacking armies (12)"),
+    ],
+)
 def test_a_bad_entry_in_the_calculator_is_named_and_kept(entries: dict[str, Any], message: str) -> None:
     at = calculate(start(), 12, 7, **entries)
     (error,) = at.error
@@ -806,12 +847,15 @@ def test_a_bad_entry_in_the_calculator_is_named_and_kept(entries: dict[str, Any]
     assert at.session_state[key] == value
 
 
-@pytest.mark.parametrize(("key", "value", "message"), [
-    ("attackers", MAX_ARMIES + 1, "Attacking armies: enter a whole number from 2 to 1,000,000, not 1,000,001"),
-    ("attackers", 1, "Attacking armies: enter a whole number from 2 to 1,000,000, not 1"),
-    ("attackers", 0, "Attacking armies: enter a whole number from 2 to 1,000,000, not 0"),
-    ("defenders", 1_234_567_890, "Defenders: enter a whole number from 1 to 1,000,000, not 1,234,567,890"),
-])
+@pytest.mark.parametrize(
+    ("key", "value", "message"),
+    [
+        ("attackers", MAX_ARMIES + 1, "Attacking armies: enter a whole number from 2 to 1,000,000, not 1,000,001"),
+        ("attackers", 1, "Attacking armies: enter a whole number from 2 to 1,000,000, not 1"),
+        ("attackers", 0, "Attacking armies: enter a whole number from 2 to 1,000,000, not 0"),
+        ("defenders", 1_234_567_890, "Defenders: enter a whole number from 1 to 1,000,000, not 1,234,567,890"),
+    ],
+)
 def test_a_count_out_of_range_shows_why_and_no_odds(key: str, value: int, message: str) -> None:
     at = start()
     assert metric(at, "P(win)") == percent(battle(12, 7).p_win)
@@ -926,7 +970,9 @@ def test_a_whole_turn_is_suggested_on_the_button_with_its_interval_and_plays_leg
 def test_no_turn_is_suggested_while_a_battle_waits_for_the_defender() -> None:
     game = GameState.from_position([0] * 21 + [1] * 21, [5] * 42, n_players=2)
     game.apply(Place(0, int(game.pending)))
-    source, target = next((s, t) for s in range(N) for t in BOARD.neighbors[s] if game.owner[t] == 1 and game.owner[s] == 0)
+    source, target = next(
+        (s, t) for s in range(N) for t in BOARD.neighbors[s] if game.owner[t] == 1 and game.owner[s] == 0
+    )
     game.apply(Attack(source, target, 3))
     at = open_tab(load(start(), game), "Suggestions")
     assert any("finish the battle" in i.value for i in at.info)
@@ -1022,7 +1068,10 @@ def test_a_conflicting_edit_is_refused_the_fresh_game_shown_and_the_entry_kept(d
     # Applied again, on the fresh game, the entry goes in.
     mine.button(key="apply_quick_edit").click().run()
     stored = GameStore(database).load(game_id)
-    assert stored.version == 3 and (int(stored.state.armies[T("Alaska")]), int(stored.state.armies[T("Peru")])) == (4, 9)
+    assert stored.version == 3 and (int(stored.state.armies[T("Alaska")]), int(stored.state.armies[T("Peru")])) == (
+        4,
+        9,
+    )
 
 
 def test_a_conflicting_table_edit_is_not_applied_again_until_the_user_says_so(database: Path) -> None:
@@ -1044,11 +1093,15 @@ def test_a_conflicting_table_edit_is_not_applied_again_until_the_user_says_so(da
     mine.session_state[key] = entries
     mine.run()
     stored = GameStore(database).load(game_id)
-    assert stored.version == 3 and (int(stored.state.armies[T("Alaska")]), int(stored.state.armies[T("Peru")])) == (4, 9)
+    assert stored.version == 3 and (int(stored.state.armies[T("Alaska")]), int(stored.state.armies[T("Peru")])) == (
+        4,
+        9,
+    )
 
 
 def test_an_unwritable_store_gives_a_message_and_the_game_is_kept_in_the_page(
-        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     blocker = tmp_path / "a-file"
     blocker.write_text("not a folder")
     monkeypatch.setenv(DB_ENV, str(blocker / "games.sqlite3"))
@@ -1100,8 +1153,11 @@ def plain_markdown_is_inert(text: str) -> bool:
 def test_armies_past_the_limit_are_refused_in_the_table() -> None:
     at = load(start(), KNOWN)
     game = at.session_state["game"]
-    at.session_state[editor_key(at)] = {"edited_rows": {0: {"Armies": 3_000_000_000}}, "added_rows": [],
-                                        "deleted_rows": []}
+    at.session_state[editor_key(at)] = {
+        "edited_rows": {0: {"Armies": 3_000_000_000}},
+        "added_rows": [],
+        "deleted_rows": [],
+    }
     at.run()
     (error,) = at.error
     assert "at most 1,000,000 armies" in seen(error)

@@ -16,17 +16,17 @@ from urllib.parse import parse_qs, urlsplit
 
 import numpy as np
 import pytest
+from conftest import Server
 from playwright.sync_api import Browser, Locator, Page, expect
 
 from analyzer.analysis.position import new_game_from_position
-from analyzer.solver.battle import battle
 from analyzer.game.actions import Battle, Place
 from analyzer.game.board import classic_board
+from analyzer.game.state import GameState
 from analyzer.live import LiveGame
 from analyzer.plot import player_name
-from analyzer.game.state import GameState
+from analyzer.solver.battle import battle
 from analyzer.store import GameStore
-from conftest import Server
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -397,7 +397,9 @@ def test_a_battle_recorded_on_a_phone_is_still_in_the_log_after_a_reload(browser
     choose(panel, "Attack", "Kamchatka")
     # The counts of the new pair start from its stacks (Alberta, the first target, has 1): wait for them, or
     # what is typed goes into the fields of the pair before.
-    expect(drawn(panel).get_by_label("Armies left on the defending territory (0: taken)", exact=True)).to_have_value("3")
+    expect(drawn(panel).get_by_label("Armies left on the defending territory (0: taken)", exact=True)).to_have_value(
+        "3"
+    )
     # Two rolls of three dice against two can leave 5 of Alaska's 7 and 1 of Kamchatka's 3.
     type_number(panel, "Armies left on the attacking territory", 5)
     type_number(panel, "Armies left on the defending territory (0: taken)", 1)
@@ -415,7 +417,10 @@ def test_a_battle_recorded_on_a_phone_is_still_in_the_log_after_a_reload(browser
     page.get_by_role("tab", name="Record").click()
     open_log(page, line)
     history = GameStore(server.db).load(game_id).state.history
-    assert history[-2:] == [Place(BOARD.index("Alaska"), 4), Battle(BOARD.index("Alaska"), BOARD.index("Kamchatka"), 5, 1)]
+    assert history[-2:] == [
+        Place(BOARD.index("Alaska"), 4),
+        Battle(BOARD.index("Alaska"), BOARD.index("Kamchatka"), 5, 1),
+    ]
     no_traceback(page)
     page.context.close()
 

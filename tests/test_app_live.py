@@ -12,15 +12,15 @@ from typing import Any
 
 import pytest
 from streamlit.testing.v1 import AppTest
+from test_record import play_script, same_game, script_start
 
 from analyzer.game.actions import Place
 from analyzer.game.board import classic_board
 from analyzer.game.state import GameState
-from analyzer.text import plain
 from analyzer.live import LiveGame
 from analyzer.plot import PICK_SELECTION
+from analyzer.text import plain
 from analyzer.webapp.record import ENTER_BY_PLAYER, RANDOM_DEAL
-from test_record import play_script, same_game, script_start
 
 BOARD = classic_board()
 KEY = "live"
@@ -294,7 +294,9 @@ def test_after_a_battle_the_boxes_show_the_armies_left() -> None:
     after = {name: at.selectbox(key=k(name)) for name in sent}
     assert after["from"].options[0] == "Alaska (10, Player 1)"
     assert {name: shown(after[name], labels[name]) for name in sent} == {
-        "from": "Alaska (10, Player 1)", "to": "Kamchatka (1, Player 3)"}
+        "from": "Alaska (10, Player 1)",
+        "to": "Kamchatka (1, Player 3)",
+    }
     assert (after["from"].value, after["to"].value) == (0, BOARD.index("Kamchatka"))  # the same choice, relabelled
 
 
@@ -376,4 +378,6 @@ def test_the_panel_counts_each_players_face_down_cards() -> None:
     owner = [0] * 14 + [1] * 14 + [2] * 14
     typed = GameState.from_position(owner, [3] * 42, player=0, hands={0: [20], 1: ["?", "?", "?"], 2: [5, "?"]})
     at = _app(LiveGame(typed, me=0).state)
-    assert plain("Cards: Player 1 1, Player 2 3 (3 face down), Player 3 2 (1 face down)") in [c.value for c in at.caption]
+    assert plain("Cards: Player 1 1, Player 2 3 (3 face down), Player 3 2 (1 face down)") in [
+        c.value for c in at.caption
+    ]

@@ -36,7 +36,8 @@ def edit(at: AppTest, territory: str, armies: int) -> None:
 
 
 def test_the_app_keeps_the_game_while_the_server_is_away_and_saves_once_it_is_back(
-        monkeypatch: pytest.MonkeyPatch, postgres_server: ScratchServer, postgres_url: str) -> None:
+    monkeypatch: pytest.MonkeyPatch, postgres_server: ScratchServer, postgres_url: str
+) -> None:
     monkeypatch.setenv(DB_ENV, postgres_url)
     at = AppTest.from_file(APP, default_timeout=TIMEOUT)
     at.run()

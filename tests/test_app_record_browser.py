@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+from test_app_browser import TIMEOUT_MS, Server, choose, drawn, no_traceback, phone, pick, placed_and_ended, type_number
 
 from analyzer.analysis.log import log_lines
 from analyzer.game.actions import Battle, Draw
@@ -21,8 +22,6 @@ from analyzer.game.state import GameState, check_replay, turn_number
 from analyzer.game.vocabulary import DISCARD, Phase
 from analyzer.live import LiveGame
 from analyzer.store import GameStore
-from test_app_browser import (TIMEOUT_MS, Server, choose, drawn, no_traceback, phone, pick, placed_and_ended,
-                              type_number)
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -55,8 +54,11 @@ def version(server: Server, game_id: str) -> int:
 def tap(page: Page, territory: str) -> None:
     """Tap the middle of ``territory``'s marker on the setup map (the count drawn over it takes the tap too)."""
     # The map shown: while a run redraws the view the one it replaces may still be in the page, hidden.
-    marker = page.get_by_test_id("stVegaLiteChart").locator(
-        f'[aria-roledescription="circle"][aria-label="{territory}"]:visible').first
+    marker = (
+        page.get_by_test_id("stVegaLiteChart")
+        .locator(f'[aria-roledescription="circle"][aria-label="{territory}"]:visible')
+        .first
+    )
     for _ in range(5):
         expect(marker).to_be_visible()
         # Scrolled by the page itself: Playwright's own scroll waits for the marker to hold still over two frames,
@@ -128,7 +130,9 @@ def test_a_claimed_setup_by_taps_then_a_victory_with_a_reload(browser: Browser, 
         after = tap_until_saved(page, server, game_id, BOARD.territories[free[0]])
         assert after.owner[free[0]] == state.player
         # The next tap goes to the map drawn for the next claim, once it is there.
-        expect(page.get_by_text(f"Tap a free territory on the map to claim it for {NAMES[after.player]}.")).to_be_visible()
+        expect(
+            page.get_by_text(f"Tap a free territory on the map to claim it for {NAMES[after.player]}.")
+        ).to_be_visible()
         page.wait_for_timeout(500)
     # A tap on a territory already claimed changes nothing and says why.
     state = stored(server, game_id)
@@ -153,7 +157,9 @@ def test_a_claimed_setup_by_taps_then_a_victory_with_a_reload(browser: Browser, 
         mine = [t for t in BOARD.continents[continent].territories if state.owner[t] == force]
         after = tap_until_saved(page, server, game_id, BOARD.territories[mine[0]])
         assert after.armies[mine[0]] == state.armies[mine[0]] + 1
-        expect(page.get_by_text(f"Tap one of {NAMES[after.player]}'s territories to put an army on it.")).to_be_visible()
+        expect(
+            page.get_by_text(f"Tap one of {NAMES[after.player]}'s territories to put an army on it.")
+        ).to_be_visible()
         page.wait_for_timeout(500)
     page.get_by_role("button", name="Spread the rest").click()
     expect(page.get_by_role("button", name="Place", exact=True)).to_be_visible()
@@ -192,8 +198,10 @@ def test_a_claimed_setup_by_taps_then_a_victory_with_a_reload(browser: Browser, 
     check_replay(final)  # the stored state is what its stored history replays to
     # Nothing dropped, nothing invented: one recorded entry for each made.
     assert len(LiveGame(final).entries) == setup_entries + sum(table.made.values())
-    print(f"entries after the setup: {dict(table.made)}, {sum(table.made.values())} in all; "
-          f"Ann's turns: {list(table.ann_turns.values())} entries")
+    print(
+        f"entries after the setup: {dict(table.made)}, {sum(table.made.values())} in all; "
+        f"Ann's turns: {list(table.ann_turns.values())} entries"
+    )
     no_traceback(page)
     page.context.close()
 
@@ -238,7 +246,9 @@ def walk(state: GameState, t: int, seen: frozenset[int], depth: int = 4) -> int:
 def front_stack(state: GameState) -> int:
     """Where Ann places her whole reinforcement: her biggest stack on the front, the longest walk ahead breaking ties."""
     front = [t for t in state.territories_of(ANN) if enemies(state, t)]
-    return max(front, key=lambda t: (int(state.armies[t]), max(walk(state, u, frozenset({u})) for u in enemies(state, t))))
+    return max(
+        front, key=lambda t: (int(state.armies[t]), max(walk(state, u, frozenset({u})) for u in enemies(state, t)))
+    )
 
 
 def next_attack(state: GameState) -> tuple[int, int] | None:
@@ -307,8 +317,10 @@ class Table:
         self.tap(button)
         after = saved_beyond(self.page, self.server, self.game_id, len(before.history), TIMEOUT_MS)
         if after is None:
-            raise AssertionError(f"a tap on {button} made no {kind} entry; the page says: "
-                                 f"{drawn(self.panel).get_by_test_id('stAlertContentError').all_inner_texts()}")
+            raise AssertionError(
+                f"a tap on {button} made no {kind} entry; the page says: "
+                f"{drawn(self.panel).get_by_test_id('stAlertContentError').all_inner_texts()}"
+            )
         # The history only grows. A trade of face-down cards may give a card drawn before another identity
         # (the card shown now stood in for it): the draws are compared without their cards then.
         blind = (lambda a: Draw(-1) if isinstance(a, Draw) else a) if kind == "trade" else (lambda a: a)
@@ -326,8 +338,10 @@ class Table:
         landed = self.page.evaluate("window.__taps.pop()")
         if landed != button:
             state = self.game()
-            raise AssertionError(f"a tap on {button} landed on {landed} (turn {turn_number(state)}, "
-                                 f"{NAMES[state.player]} to play): the page moved under it")
+            raise AssertionError(
+                f"a tap on {button} landed on {landed} (turn {turn_number(state)}, "
+                f"{NAMES[state.player]} to play): the page moved under it"
+            )
 
     def place(self, where: int | None) -> None:
         """Every army due on ``where`` (None: the territory the box shows)."""
@@ -363,7 +377,8 @@ class Table:
         expect(field).to_have_value("0")
         before, after = self.entry("battle", "Record battle")
         assert after.owner[target] == ANN and after.history[len(before.history)] == Battle(
-            source, target, int(before.armies[source]), 0)
+            source, target, int(before.armies[source]), 0
+        )
         victim = int(before.owner[target])
         if not after.alive[victim]:  # their last territory: out, as the log says
             assert len(before.territories_of(victim)) == 1
@@ -378,7 +393,10 @@ class Table:
         move = self.game().move
         assert move is not None
         before, after = self.entry("move-in", "Move in")
-        assert after.armies[move.target] == move.most and after.armies[move.source] == before.armies[move.source] - move.most
+        assert (
+            after.armies[move.target] == move.most
+            and after.armies[move.source] == before.armies[move.source] - move.most
+        )
 
     def end_turn(self) -> None:
         """No fortify; a card drawn (after a capture) stays face down, the box's default."""
@@ -479,8 +497,9 @@ def test_ten_digits_in_every_number_field_save_nothing(browser: Browser, server:
     page.get_by_role("button", name="Apply to the picked territories").click()
     # The Board view's own message: the fields of the other views keep their bad numbers, and their messages.
     board = page.get_by_role("tabpanel", name="Board")
-    expect(drawn(board).get_by_test_id("stAlertContentError").filter(has_text=re.compile(r"1,?234,?567,?890"))
-           ).to_be_visible()
+    expect(
+        drawn(board).get_by_test_id("stAlertContentError").filter(has_text=re.compile(r"1,?234,?567,?890"))
+    ).to_be_visible()
     assert version(server, game_id) == before
     no_traceback(page)
     page.context.close()

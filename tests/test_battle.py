@@ -10,6 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from analyzer.errors import BattleInputError, RiskAnalyzerError
+from analyzer.game.dice import DiceRules, roll_distribution
 from analyzer.solver.battle import (
     EXACT_LIMIT,
     BattleOptions,
@@ -19,8 +21,6 @@ from analyzer.solver.battle import (
     battle_plain,
     win_grid,
 )
-from analyzer.game.dice import DiceRules, roll_distribution
-from analyzer.errors import BattleInputError, RiskAnalyzerError
 
 # Osborne (2003), "Markov Chains for the RISK Board Game Revisited", Mathematics Magazine 76(2),
 # table 3: P(the attacker wins), rows A = 1..10 attacking armies *that can roll*, columns D = 1..10
@@ -46,7 +46,11 @@ ONE_V_ONE = Fraction(15, 36)  # the attacker's die beats the defender's
 TWO_V_ONE = Fraction(125, 216)
 THREE_V_ONE = Fraction(855, 1296)
 ONE_V_TWO = Fraction(55, 216)
-THREE_V_TWO_WIN2, THREE_V_TWO_SPLIT, THREE_V_TWO_LOSE2 = Fraction(2890, 7776), Fraction(2611, 7776), Fraction(2275, 7776)
+THREE_V_TWO_WIN2, THREE_V_TWO_SPLIT, THREE_V_TWO_LOSE2 = (
+    Fraction(2890, 7776),
+    Fraction(2611, 7776),
+    Fraction(2275, 7776),
+)
 
 
 def exact_p_win(attackers: int, defenders: int, **kwargs: object) -> Fraction:
@@ -72,7 +76,9 @@ def test_published_exact_fractions_in_armies_on_the_territory() -> None:
     assert battle(3, 4).p_win == pytest.approx(5520775 / 60466176, rel=1e-15)
 
 
-@pytest.mark.parametrize(("attackers", "defenders", "published"), [(10, 10, 0.47993525647768026), (5, 3, 0.6416228964559516)])
+@pytest.mark.parametrize(
+    ("attackers", "defenders", "published"), [(10, 10, 0.47993525647768026), (5, 3, 0.6416228964559516)]
+)
 def test_published_doubles_to_the_last_bit(attackers: int, defenders: int, published: float) -> None:
     # Printed as doubles from float sums: each is within one unit in the last place of the exact
     # fraction, and so is ours (10 v 10 is the correctly rounded one, 5 v 3 the same double as printed).
@@ -160,8 +166,12 @@ OPTION_SETS = [
 
 
 @pytest.mark.parametrize("options", OPTION_SETS)
-@pytest.mark.parametrize(("attackers", "defenders", "stop_at"), [(2, 1, 1), (7, 6, 1), (13, 9, 4), (9, 14, 2), (30, 4, 1)])
-def test_float_solvers_match_exact_fractions(options: BattleOptions, attackers: int, defenders: int, stop_at: int) -> None:
+@pytest.mark.parametrize(
+    ("attackers", "defenders", "stop_at"), [(2, 1, 1), (7, 6, 1), (13, 9, 4), (9, 14, 2), (30, 4, 1)]
+)
+def test_float_solvers_match_exact_fractions(
+    options: BattleOptions, attackers: int, defenders: int, stop_at: int
+) -> None:
     exact = battle_exact(attackers, defenders, stop_at=stop_at, options=options)
     assert sum(exact.values()) == 1
     dense = np.zeros((attackers + 1, defenders + 1))
@@ -217,7 +227,9 @@ def simulate(
         (9, 7, 1, BattleOptions(dice=DiceRules(defender_max=3, ties_to_attacker=True), defender_dice=2)),
     ],
 )
-def test_agrees_with_monte_carlo_of_the_engines_dice(attackers: int, defenders: int, stop_at: int, options: BattleOptions) -> None:
+def test_agrees_with_monte_carlo_of_the_engines_dice(
+    attackers: int, defenders: int, stop_at: int, options: BattleOptions
+) -> None:
     n = 40_000
     rng = np.random.default_rng(attackers * 100 + defenders)
     sim_a, sim_d = simulate(attackers, defenders, stop_at, options, n, rng)
@@ -411,7 +423,9 @@ def test_bad_battle_input_is_a_clear_value_error(args: tuple, kwargs: dict, mess
     ],
 )
 def test_bad_options(kwargs: dict, message: str) -> None:
-    with pytest.raises(BattleInputError, match="^" + message.replace("(", r"\(").replace(")", r"\)").replace(".", r"\.")):
+    with pytest.raises(
+        BattleInputError, match="^" + message.replace("(", r"\(").replace(")", r"\)").replace(".", r"\.")
+    ):
         BattleOptions(**kwargs)
 
 
@@ -427,4 +441,3 @@ def test_bad_inverse_and_exact_requests() -> None:
         battle_exact(5, 2, options=BattleOptions(balanced_blitz=True))
     with pytest.raises(BattleInputError, match="g must be a whole number >= 0"):
         battle(5, 2).p_defender_at_most(-1)
-

@@ -11,11 +11,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_battle import simulate
 
-from analyzer.solver.battle import BattleOptions, battle, battle_exact
-from analyzer.game.board import classic_board
-from analyzer.solver.chains import _chain_values, chain, chain_armies_needed, conquest, moved_in
-from analyzer.game.dice import DiceRules
 from analyzer.errors import BattleInputError
+from analyzer.game.board import classic_board
+from analyzer.game.dice import DiceRules
+from analyzer.solver.battle import BattleOptions, battle, battle_exact
+from analyzer.solver.chains import _chain_values, chain, chain_armies_needed, conquest, moved_in
 
 
 def exact_chain(attackers: int, defenders: list[int], garrisons: list[int], stop_at: int, options: BattleOptions):
@@ -63,13 +63,19 @@ def test_chain_matches_exact_composition(attackers, defenders, garrisons, stop_a
     p_conquer, outcomes, final = exact_chain(attackers, defenders, garrisons, stop_at, options)
     r = chain(attackers, defenders, garrison=garrisons, stop_at=stop_at, options=options)
     assert r.p_conquer == pytest.approx([float(p) for p in p_conquer], rel=1e-13)
-    got = {(int(k), int(a), int(d)): p for k, a, d, p in zip(r.conquered, r.attacker_left, r.defender_left, r.probability)}
+    got = {
+        (int(k), int(a), int(d)): p for k, a, d, p in zip(r.conquered, r.attacker_left, r.defender_left, r.probability)
+    }
     assert got == pytest.approx({k: float(v) for k, v in outcomes.items() if v}, rel=1e-13)
-    assert {m: p for m, p in enumerate(r.final_armies) if p} == pytest.approx({k: float(v) for k, v in final.items() if v}, rel=1e-13)
+    assert {m: p for m, p in enumerate(r.final_armies) if p} == pytest.approx(
+        {k: float(v) for k, v in final.items() if v}, rel=1e-13
+    )
     assert r.probability.sum() == pytest.approx(1.0, abs=1e-14)
     assert r.final_armies.sum() == pytest.approx(r.p_win)
     # Expected battle losses from the exact outcomes: what is not on the board at the end was killed.
-    e_def = sum(p * (sum(defenders[:k]) + (defenders[k] - d if k < len(defenders) else 0)) for (k, _, d), p in outcomes.items())
+    e_def = sum(
+        p * (sum(defenders[:k]) + (defenders[k] - d if k < len(defenders) else 0)) for (k, _, d), p in outcomes.items()
+    )
     assert r.expected_defender_losses == pytest.approx(float(e_def), rel=1e-12)
 
 

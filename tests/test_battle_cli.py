@@ -10,10 +10,10 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from analyzer.solver.battle import BattleOptions, armies_needed, battle
-from analyzer.solver.tables import odds_tables
-from analyzer.solver.chains import chain
 from analyzer.cli import main
+from analyzer.solver.battle import BattleOptions, armies_needed, battle
+from analyzer.solver.chains import chain
+from analyzer.solver.tables import odds_tables
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -58,7 +58,9 @@ def test_need_and_stop_options(capsys: pytest.CaptureFixture[str]) -> None:
 def test_dice_variant_flags(capsys: pytest.CaptureFixture[str]) -> None:
     from analyzer.game.dice import DiceRules
 
-    _, out, _ = run(capsys, "9", "4", "--capital", "--sides", "8", "--ties-to-attacker", "--defender-dice", "2", "--json")
+    _, out, _ = run(
+        capsys, "9", "4", "--capital", "--sides", "8", "--ties-to-attacker", "--defender-dice", "2", "--json"
+    )
     options = BattleOptions(dice=DiceRules(sides=8, defender_max=3, ties_to_attacker=True), defender_dice=2)
     assert json.loads(out)["p_win"] == pytest.approx(battle(9, 4, options=options).p_win)
     _, out, _ = run(capsys, "9", "4", "--balanced-blitz", "--attacker-dice", "2", "--json")
@@ -164,13 +166,16 @@ def test_a_real_process_prints_smg_figure() -> None:
     assert done.returncode == 0 and "0.01002828887" in done.stdout
 
 
-@pytest.mark.parametrize("argv", [["12", "7", "--need", "0.8"], ["20", "--chain", "3", "4", "2"], ["9", "6", "--stop-at", "3", "--cap"]])
+@pytest.mark.parametrize(
+    "argv", [["12", "7", "--need", "0.8"], ["20", "--chain", "3", "4", "2"], ["9", "6", "--stop-at", "3", "--cap"]]
+)
 def test_a_small_odds_process_runs_the_solver_uncompiled_with_the_compiled_answer(
     capsys: pytest.CaptureFixture[str], argv: list[str]
 ) -> None:
     # The real command solves these as plain Python and never imports numba (-X importtime lists every import).
-    done = subprocess.run([sys.executable, "-X", "importtime", "-m", "analyzer", "odds", *argv, "--json"],
-                          capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "analyzer", "odds", *argv, "--json"], capture_output=True, text=True
+    )
     assert done.returncode == 0
     imported = {line.split("|")[-1].strip() for line in done.stderr.splitlines() if line.startswith("import time:")}
     assert "analyzer.solver.battle" in imported and "numba" not in imported
@@ -215,7 +220,9 @@ def test_odds_table(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     long = pd.read_csv(out_csv)
     assert len(long) == 5 * 6
     expected = odds_tables(6, stop_at=2).expected_attacker_losses.loc[6, 3]
-    assert long[(long.attackers == 6) & (long.defenders == 3)].expected_attacker_losses.iloc[0] == pytest.approx(expected)
+    assert long[(long.attackers == 6) & (long.defenders == 3)].expected_attacker_losses.iloc[0] == pytest.approx(
+        expected
+    )
 
 
 def test_odds_table_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

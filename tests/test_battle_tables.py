@@ -9,11 +9,11 @@ import pandas as pd
 import pytest
 from test_battle import OSBORNE_TABLE_3
 
+from analyzer.errors import BattleInputError
+from analyzer.game.dice import DiceRules
 from analyzer.solver.battle import BattleOptions, battle
 from analyzer.solver.blitz import balanced_win_probability
 from analyzer.solver.tables import TABLES, odds_tables
-from analyzer.game.dice import DiceRules
-from analyzer.errors import BattleInputError
 
 
 def test_tables_are_indexed_by_board_counts_and_match_single_battles() -> None:

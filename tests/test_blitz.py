@@ -11,11 +11,11 @@ from hypothesis import strategies as st
 from scipy.stats import chisquare
 
 import analyzer.solver.blitz
+from analyzer.bots import DEFAULT_BOT
 from analyzer.errors import SimulationError
 from analyzer.game.dice import DiceRules
 from analyzer.game.rules import Rules
 from analyzer.game.state import GameState
-from analyzer.bots import DEFAULT_BOT
 from analyzer.sim import playout
 from analyzer.sim.battles import battle_sampler, sample_battle
 from analyzer.sim.play import play_game
@@ -63,7 +63,9 @@ def test_smg_balanced_blitz_capital_figure() -> None:
 def test_smg_figures_need_the_rolling_armies_reading() -> None:
     # The true-random figure cannot tell the readings apart: a conquest losing 12 never runs short of
     # three dice from 30 or 31 armies. Balanced Blitz reshapes by the whole battle, so it can.
-    assert p_lost(BattleOptions(dice=CAPITAL), 30, 15, 12) == pytest.approx(p_lost(BattleOptions(dice=CAPITAL), 31, 15, 12))
+    assert p_lost(BattleOptions(dice=CAPITAL), 30, 15, 12) == pytest.approx(
+        p_lost(BattleOptions(dice=CAPITAL), 31, 15, 12)
+    )
     assert round(p_lost(BattleOptions(dice=CAPITAL, balanced_blitz=True), 30, 15, 12), 7) != 0.0100283
     assert battle(49, 50, options=BLITZ).p_win < 0.8  # 49 armies on the territory are not enough
 
@@ -141,9 +143,16 @@ VARIANTS = [
 
 @settings(max_examples=60, deadline=None)
 @given(st.sampled_from(VARIANTS), st.integers(2, 60), st.integers(1, 60), st.integers(1, 6))
-def test_balanced_distributions_are_distributions(options: BattleOptions, attackers: int, defenders: int, stop: int) -> None:
+def test_balanced_distributions_are_distributions(
+    options: BattleOptions, attackers: int, defenders: int, stop: int
+) -> None:
     stop = min(stop, attackers - 1)
-    exact = battle(attackers, defenders, stop_at=stop, options=BattleOptions(options.dice, options.attacker_dice, options.defender_dice, options.stop_mode))
+    exact = battle(
+        attackers,
+        defenders,
+        stop_at=stop,
+        options=BattleOptions(options.dice, options.attacker_dice, options.defender_dice, options.stop_mode),
+    )
     r = battle(attackers, defenders, stop_at=stop, options=options)
     assert (r.probability > 0).all()
     assert r.probability.sum() == pytest.approx(1.0, abs=1e-12)

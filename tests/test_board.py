@@ -12,8 +12,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from analyzer.game.board import CLASSIC_MAP, SYMBOLS, Board, Border, classic_board
 from analyzer.errors import BoardError
+from analyzer.game.board import CLASSIC_MAP, SYMBOLS, Board, Border, classic_board
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -125,9 +125,20 @@ def test_known_non_borders(board: Board, a: str, b: str) -> None:
 @pytest.mark.parametrize(
     ("territory", "degree"),
     [
-        ("Ukraine", 6), ("Kamchatka", 5), ("Argentina", 2), ("Madagascar", 2), ("Middle East", 6),
-        ("China", 6), ("Siam", 3), ("Japan", 2), ("Ontario", 6), ("East Africa", 6),
-        ("Greenland", 4), ("Indonesia", 3), ("Eastern Australia", 2), ("Brazil", 4),
+        ("Ukraine", 6),
+        ("Kamchatka", 5),
+        ("Argentina", 2),
+        ("Madagascar", 2),
+        ("Middle East", 6),
+        ("China", 6),
+        ("Siam", 3),
+        ("Japan", 2),
+        ("Ontario", 6),
+        ("East Africa", 6),
+        ("Greenland", 4),
+        ("Indonesia", 3),
+        ("Eastern Australia", 2),
+        ("Brazil", 4),
     ],
 )
 def test_degrees(board: Board, territory: str, degree: int) -> None:
@@ -140,9 +151,7 @@ def test_degrees(board: Board, territory: str, degree: int) -> None:
 def _exits(board: Board, continent: str) -> set[frozenset[str]]:
     mask = board.continent_masks[board.continent_index(continent)]
     return {
-        frozenset((board.territories[b.a], board.territories[b.b]))
-        for b in board.borders
-        if mask[b.a] != mask[b.b]
+        frozenset((board.territories[b.a], board.territories[b.b])) for b in board.borders if mask[b.a] != mask[b.b]
     }
 
 
@@ -184,7 +193,7 @@ def test_neighbor_table(board: Board) -> None:
     for t in range(42):
         row = board.neighbor_table[t]
         assert tuple(row[: board.degree[t]].tolist()) == board.neighbors[t]
-        assert (row[board.degree[t]:] == -1).all()
+        assert (row[board.degree[t] :] == -1).all()
 
 
 def test_dtypes_and_read_only(board: Board) -> None:
@@ -333,6 +342,7 @@ def _set(path: tuple[Any, ...], value: Any) -> Any:
         for key in path[:-1]:
             target = target[key]
         target[path[-1]] = value
+
     return change
 
 
@@ -349,7 +359,11 @@ BAD_MAPS: list[tuple[str, Any, str]] = [
         lambda d: d["continents"].append({"name": "Empty", "bonus": 2}),
         r"continent 'Empty' has no territories",
     ),
-    ("bad-bonus", _set(("continents", 0, "bonus"), -1), r"continent 'West': bonus must be a whole number from 0 to 1000 \(analyzer.limits.MAX_BONUS\), got -1"),
+    (
+        "bad-bonus",
+        _set(("continents", 0, "bonus"), -1),
+        r"continent 'West': bonus must be a whole number from 0 to 1000 \(analyzer.limits.MAX_BONUS\), got -1",
+    ),
     ("huge-bonus", _set(("continents", 0, "bonus"), 40000), r"bonus must be a whole number from 0 to 1000"),
     (
         "missing-territory-key",
@@ -378,7 +392,10 @@ BAD_MAPS: list[tuple[str, Any, str]] = [
     ("huge-wild-cards", _set(("wild_cards",), 10**9), r"1000000000 wild cards is too many; the limit is 100"),
     (
         "too-many-territories",
-        _set(("territories",), [{"name": f"T{i}", "continent": "West", "x": 0, "y": 0, "card": "infantry"} for i in range(32767)]),
+        _set(
+            ("territories",),
+            [{"name": f"T{i}", "continent": "West", "x": 0, "y": 0, "card": "infantry"} for i in range(32767)],
+        ),
         r"32767 territories is too many; the limit is 1000 \(analyzer.limits.MAX_TERRITORIES\)",
     ),
     ("long-name", _set(("territories", 1, "name"), "B" * 100_000), r"is longer than 40 characters"),
@@ -399,9 +416,9 @@ def test_malformed_map(tmp_path: Path, label: str, change: Any, fault: str) -> N
 @pytest.mark.parametrize(
     ("label", "text", "fault"),
     [
-        ("not-json", "{\"name\": ", r"not valid JSON: .* at line 1 column"),
+        ("not-json", '{"name": ', r"not valid JSON: .* at line 1 column"),
         ("top-level-list", "[1, 2]", r"expected a JSON object at the top level, got list"),
-        ("top-level-string", "\"classic\"", r"expected a JSON object at the top level, got str"),
+        ("top-level-string", '"classic"', r"expected a JSON object at the top level, got str"),
     ],
 )
 def test_unparseable_file(tmp_path: Path, label: str, text: str, fault: str) -> None:
@@ -430,15 +447,25 @@ def test_from_dict_names_its_source() -> None:
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "analyzer", "board", *args],
-        capture_output=True, text=True, cwd=ROOT, timeout=120,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
     )
 
 
-def test_cli_board_starts_without_numba_and_prints_the_compiled_processes_map(capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_board_starts_without_numba_and_prints_the_compiled_processes_map(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     from analyzer.cli import main
 
-    done = subprocess.run([sys.executable, "-X", "importtime", "-m", "analyzer", "board", "--json"],
-                          capture_output=True, text=True, cwd=ROOT, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "analyzer", "board", "--json"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
     imported = {line.split("|")[-1].strip() for line in done.stderr.splitlines() if line.startswith("import time:")}
     assert "analyzer.game.reader" in imported and "numba" not in imported

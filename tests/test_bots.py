@@ -5,17 +5,17 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from analyzer.game.actions import EndAttack, EndTurn, Fortify, MoveIn, Place, Trade
-from analyzer.solver.battle import battle, battle_exact
-from analyzer.game.board import classic_board
 from analyzer.bots import DEFAULT_BOT, BattleOrder, Bot, HeuristicBot, RandomBot, make_bot
 from analyzer.bots.heuristic import win_probability
+from analyzer.errors import BotError
+from analyzer.game.actions import EndAttack, EndTurn, Fortify, MoveIn, Place, Trade
+from analyzer.game.board import classic_board
 from analyzer.game.cards import find_sets
 from analyzer.game.dice import DiceRules
-from analyzer.errors import BotError
-from analyzer.sim.simulate import simulate
 from analyzer.game.state import GameState
 from analyzer.game.vocabulary import Phase
+from analyzer.sim.simulate import simulate
+from analyzer.solver.battle import battle, battle_exact
 
 BOARD = classic_board()
 T = BOARD.index

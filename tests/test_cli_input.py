@@ -56,5 +56,8 @@ class GreedyPlacer:
 
 def test_a_user_bot_s_illegal_action_is_an_error_naming_the_bot_the_action_and_the_reason() -> None:
     for check in (False, True):  # a bot from outside the package always plays through the checked path
-        with pytest.raises(BotError, match=r"bot 'test_cli_input.GreedyPlacer' of seat \d chose Place\(territory=\d+, armies=\d+\): .*is not Player \d's"):
+        with pytest.raises(
+            BotError,
+            match=r"bot 'test_cli_input.GreedyPlacer' of seat \d chose Place\(territory=\d+, armies=\d+\): .*is not Player \d's",
+        ):
             simulate(3, [GreedyPlacer(), "random", "random"], n_games=1, seed=1, check=check, progress=False)

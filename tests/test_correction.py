@@ -68,8 +68,10 @@ def test_a_hand_is_corrected_with_its_face_down_cards() -> None:
     s = live.state
     assert [len(s.hand(p)) for p in range(3)] == [0, 2, 2]
     assert 20 in s.hand(1) and set(live.hidden) == (set(s.hand(1)) - {20}) | set(s.hand(2))
-    assert "Turn 1: correction: Bo's hand is 2 cards, 1 face down (North Africa (cavalry) shown); " \
-           "Cy's hand is 2 cards, 2 face down" == log_lines(s)[-1].text
+    assert (
+        "Turn 1: correction: Bo's hand is 2 cards, 1 face down (North Africa (cavalry) shown); "
+        "Cy's hand is 2 cards, 2 face down" == log_lines(s)[-1].text
+    )
     # Naming one of Cy's face-down cards: it is that card, still one of two, the other still face down.
     hidden_cy = sorted(set(s.hand(2)) & set(live.hidden))
     live.correct(hands={2: [7, "?"]})
@@ -111,8 +113,11 @@ def test_the_luck_meter_leaves_corrections_out() -> None:
     live.move_in(3)
     scored = battle_luck(live.state)
     live.correct(armies={"Kamchatka": 9})  # 9 armies appear: no battle's outcome
-    assert [(b.attacker_lost, b.defender_lost) for b in battle_luck(live.state)] == \
-        [(b.attacker_lost, b.defender_lost) for b in scored] == [(2, 3)]
+    assert (
+        [(b.attacker_lost, b.defender_lost) for b in battle_luck(live.state)]
+        == [(b.attacker_lost, b.defender_lost) for b in scored]
+        == [(2, 3)]
+    )
 
 
 def test_an_old_save_loads_and_takes_corrections() -> None:
@@ -192,7 +197,8 @@ def test_a_capture_whose_move_in_is_pending_is_not_logged_as_moved() -> None:
     live = table()
     live.place({"Alaska": 11})
     live.battle("Alaska", "Kamchatka", 12, 0)  # 3 dice won the last roll: 3 to 11 may move in
-    assert log_lines(live.state)[-1].text == ("Turn 1, Ann: Alaska (14) attacks Kamchatka (3): Kamchatka taken, "
-                                              "Ann 12 left, move-in to come")
+    assert log_lines(live.state)[-1].text == (
+        "Turn 1, Ann: Alaska (14) attacks Kamchatka (3): Kamchatka taken, Ann 12 left, move-in to come"
+    )
     live.move_in(5)
     assert log_lines(live.state)[-1].text.endswith("Kamchatka taken, Ann 12 left, moved in 5")

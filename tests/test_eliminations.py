@@ -25,7 +25,9 @@ from analyzer.studies.policies import population_bot
 BOARD = classic_board()
 
 
-def siam_position(siam: int = 2, hands: dict[int, list[int]] | None = None, n_players: int = 3, indonesia: int = 3) -> GameState:
+def siam_position(
+    siam: int = 2, hands: dict[int, list[int]] | None = None, n_players: int = 3, indonesia: int = 3
+) -> GameState:
     """Player 0 holds everything but Siam (player 1) and Indonesia (player 2, in a 3-player game)."""
     owner, armies = [0] * 42, [3] * 42
     owner[BOARD.index("Siam")] = 1
@@ -89,11 +91,18 @@ def test_simulated_positions_keep_the_studys_invariants():
 
 
 def test_the_value_table_pairs_take_with_spare():
-    positions = pd.DataFrame({
-        "n_players": [4, 4, 4, 4, 5], "set_band": ["0-1", "0-1", "6+", "6+", "0-1"],
-        "win_take": [1.0, 1.0, 0.0, 1.0, 0.5], "win_spare": [0.0, 1.0, 0.0, 0.0, 0.5],
-        "set_value": [4, 6, 20, 25, 4], "victim_cards": [3, 1, 2, 4, 0], "p_kill": 0.9, "killed": 1.0,
-    })
+    positions = pd.DataFrame(
+        {
+            "n_players": [4, 4, 4, 4, 5],
+            "set_band": ["0-1", "0-1", "6+", "6+", "0-1"],
+            "win_take": [1.0, 1.0, 0.0, 1.0, 0.5],
+            "win_spare": [0.0, 1.0, 0.0, 0.0, 0.5],
+            "set_value": [4, 6, 20, 25, 4],
+            "victim_cards": [3, 1, 2, 4, 0],
+            "p_kill": 0.9,
+            "killed": 1.0,
+        }
+    )
     table = elimination_value(positions).set_index(["n_players", "set_band"])
     assert table.loc[(4, "0-1"), "vs_baseline"] == 0.5 and table.loc[(4, "6+"), "vs_baseline"] == 0.5
     assert table.loc[(4, "all"), "positions"] == 4 and table.loc[(4, "all"), "vs_baseline"] == 0.5
@@ -108,7 +117,9 @@ def test_the_value_table_pairs_take_with_spare():
 def test_the_cli_saves_the_elimination_study(tmp_path):
     from analyzer.studies.__main__ import main
 
-    assert main(["--eliminations", "--population", "classic", "--games", "3", "--seed", "2", "--out", str(tmp_path)]) == 0
+    assert (
+        main(["--eliminations", "--population", "classic", "--games", "3", "--seed", "2", "--out", str(tmp_path)]) == 0
+    )
     positions = pd.read_csv(tmp_path / "elimination_positions.csv")
     value = pd.read_csv(tmp_path / "elimination_value.csv")
     assert set(positions["population"]) <= {"classic"}

@@ -53,12 +53,15 @@ def test_more_cards_than_the_deck_holds_are_refused() -> None:
         position({0: list(range(40)), 1: ["?"] * 5})
 
 
-@pytest.mark.parametrize(("face_down_field", "message"), [
-    ([5], "face_down names card 5, which is in the deck"),
-    ([1, 1], "face_down must list distinct card ids in order"),
-    ([44], "face_down"),
-    ("0", "face_down"),
-])
+@pytest.mark.parametrize(
+    ("face_down_field", "message"),
+    [
+        ([5], "face_down names card 5, which is in the deck"),
+        ([1, 1], "face_down must list distinct card ids in order"),
+        ([44], "face_down"),
+        ("0", "face_down"),
+    ],
+)
 def test_a_save_whose_face_down_list_is_impossible_is_refused(face_down_field: object, message: str) -> None:
     data = json.loads(position({1: ["?", "?"]}).to_json(history=False))
     data["face_down"] = face_down_field
@@ -127,14 +130,22 @@ def test_a_traded_set_is_always_a_valid_set() -> None:
         s = position({0: [*known, *["?"] * (3 - len(known))]})
         cards = tuple(s.hand(0))
         # A known card showing a territory of the player's takes the bonus, as the table would say.
-        bonus = next((int(BOARD.card_territory[c]) for c in known
-                      if BOARD.card_territory[c] >= 0 and s.owner[BOARD.card_territory[c]] == 0), None)
+        bonus = next(
+            (
+                int(BOARD.card_territory[c])
+                for c in known
+                if BOARD.card_territory[c] >= 0 and s.owner[BOARD.card_territory[c]] == 0
+            ),
+            None,
+        )
         s.apply(Trade((cards[0], cards[1], cards[2]), bonus))  # with a card face down, some unseen card completes a set
         assert is_valid_set([int(SYMBOL[c]) for c in s.history[-1].cards])  # type: ignore[attr-defined]
         assert set(known) <= set(s.history[-1].cards)  # type: ignore[attr-defined]
 
 
-def test_win_chances_start_each_rollout_from_a_fresh_draw_of_the_face_down_cards(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_win_chances_start_each_rollout_from_a_fresh_draw_of_the_face_down_cards(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     from analyzer.analysis.position import win_chances
 
     starts: list[GameState] = []
@@ -155,9 +166,13 @@ def test_win_chances_start_each_rollout_from_a_fresh_draw_of_the_face_down_cards
         assert [len(start.hand(p)) for p in range(3)] == [2, 3, 1]
         assert np.array_equal(start.owner, s.owner) and np.array_equal(start.armies, s.armies)
     hidden = [tuple(start.hand(1) + start.hand(2)) for start in starts]
-    assert len(set(hidden)) == 12  # a fresh draw each time (42C3 x 39 draws: a repeat among 12 has odds of about 1 in 7,000)
-    assert chances.assumed == ("Face-down cards (Player 2 3, Player 3 1) drawn at random from the 42 cards "
-                               "not yet seen, afresh in each rollout.")
+    assert (
+        len(set(hidden)) == 12
+    )  # a fresh draw each time (42C3 x 39 draws: a repeat among 12 has odds of about 1 in 7,000)
+    assert chances.assumed == (
+        "Face-down cards (Player 2 3, Player 3 1) drawn at random from the 42 cards "
+        "not yet seen, afresh in each rollout."
+    )
     # The same seed gives the same draws and the same estimate; another seed other draws.
     first = list(starts)
     starts.clear()
@@ -188,6 +203,7 @@ def test_simulated_games_from_a_position_never_play_the_placeholders() -> None:
     assert not drawn.trades.equals(fixed.trades)
     assert drawn.games.equals(simulate(3, "default", start=s, workers=2, batch_size=10, **kw).games)
 
+
 def test_the_chance_of_a_set_in_a_hand_with_face_down_cards() -> None:
     from fractions import Fraction
 
@@ -203,8 +219,10 @@ def test_the_chance_of_a_set_in_a_hand_with_face_down_cards() -> None:
     # Five cards always hold a set.
     five = position({0: ["?"] * 5})
     assert face_down.set_chance(five, 0) == 1
-    rows = {name: reinforcement_forecast(x).set_index("player").loc[0] for name, x in
-            (("one", s), ("three", three), ("five", five))}
+    rows = {
+        name: reinforcement_forecast(x).set_index("player").loc[0]
+        for name, x in (("one", s), ("three", three), ("five", five))
+    }
     assert rows["one"][["face_down", "has_set", "set_value"]].tolist() == [1, False, 0]
     assert rows["one"]["p_set"] == pytest.approx(1 / 3)
     assert rows["three"]["p_set"] == pytest.approx(5600 / 13244)

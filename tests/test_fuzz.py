@@ -260,7 +260,11 @@ def run_batch(kind: str, start: int, count: int, tmp: Path) -> list[dict[str, An
     """Run cases ``start .. start + count`` of ``kind`` in one memory-limited subprocess."""
     result = subprocess.run(
         [sys.executable, "-c", WORKER, kind, str(SEED), str(start), str(count)],
-        cwd=tmp, capture_output=True, text=True, timeout=600, preexec_fn=_limit_memory,
+        cwd=tmp,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        preexec_fn=_limit_memory,
         env={**os.environ, "PYTHONPATH": str(ROOT)},
     )
     lines = [json.loads(line) for line in result.stdout.splitlines() if line.startswith("{")]
@@ -278,8 +282,10 @@ def test_fuzzed_inputs_load_valid_or_are_cleanly_rejected(kind: str, tmp_path: P
     for start in range(0, count, BATCH):
         outcomes += run_batch(kind, start, min(BATCH, count - start), tmp_path)
     tally = {k: sum(o["outcome"] == k for o in outcomes) for k in ("valid", "rejected", "defect")}
-    print(f"\n{kind}: tried {len(outcomes)}, rejected {tally['rejected']}, accepted valid {tally['valid']}, "
-          f"defects {tally['defect']}")
+    print(
+        f"\n{kind}: tried {len(outcomes)}, rejected {tally['rejected']}, accepted valid {tally['valid']}, "
+        f"defects {tally['defect']}"
+    )
     defects = [o for o in outcomes if o["outcome"] == "defect"]
     assert not defects, f"{len(defects)} defects; first, case {defects[0]['case']}:\n{defects[0]['detail']}"
     # The mutator must reach both sides, or it tests nothing.

@@ -37,8 +37,9 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     return code, out, err
 
 
-def test_games_go_to_postgresql_and_back_with_every_version(tmp_path: Path, postgres_url: str,
-                                                           capsys: pytest.CaptureFixture[str]) -> None:
+def test_games_go_to_postgresql_and_back_with_every_version(
+    tmp_path: Path, postgres_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     original = played_store(tmp_path / "home.sqlite3")
     assert [len(r.versions) for r in original] == [1, 12, 30]
     code, out, _ = run(capsys, "export", "--db", str(tmp_path / "home.sqlite3"), str(tmp_path / "games.jsonl"))
@@ -53,16 +54,18 @@ def test_games_go_to_postgresql_and_back_with_every_version(tmp_path: Path, post
     back = GameStore(tmp_path / "back.sqlite3")
     assert list(back.export_games()) == original
     # The imported games are live: their summaries, and a new version on top of the last.
-    assert [(g.name, g.version) for g in back.list()] == [(g.name, g.version) for g in
-                                                           GameStore(tmp_path / "home.sqlite3").list()]
+    assert [(g.name, g.version) for g in back.list()] == [
+        (g.name, g.version) for g in GameStore(tmp_path / "home.sqlite3").list()
+    ]
     last = back.load(original[2].id)
     assert back.save(last.id, last.state, expected_version=30).version == 31
     code, out, _ = run(capsys, "list", "--db", postgres_url)
     assert code == 0 and "renamed after play" in out and len(out.splitlines()) == 3
 
 
-def test_a_game_already_there_is_refused_and_nothing_is_imported(tmp_path: Path,
-                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_game_already_there_is_refused_and_nothing_is_imported(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     played_store(tmp_path / "home.sqlite3")
     run(capsys, "export", "--db", str(tmp_path / "home.sqlite3"), str(tmp_path / "games.jsonl"))
     target = GameStore(tmp_path / "club.sqlite3")
@@ -78,19 +81,28 @@ def lines_of(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> list[str]:
     return (tmp_path / "games.jsonl").read_text().splitlines()
 
 
-@pytest.mark.parametrize("damage, message", [
-    (lambda lines: ["{}"] + lines[1:], "not a file of games exported"),
-    (lambda lines: lines[:-1], "cut short"),
-    (lambda lines: lines[:3] + ["not json"] + lines[4:], "line 4"),
-    (lambda lines: [lines[0], lines[1].replace('"versions":1', '"versions":"1"')] + lines[2:], "versions has the wrong type"),
-    # Two versions swapped: numbered 1, 3, 2...
-    (lambda lines: lines[:4] + [lines[5], lines[4]] + lines[6:], "numbered 1, 2, 3"),
-    # A game whose saved history does not replay to its position.
-    (lambda lines: lines[:4] + [lines[4].replace('\\"armies\\":[', '\\"armies\\":[9', 1)] + lines[5:],
-     "does not load"),
-])
-def test_a_damaged_file_is_refused_with_one_line_and_nothing_is_imported(tmp_path: Path, capsys, damage,
-                                                                         message: str) -> None:
+@pytest.mark.parametrize(
+    "damage, message",
+    [
+        (lambda lines: ["{}"] + lines[1:], "not a file of games exported"),
+        (lambda lines: lines[:-1], "cut short"),
+        (lambda lines: lines[:3] + ["not json"] + lines[4:], "line 4"),
+        (
+            lambda lines: [lines[0], lines[1].replace('"versions":1', '"versions":"1"')] + lines[2:],
+            "versions has the wrong type",
+        ),
+        # Two versions swapped: numbered 1, 3, 2...
+        (lambda lines: lines[:4] + [lines[5], lines[4]] + lines[6:], "numbered 1, 2, 3"),
+        # A game whose saved history does not replay to its position.
+        (
+            lambda lines: lines[:4] + [lines[4].replace('\\"armies\\":[', '\\"armies\\":[9', 1)] + lines[5:],
+            "does not load",
+        ),
+    ],
+)
+def test_a_damaged_file_is_refused_with_one_line_and_nothing_is_imported(
+    tmp_path: Path, capsys, damage, message: str
+) -> None:
     lines = lines_of(tmp_path, capsys)
     (tmp_path / "damaged.jsonl").write_text("\n".join(damage(lines)) + "\n")
     code, _, err = run(capsys, "import", "--db", str(tmp_path / "club.sqlite3"), str(tmp_path / "damaged.jsonl"))

@@ -7,20 +7,40 @@ import pandas as pd
 import pytest
 
 from analyzer.errors import StudyError
-from analyzer.studies.headline import COLUMNS, POLICIES, compare_populations, headline_findings, headline_tables, opening_findings
+from analyzer.studies.headline import (
+    COLUMNS,
+    POLICIES,
+    compare_populations,
+    headline_findings,
+    headline_tables,
+    opening_findings,
+)
 
 
 def finding(population: str, estimate: float, low: float, high: float, name: str = "f") -> dict:
-    return {"study": "s", "finding": name, "n_players": 4, "estimate": estimate, "low": low, "high": high, "population": population}
+    return {
+        "study": "s",
+        "finding": name,
+        "n_players": 4,
+        "estimate": estimate,
+        "low": low,
+        "high": high,
+        "population": population,
+    }
 
 
 def test_a_finding_holds_when_every_interval_excludes_zero_on_the_same_side():
     rows = [
         *(finding(p, 0.1, 0.02, 0.2, "up") for p in "abc"),
         *(finding(p, -0.1, -0.2, -0.02, "down") for p in "abc"),
-        finding("a", 0.1, 0.02, 0.2, "flip"), finding("b", -0.1, -0.2, -0.02, "flip"), finding("c", 0.1, 0.05, 0.2, "flip"),
-        finding("a", 0.1, 0.02, 0.2, "unclear"), finding("b", 0.05, -0.01, 0.1, "unclear"), finding("c", 0.1, 0.05, 0.2, "unclear"),
-        finding("a", 0.1, 0.02, 0.2, "lacking"), finding("b", 0.1, 0.02, 0.2, "lacking"),
+        finding("a", 0.1, 0.02, 0.2, "flip"),
+        finding("b", -0.1, -0.2, -0.02, "flip"),
+        finding("c", 0.1, 0.05, 0.2, "flip"),
+        finding("a", 0.1, 0.02, 0.2, "unclear"),
+        finding("b", 0.05, -0.01, 0.1, "unclear"),
+        finding("c", 0.1, 0.05, 0.2, "unclear"),
+        finding("a", 0.1, 0.02, 0.2, "lacking"),
+        finding("b", 0.1, 0.02, 0.2, "lacking"),
     ]
     table = compare_populations(pd.DataFrame(rows)).set_index("finding")
     assert table["verdict"].to_dict() == {"up": "holds", "down": "holds", "flip": "reverses", "unclear": "mixed"}
@@ -32,11 +52,16 @@ def test_a_finding_holds_when_every_interval_excludes_zero_on_the_same_side():
 
 def test_opening_findings_of_a_hand_made_table():
     # Two games of three seats: the first mover won one of the two; Africa's first claimers won both.
-    features = pd.DataFrame({
-        "game": [0, 0, 0, 1, 1, 1], "n_players": 3, "order": [1, 2, 3, 2, 1, 3],
-        "won": [True, False, False, False, False, True], "full_continents": [0, 1, 0, 0, 0, 0],
-        "first_claim_continent": ["Africa", "Asia", "Europe", "Asia", "Europe", "Africa"],
-    })
+    features = pd.DataFrame(
+        {
+            "game": [0, 0, 0, 1, 1, 1],
+            "n_players": 3,
+            "order": [1, 2, 3, 2, 1, 3],
+            "won": [True, False, False, False, False, True],
+            "full_continents": [0, 1, 0, 0, 0, 0],
+            "first_claim_continent": ["Africa", "Asia", "Europe", "Asia", "Europe", "Africa"],
+        }
+    )
     table = opening_findings(features).set_index("finding")
     assert table.loc["moves first", "estimate"] == pytest.approx(0.5 - 1 / 3)
     assert table.loc["moves first", "low"] < table.loc["moves first", "estimate"] < table.loc["moves first", "high"]
@@ -67,7 +92,9 @@ def test_the_cli_compares_the_committed_findings(tmp_path, monkeypatch):
     assert cli.main(["--compare"]) == 2  # nothing committed yet
     for population, sign in (("classic", 1), ("planner", 1), ("strategist", -1)):
         (tmp_path / f"{population}_population").mkdir()
-        pd.DataFrame([finding(population, sign * 0.1, sign * 0.05, sign * 0.15)]).to_csv(tmp_path / f"{population}_population" / "findings.csv", index=False)
+        pd.DataFrame([finding(population, sign * 0.1, sign * 0.05, sign * 0.15)]).to_csv(
+            tmp_path / f"{population}_population" / "findings.csv", index=False
+        )
     assert cli.main(["--compare"]) == 0
     table = pd.read_csv(tmp_path / cli.COMPARISON)
     assert table["verdict"].tolist() == ["reverses"] and table["strategist"].tolist() == [-0.1]

@@ -8,8 +8,7 @@ import heapq
 import numpy as np
 import pytest
 
-from analyzer.bots import BattleOrder, make_bot
-from analyzer.bots import kills
+from analyzer.bots import BattleOrder, kills, make_bot
 from analyzer.bots.heuristic import win_probability
 from analyzer.bots.hunter import HUNTER_BOT, HunterBot
 from analyzer.bots.planner import PLANNER_BOT
@@ -129,7 +128,9 @@ def _full_costs(state: GameState, victim: int, player: int) -> list[float]:
     return cost
 
 
-def _stack_and_next(state: GameState, cost: list[float], player: int, victim: int, extra: int) -> tuple[int, float, int]:
+def _stack_and_next(
+    state: GameState, cost: list[float], player: int, victim: int, extra: int
+) -> tuple[int, float, int]:
     """best_stack and next_battle's rules, written out over the full costs."""
     best, best_cost, best_left = -1, kills.FAR, -kills.FAR
     for s in range(BOARD.n_territories):
@@ -141,8 +142,15 @@ def _stack_and_next(state: GameState, cost: list[float], player: int, victim: in
     if best < 0:
         return best, best_cost, -1
     keys = [
-        (-1000.0 + sum(state.owner[x] == victim for x in BOARD.neighbors[w]) if state.owner[w] == victim else cost[w], state.armies[w], w)
-        for w in BOARD.neighbors[best] if state.owner[w] != player and cost[w] < kills.FAR
+        (
+            -1000.0 + sum(state.owner[x] == victim for x in BOARD.neighbors[w])
+            if state.owner[w] == victim
+            else cost[w],
+            state.armies[w],
+            w,
+        )
+        for w in BOARD.neighbors[best]
+        if state.owner[w] != player and cost[w] < kills.FAR
     ]
     return best, best_cost, min(keys)[2] if keys else -1
 
@@ -254,14 +262,25 @@ def test_the_strategist_stacks_for_a_kill_worth_its_cards():
 
 
 # ---------------------------------------------------------------------------------- whole games
-@pytest.mark.parametrize("rules", VARIANTS, ids=lambda r: f"{r.fortify}-{r.card_values}-m{int(r.missions)}-c{int(r.capitals)}-t{int(r.dice.ties_to_attacker)}")
+@pytest.mark.parametrize(
+    "rules",
+    VARIANTS,
+    ids=lambda r: f"{r.fortify}-{r.card_values}-m{int(r.missions)}-c{int(r.capitals)}-t{int(r.dice.ties_to_attacker)}",
+)
 @pytest.mark.parametrize("n_players", [2, 3, 4, 6])
 @pytest.mark.parametrize("sample", [True, False], ids=["sampled", "rolled"])
 def test_legal_games_the_same_compiled_and_checked(rules, n_players, sample):
     """Every action of the Python loop goes through GameState.apply (every legality check); the
     compiled game from the same generator must end in the very same state with the same records,
     and the compiled game checked action by action (check=True) must find nothing illegal."""
-    bots = [STRATEGIST_BOT, HUNTER_BOT, PLANNER_BOT, HunterBot(victim_ratio=1.0, go_on=0.5), StrategistBot(kill_worth=0.0), HUNTER_BOT]
+    bots = [
+        STRATEGIST_BOT,
+        HUNTER_BOT,
+        PLANNER_BOT,
+        HunterBot(victim_ratio=1.0, go_on=0.5),
+        StrategistBot(kill_worth=0.0),
+        HUNTER_BOT,
+    ]
     bots = bots[:n_players]
     for game in range(2):
         r1, r2, r3 = game_rng(17, game), game_rng(17, game), game_rng(17, game)

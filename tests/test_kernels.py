@@ -62,7 +62,9 @@ def test_an_edit_the_kernels_cannot_see_keeps_the_key(copy_of_package: Path) -> 
 
 
 def test_every_kernel_module_is_in_the_key() -> None:
-    files = {p.relative_to(kernels.PACKAGE).with_suffix("").as_posix().replace("/", ".") for p in kernels.source_files()}
+    files = {
+        p.relative_to(kernels.PACKAGE).with_suffix("").as_posix().replace("/", ".") for p in kernels.source_files()
+    }
     assert {m.removeprefix("analyzer.") for m in kernels.KERNEL_MODULES} <= files
 
 
@@ -109,8 +111,9 @@ def test_the_compiled_kernels_play_the_same_games_as_their_python_source() -> No
         env = {k: v for k, v in os.environ.items() if k != kernels_env}
         if kernels is not None:
             env[kernels_env] = kernels
-        out = subprocess.run([sys.executable, "-c", _GAMES, *_BOTS], env=env, capture_output=True, text=True,
-                             timeout=900, check=True)
+        out = subprocess.run(
+            [sys.executable, "-c", _GAMES, *_BOTS], env=env, capture_output=True, text=True, timeout=900, check=True
+        )
         return out.stdout.splitlines()
 
     kernels_env = "RISK_ANALYZER_KERNELS"

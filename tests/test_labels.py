@@ -24,7 +24,12 @@ def test_cards_read_as_the_table_reads_them() -> None:
     board = classic_board()
     # The classic deck: one card per territory in board order, then the two wilds.
     assert [card_label(board, c) for c in (0, 1, 2, 42, 43)] == [
-        "Alaska (infantry)", "Northwest Territory (artillery)", "Greenland (cavalry)", "wild", "wild"]
+        "Alaska (infantry)",
+        "Northwest Territory (artillery)",
+        "Greenland (cavalry)",
+        "wild",
+        "wild",
+    ]
 
 
 def test_the_log_and_the_recorder_use_the_same_names() -> None:

@@ -24,8 +24,8 @@ def test_a_76_percent_score_is_about_200_elo():
 
 def test_consistent_pairwise_scores_give_additive_ratings():
     # a beats b and b beats c by 200 points each; a beats c at the score a 400-point gap predicts.
-    p200 = 1 / (1 + 10 ** -0.5)
-    p400 = 1 / (1 + 10 ** -1)
+    p200 = 1 / (1 + 10**-0.5)
+    p400 = 1 / (1 + 10**-1)
     n = 1_000_000
     wins = np.array([[0, p200, p400], [1 - p200, 0, p200], [1 - p400, 1 - p200, 0]]) * n
     r = fit_ratings(["a", "b", "c"], wins)["rating"]
@@ -71,16 +71,33 @@ def test_ratings_are_reproducible_from_a_seed_and_the_games_are_saved(tmp_path):
     pd.testing.assert_frame_equal(one.ratings, two.ratings)
     pd.testing.assert_frame_equal(one.pairings, two.pairings)
     assert len(one.result.games) == 3 * 2 * 15 and one.result.games["game"].is_unique
-    code = main(["ladder", "--bots", "default,greedy", "--games", "5", "--seed", "9", "--bootstrap", "20",
-                 "--out", str(tmp_path / "l.parquet")])
+    code = main(
+        [
+            "ladder",
+            "--bots",
+            "default,greedy",
+            "--games",
+            "5",
+            "--seed",
+            "9",
+            "--bootstrap",
+            "20",
+            "--out",
+            str(tmp_path / "l.parquet"),
+        ]
+    )
     assert code == 0
     assert (tmp_path / "l.ratings.parquet").exists() and (tmp_path / "l.seats.parquet").exists()
 
 
 @pytest.mark.parametrize(
     "args, message",
-    [(["--bots", "default,nobody"], "unknown bot 'nobody'"), (["--bots", "default"], "at least two bots"),
-     (["--players", "9"], "--players must be from 2 to 6"), (["--bots", "default,default"], "names one twice")],
+    [
+        (["--bots", "default,nobody"], "unknown bot 'nobody'"),
+        (["--bots", "default"], "at least two bots"),
+        (["--players", "9"], "--players must be from 2 to 6"),
+        (["--bots", "default,default"], "names one twice"),
+    ],
 )
 def test_cli_errors_are_one_line(capsys, args, message):
     assert main(["ladder", *args]) == 2

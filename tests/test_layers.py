@@ -23,8 +23,9 @@ LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
 
 def _lint(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return subprocess.run([str(LINT_IMPORTS), "--no-cache", *args], cwd=cwd, env=env, capture_output=True, text=True,
-                          timeout=300)
+    return subprocess.run(
+        [str(LINT_IMPORTS), "--no-cache", *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=300
+    )
 
 
 def _contracts() -> list[dict]:
@@ -62,7 +63,9 @@ def test_every_top_level_module_has_a_layer() -> None:
                 layered.add(name.strip().strip("()"))
     tops = {f"analyzer.{p.stem}" for p in PACKAGE.glob("*.py") if p.stem != "__init__"}
     tops |= {f"analyzer.{p.parent.name}" for p in PACKAGE.glob("*/__init__.py")}
-    assert tops - layered == set(), f"add these to a layer of pyproject.toml's [tool.importlinter]: {sorted(tops - layered)}"
+    assert tops - layered == set(), (
+        f"add these to a layer of pyproject.toml's [tool.importlinter]: {sorted(tops - layered)}"
+    )
 
 
 def test_every_game_module_has_a_layer() -> None:
@@ -74,10 +77,21 @@ def test_every_game_module_has_a_layer() -> None:
 
 def test_bots_depend_only_on_the_game_the_solver_and_the_shared_leaves() -> None:
     graph = grimp.build_graph("analyzer", cache_dir=None)
-    allowed = ("analyzer.bots", "analyzer.game", "analyzer.solver", "analyzer.errors", "analyzer.limits", "analyzer.kernels",
-               "analyzer.integers", "analyzer.slots")
-    imported = {m for module in graph.find_descendants("analyzer.bots") | {"analyzer.bots"}
-                for m in graph.find_modules_directly_imported_by(module)}
+    allowed = (
+        "analyzer.bots",
+        "analyzer.game",
+        "analyzer.solver",
+        "analyzer.errors",
+        "analyzer.limits",
+        "analyzer.kernels",
+        "analyzer.integers",
+        "analyzer.slots",
+    )
+    imported = {
+        m
+        for module in graph.find_descendants("analyzer.bots") | {"analyzer.bots"}
+        for m in graph.find_modules_directly_imported_by(module)
+    }
     assert {m for m in imported if not m.startswith(allowed)} == set()
 
 
@@ -101,5 +115,7 @@ def test_the_game_has_no_function_level_or_type_checking_imports() -> None:
 
 def test_the_scan_finds_a_function_level_import(tmp_path: Path) -> None:
     sample = tmp_path / "sample.py"
-    sample.write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import os\n\ndef f():\n    import json\n")
+    sample.write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import os\n\ndef f():\n    import json\n"
+    )
     assert _imports_below_module_level(sample) == ["sample.py:2 (TYPE_CHECKING)", "sample.py:6"]

@@ -14,7 +14,9 @@ from analyzer.game.state import GameState
 
 
 def test_header_slots_are_distinct_and_inside_the_header() -> None:
-    scalars = [v for k, v in vars(L).items() if k.isupper() and isinstance(v, int) and k not in ("HEADER", "DECK", "DISCARD")]
+    scalars = [
+        v for k, v in vars(L).items() if k.isupper() and isinstance(v, int) and k not in ("HEADER", "DECK", "DISCARD")
+    ]
     assert len(set(scalars)) == len(scalars)
     assert max(scalars) < L.HEADER
     assert sorted(L.AT.values()) == list(range(min(L.AT.values()), L.HEADER))

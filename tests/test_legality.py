@@ -25,7 +25,10 @@ def expected_count(state: GameState) -> int | None:
     if state.phase == Phase.ATTACK:
         return 1 + sum(
             min(state.rules.dice.attacker_max, int(armies[s]) - 1)
-            for s in mine if armies[s] >= 2 for t in board.neighbors[s] if owner[t] != p
+            for s in mine
+            if armies[s] >= 2
+            for t in board.neighbors[s]
+            if owner[t] != p
         )
     if state.phase == Phase.FORTIFY and state.rules.fortify == "adjacent":
         return 1 + sum(int(armies[s]) - 1 for s in mine if armies[s] >= 2 for t in board.neighbors[s] if owner[t] == p)
@@ -80,7 +83,10 @@ def test_candidates_off_the_list_are_refused_with_a_reason() -> None:
         assert reason is not None and ("not in Player 4's hand" in reason or "three different cards" in reason)
     # Out of phase: the reason says what the game waits for, and so what may be entered instead.
     for action in (EndTurn(), Attack(0, 1, 1), MoveIn(1), Fortify(0, 1, 1)):
-        assert state.illegal_reason(action) == f"Player 4 is reinforcing: place the {state.pending} armies left, or trade a set"
+        assert (
+            state.illegal_reason(action)
+            == f"Player 4 is reinforcing: place the {state.pending} armies left, or trade a set"
+        )
 
 
 def test_deciding_seat_is_the_state_s_current_player() -> None:
@@ -102,7 +108,9 @@ def test_the_checked_playout_plays_the_same_games(sample: bool) -> None:
     for seed in range(3):
         plain, checked = GameState.new(4, np.random.default_rng(seed)), GameState.new(4, np.random.default_rng(seed))
         playout.play_compiled(plain, [DEFAULT_BOT] * 4, np.random.default_rng(seed + 10), sample_battles=sample)
-        playout.play_compiled(checked, [DEFAULT_BOT] * 4, np.random.default_rng(seed + 10), sample_battles=sample, check=True)
+        playout.play_compiled(
+            checked, [DEFAULT_BOT] * 4, np.random.default_rng(seed + 10), sample_battles=sample, check=True
+        )
         assert plain == checked
 
 

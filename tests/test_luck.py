@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import itertools
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 
 import pytest
 
@@ -15,7 +15,7 @@ from analyzer.game.state import GameState
 from analyzer.solver.battle import battle, battle_exact
 
 
-@lru_cache(maxsize=None)
+@cache
 def _roll_by_faces(na: int, nd: int) -> dict[tuple[int, int], Fraction]:
     """One roll's losses by enumerating every face of every die (ties to the defender)."""
     out: dict[tuple[int, int], Fraction] = {}
@@ -92,7 +92,7 @@ def small_log() -> GameState:
         Place("Iceland", 1),
         Place("Alaska", 10),
         Battle("Iceland", "Scandinavia", 2, 0),  # 4 against 3: taken with 2 lost
-        Battle("Alaska", "Kamchatka", 11, 2),    # 13 against 3 (Green's): broken off after 3 fell
+        Battle("Alaska", "Kamchatka", 11, 2),  # 13 against 3 (Green's): broken off after 3 fell
         Attack("Alaska", "Kamchatka", 3),
         Defend(2),
         Roll(2, 0),

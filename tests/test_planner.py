@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 from analyzer.bots import DEFAULT_BOT, make_bot
-from analyzer.bots.planner import PLANNER_BOT, PlannerBot, ease_weights
 from analyzer.bots.heuristic import board_data
+from analyzer.bots.planner import PLANNER_BOT, PlannerBot, ease_weights
 from analyzer.errors import BotError
 from analyzer.game.actions import Place
 from analyzer.game.board import classic_board
@@ -32,7 +32,11 @@ VARIANTS = [
 ]
 
 
-@pytest.mark.parametrize("rules", VARIANTS, ids=lambda r: f"{r.fortify}-{r.card_values}-m{int(r.missions)}-c{int(r.capitals)}-t{int(r.dice.ties_to_attacker)}")
+@pytest.mark.parametrize(
+    "rules",
+    VARIANTS,
+    ids=lambda r: f"{r.fortify}-{r.card_values}-m{int(r.missions)}-c{int(r.capitals)}-t{int(r.dice.ties_to_attacker)}",
+)
 @pytest.mark.parametrize("n_players", [2, 3, 4, 6])
 @pytest.mark.parametrize("sample", [True, False], ids=["sampled", "rolled"])
 def test_planner_plays_legal_games_the_same_compiled_and_checked(rules, n_players, sample):
@@ -139,7 +143,10 @@ def test_the_model_draft_claims_what_raises_its_fitted_odds_most():
             candidates = np.repeat(state.owner[None, :].astype(np.int64), len(free), axis=0)
             candidates[np.arange(len(free)), free] = p
             arrays = draft_arrays(candidates, np.full(len(free), state.first_player), n, BOARD)
-            logit = terms["enemy neighbours"] * arrays["enemy_neighbours"][:, p] + terms["adjacent pairs"] * arrays["adjacent_pairs"][:, p]
+            logit = (
+                terms["enemy neighbours"] * arrays["enemy_neighbours"][:, p]
+                + terms["adjacent pairs"] * arrays["adjacent_pairs"][:, p]
+            )
             for continent in BOARD.continents:
                 held = arrays[f"in_{slug(continent.name)}"][:, p]
                 logit = logit + np.array([terms[f"{continent.name} {k}"] if k else 0.0 for k in held])
@@ -170,7 +177,9 @@ def test_turn_search_is_reproducible_and_its_turn_is_legal():
     from analyzer.analysis.search import PLANS, play_setup, suggest_turn
 
     state = play_setup(GameState.new(3, np.random.default_rng(4)), np.random.default_rng(4))
-    plans = {name: PLANS[name] for name in ("default", "bold: attack any fight at 50%", "careful: only near-certain fights")}
+    plans = {
+        name: PLANS[name] for name in ("default", "bold: attack any fight at 50%", "careful: only near-certain fights")
+    }
     one = suggest_turn(state, rollouts=6, seed=2, plans=plans)
     two = suggest_turn(state, rollouts=6, seed=2, plans=plans)
     assert one.table.equals(two.table) and one.actions == two.actions

@@ -5,18 +5,18 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from analyzer.game.engine import steps as engine
-from analyzer.sim import playout
-from analyzer.solver.battle import BattleOptions, battle, kernel_args, outcome_arrays, outcome_cdf
 from analyzer.bots import DEFAULT_BOT, HeuristicBot
-from analyzer.game.dice import DiceRules
 from analyzer.errors import SimulationError
+from analyzer.game.dice import DiceRules
+from analyzer.game.engine import steps as engine
 from analyzer.game.rules import PROGRESSIVE_SET_VALUES, Rules
+from analyzer.game.state import GameState
+from analyzer.game.vocabulary import DRAW, GAME_OVER, REINFORCE, Phase
+from analyzer.sim import playout
 from analyzer.sim.play import play_game
 from analyzer.sim.runs import game_rng
 from analyzer.sim.simulate import simulate
-from analyzer.game.state import GameState
-from analyzer.game.vocabulary import Phase, DRAW, GAME_OVER, REINFORCE
+from analyzer.solver.battle import BattleOptions, battle, kernel_args, outcome_arrays, outcome_cdf
 
 VARIANTS = [
     Rules(),
@@ -32,7 +32,11 @@ def test_phase_codes_are_the_engines():
     assert (Phase.REINFORCE, Phase.DRAW, Phase.GAME_OVER) == (REINFORCE, DRAW, GAME_OVER)
 
 
-@pytest.mark.parametrize("rules", VARIANTS, ids=lambda r: f"{r.fortify}-{r.card_values}-m{int(r.missions)}-c{int(r.capitals)}-t{int(r.dice.ties_to_attacker)}")
+@pytest.mark.parametrize(
+    "rules",
+    VARIANTS,
+    ids=lambda r: f"{r.fortify}-{r.card_values}-m{int(r.missions)}-c{int(r.capitals)}-t{int(r.dice.ties_to_attacker)}",
+)
 @pytest.mark.parametrize("n_players", [2, 3, 4, 6])
 @pytest.mark.parametrize("sample", [True, False], ids=["sampled", "rolled"])
 def test_compiled_games_equal_checked_games(rules, n_players, sample):
@@ -86,7 +90,9 @@ def test_only_plain_heuristic_bots_are_compiled():
     assert not playout.compiled([DEFAULT_BOT, RandomBot()])
     assert not playout.compiled([ContinentCardBot(), DEFAULT_BOT])
     with pytest.raises(SimulationError, match="runs HeuristicBot, PlannerBot, HunterBot, StrategistBot seats only"):
-        playout.play_compiled(GameState.new(2, np.random.default_rng(0)), [DEFAULT_BOT, RandomBot()], np.random.default_rng(0))
+        playout.play_compiled(
+            GameState.new(2, np.random.default_rng(0)), [DEFAULT_BOT, RandomBot()], np.random.default_rng(0)
+        )
 
 
 def test_invariants_over_thousands_of_compiled_games():
@@ -149,8 +155,14 @@ def test_a_battle_cache_that_grows_and_then_fills_plays_the_same_games(monkeypat
 
 @pytest.mark.parametrize(
     ("attackers", "defenders", "stop_at", "dice"),
-    [(2, 1, 1, DiceRules()), (5, 2, 3, DiceRules()), (30, 12, 1, DiceRules()), (50, 40, 4, DiceRules()),
-     (12, 9, 2, DiceRules(ties_to_attacker=True)), (9, 6, 1, DiceRules(defender_max=3))],
+    [
+        (2, 1, 1, DiceRules()),
+        (5, 2, 3, DiceRules()),
+        (30, 12, 1, DiceRules()),
+        (50, 40, 4, DiceRules()),
+        (12, 9, 2, DiceRules(ties_to_attacker=True)),
+        (9, 6, 1, DiceRules(defender_max=3)),
+    ],
 )
 def test_simulator_battle_outcomes_are_the_solvers(attackers, defenders, stop_at, dice):
     options = BattleOptions(dice=dice)

@@ -14,8 +14,8 @@ from matplotlib.collections import LineCollection, PathCollection
 from matplotlib.figure import Figure
 
 from analyzer.game.board import classic_board
-from analyzer.plot import NEUTRAL_COLOR, PLAYER_COLORS, draw_board, draw_state
 from analyzer.game.state import GameState
+from analyzer.plot import NEUTRAL_COLOR, PLAYER_COLORS, draw_board, draw_state
 
 BOARD = classic_board()
 N = len(BOARD.territories)
@@ -119,10 +119,17 @@ def test_the_neutral_force_of_a_two_player_game_is_grey() -> None:
 def test_hand_made_position_with_names_colours_and_highlight() -> None:
     owner = np.arange(N) % 3
     armies = np.arange(N) + 1
-    ax = draw_board(BOARD, owner, armies, player_colors=["red", "green", "blue"],
-                    player_names=["Ann", "Bob", "Cy"], highlight=["Alaska", 41]).axes[0]
-    np.testing.assert_allclose(territory_markers(ax).get_facecolors()[:3],
-                               [mcolors.to_rgba(c) for c in ("red", "green", "blue")])
+    ax = draw_board(
+        BOARD,
+        owner,
+        armies,
+        player_colors=["red", "green", "blue"],
+        player_names=["Ann", "Bob", "Cy"],
+        highlight=["Alaska", 41],
+    ).axes[0]
+    np.testing.assert_allclose(
+        territory_markers(ax).get_facecolors()[:3], [mcolors.to_rgba(c) for c in ("red", "green", "blue")]
+    )
     assert texts(ax, "armies")[:3] == ["1", "2", "3"]
     assert any(label.startswith("Bob: 14 territories") for label in legend_labels(ax))
     (rings,) = by_gid(ax, "highlight")
@@ -159,4 +166,3 @@ def test_the_figure_renders() -> None:
 def test_bad_inputs_raise_value_errors_naming_the_value(kwargs: dict[str, object], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         draw_board(**kwargs)  # type: ignore[arg-type]
-

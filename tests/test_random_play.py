@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from analyzer.bots import RandomBot
 from analyzer.game.rules import Rules
 from analyzer.game.state import GameState
-from analyzer.game.vocabulary import Phase, DECK, DISCARD
+from analyzer.game.vocabulary import DECK, DISCARD, Phase
 
 BOT = RandomBot()
 PLAYER_COUNTS = [2, 3, 4, 5, 6]
@@ -141,8 +141,14 @@ def test_json_round_trip_at_every_step(n_players: int) -> None:
     seed=st.integers(0, 2**32 - 1),
     explore=st.floats(0.0, 1.0),
     variant=st.sampled_from(
-        [Rules(), Rules(fortify="connected"), Rules(card_values="fixed"), Rules(setup="deal"), Rules(missions=True),
-         Rules(capitals=True)]
+        [
+            Rules(),
+            Rules(fortify="connected"),
+            Rules(card_values="fixed"),
+            Rules(setup="deal"),
+            Rules(missions=True),
+            Rules(capitals=True),
+        ]
     ),
 )
 def test_any_legal_action_keeps_the_invariants(n_players: int, seed: int, explore: float, variant: Rules) -> None:

@@ -19,9 +19,9 @@ from analyzer.errors import IllegalActionError, StateFormatError
 from analyzer.game.actions import Battle, Draw, Trade
 from analyzer.game.board import classic_board
 from analyzer.game.cards import is_valid_set
-from analyzer.live import LIVE_LABEL, LiveGame
 from analyzer.game.state import GameState
-from analyzer.game.vocabulary import Phase, DECK, DISCARD
+from analyzer.game.vocabulary import DECK, DISCARD, Phase
+from analyzer.live import LIVE_LABEL, LiveGame
 from analyzer.solver.battle import battle
 
 BOARD = classic_board()
@@ -103,17 +103,30 @@ def next_step(live: LiveGame, rng: np.random.Generator, battles: int) -> Step:
             stop = 1 if rng.random() < 0.7 or s.armies[a] < 4 else 2
             r = battle(int(s.armies[a]), int(s.armies[t]), stop_at=stop)
             i = int(rng.choice(len(r.probability), p=r.probability / r.probability.sum()))
-            return "battle", {"source": BOARD.territories[a], "target": BOARD.territories[t],
-                              "attacker_left": int(r.attacker_left[i]), "defender_left": int(r.defender_left[i])}
+            return "battle", {
+                "source": BOARD.territories[a],
+                "target": BOARD.territories[t],
+                "attacker_left": int(r.attacker_left[i]),
+                "defender_left": int(r.defender_left[i]),
+            }
     card = None
     if s.captured and p == live.me:
         deck = np.flatnonzero(s.card_loc == DECK)
         card = int(deck[int(rng.integers(len(deck)))])
-    moves = [(int(s.armies[a]), a, int(t)) for a in s.territories_of(p) if s.armies[a] > 1
-             and all(s.owner[n] == p for n in BOARD.neighbors[a]) for t in BOARD.neighbors[a]]
+    moves = [
+        (int(s.armies[a]), a, int(t))
+        for a in s.territories_of(p)
+        if s.armies[a] > 1 and all(s.owner[n] == p for n in BOARD.neighbors[a])
+        for t in BOARD.neighbors[a]
+    ]
     if moves and rng.random() < 0.6:
         n, a, t = max(moves)
-        return "fortify", {"source": BOARD.territories[a], "target": BOARD.territories[t], "armies": n - 1, "card": card}
+        return "fortify", {
+            "source": BOARD.territories[a],
+            "target": BOARD.territories[t],
+            "armies": n - 1,
+            "card": card,
+        }
     return "end_turn", {"card": card}
 
 
@@ -297,8 +310,10 @@ def _grab(live: LiveGame, card: int | None = None) -> None:
     """The player to move piles every army on its front stack and takes a neighbour without loss."""
     s = live.state
     p = s.player
-    src = max((t for t in s.territories_of(p) if any(s.owner[n] != p for n in BOARD.neighbors[t])),
-              key=lambda t: int(s.armies[t]))
+    src = max(
+        (t for t in s.territories_of(p) if any(s.owner[n] != p for n in BOARD.neighbors[t])),
+        key=lambda t: int(s.armies[t]),
+    )
     live.place({src: s.pending})
     target = next(int(n) for n in BOARD.neighbors[src] if live.state.owner[n] != p)
     live.battle(src, target, int(live.state.armies[src]), 0)
@@ -319,9 +334,15 @@ def test_refused_entries_name_the_problem_and_change_nothing() -> None:
     assert before.pending == 11
     cases = [
         (lambda: live.place({"Alaska": 99}), "armies must be from 1 to the 11 left to place, got 99"),
-        (lambda: live.place({"Kamchatka": 1}), "Player 1 cannot place 1 army on Kamchatka now: Kamchatka is not Player 1's \\(it is Player 3's\\)"),
+        (
+            lambda: live.place({"Kamchatka": 1}),
+            "Player 1 cannot place 1 army on Kamchatka now: Kamchatka is not Player 1's \\(it is Player 3's\\)",
+        ),
         (lambda: live.place({"Atlantis": 1}), "Atlantis"),
-        (lambda: live.battle("Alaska", "Ural", 2, 0), "Player 1 is reinforcing: place the 11 armies left, or trade a set"),
+        (
+            lambda: live.battle("Alaska", "Ural", 2, 0),
+            "Player 1 is reinforcing: place the 11 armies left, or trade a set",
+        ),
         (lambda: live.trade(), "holds 0 card"),
         (lambda: live.move_in(2), "Player 1 cannot move 2 armies in now: Player 1 is reinforcing"),
         (lambda: live.undo(), "cannot undo 1 entries; 0 can be undone"),
@@ -341,9 +362,15 @@ def test_refused_entries_name_the_problem_and_change_nothing() -> None:
         (lambda: live.battle("Alaska", "Ural", 6, 0), "Alaska does not border Ural"),
         (lambda: live.battle("Alaska", "Kamchatka", 14, 0), "a battle of 13 against 3 cannot leave 14 and 0"),
         (lambda: live.battle("Alaska", "Kamchatka", 1, 0), "a capture leaves the attacker at least 2"),
-        (lambda: live.battle("Alaska", "Kamchatka", 13, 3), "a battle removes at least one army: Alaska still has 13 "
-                                                            "and Kamchatka 3; enter the armies left after the dice"),
-        (lambda: live.battle("Alaska", "Alberta", 10, 1), "Alberta is Player 1's own; attack a territory of another player"),
+        (
+            lambda: live.battle("Alaska", "Kamchatka", 13, 3),
+            "a battle removes at least one army: Alaska still has 13 "
+            "and Kamchatka 3; enter the armies left after the dice",
+        ),
+        (
+            lambda: live.battle("Alaska", "Alberta", 10, 1),
+            "Alberta is Player 1's own; attack a territory of another player",
+        ),
         (lambda: live.fortify("Alaska", "Kamchatka", 1), "both Alaska and Kamchatka must be Player 1's"),
         (lambda: live.fortify("Alaska", "Alberta", 13), "move from 1 to 12 armies"),
         (lambda: live.end_turn(card=3), "no card is drawn"),
@@ -395,7 +422,9 @@ def test_naming_cards_of_my_own() -> None:
     name = 30 if hidden != 30 else 31
     live.name_cards([name])
     assert live.state.hand(0) == sorted([7, name]) and live.hidden == []
-    with pytest.raises(IllegalActionError, match="is not in Player 1's hand, and Player 1 has no hidden card it could be"):
+    with pytest.raises(
+        IllegalActionError, match="is not in Player 1's hand, and Player 1 has no hidden card it could be"
+    ):
         live.name_cards([32])
     live.undo()
     assert live.hidden == [hidden]
@@ -411,7 +440,9 @@ def test_setup_by_claims_and_starting_armies() -> None:
     s = live.state
     assert s.phase == Phase.SETUP_PLACE and list(s.pool) == [21, 21, 21]
     with pytest.raises(IllegalActionError, match="Ann has 21 starting armies to place, got 20"):
-        live.place_starting({0: {s.territories_of(0)[0]: 20}, 1: {s.territories_of(1)[0]: 21}, 2: {s.territories_of(2)[0]: 21}})
+        live.place_starting(
+            {0: {s.territories_of(0)[0]: 20}, 1: {s.territories_of(1)[0]: 21}, 2: {s.territories_of(2)[0]: 21}}
+        )
     live.place_starting({p: {s.territories_of(p)[0]: 11, s.territories_of(p)[1]: 10} for p in range(3)})
     s = live.state
     assert s.phase == Phase.REINFORCE and s.player == 1 and int(s.armies.sum()) == 105

@@ -13,13 +13,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from analyzer.cli import main
 from analyzer.analysis.review import _winners, is_bots_own_turn, player_turns, replay_turn, review_game
+from analyzer.bots.base import BattleOrder
 from analyzer.bots.planner import PLANNER_BOT
 from analyzer.bots.registry import make_bot
+from analyzer.cli import main
 from analyzer.game.actions import Battle, EndAttack, EndTurn, Place
 from analyzer.game.state import GameState
-from analyzer.bots.base import BattleOrder
 from analyzer.sim.battles import sample_battle
 from analyzer.solver.battle import battle
 
@@ -39,8 +39,14 @@ def bot_turns(state: GameState, turns: int, rng: np.random.Generator) -> GameSta
 
 def fresh_start(state: GameState) -> GameState:
     """``state`` (at the start of a turn) as a new game with no history, so that a review starts there."""
-    return GameState.from_position(state.owner, state.armies, n_players=state.n_players, player=state.player,
-                                   hands={p: state.hand(p) for p in range(state.n_players)}, sets_traded=state.sets_traded)
+    return GameState.from_position(
+        state.owner,
+        state.armies,
+        n_players=state.n_players,
+        player=state.player,
+        hands={p: state.hand(p) for p in range(state.n_players)},
+        sets_traded=state.sets_traded,
+    )
 
 
 def interior(state: GameState) -> list[int]:
@@ -68,7 +74,7 @@ def test_replaying_a_turn_on_its_own_dice_gives_back_the_recorded_position() -> 
     rng = np.random.default_rng(7)
     game = GameState.random_start(4, rng)
     seeds = []
-    for j in range(24):
+    for _j in range(24):
         seeds.append(int(rng.integers(2**32)))
         replay_turn(game, (), np.random.default_rng(seeds[-1]))
     turns = player_turns(game)
@@ -104,8 +110,10 @@ def test_a_turn_the_rollout_bot_played_replays_as_the_same_games() -> None:
     for t, own in zip(player_turns(game), flags):
         if own:
             text = t.before.to_json(history=False)
-            assert _winners(text, t.decisions, t.outcomes, None, 3, t.index, 12).tolist() == \
-                _winners(text, None, None, None, 3, t.index, 12).tolist()
+            assert (
+                _winners(text, t.decisions, t.outcomes, None, 3, t.index, 12).tolist()
+                == _winners(text, None, None, None, 3, t.index, 12).tolist()
+            )
     # A turn the bot would not have played is replayed: the blunder below.
     start = blunder_position()
     blunder = start.copy()
@@ -131,9 +139,11 @@ def test_a_blunder_is_charged_to_the_decisions() -> None:
         assert row["player"] == me
         played[blunder] = row
     bad, good = played[True], played[False]
-    print(f"blunder: decisions {bad['decisions']:+.3f} [{bad['decisions_low']:+.3f}, {bad['decisions_high']:+.3f}] "
-          f"against {bad['best_plan']}; the bot's turn: {good['decisions']:+.3f} [{good['decisions_low']:+.3f}, "
-          f"{good['decisions_high']:+.3f}] against {good['best_plan']}")
+    print(
+        f"blunder: decisions {bad['decisions']:+.3f} [{bad['decisions_low']:+.3f}, {bad['decisions_high']:+.3f}] "
+        f"against {bad['best_plan']}; the bot's turn: {good['decisions']:+.3f} [{good['decisions_low']:+.3f}, "
+        f"{good['decisions_high']:+.3f}] against {good['best_plan']}"
+    )
     assert bad["decisions"] < -0.15 and bad["decisions_high"] < 0
     assert good["decisions"] > -0.05
 
@@ -176,9 +186,11 @@ def test_a_freak_battle_is_charged_to_the_dice() -> None:
     bot_turns(game, 1, rng)
     review = review_game(game, rollouts=ROLLOUTS, seed=3, turning_points=1)
     row = review.turns.iloc[0]
-    print(f"freak battle {freak[0]} against {freak[1]} lost: change {row['change']:+.3f}, dice {row['dice']:+.3f} "
-          f"[{row['dice_low']:+.3f}, {row['dice_high']:+.3f}], decisions {row['decisions']:+.3f} "
-          f"[{row['decisions_low']:+.3f}, {row['decisions_high']:+.3f}]")
+    print(
+        f"freak battle {freak[0]} against {freak[1]} lost: change {row['change']:+.3f}, dice {row['dice']:+.3f} "
+        f"[{row['dice_low']:+.3f}, {row['dice_high']:+.3f}], decisions {row['decisions']:+.3f} "
+        f"[{row['decisions_low']:+.3f}, {row['decisions_high']:+.3f}]"
+    )
     p = battle(*freak).joint()[1, freak[1]]
     print(f"(that result's probability: {p:.1e})")
     assert p < 1e-3
@@ -209,8 +221,14 @@ def test_the_review_is_the_same_whatever_the_workers() -> None:
 
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return subprocess.run([sys.executable, "-m", "analyzer", "review", *args], capture_output=True, text=True, env=env,
-                          cwd=ROOT, timeout=600)
+    return subprocess.run(
+        [sys.executable, "-m", "analyzer", "review", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=ROOT,
+        timeout=600,
+    )
 
 
 def test_the_command_prints_the_json_contract_and_writes_the_table(tmp_path: Path) -> None:
@@ -233,12 +251,17 @@ def test_the_command_prints_the_json_contract_and_writes_the_table(tmp_path: Pat
     assert out.read_text().splitlines()[0].startswith("turn,round,player,name")
 
 
-@pytest.mark.parametrize("content, says", [
-    (None, "cannot read"),
-    ("{not json", "is not a recorded game"),
-    ('{"format": "risk-analyzer/state", "version": 1}', "is not a recorded game"),
-])
-def test_bad_files_exit_2_with_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str | None, says: str) -> None:
+@pytest.mark.parametrize(
+    "content, says",
+    [
+        (None, "cannot read"),
+        ("{not json", "is not a recorded game"),
+        ('{"format": "risk-analyzer/state", "version": 1}', "is not a recorded game"),
+    ],
+)
+def test_bad_files_exit_2_with_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str | None, says: str
+) -> None:
     path = tmp_path / "game.json"
     if content is not None:
         path.write_text(content)

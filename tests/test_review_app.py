@@ -65,8 +65,9 @@ def fresh_worker(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     worker.shutdown(cancel_futures=True)
 
 
-def test_the_strip_values_positions_in_the_background_and_keeps_them_in_the_store(tmp_path: Path,
-                                                                                  fresh_worker: None) -> None:
+def test_the_strip_values_positions_in_the_background_and_keeps_them_in_the_store(
+    tmp_path: Path, fresh_worker: None
+) -> None:
     games = GameStore(tmp_path / "games.sqlite3")
     game = recorded_game(2, seed=8)
     position = turn_positions(game)[-1]
@@ -86,8 +87,9 @@ def test_the_strip_values_positions_in_the_background_and_keeps_them_in_the_stor
     assert np.allclose(again[["p_win", "ci_low", "ci_high"]], expected[["p_win", "ci_low", "ci_high"]])
 
 
-def test_the_strip_worker_starts_without_running_the_app_script(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
-                                                                 fresh_worker: None) -> None:
+def test_the_strip_worker_starts_without_running_the_app_script(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, fresh_worker: None
+) -> None:
     # While a page runs, Streamlit installs the app's script as __main__; a process spawned then would run the
     # whole app first (in the server, the worker ran app.py and drew the start page, with no page to draw on).
     ran = tmp_path / "the app script ran"
@@ -109,8 +111,9 @@ def test_the_strip_worker_starts_without_running_the_app_script(monkeypatch: pyt
     assert sys.modules["__main__"] is app_main  # the page's own __main__ is back
 
 
-def test_a_turn_just_recorded_is_valued_next_not_behind_the_earlier_turns(monkeypatch: pytest.MonkeyPatch,
-                                                                          tmp_path: Path, fresh_worker: None) -> None:
+def test_a_turn_just_recorded_is_valued_next_not_behind_the_earlier_turns(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, fresh_worker: None
+) -> None:
     # A fresh server's memory, and few rollouts: the order of the valuations is the point, not their figures.
     for name in ("_DONE", "_RUNNING", "_WANTED"):
         monkeypatch.setattr(strip, name, {})
@@ -132,8 +135,9 @@ def test_a_turn_just_recorded_is_valued_next_not_behind_the_earlier_turns(monkey
     assert not strip._WANTED and not strip._RUNNING
 
 
-def test_a_poll_asks_the_store_once_for_a_position_it_does_not_have(monkeypatch: pytest.MonkeyPatch,
-                                                                    tmp_path: Path) -> None:
+def test_a_poll_asks_the_store_once_for_a_position_it_does_not_have(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     # Nothing is valued here (no worker is started): only the looks in the store are counted.
     for name in ("_DONE", "_RUNNING", "_WANTED", "_MISSED"):
         monkeypatch.setattr(strip, name, {})

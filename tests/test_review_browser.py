@@ -7,10 +7,10 @@ from collections.abc import Iterator
 import numpy as np
 import pytest
 from playwright.sync_api import Browser, expect
+from test_app_browser import PHONE, Server, serving
 
 from analyzer.analysis.review import replay_turn
 from analyzer.game.state import GameState
-from test_app_browser import PHONE, Server, serving
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 

@@ -9,13 +9,13 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
+from analyzer.bots import RandomBot
+from analyzer.errors import IllegalActionError, PositionError, RulesError, StateFormatError
 from analyzer.game import missions
 from analyzer.game.actions import Attack, Battle, Claim, Defend, EndAttack, EndTurn, Fortify, MoveIn, Place, Roll, Trade
 from analyzer.game.board import classic_board
-from analyzer.bots import RandomBot
 from analyzer.game.cards import is_valid_set
 from analyzer.game.dice import DiceRules, roll_distribution
-from analyzer.errors import IllegalActionError, PositionError, RulesError, StateFormatError
 from analyzer.game.rules import Rules, fixed_set_value, reinforcement_from_territories, starting_armies
 from analyzer.game.state import GameState
 from analyzer.game.vocabulary import CHANCE, Phase
@@ -152,7 +152,10 @@ def test_four_cards_do_not_force_a_trade() -> None:
 def test_invalid_set_is_refused_with_its_symbols() -> None:
     cards = (INFANTRY[0], INFANTRY[1], CAVALRY[0])
     state = position(NA[:8], hands={0: list(cards)})
-    with pytest.raises(IllegalActionError, match="infantry, infantry, cavalry are not a set: trade three of a kind, one of each, or two plus a wild"):
+    with pytest.raises(
+        IllegalActionError,
+        match="infantry, infantry, cavalry are not a set: trade three of a kind, one of each, or two plus a wild",
+    ):
         state.apply(Trade(cards))
     with pytest.raises(IllegalActionError, match="are not in Player 1's hand"):
         state.apply(Trade((INFANTRY[5], INFANTRY[6], INFANTRY[7])))
@@ -240,7 +243,10 @@ def test_attack_needs_two_armies_and_an_adjacent_enemy() -> None:
         state.apply(Attack("Alberta", "Brazil", 1))
     with pytest.raises(IllegalActionError, match="Alaska has 1 army"):
         state.apply(Attack("Alaska", "Kamchatka", 1))
-    with pytest.raises(IllegalActionError, match="Player 1 cannot attack Ontario from Alberta with 1 die now: Ontario is Player 1's own"):
+    with pytest.raises(
+        IllegalActionError,
+        match="Player 1 cannot attack Ontario from Alberta with 1 die now: Ontario is Player 1's own",
+    ):
         state.apply(Attack("Alberta", "Ontario", 1))
     with pytest.raises(IllegalActionError, match="'Atlantis'"):
         state.apply(Attack("Atlantis", "Ontario", 1))
@@ -325,9 +331,13 @@ def test_a_battle_in_which_no_army_fell_is_refused() -> None:
     state = position(NA, armies={"Alaska": 5, "Kamchatka": 1})
     state.apply(Place("Alberta", state.pending))
     before = state.to_json()
-    with pytest.raises(IllegalActionError, match=(
+    with pytest.raises(
+        IllegalActionError,
+        match=(
             r"Player 1 cannot record the battle from Alaska into Kamchatka \(5 and 1 left\) now: a battle removes "
-            "at least one army: Alaska still has 5 and Kamchatka 1; enter the armies left after the dice")):
+            "at least one army: Alaska still has 5 and Kamchatka 1; enter the armies left after the dice"
+        ),
+    ):
         state.apply(Battle("Alaska", "Kamchatka", 5, 1))
     assert state.to_json() == before and not state.is_legal(Battle("Alaska", "Kamchatka", 5, 1))
     # One army fewer on either side is a battle that happened.
@@ -451,7 +461,7 @@ def test_capital_risk() -> None:
     last_owner = next(q for q in range(3) if q != p)
     target = capitals[last_owner]
     source = BOARD.neighbors[target][0]
-    for q, c in enumerate(capitals):
+    for _q, c in enumerate(capitals):
         if c != target:
             state.owner[c] = p
     state.owner[source] = p
@@ -533,9 +543,7 @@ def brute_force(a: int, d: int, dice: DiceRules) -> dict[tuple[int, int], Fracti
     for roll in itertools.product(faces, repeat=a + d):
         att = sorted(roll[:a], reverse=True)
         dfn = sorted(roll[a:], reverse=True)
-        a_loss = sum(
-            1 for x, y in zip(att, dfn) if not (x > y or (dice.ties_to_attacker and x == y))
-        )
+        a_loss = sum(1 for x, y in zip(att, dfn) if not (x > y or (dice.ties_to_attacker and x == y)))
         counts[(a_loss, min(a, d) - a_loss)] += 1
     total = dice.sides ** (a + d)
     return {k: Fraction(v, total) for k, v in counts.items()}
@@ -562,7 +570,10 @@ def test_single_die_odds() -> None:
 # ---------------------------------------------------------------- bad input and serialization
 def test_illegal_action_names_action_and_phase() -> None:
     state = position(NA)
-    with pytest.raises(IllegalActionError, match="Player 1 cannot end the turn now: Player 1 is reinforcing: place the 8 armies left, or trade a set"):
+    with pytest.raises(
+        IllegalActionError,
+        match="Player 1 cannot end the turn now: Player 1 is reinforcing: place the 8 armies left, or trade a set",
+    ):
         state.apply(EndTurn())
     assert issubclass(IllegalActionError, ValueError)
     with pytest.raises(IllegalActionError, match="Brazil is not Player 1's \\(it is Player 2's\\)"):

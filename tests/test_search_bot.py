@@ -34,8 +34,12 @@ FAST = SearchBot(rollouts=2, base=PLANNER_BOT)
 
 @pytest.mark.parametrize(
     "rules",
-    [Rules(turn_limit=6), Rules(fortify="connected", card_values="fixed", turn_limit=6),
-     Rules(missions=True, turn_limit=6), Rules(capitals=True, setup="deal", turn_limit=6)],
+    [
+        Rules(turn_limit=6),
+        Rules(fortify="connected", card_values="fixed", turn_limit=6),
+        Rules(missions=True, turn_limit=6),
+        Rules(capitals=True, setup="deal", turn_limit=6),
+    ],
     ids=["classic", "connected-fixed", "missions", "capitals"],
 )
 def test_the_search_player_plays_only_legal_moves(rules):
@@ -150,8 +154,24 @@ def test_the_registry_names_the_search_player_and_the_bots_keep_theirs():
 
 
 def test_the_command_line_plays_the_search_player_by_name(capsys):
-    assert main(["simulate", "--players", "3", "--bots", "search,planner,planner", "--games", "2", "--max-rounds", "4",
-                 "--quiet", "--json"]) == 0
+    assert (
+        main(
+            [
+                "simulate",
+                "--players",
+                "3",
+                "--bots",
+                "search,planner,planner",
+                "--games",
+                "2",
+                "--max-rounds",
+                "4",
+                "--quiet",
+                "--json",
+            ]
+        )
+        == 0
+    )
     summary = json.loads(capsys.readouterr().out)
     assert summary["games"] == 2
     assert main(["simulate", "--bots", "serch", "--games", "1", "--quiet"]) == 2

@@ -18,22 +18,22 @@ import pandas as pd
 import pytest
 from scipy.stats import chi2_contingency, chisquare, fisher_exact
 
-from analyzer.game.actions import Place
-from analyzer.solver.battle import battle
-from analyzer.game.board import classic_board
 from analyzer.bots import BattleOrder, make_bot
 from analyzer.cli import main
 from analyzer.errors import SimulationError
-from analyzer.sim.evaluate import evaluate
-from analyzer.game.rules import STARTING_ARMIES, NEUTRAL_ARMIES, Rules
+from analyzer.game.actions import Place
+from analyzer.game.board import classic_board
+from analyzer.game.rules import NEUTRAL_ARMIES, STARTING_ARMIES, Rules
+from analyzer.game.state import GameState
+from analyzer.game.vocabulary import Phase
 from analyzer.sim.battles import sample_battle
 from analyzer.sim.checkpoints import TABLES
+from analyzer.sim.evaluate import evaluate
 from analyzer.sim.play import roll_battle
 from analyzer.sim.result import SimulationResult, table_path
 from analyzer.sim.runs import game_rng
 from analyzer.sim.simulate import simulate
-from analyzer.game.state import GameState
-from analyzer.game.vocabulary import Phase
+from analyzer.solver.battle import battle
 
 ROOT = Path(__file__).resolve().parent.parent
 BOARD = classic_board()
@@ -46,7 +46,9 @@ def assert_same(a: SimulationResult, b: SimulationResult) -> None:
 
 
 # ---------------------------------------------------------------------------------- reproducibility
-RUN = dict(n_players=3, bots="default,greedy,random", n_games=24, seed=5, batch_size=5, record_turns=True, progress=False)
+RUN = dict(
+    n_players=3, bots="default,greedy,random", n_games=24, seed=5, batch_size=5, record_turns=True, progress=False
+)
 
 
 @pytest.fixture(scope="module")
@@ -88,7 +90,9 @@ def test_each_game_has_its_own_seed_sequence_child(serial):
 
 
 # ---------------------------------------------------------------------------------- invariants
-@pytest.mark.parametrize(("n_players", "bots"), [(2, "default,random"), (4, "default,greedy,cautious,random"), (6, "default")])
+@pytest.mark.parametrize(
+    ("n_players", "bots"), [(2, "default,random"), (4, "default,greedy,cautious,random"), (6, "default")]
+)
 def test_invariants_of_simulated_games(n_players, bots):
     bots_list = bots.split(",") if "," in bots else [bots] * n_players
     r = simulate(n_players, bots_list, n_games=6, seed=n_players, check=True, record_turns=True, progress=False)
@@ -125,8 +129,14 @@ def test_invariants_of_simulated_games(n_players, bots):
 
 @pytest.mark.parametrize(
     "rules",
-    [Rules(fortify="connected"), Rules(card_values="fixed"), Rules(setup="deal"), Rules(capitals=True),
-     Rules(missions=True), Rules(territory_bonus=0)],
+    [
+        Rules(fortify="connected"),
+        Rules(card_values="fixed"),
+        Rules(setup="deal"),
+        Rules(capitals=True),
+        Rules(missions=True),
+        Rules(territory_bonus=0),
+    ],
     ids=["connected", "fixed-cards", "deal", "capitals", "missions", "no-bonus"],
 )
 def test_the_bots_play_legal_games_under_every_rule_variant(rules):
@@ -227,14 +237,36 @@ def test_rerun_resumes_from_the_checkpoint_and_refuses_other_parameters(tmp_path
 
 def _cli(*args: str, **kw) -> subprocess.Popen:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return subprocess.Popen([sys.executable, "-m", "analyzer", "simulate", *args], cwd=ROOT, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kw)
+    return subprocess.Popen(
+        [sys.executable, "-m", "analyzer", "simulate", *args],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        **kw,
+    )
 
 
 def test_an_interrupted_cli_run_loses_no_finished_game(tmp_path):
     out = tmp_path / "results.parquet"
-    args = ["--players", "4", "--bots", "default", "--games", "40", "--seed", "4", "--batch-size", "2",
-            "--roll-dice", "--out", str(out), "--quiet", "--json"]
+    args = [
+        "--players",
+        "4",
+        "--bots",
+        "default",
+        "--games",
+        "40",
+        "--seed",
+        "4",
+        "--batch-size",
+        "2",
+        "--roll-dice",
+        "--out",
+        str(out),
+        "--quiet",
+        "--json",
+    ]
     proc = _cli(*args)
     ckpt = Path(f"{out}.checkpoint")
     deadline = time.monotonic() + 120
@@ -259,11 +291,22 @@ def test_an_interrupted_cli_run_loses_no_finished_game(tmp_path):
 
 def test_win_rate_intervals_are_wilson_and_capped_games_count_for_nobody():
     # 100 games: seat 0 wins 50, seat 1 wins 40, 10 are capped (seat 0 ranked first in those).
-    games = pd.DataFrame({"game": range(100), "winner": pd.array([0] * 50 + [1] * 40 + [None] * 10, dtype="Int8"),
-                          "capped": [False] * 90 + [True] * 10})
+    games = pd.DataFrame(
+        {
+            "game": range(100),
+            "winner": pd.array([0] * 50 + [1] * 40 + [None] * 10, dtype="Int8"),
+            "capped": [False] * 90 + [True] * 10,
+        }
+    )
     rank0 = [1] * 50 + [2] * 40 + [1] * 10
-    seats = pd.DataFrame({"game": list(range(100)) * 2, "seat": [0] * 100 + [1] * 100, "bot": ["a"] * 100 + ["b"] * 100,
-                          "rank": rank0 + [3 - r for r in rank0]})
+    seats = pd.DataFrame(
+        {
+            "game": list(range(100)) * 2,
+            "seat": [0] * 100 + [1] * 100,
+            "bot": ["a"] * 100 + ["b"] * 100,
+            "rank": rank0 + [3 - r for r in rank0],
+        }
+    )
     empty = pd.DataFrame()
     r = SimulationResult(games, seats, empty, empty, empty, empty)
     rates = r.win_rates("seat").set_index("seat")
@@ -283,8 +326,22 @@ def test_save_and_load_round_trip(tmp_path, serial):
 
 
 def test_cli_summary(capsys, tmp_path):
-    code = main(["simulate", "--players", "2", "--bots", "default,random", "--games", "20", "--seed", "1",
-                 "--quiet", "--out", str(tmp_path / "x.parquet")])
+    code = main(
+        [
+            "simulate",
+            "--players",
+            "2",
+            "--bots",
+            "default,random",
+            "--games",
+            "20",
+            "--seed",
+            "1",
+            "--quiet",
+            "--out",
+            str(tmp_path / "x.parquet"),
+        ]
+    )
     assert code == 0
     text = capsys.readouterr().out
     assert "win rate by seat" in text and "win rate by bot" in text and "games/s" in text and "median" in text
@@ -379,5 +436,9 @@ def test_workers_die_with_their_parent(tmp_path):
     alive = workers
     while time.monotonic() < deadline and alive:
         time.sleep(0.1)
-        alive = [w for w in workers if Path(f"/proc/{w}").exists() and "State:\tZ" not in Path(f"/proc/{w}/status").read_text()]
+        alive = [
+            w
+            for w in workers
+            if Path(f"/proc/{w}").exists() and "State:\tZ" not in Path(f"/proc/{w}/status").read_text()
+        ]
     assert not alive, f"workers {alive} outlived their parent"

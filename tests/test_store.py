@@ -37,8 +37,12 @@ def test_a_game_comes_back_as_it_was_stored_history_and_labels_included(store: G
     assert back.state.to_json() == state.to_json()
     assert back.name == "Friday night" and back.version == 1
     (summary,) = store.list()
-    assert (summary.id, summary.name, summary.players, summary.turn) == (stored.id, "Friday night",
-                                                                         ("Ann", "Bo", "Cy"), turn_number(state))
+    assert (summary.id, summary.name, summary.players, summary.turn) == (
+        stored.id,
+        "Friday night",
+        ("Ann", "Bo", "Cy"),
+        turn_number(state),
+    )
 
 
 def test_each_save_is_a_new_version_and_every_version_is_kept(store: GameStore) -> None:
@@ -73,7 +77,9 @@ def test_two_writers_racing_on_one_version_one_wins(store: GameStore) -> None:
 
     def write(armies: int) -> None:
         try:
-            GameStore(store.path).save(stored.id, new_game_from_position(state, armies={"Peru": armies}), expected_version=1)
+            GameStore(store.path).save(
+                stored.id, new_game_from_position(state, armies={"Peru": armies}), expected_version=1
+            )
             outcomes.append("saved")
         except StoreConflictError:
             outcomes.append("refused")
@@ -216,8 +222,10 @@ def test_a_cached_result_comes_back_by_kind_and_key_and_is_replaced(store: GameS
     assert store.get_cached("win-chances", "p2") is None
 
 
-@pytest.mark.parametrize("kind, key, value", [("", "k", "v"), ("k" * 65, "k", "v"), ("w", "", "v"),
-                                              ("w", "k" * 4097, "v"), ("w", "k", 3), (None, "k", "v")])
+@pytest.mark.parametrize(
+    "kind, key, value",
+    [("", "k", "v"), ("k" * 65, "k", "v"), ("w", "", "v"), ("w", "k" * 4097, "v"), ("w", "k", 3), (None, "k", "v")],
+)
 def test_a_bad_cache_entry_is_refused(store: GameStore, kind: object, key: object, value: object) -> None:
     with pytest.raises(StoreError, match="cached result's"):
         store.put_cached(kind, key, value)  # type: ignore[arg-type]
@@ -258,11 +266,14 @@ def schema_1_file(path: Path, first: GameState, second: GameState) -> None:
     connection.execute("COMMIT")
     connection.execute("PRAGMA journal_mode = WAL")
     connection.execute("BEGIN IMMEDIATE")
-    connection.execute("INSERT INTO games VALUES (?, ?, ?, ?, 1, ?, ?, ?)",
-                       ("old-id", "Old game", "Red\nBlue\nGreen", int(first.turn), first.to_json(), 1000.0, 1000.0))
+    connection.execute(
+        "INSERT INTO games VALUES (?, ?, ?, ?, 1, ?, ?, ?)",
+        ("old-id", "Old game", "Red\nBlue\nGreen", int(first.turn), first.to_json(), 1000.0, 1000.0),
+    )
     connection.execute("INSERT INTO versions VALUES (?, 1, ?, ?)", ("old-id", first.to_json(), 1000.0))
-    connection.execute("UPDATE games SET state = ?, version = 2, updated = ? WHERE id = ?",
-                       (second.to_json(), 2000.0, "old-id"))
+    connection.execute(
+        "UPDATE games SET state = ?, version = 2, updated = ? WHERE id = ?", (second.to_json(), 2000.0, "old-id")
+    )
     connection.execute("INSERT INTO versions VALUES (?, 2, ?, ?)", ("old-id", second.to_json(), 2000.0))
     connection.execute("COMMIT")
     connection.close()
@@ -306,10 +317,15 @@ def test_the_database_may_be_a_url(monkeypatch: pytest.MonkeyPatch, tmp_path: Pa
     assert [g.name for g in GameStore(tmp_path / "club.sqlite3").list()] == ["g"]  # the same file by its path
 
 
-@pytest.mark.parametrize("url, message", [("mysql://u@h/db", "must be a file path, sqlite:///FILE or postgresql"),
-                                          ("sqlite://", "must name a file"),
-                                          ("sqlite:///:memory:", "must name a file"),
-                                          ("postgresql://u@h:notaport/db", "malformed URL")])
+@pytest.mark.parametrize(
+    "url, message",
+    [
+        ("mysql://u@h/db", "must be a file path, sqlite:///FILE or postgresql"),
+        ("sqlite://", "must name a file"),
+        ("sqlite:///:memory:", "must name a file"),
+        ("postgresql://u@h:notaport/db", "malformed URL"),
+    ],
+)
 def test_a_database_url_of_another_kind_is_refused(url: str, message: str) -> None:
     with pytest.raises(StoreError, match=message):
         GameStore(url)
@@ -317,7 +333,9 @@ def test_a_database_url_of_another_kind_is_refused(url: str, message: str) -> No
 
 def test_a_postgresql_url_without_the_driver_says_which_extra_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "psycopg", None)  # as in a default install, without the postgres extra
-    with pytest.raises(StoreError, match=r"PostgreSQL driver, which is not installed: pip install 'risk-analyzer\[postgres\]'"):
+    with pytest.raises(
+        StoreError, match=r"PostgreSQL driver, which is not installed: pip install 'risk-analyzer\[postgres\]'"
+    ):
         GameStore("postgresql+psycopg://club:secret@127.0.0.1:1/risk").list()
 
 

@@ -78,8 +78,10 @@ def run_writers(where: str) -> None:
     store.close()  # the writers are forked: none may share this process's connections
     start_at = time.time() + 2.0
     with ProcessPoolExecutor(WRITERS, mp_context=get_context("fork")) as pool:
-        futures = [pool.submit(writer, where, ids[w % GAMES], int(seeds[GAMES + w].generate_state(1)[0]), start_at)
-                   for w in range(WRITERS)]
+        futures = [
+            pool.submit(writer, where, ids[w % GAMES], int(seeds[GAMES + w].generate_state(1)[0]), start_at)
+            for w in range(WRITERS)
+        ]
         results = [f.result(timeout=600) for f in futures]
 
     accepted: dict[str, list[tuple[int, str]]] = defaultdict(list)

@@ -120,8 +120,9 @@ def test_a_database_of_a_newer_schema_is_refused(postgres_url: str) -> None:
         GameStore(postgres_url).list()
 
 
-def test_another_programs_tables_are_refused_and_unrelated_ones_left_alone(postgres_url: str,
-                                                                          postgres_server: ScratchServer) -> None:
+def test_another_programs_tables_are_refused_and_unrelated_ones_left_alone(
+    postgres_url: str, postgres_server: ScratchServer
+) -> None:
     execute(postgres_url, "CREATE TABLE games (id TEXT)")
     with pytest.raises(StoreError, match="another program"):
         GameStore(postgres_url).list()
@@ -133,15 +134,19 @@ def test_another_programs_tables_are_refused_and_unrelated_ones_left_alone(postg
 
 
 def test_a_server_that_goes_away_mid_game_keeps_the_game_and_takes_the_next_entry(
-        postgres_server: ScratchServer, postgres_url: str) -> None:
+    postgres_server: ScratchServer, postgres_url: str
+) -> None:
     store = GameStore(postgres_url, timeout=2)
     state = game()
     stored = store.create(state, "g")
     entry = new_game_from_position(state, armies={"Peru": 9})
     postgres_server.stop()
     try:
-        for attempt in (lambda: store.save(stored.id, entry, expected_version=1), lambda: store.load(stored.id),
-                        lambda: GameStore(postgres_url).list()):
+        for attempt in (
+            lambda: store.save(stored.id, entry, expected_version=1),
+            lambda: store.load(stored.id),
+            lambda: GameStore(postgres_url).list(),
+        ):
             with pytest.raises(StoreError) as failed:
                 attempt()
             message = str(failed.value)

@@ -14,13 +14,13 @@ from collections.abc import Iterator
 import pandas as pd
 import pytest
 from playwright.sync_api import Browser, expect
+from test_app_browser import PHONE, Server, no_traceback, placed_and_ended, serving
 
 from analyzer.analysis.review import turn_positions
 from analyzer.game.vocabulary import Phase
 from analyzer.live import LiveGame
 from analyzer.store import GameStore
 from analyzer.webapp.strip import CACHE_KIND, ROLLOUTS_ENV, position_key
-from test_app_browser import PHONE, Server, no_traceback, placed_and_ended, serving
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -35,13 +35,15 @@ SLOW = 5000
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, str]]:
     # 5,000 rollouts a position (25x the default): seconds to tens of seconds of a core, so that an entry
     # answered at once is seen answered before the valuation ends, on a quiet machine as on a busy one.
-    with serving(tmp_path_factory.mktemp("strip") / "games.sqlite3", placed_and_ended(11, 3), "Strip",
-                 {ROLLOUTS_ENV: str(SLOW)}) as served:
+    with serving(
+        tmp_path_factory.mktemp("strip") / "games.sqlite3", placed_and_ended(11, 3), "Strip", {ROLLOUTS_ENV: str(SLOW)}
+    ) as served:
         yield served
 
 
-def test_the_strip_follows_a_turn_without_holding_up_the_next_entry(browser: Browser,
-                                                                      served: tuple[Server, str]) -> None:
+def test_the_strip_follows_a_turn_without_holding_up_the_next_entry(
+    browser: Browser, served: tuple[Server, str]
+) -> None:
     server, game_id = served
     store = GameStore(server.db)
     page = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
@@ -69,15 +71,17 @@ def test_the_strip_follows_a_turn_without_holding_up_the_next_entry(browser: Bro
     assert kept is not None, "the turn just ended was never valued"
     chances = pd.read_json(io.StringIO(kept), orient="split")
     for name, p_win in zip(["Ann", "Bo", "Cy"], chances["p_win"]):
-        expect(strip.get_by_test_id("stMetric").filter(has_text=name)).to_contain_text(f"{100 * p_win:.0f}%",
-                                                                                        timeout=TIMEOUT_MS)
+        expect(strip.get_by_test_id("stMetric").filter(has_text=name)).to_contain_text(
+            f"{100 * p_win:.0f}%", timeout=TIMEOUT_MS
+        )
     expect(strip.get_by_text("Win chances now")).to_be_visible(timeout=TIMEOUT_MS)
     no_traceback(page)
     page.context.close()
 
 
-def test_the_record_view_shows_another_devices_entry_without_a_reload(browser: Browser,
-                                                                      served: tuple[Server, str]) -> None:
+def test_the_record_view_shows_another_devices_entry_without_a_reload(
+    browser: Browser, served: tuple[Server, str]
+) -> None:
     """On the Record view the strip's poll is also the page's look at the store (the page polls once): an entry
     saved by another phone is shown within seconds, with no tap on this one."""
     server, game_id = served

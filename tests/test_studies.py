@@ -12,25 +12,25 @@ import pytest
 from scipy.special import expit
 from scipy.stats import chisquare
 
-from analyzer.game.actions import Claim, Place, Trade
-from analyzer.solver.battle import battle
-from analyzer.game.board import classic_board
 from analyzer.bots import DEFAULT_BOT, HeuristicBot
 from analyzer.bots.planner import PLANNER_BOT, PlannerBot
 from analyzer.bots.registry import BOTS, make_bot
 from analyzer.bots.strategist import STRATEGIST_BOT
-from analyzer.solver.chains import conquest
-from analyzer.game.dice import DiceRules, roll_distribution
 from analyzer.errors import StudyError
+from analyzer.game.actions import Claim, Place, Trade
+from analyzer.game.board import classic_board
+from analyzer.game.dice import DiceRules, roll_distribution
+from analyzer.game.state import GameState
 from analyzer.sim.runs import after_draft
 from analyzer.sim.simulate import simulate
-from analyzer.game.state import GameState
+from analyzer.solver.battle import battle
+from analyzer.solver.chains import conquest
 from analyzer.studies import (
     CARD_POLICIES,
+    POPULATIONS,
     ContinentCardBot,
     ModelDraftBot,
     OpeningBot,
-    POPULATIONS,
     calibration,
     card_policy,
     card_timing,
@@ -146,8 +146,21 @@ def test_opening_features_have_the_documented_columns(openings):
     f = openings.features
     continents = [f"in_{c}" for c in ("north_america", "south_america", "europe", "africa", "asia", "australia")]
     assert f.columns.tolist() == [
-        "game", "n_players", "seat", "bot", "won", "capped", "order", "territories", "full_continents",
-        "best_share", "adjacent_pairs", "enemy_neighbours", *continents, "first_claim", "first_claim_continent",
+        "game",
+        "n_players",
+        "seat",
+        "bot",
+        "won",
+        "capped",
+        "order",
+        "territories",
+        "full_continents",
+        "best_share",
+        "adjacent_pairs",
+        "enemy_neighbours",
+        *continents,
+        "first_claim",
+        "first_claim_continent",
     ]
     assert len(f) == 60 * 3
     # Fourteen territories each in a three-player draft, spread over the six continents.
@@ -224,8 +237,12 @@ def synthetic_features(n_drafts: int, rng: np.random.Generator) -> tuple[pd.Data
     owner, first = random_drafts(n_drafts, 3, rng)
     arrays = draft_arrays(owner, first, 3, BOARD)
     flat = {k: v.reshape(-1) for k, v in arrays.items()}
-    logit = (truth["intercept"] + truth["order 2"] * (flat["order"] == 2) + truth["Australia 3"] * (flat["in_australia"] == 3)
-             + truth["adjacent pairs"] * flat["adjacent_pairs"])
+    logit = (
+        truth["intercept"]
+        + truth["order 2"] * (flat["order"] == 2)
+        + truth["Australia 3"] * (flat["in_australia"] == 3)
+        + truth["adjacent pairs"] * flat["adjacent_pairs"]
+    )
     features = pd.DataFrame({"n_players": 3, **flat, "won": rng.random(len(logit)) < expit(logit)})
     return features, truth
 
@@ -327,7 +344,9 @@ def test_the_population_option_seats_its_bots():
     rest = play_continents(3, 4, seed=2, rounds=2, population="strategist")
     assert rest.result.params["bots"] == [repr(STRATEGIST_BOT)] * 3
     assert set(rest.holdings["round"]) <= {1, 2}
-    with pytest.raises(StudyError, match="unknown population 'hunter': expected one of classic, planner, strategist, default"):
+    with pytest.raises(
+        StudyError, match="unknown population 'hunter': expected one of classic, planner, strategist, default"
+    ):
         play_openings(3, 2, population="hunter")
 
 
@@ -369,7 +388,14 @@ def test_the_strategists_compiled_play_honours_the_card_policy():
 
 
 def test_the_continent_card_bot_of_the_strategist_plays_legal_games():
-    result = simulate(3, [card_policy("continent", "strategist"), "strategist", "strategist"], n_games=2, seed=2, check=True, progress=False)
+    result = simulate(
+        3,
+        [card_policy("continent", "strategist"), "strategist", "strategist"],
+        n_games=2,
+        seed=2,
+        check=True,
+        progress=False,
+    )
     assert len(result.games) == 2
 
 
@@ -396,7 +422,7 @@ def test_field_drafts_differ_only_in_the_draft():
 def test_first_claim_by_field_draft_table():
     table = first_claim_by_field_draft(3, 30, seed=4, drafts=["random", "default"])
     assert table.columns.tolist() == ["field_draft", "n_players", "first_claim_continent", *RATE_COLUMNS, "fair_share"]
-    for draft, part in table.groupby("field_draft"):
+    for _draft, part in table.groupby("field_draft"):
         overall = part[part["first_claim_continent"] == "any"].iloc[0]
         rest = part[part["first_claim_continent"] != "any"]
         assert overall["games"] == 30 == rest["games"].sum() and overall["wins"] == rest["wins"].sum()
@@ -415,7 +441,9 @@ def test_an_opening_bot_claims_its_first_territory_uniformly():
     assert chisquare(counts).pvalue > 0.001
     # Past its random claims it drafts as the default bot does.
     state = GameState.new(4, np.random.default_rng(0))
-    assert OpeningBot(random_claims=0).choose(state, np.random.default_rng(1)) == DEFAULT_BOT.choose(state, np.random.default_rng(1))
+    assert OpeningBot(random_claims=0).choose(state, np.random.default_rng(1)) == DEFAULT_BOT.choose(
+        state, np.random.default_rng(1)
+    )
     with pytest.raises(StudyError, match="random_claims must be a whole number >= 0"):
         OpeningBot(random_claims=-1)
 
@@ -463,8 +491,17 @@ def test_the_continent_card_bot_trades_when_the_set_completes_a_continent():
 def test_card_timing_table_and_a_policy_identical_to_the_field():
     table = card_timing([3], ["first"], n_games=240, seed=2)
     assert table.columns.tolist() == [
-        "n_players", "policy", *RATE_COLUMNS, "fair_share", "vs_baseline", "vs_baseline_low", "vs_baseline_high",
-        "capped", "sets_per_game", "mean_set_value", "first_trade_turn",
+        "n_players",
+        "policy",
+        *RATE_COLUMNS,
+        "fair_share",
+        "vs_baseline",
+        "vs_baseline_low",
+        "vs_baseline_high",
+        "capped",
+        "sets_per_game",
+        "mean_set_value",
+        "first_trade_turn",
     ]
     assert table["policy"].tolist() == ["value:10", "first"] and (table["games"] == 240).all()
     same = table.iloc[0]
@@ -509,8 +546,12 @@ def test_continent_facts_of_the_classic_map():
     facts = continent_facts().set_index("continent")
     # The classic map: bonus, territories and territories with a neighbour outside the continent.
     known = {
-        "North America": (5, 9, 3), "South America": (2, 4, 2), "Europe": (5, 7, 4),
-        "Africa": (3, 6, 3), "Asia": (7, 12, 5), "Australia": (2, 4, 1),
+        "North America": (5, 9, 3),
+        "South America": (2, 4, 2),
+        "Europe": (5, 7, 4),
+        "Africa": (3, 6, 3),
+        "Asia": (7, 12, 5),
+        "Australia": (2, 4, 1),
     }
     for name, (bonus, size, borders) in known.items():
         assert tuple(facts.loc[name, ["bonus", "territories", "border_territories"]]) == (bonus, size, borders)
@@ -533,12 +574,22 @@ def overwhelming_losses(d: int) -> Fraction:
 def test_conquest_costs_match_the_dice_and_the_solver():
     costs = conquest_costs([1, 3], [0.5, 0.9])
     assert costs.columns.tolist() == [
-        "continent", "bonus", "territories", "defenders", "expected_losses", "expected_cost",
-        "rounds_to_repay", "target_p", "armies_needed", "entry",
+        "continent",
+        "bonus",
+        "territories",
+        "defenders",
+        "expected_losses",
+        "expected_cost",
+        "rounds_to_repay",
+        "target_p",
+        "armies_needed",
+        "entry",
     ]
     assert len(costs) == 6 * 2 * 2
     for row in costs.itertuples():
-        assert row.expected_losses == pytest.approx(float(row.territories * overwhelming_losses(row.defenders)), rel=1e-9)
+        assert row.expected_losses == pytest.approx(
+            float(row.territories * overwhelming_losses(row.defenders)), rel=1e-9
+        )
         assert row.expected_cost == pytest.approx(row.expected_losses + row.territories)
     aus = costs[(costs["continent"] == "Australia") & (costs["defenders"] == 3)].set_index("target_p")
     assert aus.loc[0.5, "entry"] == "Siam" and aus.loc[0.5, "armies_needed"] < aus.loc[0.9, "armies_needed"]
@@ -576,9 +627,16 @@ def test_continent_holdings_replay_checks_against_the_recorded_turns(continents)
 def test_holding_value_table(continents):
     table = holding_value(continents.holdings, n_resamples=50)
     assert table.columns.tolist() == [
-        "n_players", "round", "continent",
+        "n_players",
+        "round",
+        "continent",
         *(f"{who}_{column}" for who in ("holder", "other") for column in RATE_COLUMNS),
-        "difference", "difference_low", "difference_high", "adjusted", "adjusted_low", "adjusted_high",
+        "difference",
+        "difference_low",
+        "difference_high",
+        "adjusted",
+        "adjusted_low",
+        "adjusted_high",
     ]
     per_round = continents.holdings.groupby("round").size()
     assert (table["holder_games"] + table["other_games"] == table["round"].map(per_round)).all()
@@ -603,7 +661,6 @@ def test_holding_value_covers_no_effect_in_a_synthetic_case():
     assert covers(row["difference_low"], row["difference_high"], 0.0)
     assert covers(row["adjusted_low"], row["adjusted_high"], 0.0)
     assert covers(row["holder_ci_low"], row["holder_ci_high"], 1 / 3)
-
 
 
 # ---------------------------------------------------------------------------------- the notebook runner

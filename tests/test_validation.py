@@ -14,10 +14,10 @@ from analyzer.bots import RandomBot
 from analyzer.errors import BoardError, PositionError, RiskAnalyzerError, RulesError, StateFormatError
 from analyzer.game.board import classic_board
 from analyzer.game.engine import steps as engine_steps
+from analyzer.game.reader import check_action, json_depth, loads, quote
 from analyzer.game.rules import Rules
 from analyzer.game.state import GameState, load_state, validate
 from analyzer.game.vocabulary import Phase
-from analyzer.game.reader import check_action, json_depth, loads, quote
 
 
 def start4() -> dict[str, Any]:
@@ -141,7 +141,7 @@ def test_players_and_their_territories_and_cards_agree() -> None:
 
 def test_setup_claim_with_every_territory_claimed() -> None:
     state = GameState.new(4, np.random.default_rng(0))
-    for t in range(42):
+    for _t in range(42):
         state.apply(state.legal_actions()[0])
         if state.phase != Phase.SETUP_CLAIM:
             break
@@ -168,9 +168,14 @@ def test_huge_user_text_is_quoted_short() -> None:
 
 @pytest.mark.parametrize(
     ("rules", "error"),
-    [({"territory_bonus": 10**20}, "MAX_BONUS"), ({"dice": {"foo": 1}}, "unknown dice option"),
-     ({"missions": "no"}, "missions must be true or false"), ({"dice": {"sides": 100}}, "MAX_ROLL_PAIRS"),
-     ({"turn_limit": 10**20}, "MAX_ROUNDS"), ({"setup": ["claim"]}, "setup=")],
+    [
+        ({"territory_bonus": 10**20}, "MAX_BONUS"),
+        ({"dice": {"foo": 1}}, "unknown dice option"),
+        ({"missions": "no"}, "missions must be true or false"),
+        ({"dice": {"sides": 100}}, "MAX_ROLL_PAIRS"),
+        ({"turn_limit": 10**20}, "MAX_ROUNDS"),
+        ({"setup": ["claim"]}, "setup="),
+    ],
 )
 def test_rule_options_are_typed_and_bounded(rules: dict[str, Any], error: str) -> None:
     with pytest.raises(RulesError, match=error):
@@ -182,8 +187,10 @@ def test_history_must_replay_to_the_stored_state() -> None:
     good = start4()
     rejected(edited(_set(history=[]), dict(good)), r"is .*, but the history replays to")
     rejected(edited(lambda d: d.update(history=d["history"][::-1]), dict(good)), r"history\[0\] does not replay")
-    rejected(edited(lambda d: d["initial"].update(first_player=(d["initial"]["first_player"] + 1) % 4), start4()),
-             r"does not replay|replays to")
+    rejected(
+        edited(lambda d: d["initial"].update(first_player=(d["initial"]["first_player"] + 1) % 4), start4()),
+        r"does not replay|replays to",
+    )
     without = json.dumps({k: v for k, v in good.items() if k != "history"})
     rejected(without, "history is missing")
     assert GameState.from_json(without, trusted=True).to_dict(history=False) == {
@@ -219,12 +226,16 @@ def test_actions_with_numbers_past_int32_are_refused() -> None:
 def test_a_map_too_small_or_too_large_for_the_players_is_refused_at_setup() -> None:
     from analyzer.game.board import Board
 
-    tiny = Board.from_dict({
-        "name": "tiny", "format": "risk-analyzer/map", "version": 1,
-        "continents": [{"name": "C", "bonus": 1}],
-        "territories": [{"name": n, "continent": "C", "x": 0, "y": 0, "card": "infantry"} for n in "AB"],
-        "borders": [["A", "B", "land"]],
-    })
+    tiny = Board.from_dict(
+        {
+            "name": "tiny",
+            "format": "risk-analyzer/map",
+            "version": 1,
+            "continents": [{"name": "C", "bonus": 1}],
+            "territories": [{"name": n, "continent": "C", "x": 0, "y": 0, "card": "infantry"} for n in "AB"],
+            "borders": [["A", "B", "land"]],
+        }
+    )
     with pytest.raises(BoardError, match="2 territories; a 2-player game needs from 3"):
         GameState.new(2, np.random.default_rng(0), board=tiny)
     with pytest.raises(BoardError, match="a 4-player game needs from 4"):
@@ -245,7 +256,10 @@ def test_apply_refuses_numbers_past_int32_naming_the_action() -> None:
     from analyzer.game.actions import Place, Roll
 
     state = GameState.random_start(3, np.random.default_rng(0))
-    with pytest.raises(IllegalActionError, match="Player 3 cannot place 1099511627776 armies on Alaska now: armies must be a whole number of at most 9 digits"):
+    with pytest.raises(
+        IllegalActionError,
+        match="Player 3 cannot place 1099511627776 armies on Alaska now: armies must be a whole number of at most 9 digits",
+    ):
         state.apply(Place(0, 2**40))
     with pytest.raises(IllegalActionError, match="attacker_losses must be a whole number, got 1.5"):
         state.apply(Roll(1.5, 0))  # type: ignore[arg-type]

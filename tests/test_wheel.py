@@ -29,7 +29,8 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     dist = tmp / "dist"
     subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", str(dist), str(ROOT)],
-        check=True, cwd=tmp,
+        check=True,
+        cwd=tmp,
     )
     (wheel,) = dist.glob("risk_analyzer-*.whl")
     env_dir = tmp / "venv"
@@ -37,12 +38,17 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     python = env_dir / "bin" / "python"
     subprocess.run(
         [sys.executable, "-m", "pip", "--python", str(python), "install", "--no-deps", "--quiet", str(wheel)],
-        check=True, cwd=tmp,
+        check=True,
+        cwd=tmp,
     )
-    site = Path(subprocess.run(
-        [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-        check=True, capture_output=True, text=True,
-    ).stdout.strip())
+    site = Path(
+        subprocess.run(
+            [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout.strip()
+    )
     (site / "third_party.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
     elsewhere = tmp / "elsewhere"
     elsewhere.mkdir()

@@ -10,23 +10,44 @@ import pytest
 
 from analyzer.errors import IllegalActionError
 from analyzer.game.actions import (
-    Action, Attack, Battle, Claim, Defend, EndAttack, EndTurn, Fortify, MoveIn, Place, Trade,
+    Action,
+    Attack,
+    Battle,
+    Claim,
+    Defend,
+    EndAttack,
+    EndTurn,
+    Fortify,
+    MoveIn,
+    Place,
+    Trade,
 )
 from analyzer.game.labels import player_names
 from analyzer.game.state import GameState
 
 #: What a message must not hold: a dataclass repr, a phase constant, a field name, a list of ids.
-_PROGRAMMER = re.compile(r"\w+\(\w+=|\b(?:SETUP_CLAIM|SETUP_PLACE|REINFORCE|ATTACK|DEFEND|ROLL|MOVE_IN|FORTIFY|DRAW|"
-                         r"GAME_OVER)\b|territory=|\[\d|\(player \d\)|illegal action")
+_PROGRAMMER = re.compile(
+    r"\w+\(\w+=|\b(?:SETUP_CLAIM|SETUP_PLACE|REINFORCE|ATTACK|DEFEND|ROLL|MOVE_IN|FORTIFY|DRAW|"
+    r"GAME_OVER)\b|territory=|\[\d|\(player \d\)|illegal action"
+)
 
 
 def candidates(state: GameState, rng: np.random.Generator) -> list[Action]:
     n = state.board.n_territories
     t = lambda: int(rng.integers(n))  # noqa: E731
     k = lambda: int(rng.integers(0, 12))  # noqa: E731
-    return [Place(t(), k()), Claim(t()), Attack(t(), t(), int(rng.integers(0, 5))), Battle(t(), t(), k(), k()),
-            Fortify(t(), t(), k()), MoveIn(k()), Defend(int(rng.integers(0, 4))), EndTurn(), EndAttack(),
-            Trade(tuple(int(c) for c in rng.choice(44, 3, replace=False)))]  # type: ignore[arg-type]
+    return [
+        Place(t(), k()),
+        Claim(t()),
+        Attack(t(), t(), int(rng.integers(0, 5))),
+        Battle(t(), t(), k(), k()),
+        Fortify(t(), t(), k()),
+        MoveIn(k()),
+        Defend(int(rng.integers(0, 4))),
+        EndTurn(),
+        EndAttack(),
+        Trade(tuple(int(c) for c in rng.choice(44, 3, replace=False))),
+    ]  # type: ignore[arg-type]
 
 
 def test_no_refusal_shows_a_repr_a_phase_constant_or_an_id() -> None:
@@ -61,11 +82,17 @@ def test_no_refusal_shows_a_repr_a_phase_constant_or_an_id() -> None:
 @pytest.mark.parametrize(
     ("action", "message"),
     [
-        (Place("Alaska", 5), "Ann cannot place 5 armies on Alaska now: armies must be from 1 to the 3 left to place, got 5"),
+        (
+            Place("Alaska", 5),
+            "Ann cannot place 5 armies on Alaska now: armies must be from 1 to the 3 left to place, got 5",
+        ),
         (Place("Kamchatka", 1), "Ann cannot place 1 army on Kamchatka now: Kamchatka is not Ann's (it is Bo's)"),
         (EndTurn(), "Ann cannot end the turn now: Ann is reinforcing: place the 3 armies left, or trade a set"),
-        (Place("Alaska", 1234567890123), "Ann cannot place 1234567890123 armies on Alaska now: armies must be a whole "
-                                         "number of at most 9 digits, got 1234567890123"),
+        (
+            Place("Alaska", 1234567890123),
+            "Ann cannot place 1234567890123 armies on Alaska now: armies must be a whole "
+            "number of at most 9 digits, got 1234567890123",
+        ),
         (Place("Alsaka", 1), "Ann cannot place 1 army on Alsaka now: unknown territory 'Alsaka'"),
     ],
 )

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from analyzer.solver.battle import BattleResult, battle
-from analyzer.game.board import NameOrId
-from analyzer.solver.chains import ChainResult, chain
 from analyzer.errors import IllegalActionError
+from analyzer.game.board import NameOrId
 from analyzer.game.state import GameState
+from analyzer.solver.battle import BattleResult, battle
+from analyzer.solver.chains import ChainResult, chain
 
 
 def attack_targets(state: GameState, source: NameOrId) -> list[int]:
@@ -25,22 +25,24 @@ def attack_sources(state: GameState, player: int | None = None, *, stop_at: int 
     """
     ids = range(state.board.n_territories) if player is None else state.territories_of(player)
     return [
-        t for t in ids
-        if state.armies[t] > stop_at and state.owner[t] != state.neutral and attack_targets(state, t)
+        t for t in ids if state.armies[t] > stop_at and state.owner[t] != state.neutral and attack_targets(state, t)
     ]
 
 
 def _check_border(state: GameState, source: int, target: int) -> None:
     if not state.board.adjacency[source, target]:
         names = state.board.territories
-        raise IllegalActionError(f"{names[source]} does not border {names[target]}: attacks go to a neighbouring territory")
+        raise IllegalActionError(
+            f"{names[source]} does not border {names[target]}: attacks go to a neighbouring territory"
+        )
 
 
 def _check_enemy(state: GameState, source: int, target: int) -> None:
     if state.owner[source] == state.owner[target]:
         names = state.board.territories
-        raise IllegalActionError(f"{names[source]} and {names[target]} have the same owner: "
-                                 "attack a territory held by someone else")
+        raise IllegalActionError(
+            f"{names[source]} and {names[target]} have the same owner: attack a territory held by someone else"
+        )
 
 
 def attack_odds(state: GameState, source: NameOrId, target: NameOrId, *, stop_at: int = 1) -> BattleResult:
@@ -66,7 +68,9 @@ def chain_odds(state: GameState, path: Sequence[NameOrId], *, stop_at: int = 1, 
     board = state.board
     ids = [board.index(t) for t in path]
     if len(ids) < 2:
-        raise IllegalActionError(f"a chain needs the attacking territory and at least one target, got {len(ids)} territories")
+        raise IllegalActionError(
+            f"a chain needs the attacking territory and at least one target, got {len(ids)} territories"
+        )
     seen = set()
     for prev, t in zip(ids, ids[1:]):
         if t in seen or t == ids[0]:

@@ -38,8 +38,9 @@ def chain_defenders(text: str) -> list[int]:
         raise BattleInputError(f"a chain has at most {MAX_CHAIN} territories, got {len(parts) + 1}")
     for part in parts:
         if not part.isdigit() or not 1 <= int(part) <= MAX_ARMIES:
-            raise BattleInputError(f"each territory of the chain needs 1 to {MAX_ARMIES:,} defenders, "
-                                   f"got {part[:_SHOWN]!r}")
+            raise BattleInputError(
+                f"each territory of the chain needs 1 to {MAX_ARMIES:,} defenders, got {part[:_SHOWN]!r}"
+            )
     return [int(part) for part in parts]
 
 
@@ -47,5 +48,7 @@ def check_chain_path(board: Board, first: int, then: Sequence[int]) -> None:
     """Raise :class:`IllegalActionError` at the first territory of ``first, *then`` that does not border the one before."""
     for before, after in zip([first, *then], then):
         if not board.are_adjacent(before, after):
-            raise IllegalActionError(f"{board.territories[before]} does not border {board.territories[after]}: "
-                                     "a chain goes from border to border")
+            raise IllegalActionError(
+                f"{board.territories[before]} does not border {board.territories[after]}: "
+                "a chain goes from border to border"
+            )

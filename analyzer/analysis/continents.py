@@ -10,9 +10,9 @@ from typing import Any
 import pandas as pd
 
 from analyzer.game.board import Board
-from analyzer.solver.chains import chain, conquest
 from analyzer.game.rules import reinforcement_from_territories
 from analyzer.game.state import GameState
+from analyzer.solver.chains import chain, conquest
 
 
 @dataclass(frozen=True)
@@ -76,13 +76,24 @@ def continent_status(state: GameState, player: int, *, stop_at: int = 1) -> list
         borders = tuple(names[t] for t in members if any(u not in member_set for u in board.neighbors[t]))
         threat = {
             names[t]: max((int(state.armies[u]) for u in board.neighbors[t] if state.owner[u] != player), default=0)
-            for t in members if names[t] in borders
+            for t in members
+            if names[t] in borders
         }
         missing_ids = [t for t in members if not mine[t]]
-        value = continent.bonus + reinforcement_from_territories(n_owned + len(missing_ids)) - reinforcement_from_territories(n_owned)
+        value = (
+            continent.bonus
+            + reinforcement_from_territories(n_owned + len(missing_ids))
+            - reinforcement_from_territories(n_owned)
+        )
         base = dict(
-            continent=continent.name, bonus=continent.bonus, player=player, holder=holder,
-            owned=len(members) - len(missing_ids), size=len(members), borders=borders, border_threat=threat,
+            continent=continent.name,
+            bonus=continent.bonus,
+            player=player,
+            holder=holder,
+            owned=len(members) - len(missing_ids),
+            size=len(members),
+            borders=borders,
+            border_threat=threat,
             missing=tuple(names[t] for t in missing_ids),
             missing_defenders=int(state.armies[missing_ids].sum()),
             value_per_turn=value,
@@ -91,12 +102,22 @@ def continent_status(state: GameState, player: int, *, stop_at: int = 1) -> list
     return out
 
 
-def _completion(state: GameState, player: int, missing: list[int], stop_at: int, base: dict[str, Any]) -> ContinentStatus:
+def _completion(
+    state: GameState, player: int, missing: list[int], stop_at: int, base: dict[str, Any]
+) -> ContinentStatus:
     board = state.board
     names = board.territories
     if not missing:
-        return ContinentStatus(**base, staging={}, p_complete=1.0, expected_cost=0.0, cost_exact=True, plan=(),
-                               method="held", notes="held in full")
+        return ContinentStatus(
+            **base,
+            staging={},
+            p_complete=1.0,
+            expected_cost=0.0,
+            cost_exact=True,
+            plan=(),
+            method="held",
+            notes="held in full",
+        )
     staging = {
         names[s]: int(state.armies[s])
         for s in sorted({u for t in missing for u in board.neighbors[t]})
@@ -105,16 +126,29 @@ def _completion(state: GameState, player: int, missing: list[int], stop_at: int,
     reached = _reachable(board, staging, missing)
     if len(reached) < len(missing):
         cut_off = [names[t] for t in missing if t not in reached]
-        return ContinentStatus(**base, staging=staging, p_complete=0.0, expected_cost=math.nan, cost_exact=True,
-                               plan=(), method="unreachable",
-                               notes=f"no stack of more than {stop_at} armies can reach {', '.join(cut_off)} this turn")
+        return ContinentStatus(
+            **base,
+            staging=staging,
+            p_complete=0.0,
+            expected_cost=math.nan,
+            cost_exact=True,
+            plan=(),
+            method="unreachable",
+            notes=f"no stack of more than {stop_at} armies can reach {', '.join(cut_off)} this turn",
+        )
     targets = {names[t]: int(state.armies[t]) for t in missing}
     pairs = [(names[b.a], names[b.b]) for b in board.borders]
     result = conquest(staging, targets, pairs, stop_at=stop_at)
     cost, exact = _plan_cost(result.plan, staging, targets, stop_at)
-    return ContinentStatus(**base, staging={s: a for s, a in staging.items() if s in result.p_by_staging},
-                           p_complete=result.p_all, expected_cost=cost, cost_exact=exact, plan=result.plan,
-                           method=result.method)
+    return ContinentStatus(
+        **base,
+        staging={s: a for s, a in staging.items() if s in result.p_by_staging},
+        p_complete=result.p_all,
+        expected_cost=cost,
+        cost_exact=exact,
+        plan=result.plan,
+        method=result.method,
+    )
 
 
 def _reachable(board: Board, staging: Mapping[str, int], missing: list[int]) -> set[int]:
@@ -131,8 +165,9 @@ def _reachable(board: Board, staging: Mapping[str, int], missing: list[int]) -> 
     return reached
 
 
-def _plan_cost(plan: Sequence[tuple[str, str]], staging: Mapping[str, int], targets: Mapping[str, int],
-               stop_at: int) -> tuple[float, bool]:
+def _plan_cost(
+    plan: Sequence[tuple[str, str]], staging: Mapping[str, int], targets: Mapping[str, int], stop_at: int
+) -> tuple[float, bool]:
     """Expected armies lost fighting ``plan``: one chain per staging stack, exact when its share is a path."""
     root_of: dict[str, str] = {s: s for s in staging}
     order: dict[str, list[str]] = {s: [] for s in staging}
@@ -158,22 +193,24 @@ def continent_table(state: GameState, player: int, *, stop_at: int = 1) -> pd.Da
     """
     rows = []
     for s in continent_status(state, player, stop_at=stop_at):
-        rows.append({
-            "continent": s.continent,
-            "bonus": s.bonus,
-            "holder": s.holder,
-            "owned": s.owned,
-            "size": s.size,
-            "borders": ", ".join(f"{b} ({s.border_threat[b]})" for b in s.borders),
-            "missing": ", ".join(s.missing),
-            "missing_defenders": s.missing_defenders,
-            "staging": ", ".join(f"{n} ({a})" for n, a in s.staging.items()),
-            "p_complete": s.p_complete,
-            "expected_cost": s.expected_cost,
-            "cost_exact": s.cost_exact,
-            "value_per_turn": s.value_per_turn,
-            "notes": s.notes,
-        })
+        rows.append(
+            {
+                "continent": s.continent,
+                "bonus": s.bonus,
+                "holder": s.holder,
+                "owned": s.owned,
+                "size": s.size,
+                "borders": ", ".join(f"{b} ({s.border_threat[b]})" for b in s.borders),
+                "missing": ", ".join(s.missing),
+                "missing_defenders": s.missing_defenders,
+                "staging": ", ".join(f"{n} ({a})" for n, a in s.staging.items()),
+                "p_complete": s.p_complete,
+                "expected_cost": s.expected_cost,
+                "cost_exact": s.cost_exact,
+                "value_per_turn": s.value_per_turn,
+                "notes": s.notes,
+            }
+        )
     frame = pd.DataFrame(rows)
     frame["holder"] = frame["holder"].astype("Int64")
     return frame

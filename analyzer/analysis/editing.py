@@ -15,10 +15,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from analyzer.game.board import Board, classic_board
 from analyzer.errors import PositionError
-from analyzer.game.rules import Rules
 from analyzer.game import face_down
+from analyzer.game.board import Board, classic_board
+from analyzer.game.rules import Rules
 from analyzer.game.state import GameState
 from analyzer.game.vocabulary import forces
 
@@ -51,8 +51,9 @@ def edit_position(
             f"this game has a recorded history of {len(state.history)} actions, which a new position would drop; "
             "record the change as a correction, or start over from this position (start_over=True)"
         )
-    return new_game_from_position(state, owner=owner, armies=armies, player=player, hands=hands,
-                                  sets_traded=sets_traded)
+    return new_game_from_position(
+        state, owner=owner, armies=armies, player=player, hands=hands, sets_traded=sets_traded
+    )
 
 
 def new_game_from_position(
@@ -126,7 +127,9 @@ def blank_position(n_players: int, *, rules: Rules | None = None, board: Board |
     """
     board = classic_board() if board is None else board
     n = board.n_territories
-    return GameState.from_position([t % forces(n_players) for t in range(n)], [1] * n, n_players=n_players, rules=rules, board=board)
+    return GameState.from_position(
+        [t % forces(n_players) for t in range(n)], [1] * n, n_players=n_players, rules=rules, board=board
+    )
 
 
 def _whole(value: Any, what: str) -> int:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from analyzer.game import face_down
 from analyzer.game.cards import find_sets
 from analyzer.game.rules import FORCED_TRADE_HAND, reinforcement_from_territories
-from analyzer.game import face_down
 from analyzer.game.state import GameState
 
 
@@ -49,26 +49,46 @@ def reinforcement_forecast(state: GameState) -> pd.DataFrame:
         elif state.rules.card_values == "progressive":
             value = state.next_set_value()
         elif sets:
-            value = max(state.rules.set_value(state.sets_traded, (symbols[a], symbols[b], symbols[c])) for a, b, c in sets)
+            value = max(
+                state.rules.set_value(state.sets_traded, (symbols[a], symbols[b], symbols[c])) for a, b, c in sets
+            )
         else:
-            value = min(state.rules.set_value(state.sets_traded, three) for three in ((0, 0, 0), (1, 1, 1), (2, 2, 2), (0, 1, 2)))
+            value = min(
+                state.rules.set_value(state.sets_traded, three)
+                for three in ((0, 0, 0), (1, 1, 1), (2, 2, 2), (0, 1, 2))
+            )
         from_territories = reinforcement_from_territories(owned)
         from_continents = sum(board.continents[c].bonus for c in held)
-        rows.append({
-            "player": p,
-            "territories": owned,
-            "from_territories": from_territories,
-            "continents": ", ".join(board.continents[c].name for c in held),
-            "from_continents": from_continents,
-            "base": from_territories + from_continents,
-            "cards": len(hand),
-            "face_down": len(hidden),
-            "p_set": p_set,
-            "has_set": p_set == 1,
-            "must_trade": len(hand) >= FORCED_TRADE_HAND,
-            "set_value": value,
-            "with_set": from_territories + from_continents + value,
-        })
-    columns = ["player", "territories", "from_territories", "continents", "from_continents", "base", "cards",
-               "face_down", "p_set", "has_set", "must_trade", "set_value", "with_set"]
+        rows.append(
+            {
+                "player": p,
+                "territories": owned,
+                "from_territories": from_territories,
+                "continents": ", ".join(board.continents[c].name for c in held),
+                "from_continents": from_continents,
+                "base": from_territories + from_continents,
+                "cards": len(hand),
+                "face_down": len(hidden),
+                "p_set": p_set,
+                "has_set": p_set == 1,
+                "must_trade": len(hand) >= FORCED_TRADE_HAND,
+                "set_value": value,
+                "with_set": from_territories + from_continents + value,
+            }
+        )
+    columns = [
+        "player",
+        "territories",
+        "from_territories",
+        "continents",
+        "from_continents",
+        "base",
+        "cards",
+        "face_down",
+        "p_set",
+        "has_set",
+        "must_trade",
+        "set_value",
+        "with_set",
+    ]
     return pd.DataFrame(rows, columns=columns)

@@ -23,6 +23,7 @@ from dataclasses import asdict, dataclass
 
 import pandas as pd
 
+from analyzer.game import correction
 from analyzer.game.actions import (
     Action,
     Attack,
@@ -41,7 +42,6 @@ from analyzer.game.actions import (
     Trade,
     as_id,
 )
-from analyzer.game import correction
 from analyzer.game.labels import card_label, player_names
 from analyzer.game.state import GameState, turn_number
 from analyzer.game.vocabulary import Phase
@@ -94,7 +94,9 @@ def log_lines(state: GameState) -> list[LogLine]:
                 s.apply_unchecked(history[i])
                 i += 1
             for force, counts in placed.items():
-                text = f"places {sum(counts.values())} starting armies: " + ", ".join(f"{terr[t]} {k}" for t, k in counts.items())
+                text = f"places {sum(counts.values())} starting armies: " + ", ".join(
+                    f"{terr[t]} {k}" for t, k in counts.items()
+                )
                 line("setup", text, first, i - 1, force, setup=True)
             continue
         if isinstance(a, Place):
@@ -123,8 +125,11 @@ def log_lines(state: GameState) -> list[LogLine]:
             if down:
                 # The identities of face-down cards are the recorder's guess: the table saw only how many.
                 seen = [card_label(board, c) for c in a.cards[: 3 - down]]
-                text = f"{', '.join(seen)} and {down} face-down card{'s' if down > 1 else ''}" if seen else \
-                    f"a set of {down} face-down cards"
+                text = (
+                    f"{', '.join(seen)} and {down} face-down card{'s' if down > 1 else ''}"
+                    if seen
+                    else f"a set of {down} face-down cards"
+                )
                 line("trade", f"trades {text} (+{value}){bonus}", first, first, p)
             else:
                 cards = ", ".join(card_label(board, c) for c in a.cards)
@@ -188,7 +193,9 @@ def log_lines(state: GameState) -> list[LogLine]:
         elif isinstance(a, EndTurn):
             s.apply_unchecked(a)
             i = _draw(s, history, i)
-            line("end", "ends the turn" + (", draws a card" if isinstance(history[i - 1], Draw) else ""), first, i - 1, p)
+            line(
+                "end", "ends the turn" + (", draws a card" if isinstance(history[i - 1], Draw) else ""), first, i - 1, p
+            )
         else:  # a draw or a roll not after its own action: told as it is
             s.apply_unchecked(a)
             line("chance", repr(a), first, first, p)

@@ -45,9 +45,9 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from analyzer.game.labels import player_names
 from analyzer.game.actions import Battle, Roll, as_id
 from analyzer.game.dice import DiceRules, roll_distribution
+from analyzer.game.labels import player_names
 from analyzer.game.state import GameState, turn_number
 from analyzer.solver.battle import BattleOptions, battle
 
@@ -122,7 +122,9 @@ class PlayerLuck:
         return self.expected_destroyed - self.expected_lost
 
 
-def loss_distribution(attackers: int, defenders: int, fallen: int | None, dice: DiceRules) -> dict[tuple[int, int], float]:
+def loss_distribution(
+    attackers: int, defenders: int, fallen: int | None, dice: DiceRules
+) -> dict[tuple[int, int], float]:
     """``{(attacker_lost, defender_lost): probability}`` of a battle run until ``fallen`` armies fell or it was decided.
 
     ``fallen=None`` runs it to the end, which is the solver's distribution.
@@ -136,8 +138,10 @@ def loss_distribution(attackers: int, defenders: int, fallen: int | None, dice: 
     """
     if fallen is None:
         r = battle(attackers, defenders, options=BattleOptions(dice=dice))
-        return {(attackers - int(a), defenders - int(d)): float(p)
-                for a, d, p in zip(r.attacker_left, r.defender_left, r.probability)}
+        return {
+            (attackers - int(a), defenders - int(d)): float(p)
+            for a, d, p in zip(r.attacker_left, r.defender_left, r.probability)
+        }
     live = {(attackers, defenders): 1.0}
     done: dict[tuple[int, int], float] = {}
     # Every roll removes at least one army, so states are settled in order of armies fallen.
@@ -158,8 +162,17 @@ def loss_distribution(attackers: int, defenders: int, fallen: int | None, dice: 
     return done
 
 
-def _scored(index: int, turn: int, kind: str, state: GameState, src: int, tgt: int,
-            dist: dict[tuple[int, int], float], lost: tuple[int, int], dice: tuple[int, int] = (0, 0)) -> BattleLuck:
+def _scored(
+    index: int,
+    turn: int,
+    kind: str,
+    state: GameState,
+    src: int,
+    tgt: int,
+    dist: dict[tuple[int, int], float],
+    lost: tuple[int, int],
+    dice: tuple[int, int] = (0, 0),
+) -> BattleLuck:
     nets = [ld - la for la, ld in dist]
     offset = min(nets)
     vector = np.zeros(max(nets) - offset + 1)
@@ -204,7 +217,9 @@ def battle_luck(state: GameState) -> list[BattleLuck]:
             assert s.attack is not None
             src, tgt, na, nd = s.attack
             dist = {k: float(p) for k, p in roll_distribution(na, nd, dice).items()}
-            out.append(_scored(i, turn_number(s), "roll", s, src, tgt, dist, (a.attacker_losses, a.defender_losses), (na, nd)))
+            out.append(
+                _scored(i, turn_number(s), "roll", s, src, tgt, dist, (a.attacker_losses, a.defender_losses), (na, nd))
+            )
         s.apply_unchecked(a)
     return out
 
@@ -260,10 +275,20 @@ def luck_table(state: GameState) -> pd.DataFrame:
     """:func:`player_luck` as a DataFrame, one row per seat."""
     rows = []
     for x in player_luck(state):
-        rows.append({"player": x.player, "name": x.name, "battles": x.battles, "lost": x.armies_lost,
-                     "expected lost": x.expected_lost, "destroyed": x.armies_destroyed,
-                     "expected destroyed": x.expected_destroyed, "net": x.net, "expected net": x.expected_net,
-                     "percentile": x.percentile})
+        rows.append(
+            {
+                "player": x.player,
+                "name": x.name,
+                "battles": x.battles,
+                "lost": x.armies_lost,
+                "expected lost": x.expected_lost,
+                "destroyed": x.armies_destroyed,
+                "expected destroyed": x.expected_destroyed,
+                "net": x.net,
+                "expected net": x.expected_net,
+                "percentile": x.percentile,
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -281,12 +306,26 @@ def luck_series(state: GameState) -> pd.DataFrame:
         so_far = [b for b in battles if b.turn <= turn]
         for p in range(state.n_players):
             x = _luck_of(p, names[p], so_far)
-            rows.append({"turn": turn, "player": p, "name": x.name, "battles": x.battles, "net": x.net,
-                         "expected net": x.expected_net, "luck": x.net - x.expected_net, "percentile": x.percentile})
-    return pd.DataFrame(rows, columns=["turn", "player", "name", "battles", "net", "expected net", "luck", "percentile"])
+            rows.append(
+                {
+                    "turn": turn,
+                    "player": p,
+                    "name": x.name,
+                    "battles": x.battles,
+                    "net": x.net,
+                    "expected net": x.expected_net,
+                    "luck": x.net - x.expected_net,
+                    "percentile": x.percentile,
+                }
+            )
+    return pd.DataFrame(
+        rows, columns=["turn", "player", "name", "battles", "net", "expected net", "luck", "percentile"]
+    )
 
 
-def extreme_battles(state: GameState, player: int) -> tuple[tuple[BattleLuck, float] | None, tuple[BattleLuck, float] | None]:
+def extreme_battles(
+    state: GameState, player: int
+) -> tuple[tuple[BattleLuck, float] | None, tuple[BattleLuck, float] | None]:
     """``player``'s luckiest and unluckiest battle, each with the probability of a result at least that extreme.
 
     The luckiest is the one whose result (from the player's side) was least

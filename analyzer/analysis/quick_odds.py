@@ -73,18 +73,33 @@ def _trimmed(frame: pd.DataFrame, column: str) -> pd.DataFrame:
     return frame[frame[column].between(keep.min(), keep.max())].reset_index(drop=True)
 
 
-def _survivors(attacker_left: np.ndarray, won: np.ndarray, defender_left: np.ndarray,
-               probability: np.ndarray) -> tuple[pd.DataFrame, pd.DataFrame]:
-    survivors = (pd.DataFrame({"armies": attacker_left, "outcome": np.where(won, "conquered", "stopped"),
-                               "probability": probability})
-                 .groupby(["armies", "outcome"], as_index=False)["probability"].sum())
-    left = pd.DataFrame({"defenders": defender_left, "probability": probability}).groupby(
-        "defenders", as_index=False)["probability"].sum()
+def _survivors(
+    attacker_left: np.ndarray, won: np.ndarray, defender_left: np.ndarray, probability: np.ndarray
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    survivors = (
+        pd.DataFrame(
+            {"armies": attacker_left, "outcome": np.where(won, "conquered", "stopped"), "probability": probability}
+        )
+        .groupby(["armies", "outcome"], as_index=False)["probability"]
+        .sum()
+    )
+    left = (
+        pd.DataFrame({"defenders": defender_left, "probability": probability})
+        .groupby("defenders", as_index=False)["probability"]
+        .sum()
+    )
     return _trimmed(survivors, "armies"), _trimmed(left, "defenders")
 
 
-def quick_odds(attackers: int, defenders: Sequence[int], *, stop_at: int = 1, garrison: int = 1,
-               options: BattleOptions | None = None, target_p: float | None = None) -> QuickOdds:
+def quick_odds(
+    attackers: int,
+    defenders: Sequence[int],
+    *,
+    stop_at: int = 1,
+    garrison: int = 1,
+    options: BattleOptions | None = None,
+    target_p: float | None = None,
+) -> QuickOdds:
     """The calculator's answer for ``attackers`` against ``defenders`` (one count per territory, in order).
 
     Sizes are checked first, against :data:`~analyzer.limits.MAX_ARMIES` and :data:`MAX_CHAIN`, so
@@ -106,13 +121,42 @@ def quick_odds(attackers: int, defenders: Sequence[int], *, stop_at: int = 1, ga
         # Balanced Blitz's armies needed come from the solver itself, with the same options.
         needed = armies_needed(ds[0], float(target_p or 0), stop_at=stop_at, options=options) if searched else None
         survivors, left = _survivors(r.attacker_left, r.defender_left == 0, r.defender_left, r.probability)
-        return QuickOdds(a, ds, r.stop_at, options, r.p_win, (r.p_win,), r.expected_attacker_losses,
-                         r.expected_defender_losses, r.std_attacker_losses, r.std_defender_losses, target_p,
-                         needed, survivors, left)
+        return QuickOdds(
+            a,
+            ds,
+            r.stop_at,
+            options,
+            r.p_win,
+            (r.p_win,),
+            r.expected_attacker_losses,
+            r.expected_defender_losses,
+            r.std_attacker_losses,
+            r.std_defender_losses,
+            target_p,
+            needed,
+            survivors,
+            left,
+        )
     c = chain(a, ds, garrison=garrison, stop_at=stop_at, options=options)
-    needed = (chain_armies_needed(ds, float(target_p or 0), garrison=garrison, stop_at=stop_at, options=options)
-              if searched else None)
+    needed = (
+        chain_armies_needed(ds, float(target_p or 0), garrison=garrison, stop_at=stop_at, options=options)
+        if searched
+        else None
+    )
     survivors, left = _survivors(c.attacker_left, c.conquered == len(ds), c.defender_left, c.probability)
-    return QuickOdds(a, ds, c.stop_at, options, c.p_win, tuple(float(p) for p in c.p_conquer),
-                     c.expected_attacker_losses, c.expected_defender_losses, None, None, target_p, needed,
-                     survivors, left)
+    return QuickOdds(
+        a,
+        ds,
+        c.stop_at,
+        options,
+        c.p_win,
+        tuple(float(p) for p in c.p_conquer),
+        c.expected_attacker_losses,
+        c.expected_defender_losses,
+        None,
+        None,
+        target_p,
+        needed,
+        survivors,
+        left,
+    )

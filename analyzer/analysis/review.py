@@ -66,20 +66,34 @@ from matplotlib.figure import Figure
 from analyzer.analysis.log import player_names
 from analyzer.analysis.luck import battle_luck
 from analyzer.analysis.position import face_down_assumption
+from analyzer.analysis.search import PLANS
 from analyzer.bots.base import BattleOrder, Decision
 from analyzer.bots.planner import PLANNER_BOT, PlannerBot
-from analyzer.analysis.search import PLANS
 from analyzer.errors import ReviewError
 from analyzer.game import face_down
-from analyzer.game.actions import Action, Attack, Battle, Defend, Draw, EndAttack, EndTurn, Fortify, MoveIn, Place, Roll, Trade, as_id
+from analyzer.game.actions import (
+    Action,
+    Attack,
+    Battle,
+    Defend,
+    Draw,
+    EndAttack,
+    EndTurn,
+    Fortify,
+    MoveIn,
+    Place,
+    Roll,
+    Trade,
+    as_id,
+)
 from analyzer.game.state import GameState
 from analyzer.game.vocabulary import Phase
 from analyzer.limits import MAX_ROUNDS
 from analyzer.plot import PLAYER_COLORS
 from analyzer.sim import playout
+from analyzer.sim.battles import sample_battle
 from analyzer.sim.checkpoints import die_with_parent
 from analyzer.sim.intervals import chance_table
-from analyzer.sim.battles import sample_battle
 
 #: The bot of every rollout and of the replays' missing decisions: the planner, named here rather than
 #: read from the registry's default, so that a slower default bot cannot silently slow the review (its
@@ -145,8 +159,11 @@ def player_turns(game: GameState) -> list[PlayerTurn]:
             break  # the turn is still being played
         # The card drawn after the turn belongs to it (the next player's start has no chance event).
         decisions, outcomes = _decisions(before, history[start:i])
-        turns.append(PlayerTurn(len(turns), int(before.round), player, before, _position(s, hidden), decisions, outcomes,
-                                start, i - 1))
+        turns.append(
+            PlayerTurn(
+                len(turns), int(before.round), player, before, _position(s, hidden), decisions, outcomes, start, i - 1
+            )
+        )
     return turns
 
 
@@ -157,7 +174,9 @@ def _position(state: GameState, hidden: set[int]) -> GameState:
     return s
 
 
-def _decisions(before: GameState, actions: Sequence[Action]) -> tuple[tuple[Decision, ...], tuple[tuple[int, int] | None, ...]]:
+def _decisions(
+    before: GameState, actions: Sequence[Action]
+) -> tuple[tuple[Decision, ...], tuple[tuple[int, int] | None, ...]]:
     """The mover's decisions in ``actions``: battles (whole, or rolled die by die) as battle orders
     that stop where the battle stopped, chance events and the defender's dice left out; and each
     battle's result (armies left on its source and target)."""
@@ -176,8 +195,14 @@ def _decisions(before: GameState, actions: Sequence[Action]) -> tuple[tuple[Deci
             # One battle: the run of rolls between the same two territories.
             while k < len(actions):
                 b = actions[k]
-                if not (isinstance(b, (Defend, Roll))
-                        or (isinstance(b, Attack) and (as_id(b.source), as_id(b.target)) == (src, tgt) and s.owner[tgt] != me)):
+                if not (
+                    isinstance(b, (Defend, Roll))
+                    or (
+                        isinstance(b, Attack)
+                        and (as_id(b.source), as_id(b.target)) == (src, tgt)
+                        and s.owner[tgt] != me
+                    )
+                ):
                     break
                 s.apply_unchecked(b)
                 k += 1
@@ -213,8 +238,13 @@ def _fit(state: GameState, d: Decision) -> Decision | None:
     me = state.player
     if type(d) is BattleOrder:
         s, t = d.source, d.target
-        if (state.phase == Phase.ATTACK and state.owner[s] == me and state.owner[t] != me
-                and state.board.adjacency[s, t] and state.armies[s] > d.stop_at):
+        if (
+            state.phase == Phase.ATTACK
+            and state.owner[s] == me
+            and state.owner[t] != me
+            and state.board.adjacency[s, t]
+            and state.armies[s] > d.stop_at
+        ):
             return d
         return None
     if type(d) is Place:
@@ -233,8 +263,13 @@ def _fit(state: GameState, d: Decision) -> Decision | None:
     return d if state.is_legal(d) else None  # type: ignore[arg-type]  # only BattleOrder is not an Action
 
 
-def replay_turn(state: GameState, decisions: Sequence[Decision], rng: np.random.Generator,
-                bot: PlannerBot = ROLLOUT_BOT, outcomes: Sequence[tuple[int, int] | None] | None = None) -> GameState:
+def replay_turn(
+    state: GameState,
+    decisions: Sequence[Decision],
+    rng: np.random.Generator,
+    bot: PlannerBot = ROLLOUT_BOT,
+    outcomes: Sequence[tuple[int, int] | None] | None = None,
+) -> GameState:
     """Play the turn of the player to move in ``state`` (changed in place, and returned) with ``decisions``
     under the dice of ``rng``, up to the next player's start (or the game's end).
 
@@ -266,8 +301,14 @@ def replay_turn(state: GameState, decisions: Sequence[Decision], rng: np.random.
             decision = (bot if mover == me else ROLLOUT_BOT).choose(state, rng)
         if type(decision) is BattleOrder:
             s, t = decision.source, decision.target
-            a_left, d_left = sample_battle(int(state.armies[s]), int(state.armies[t]), decision.stop_at, state.rules.dice, rng,
-                                           state.rules.balanced_blitz)
+            a_left, d_left = sample_battle(
+                int(state.armies[s]),
+                int(state.armies[t]),
+                decision.stop_at,
+                state.rules.dice,
+                rng,
+                state.rules.balanced_blitz,
+            )
             # Legal by construction: the order was fitted to the position (or is the bot's).
             state.apply_unchecked(Battle(s, t, a_left, d_left))
             if went is not None and went != (a_left, d_left):
@@ -278,7 +319,9 @@ def replay_turn(state: GameState, decisions: Sequence[Decision], rng: np.random.
     return state
 
 
-def _next(state: GameState, queue: list[tuple[Decision, tuple[int, int] | None]]) -> tuple[Decision | None, tuple[int, int] | None]:
+def _next(
+    state: GameState, queue: list[tuple[Decision, tuple[int, int] | None]]
+) -> tuple[Decision | None, tuple[int, int] | None]:
     """The recorded decision to play now with its recorded outcome, or None for the bot to decide."""
     rank = _phase_rank(state.phase)
     while queue:
@@ -337,7 +380,9 @@ def _rollout_rng(seed: int, j: int, r: int) -> np.random.Generator:
 
 def _limited(state: GameState) -> GameState:
     s = state.copy()
-    s.rules = dataclasses.replace(state.rules, turn_limit=min(state.rules.turn_limit or MAX_ROUNDS, state.round + ROLLOUT_ROUNDS, MAX_ROUNDS))
+    s.rules = dataclasses.replace(
+        state.rules, turn_limit=min(state.rules.turn_limit or MAX_ROUNDS, state.round + ROLLOUT_ROUNDS, MAX_ROUNDS)
+    )
     return s
 
 
@@ -349,13 +394,22 @@ def _play_on(s: GameState, rng: np.random.Generator, prepared: playout.Prepared)
     return -1 if s.winner is None else int(s.winner)
 
 
-def _winners(position: str, decisions: tuple[Decision, ...] | None, outcomes: tuple[tuple[int, int] | None, ...] | None, plan: str | None,
-             seed: int, j: int, rollouts: int) -> np.ndarray:
+def _winners(
+    position: str,
+    decisions: tuple[Decision, ...] | None,
+    outcomes: tuple[tuple[int, int] | None, ...] | None,
+    plan: str | None,
+    seed: int,
+    j: int,
+    rollouts: int,
+) -> np.ndarray:
     """Winner (-1 for none) of each of ``rollouts`` rollouts ``(j, r)`` of the position (JSON): played on
     at once (``decisions`` and ``plan`` None), after the turn replayed with ``decisions``, or after
     the turn played by the search's plan ``plan``. A module-level function, for worker processes."""
     start = _limited(GameState.from_json(position, trusted=True))
-    prepared = playout.Prepared([ROLLOUT_BOT] * start.n_players, start.board, start.rules.dice, start.rules.balanced_blitz)
+    prepared = playout.Prepared(
+        [ROLLOUT_BOT] * start.n_players, start.board, start.rules.dice, start.rules.balanced_blitz
+    )
     out = np.empty(rollouts, dtype=np.int64)
     for r in range(rollouts):
         rng = _rollout_rng(seed, j, r)
@@ -370,7 +424,9 @@ def _winners(position: str, decisions: tuple[Decision, ...] | None, outcomes: tu
 Task = tuple[str, int, str | None]  # (what, position or turn, plan)
 
 
-def _run(tasks: dict[Task, tuple[Any, ...]], workers: int, on_done: Callable[[], None]) -> Iterator[tuple[Task, np.ndarray]]:
+def _run(
+    tasks: dict[Task, tuple[Any, ...]], workers: int, on_done: Callable[[], None]
+) -> Iterator[tuple[Task, np.ndarray]]:
     if workers <= 1 or len(tasks) <= 1:
         for key, args in tasks.items():
             result = _winners(*args)
@@ -378,8 +434,12 @@ def _run(tasks: dict[Task, tuple[Any, ...]], workers: int, on_done: Callable[[],
             yield key, result
         return
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-    with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context(method), initializer=die_with_parent,
-                             initargs=(os.getpid(),)) as pool:
+    with ProcessPoolExecutor(
+        max_workers=workers,
+        mp_context=multiprocessing.get_context(method),
+        initializer=die_with_parent,
+        initargs=(os.getpid(),),
+    ) as pool:
         futures = {pool.submit(_winners, *args): key for key, args in tasks.items()}
         for future in as_completed(futures):
             on_done()
@@ -444,19 +504,36 @@ class GameReview:
         n = len(self.players)
         turns = []
         for row in self.turns.to_dict("records"):
-            turns.append({
-                "turn": int(row["turn"]), "round": int(row["round"]), "player": int(row["player"]), "name": row["name"],
-                "win_chances": [float(row[f"after_{p}"]) for p in range(n)],
-                "before": float(row["before"]), "after": float(row["after"]), "change": float(row["change"]),
-                "dice": float(row["dice"]), "dice_interval": [float(row["dice_low"]), float(row["dice_high"])],
-                "decisions": float(row["decisions"]),
-                "decisions_interval": [float(row["decisions_low"]), float(row["decisions_high"])],
-                "best_plan": row["best_plan"], "searched": bool(row["searched"]), "turning_point": bool(row["turning_point"]),
-                "luck_net": int(row["luck_net"]), "luck_expected": float(row["luck_expected"]),
-            })
+            turns.append(
+                {
+                    "turn": int(row["turn"]),
+                    "round": int(row["round"]),
+                    "player": int(row["player"]),
+                    "name": row["name"],
+                    "win_chances": [float(row[f"after_{p}"]) for p in range(n)],
+                    "before": float(row["before"]),
+                    "after": float(row["after"]),
+                    "change": float(row["change"]),
+                    "dice": float(row["dice"]),
+                    "dice_interval": [float(row["dice_low"]), float(row["dice_high"])],
+                    "decisions": float(row["decisions"]),
+                    "decisions_interval": [float(row["decisions_low"]), float(row["decisions_high"])],
+                    "best_plan": row["best_plan"],
+                    "searched": bool(row["searched"]),
+                    "turning_point": bool(row["turning_point"]),
+                    "luck_net": int(row["luck_net"]),
+                    "luck_expected": float(row["luck_expected"]),
+                }
+            )
         summary = [{k: _json_value(v) for k, v in row.items()} for row in self.summary.to_dict("records")]
-        return {"players": list(self.players), "rollouts": self.rollouts, "seed": self.seed, "assumed": self.assumed,
-                "turns": turns, "summary": summary}
+        return {
+            "players": list(self.players),
+            "rollouts": self.rollouts,
+            "seed": self.seed,
+            "assumed": self.assumed,
+            "turns": turns,
+            "summary": summary,
+        }
 
 
 def _json_value(value: Any) -> Any:
@@ -516,12 +593,19 @@ def review_game(
             on_progress(done[0], total)
 
     won: dict[Task, np.ndarray] = dict(_run(tasks, workers, tick))
-    wins = np.stack([[won[("position", j, None)] == p for p in range(game.n_players)] for j in range(len(positions))]).astype(float)
+    wins = np.stack(
+        [[won[("position", j, None)] == p for p in range(game.n_players)] for j in range(len(positions))]
+    ).astype(float)
     p_win = wins.mean(axis=2)  # position x seat
     moved = np.abs(np.diff(p_win, axis=0)).max(axis=1)
     chosen = sorted(np.argsort(-moved, kind="stable")[: max(0, turning_points)].tolist())
     # Stage 2: the search's plans at the turning points.
-    plan_tasks: dict[Task, tuple[Any, ...]] = {("plan", j, name): (texts[j], None, None, name, seed, j, rollouts) for j in chosen for name in PLANS if name != "default"}
+    plan_tasks: dict[Task, tuple[Any, ...]] = {
+        ("plan", j, name): (texts[j], None, None, name, seed, j, rollouts)
+        for j in chosen
+        for name in PLANS
+        if name != "default"
+    }
     won.update(_run(plan_tasks, workers, tick))
 
     luck = _luck_by_turn(game, turns)
@@ -537,20 +621,47 @@ def review_game(
         dice = _mean_interval(after - replayed)
         decisions = _mean_interval(replayed - plans[best])
         net, expected, battles = luck.get(j, (0, 0.0, 0))
-        row = {"turn": j + 1, "round": t.round, "player": me, "name": names[me],
-               "before": p_win[j, me], "after": p_win[j + 1, me], "change": p_win[j + 1, me] - p_win[j, me],
-               "dice": dice[0], "dice_low": dice[1], "dice_high": dice[2],
-               "decisions": decisions[0], "decisions_low": decisions[1], "decisions_high": decisions[2],
-               "best_plan": best, "bots_own_turn": j in own, "searched": j in chosen, "turning_point": j in chosen, "moved": moved[j],
-               "battles": battles, "luck_net": net, "luck_expected": expected}
+        row = {
+            "turn": j + 1,
+            "round": t.round,
+            "player": me,
+            "name": names[me],
+            "before": p_win[j, me],
+            "after": p_win[j + 1, me],
+            "change": p_win[j + 1, me] - p_win[j, me],
+            "dice": dice[0],
+            "dice_low": dice[1],
+            "dice_high": dice[2],
+            "decisions": decisions[0],
+            "decisions_low": decisions[1],
+            "decisions_high": decisions[2],
+            "best_plan": best,
+            "bots_own_turn": j in own,
+            "searched": j in chosen,
+            "turning_point": j in chosen,
+            "moved": moved[j],
+            "battles": battles,
+            "luck_net": net,
+            "luck_expected": expected,
+        }
         row |= {f"after_{p}": p_win[j + 1, p] for p in range(game.n_players)}
         rows.append(row)
     table = pd.DataFrame(rows)
-    chances = pd.concat([chance_table(wins[j].sum(axis=1).tolist(), rollouts).assign(position=j) for j in range(len(positions))],
-                        ignore_index=True)
+    chances = pd.concat(
+        [chance_table(wins[j].sum(axis=1).tolist(), rollouts).assign(position=j) for j in range(len(positions))],
+        ignore_index=True,
+    )
     chances = chances[["position", *chances.columns.drop("position")]]
-    return GameReview(names, table, chances, _summary(table, p_win, names), rollouts, seed,
-                      assumptions(positions[-1]), time.perf_counter() - started)
+    return GameReview(
+        names,
+        table,
+        chances,
+        _summary(table, p_win, names),
+        rollouts,
+        seed,
+        assumptions(positions[-1]),
+        time.perf_counter() - started,
+    )
 
 
 def _best_plan(plans: dict[str, np.ndarray]) -> str:
@@ -564,8 +675,10 @@ def _best_plan(plans: dict[str, np.ndarray]) -> str:
 def assumptions(state: GameState) -> str:
     """What the win chances of a review (or the strip) assume, in words, for the game at ``state``."""
     said = face_down_assumption(state)
-    return ("Win chances: each position played on to the end by the planner bot in every seat; "
-            "a rollout still running after 300 more rounds counts as a win for nobody." + (" " + said if said else ""))
+    return (
+        "Win chances: each position played on to the end by the planner bot in every seat; "
+        "a rollout still running after 300 more rounds counts as a win for nobody." + (" " + said if said else "")
+    )
 
 
 def _luck_by_turn(game: GameState, turns: list[PlayerTurn]) -> dict[int, tuple[int, float, int]]:
@@ -587,14 +700,21 @@ def _summary(table: pd.DataFrame, p_win: np.ndarray, names: list[str]) -> pd.Dat
         mine = table[table["player"] == p]
         dice_abs, dec_abs = mine["dice"].abs().sum(), mine["decisions"].abs().sum()
         worst = mine.loc[mine["decisions"].idxmin()] if len(mine) else None
-        rows.append({
-            "player": p, "name": name, "turns": len(mine), "start": p_win[0, p], "end": p_win[-1, p],
-            "decisions_per_turn": mine["decisions"].mean() if len(mine) else math.nan,
-            "largest_mistake": worst["decisions"] if worst is not None else math.nan,
-            "mistake_turn": int(worst["turn"]) if worst is not None else pd.NA,
-            "dice_total": mine["dice"].sum(), "decisions_total": mine["decisions"].sum(),
-            "dice_share": dice_abs / (dice_abs + dec_abs) if dice_abs + dec_abs > 0 else math.nan,
-        })
+        rows.append(
+            {
+                "player": p,
+                "name": name,
+                "turns": len(mine),
+                "start": p_win[0, p],
+                "end": p_win[-1, p],
+                "decisions_per_turn": mine["decisions"].mean() if len(mine) else math.nan,
+                "largest_mistake": worst["decisions"] if worst is not None else math.nan,
+                "mistake_turn": int(worst["turn"]) if worst is not None else pd.NA,
+                "dice_total": mine["dice"].sum(),
+                "decisions_total": mine["decisions"].sum(),
+                "dice_share": dice_abs / (dice_abs + dec_abs) if dice_abs + dec_abs > 0 else math.nan,
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -611,8 +731,15 @@ def review_figure(review: GameReview, colors: Sequence[str] | None = None) -> Fi
         ax.fill_between(mine["position"], mine["ci_low"], mine["ci_high"], color=color, alpha=0.15, lw=0)
     for row in review.turns[review.turns["turning_point"]].itertuples():
         ax.axvline(row.turn - 0.5, color="#777777", lw=0.8, ls="--")
-        ax.annotate(f"{row.turn}", (row.turn - 0.5, 1.0), ha="center", va="bottom", fontsize=7, color="#555555",
-                    annotation_clip=False)
+        ax.annotate(
+            f"{row.turn}",
+            (row.turn - 0.5, 1.0),
+            ha="center",
+            va="bottom",
+            fontsize=7,
+            color="#555555",
+            annotation_clip=False,
+        )
     ax.set_xlim(0, len(review.turns))
     ax.set_ylim(0, 1)
     ax.set_xlabel("player-turns played")
@@ -622,5 +749,16 @@ def review_figure(review: GameReview, colors: Sequence[str] | None = None) -> Fi
     return fig
 
 
-__all__ = ["GameReview", "PlayerTurn", "ROLLOUTS", "TURNING_POINTS", "assumptions", "player_turns", "position_chances", "replay_turn",
-           "review_figure", "review_game", "turn_positions"]
+__all__ = [
+    "GameReview",
+    "PlayerTurn",
+    "ROLLOUTS",
+    "TURNING_POINTS",
+    "assumptions",
+    "player_turns",
+    "position_chances",
+    "replay_turn",
+    "review_figure",
+    "review_game",
+    "turn_positions",
+]

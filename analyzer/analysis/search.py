@@ -40,11 +40,11 @@ import pandas as pd
 from analyzer.bots.base import BattleOrder, Decision
 from analyzer.bots.planner import PLANNER_BOT, PlannerBot
 from analyzer.errors import BotError
+from analyzer.game import face_down
 from analyzer.game.actions import Action, Battle, EndAttack, EndTurn, Fortify, MoveIn, Place, Trade
 from analyzer.game.board import SYMBOLS
 from analyzer.game.state import GameState
 from analyzer.game.vocabulary import Phase
-from analyzer.game import face_down
 from analyzer.sim import playout
 from analyzer.sim.battles import resolve_order
 from analyzer.sim.runs import game_rng
@@ -102,7 +102,11 @@ def play_setup(state: GameState, rng: np.random.Generator) -> GameState:
 
 
 def _play_turn(
-    state: GameState, me: int, bot: PlannerBot, rng: np.random.Generator, record: list[tuple[Decision, Action]] | None,
+    state: GameState,
+    me: int,
+    bot: PlannerBot,
+    rng: np.random.Generator,
+    record: list[tuple[Decision, Action]] | None,
     others: PlannerBot = PLANNER_BOT,
 ) -> None:
     """Play on until ``me``'s turn is over, ``bot`` deciding for ``me`` (``others`` defends for the
@@ -159,7 +163,9 @@ def suggest_turn(
     names = list(chosen)
     wins: dict[str, list[float]] = {name: [] for name in names}
     first_turns: dict[str, list[tuple[Decision, Action]]] = {name: [] for name in names}
-    rules = dataclasses.replace(state.rules, turn_limit=min(state.rules.turn_limit or 10**9, state.round + ROLLOUT_ROUNDS))
+    rules = dataclasses.replace(
+        state.rules, turn_limit=min(state.rules.turn_limit or 10**9, state.round + ROLLOUT_ROUNDS)
+    )
     started = time.perf_counter()
     k = 0
     while (rollouts is not None and k < rollouts) or (
@@ -167,8 +173,11 @@ def suggest_turn(
     ):
         # Every plan meets the same draw of the face-down cards. The first rollout keeps the position's
         # own placeholders, so that the turn it records (a trade's cards) is one the position can play.
-        start = state if k == 0 or not state.face_down else face_down.determinize(
-            state, np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(k, 1))))
+        start = (
+            state
+            if k == 0 or not state.face_down
+            else face_down.determinize(state, np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(k, 1))))
+        )
         for name in names:
             s = start.copy()
             s.rules = rules
@@ -189,8 +198,16 @@ def suggest_turn(
         w = np.array(wins[name])
         diff = w - own_turn
         half = 1.96 * diff.std(ddof=1) / np.sqrt(len(diff))
-        rows.append({"plan": name, "rollouts": len(w), "win_chance": w.mean(), "gain": diff.mean(),
-                     "gain_low": diff.mean() - half, "gain_high": diff.mean() + half})
+        rows.append(
+            {
+                "plan": name,
+                "rollouts": len(w),
+                "win_chance": w.mean(),
+                "gain": diff.mean(),
+                "gain_low": diff.mean() - half,
+                "gain_high": diff.mean() + half,
+            }
+        )
     table = pd.DataFrame(rows).sort_values(["win_chance", "plan"], ascending=[False, True], ignore_index=True)
     best = table.iloc[0]
     turn = first_turns[str(best["plan"])]

@@ -85,8 +85,15 @@ class SearchBot:
     _memo: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:
-        if not isinstance(self.rollouts, int) or isinstance(self.rollouts, bool) or self.rollouts < 0 or self.rollouts == 1:
-            raise BotError(f"the search bot's rollouts must be 0 (no search) or a whole number from 2 (for an interval), got {self.rollouts!r}")
+        if (
+            not isinstance(self.rollouts, int)
+            or isinstance(self.rollouts, bool)
+            or self.rollouts < 0
+            or self.rollouts == 1
+        ):
+            raise BotError(
+                f"the search bot's rollouts must be 0 (no search) or a whole number from 2 (for an interval), got {self.rollouts!r}"
+            )
         if not isinstance(self.base, PlannerBot):
             raise BotError(f"the search bot plays variants of a planning bot, got base {self.base!r}")
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from analyzer.errors import IllegalActionError
-from analyzer.game.actions import Claim, Place, Territory
+from analyzer.game.actions import Place, Territory
 from analyzer.game.state import GameState
 from analyzer.game.vocabulary import Phase
 
@@ -47,8 +47,10 @@ def likely_continent(state: GameState) -> int:
         held = [int(np.count_nonzero(state.owner[list(c.territories)] == force)) for c in board.continents]
         return int(np.argmax(held))
     free = [int(np.count_nonzero(state.owner[list(c.territories)] < 0)) for c in board.continents]
-    mine = [int(np.count_nonzero(state.owner[list(c.territories)] == state.player)) if f else -1
-            for c, f in zip(board.continents, free)]
+    mine = [
+        int(np.count_nonzero(state.owner[list(c.territories)] == state.player)) if f else -1
+        for c, f in zip(board.continents, free)
+    ]
     return max(range(len(free)), key=lambda c: (mine[c], free[c]))
 
 

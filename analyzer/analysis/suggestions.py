@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import pandas as pd
 
-from analyzer.solver.battle import battle
-from analyzer.game.state import GameState
 from analyzer.analysis.attacks import attack_sources, attack_targets
-
+from analyzer.game.state import GameState
+from analyzer.solver.battle import battle
 
 #: What holding one more territory is worth, in armies, in :func:`attack_suggestions`'s expected gain:
 #: the army left on it, its share of the territories // 3 reinforcement, and the card a first conquest earns.
@@ -57,21 +56,35 @@ def attack_suggestions(
             completes = continent.name if all(mine[u] for u in others) else ""
             breaks = continent.name if all(state.owner[u] == state.owner[t] for u in others) else ""
             bonus = continent.bonus * (bool(completes) + bool(breaks))
-            rows.append({
-                "source": board.territories[s],
-                "target": board.territories[t],
-                "defender": int(state.owner[t]),
-                "attackers": int(state.armies[s]),
-                "defenders": int(state.armies[t]),
-                "p_win": r.p_win,
-                "attacker_losses": r.expected_attacker_losses,
-                "attacker_losses_std": r.std_attacker_losses,
-                "defender_losses": r.expected_defender_losses,
-                "completes": completes,
-                "breaks": breaks,
-                "expected_gain": r.p_win * (territory_value + bonus) - r.expected_attacker_losses,
-            })
-    columns = ["source", "target", "defender", "attackers", "defenders", "p_win", "attacker_losses",
-               "attacker_losses_std", "defender_losses", "completes", "breaks", "expected_gain"]
+            rows.append(
+                {
+                    "source": board.territories[s],
+                    "target": board.territories[t],
+                    "defender": int(state.owner[t]),
+                    "attackers": int(state.armies[s]),
+                    "defenders": int(state.armies[t]),
+                    "p_win": r.p_win,
+                    "attacker_losses": r.expected_attacker_losses,
+                    "attacker_losses_std": r.std_attacker_losses,
+                    "defender_losses": r.expected_defender_losses,
+                    "completes": completes,
+                    "breaks": breaks,
+                    "expected_gain": r.p_win * (territory_value + bonus) - r.expected_attacker_losses,
+                }
+            )
+    columns = [
+        "source",
+        "target",
+        "defender",
+        "attackers",
+        "defenders",
+        "p_win",
+        "attacker_losses",
+        "attacker_losses_std",
+        "defender_losses",
+        "completes",
+        "breaks",
+        "expected_gain",
+    ]
     frame = pd.DataFrame(rows, columns=columns)
     return frame.sort_values(["expected_gain", "p_win"], ascending=False, ignore_index=True)

@@ -11,11 +11,11 @@ import pandas as pd
 
 from analyzer.bots.base import Bot
 from analyzer.errors import SimulationError
+from analyzer.game import face_down
+from analyzer.game.labels import player_labels
+from analyzer.game.state import GameState
 from analyzer.sim.evaluate import evaluate
 from analyzer.sim.intervals import chance_table
-from analyzer.game import face_down
-from analyzer.game.state import GameState
-from analyzer.game.labels import player_labels
 
 
 @dataclass(frozen=True)
@@ -50,8 +50,10 @@ def face_down_assumption(state: GameState) -> str:
         return ""
     names = player_labels(state)[0] or [f"Player {p + 1}" for p in range(state.n_players)]  # only seats hold cards
     held = ", ".join(f"{names[p]} {k}" for p, k in enumerate(counts) if k)
-    return (f"Face-down cards ({held}) drawn at random from the {len(face_down.unseen(state))} cards not yet seen, "
-            "afresh in each rollout.")
+    return (
+        f"Face-down cards ({held}) drawn at random from the {len(face_down.unseen(state))} cards not yet seen, "
+        "afresh in each rollout."
+    )
 
 
 #: The bot the rollouts use unless told otherwise: the default bot plays thousands of games in a
@@ -113,5 +115,11 @@ def win_chances(
         k += 1
         if on_progress is not None:
             on_progress(done, min(1.0, (time.perf_counter() - started) / budget) if budget > 0 else 1.0)
-    return WinChances(chance_table(wins.tolist(), done, confidence), done, capped, confidence, time.perf_counter() - started,
-                      face_down_assumption(state))
+    return WinChances(
+        chance_table(wins.tolist(), done, confidence),
+        done,
+        capped,
+        confidence,
+        time.perf_counter() - started,
+        face_down_assumption(state),
+    )

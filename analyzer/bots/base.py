@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol, Union, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 import numpy as np
 
@@ -28,7 +28,7 @@ class BattleOrder:
 
 
 #: What :meth:`Bot.choose` returns: an engine action, or in the attack phase a :class:`BattleOrder`.
-Decision = Union[Action, BattleOrder]
+Decision = Action | BattleOrder
 
 
 @runtime_checkable

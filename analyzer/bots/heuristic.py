@@ -39,21 +39,17 @@ from functools import lru_cache
 from typing import Literal
 
 import numpy as np
-from analyzer.kernels import kernel
-from analyzer.slots import slots
 
+from analyzer.bots.base import BattleOrder, Decision
+from analyzer.errors import BotError, IllegalActionError
+from analyzer.game.actions import Trade
+from analyzer.game.board import Board
+from analyzer.game.codec import decode as state_decode
+from analyzer.game.dice import DiceRules
 from analyzer.game.engine import legality
 from analyzer.game.engine import steps as engine
-from analyzer.game.actions import Trade
-from analyzer.solver.battle import BattleOptions, win_grid
-from analyzer.game.board import Board
-from analyzer.bots.base import BattleOrder, Decision
-from analyzer.game.dice import DiceRules
-from analyzer.errors import BotError, IllegalActionError
-from analyzer.integers import whole_number
 from analyzer.game.state import GameState
 from analyzer.game.vocabulary import (
-    Phase,
     ATTACK,
     CAPITAL,
     CHOOSE_CAPITAL,
@@ -70,8 +66,12 @@ from analyzer.game.vocabulary import (
     REINFORCE,
     SETUP_CLAIM,
     TRADE,
+    Phase,
 )
-from analyzer.game.codec import decode as state_decode
+from analyzer.integers import whole_number
+from analyzer.kernels import kernel
+from analyzer.slots import slots
+from analyzer.solver.battle import BattleOptions, win_grid
 
 #: Armies up to which :func:`win_table` holds exact win probabilities; bigger battles are scaled down to it.
 WIN_TABLE_ARMIES = 256
@@ -251,7 +251,9 @@ def _target_values(
         for t in range(n):
             c = cont_of[t]
             o = owner[t]
-            work[t] = _value_at(work[PE + c], work[HO + c], work[CO + o], work[CA + o], bonus[c], o, player, neutral, focus, eliminate)
+            work[t] = _value_at(
+                work[PE + c], work[HO + c], work[CO + o], work[CA + o], bonus[c], o, player, neutral, focus, eliminate
+            )
     return work
 
 
@@ -317,7 +319,9 @@ def _best_edge(owner, armies, player, C, work, table, stop_at, threshold, extra,
                 continue
             c = C[co + t]
             o = owner[t]
-            value = _value_at(work[PE + c], work[HO + c], work[CO + o], work[CA + o], bonus[c], o, player, neutral, focus, eliminate)
+            value = _value_at(
+                work[PE + c], work[HO + c], work[CO + o], work[CA + o], bonus[c], o, player, neutral, focus, eliminate
+            )
             score = value * p
             if score > best:
                 best = score
@@ -373,7 +377,11 @@ class HeuristicBot:
     keep_ratio: float = 0.0
 
     def __post_init__(self) -> None:
-        check_knobs(self, probabilities=("attack_threshold", "card_threshold"), non_negative=("continent_focus", "eliminate", "keep_ratio"))
+        check_knobs(
+            self,
+            probabilities=("attack_threshold", "card_threshold"),
+            non_negative=("continent_focus", "eliminate", "keep_ratio"),
+        )
         whole_number(self.stop_at, "stop_at", 1, BotError)
         for name, allowed in (
             ("reinforce", ("attack", "ratio")),
@@ -412,7 +420,9 @@ class HeuristicBot:
         """The knobs as the float vector :func:`decide` reads (indices ``P_*``), then the continents'
         weights, sizes and bonuses."""
         head = [read(self) for _, read in PARAMS]
-        return np.concatenate([np.asarray(head, dtype=float), self.weights(data), data.continent_size, data.continent_bonus])
+        return np.concatenate(
+            [np.asarray(head, dtype=float), self.weights(data), data.continent_size, data.continent_bonus]
+        )
 
     def target_values(self, state: GameState, player: int) -> np.ndarray:
         """``[t]``: how much taking territory ``t`` is worth to ``player`` (1 for a plain territory)."""
@@ -466,7 +476,13 @@ PARAMS: tuple[tuple[str, Callable[[HeuristicBot], float]], ...] = (
 #: Indices of :meth:`HeuristicBot.params`, from :data:`PARAMS`.
 P = slots(name for name, _ in PARAMS)
 P_ATTACK, P_CARD, P_STOP, P_FOCUS, P_RATIO = P["attack"], P["card"], P["stop"], P["focus"], P["ratio"]
-P_NO_FORTIFY, P_CARDS, P_CARD_VALUE, P_ELIMINATE, P_KEEP = P["no_fortify"], P["cards"], P["card_value"], P["eliminate"], P["keep"]
+P_NO_FORTIFY, P_CARDS, P_CARD_VALUE, P_ELIMINATE, P_KEEP = (
+    P["no_fortify"],
+    P["cards"],
+    P["card_value"],
+    P["eliminate"],
+    P["keep"],
+)
 #: Where the continents' weights start (then their sizes, then their bonuses, each one per continent).
 P_WEIGHTS = len(PARAMS)
 #: :func:`decide`'s code for a :class:`BattleOrder` (source, target, stop_at); other codes are
@@ -560,10 +576,20 @@ def _values(S, C, bp, player, work, every=True):  # pragma: no cover - compiled
     nc = C[engine.R_CONTINENTS]
     n = S[engine.N_TERRITORIES]
     return _target_values(
-        engine.owner_view(S), engine.card_view(S), player, S[engine.NEUTRAL], S[engine.N_FORCES],
+        engine.owner_view(S),
+        engine.card_view(S),
+        player,
+        S[engine.NEUTRAL],
+        S[engine.N_FORCES],
         C[C[engine.O_CONTINENT_OF] : C[engine.O_CONTINENT_OF] + n],
-        bp[P_WEIGHTS + nc : P_WEIGHTS + 2 * nc], bp[P_WEIGHTS + 2 * nc : P_WEIGHTS + 3 * nc], bp[P_WEIGHTS : P_WEIGHTS + nc],
-        bp[P_FOCUS], bp[P_ELIMINATE], work, C, every,
+        bp[P_WEIGHTS + nc : P_WEIGHTS + 2 * nc],
+        bp[P_WEIGHTS + 2 * nc : P_WEIGHTS + 3 * nc],
+        bp[P_WEIGHTS : P_WEIGHTS + nc],
+        bp[P_FOCUS],
+        bp[P_ELIMINATE],
+        work,
+        C,
+        every,
     )
 
 
@@ -571,8 +597,17 @@ def _values(S, C, bp, player, work, every=True):  # pragma: no cover - compiled
 def _edge(S, C, bp, table, threshold, extra, work):  # pragma: no cover - compiled
     _values(S, C, bp, S[engine.PLAYER], work, False)
     return _best_edge(
-        engine.owner_view(S), engine.armies_view(S), S[engine.PLAYER], C, work, table, int(bp[P_STOP]), threshold, extra,
-        S[engine.NEUTRAL], bp,
+        engine.owner_view(S),
+        engine.armies_view(S),
+        S[engine.PLAYER],
+        C,
+        work,
+        table,
+        int(bp[P_STOP]),
+        threshold,
+        extra,
+        S[engine.NEUTRAL],
+        bp,
     )
 
 

@@ -36,7 +36,6 @@ import dataclasses
 from dataclasses import dataclass
 
 import numpy as np
-from analyzer.kernels import kernel
 
 from analyzer.bots import kills, planner
 from analyzer.bots.base import Decision
@@ -46,6 +45,7 @@ from analyzer.errors import BotError
 from analyzer.game.engine import steps as engine
 from analyzer.game.engine.layout import armies_view
 from analyzer.game.state import GameState
+from analyzer.kernels import kernel
 
 #: The hunter's knobs, in the order its parameter vector holds them after the planner's
 #: parameters: (field of :class:`HunterBot`, what it sets).
@@ -56,7 +56,9 @@ KNOBS: tuple[tuple[str, str], ...] = (
     ("everywhere", "the win probability it then attacks at"),
 )
 _AT = {name: i for i, (name, _) in enumerate(KNOBS)}
-H_VICTIM_RATIO, H_GO_ON, H_OUTNUMBER, H_EVERYWHERE = (_AT[k] for k in ("victim_ratio", "go_on", "outnumber", "everywhere"))
+H_VICTIM_RATIO, H_GO_ON, H_OUTNUMBER, H_EVERYWHERE = (
+    _AT[k] for k in ("victim_ratio", "go_on", "outnumber", "everywhere")
+)
 
 
 @dataclass(frozen=True)
@@ -89,7 +91,9 @@ class HunterBot(PlannerBot):
         for attacking everywhere (its attack threshold at ``everywhere``)."""
         base = super().params(data)
         heuristic = HeuristicBot(*(getattr(self, f.name) for f in dataclasses.fields(HeuristicBot)))
-        bold = dataclasses.replace(heuristic, attack_threshold=self.everywhere, card_threshold=min(self.everywhere, self.card_threshold))
+        bold = dataclasses.replace(
+            heuristic, attack_threshold=self.everywhere, card_threshold=min(self.everywhere, self.card_threshold)
+        )
         knobs = np.array([getattr(self, name) for name, _ in KNOBS], dtype=float)
         return np.concatenate([base, knobs, HeuristicBot.params(bold, data)])
 
@@ -110,7 +114,9 @@ def _hunt(S, C, bp, table, extra, work):  # pragma: no cover - compiled
     _, _, _, A, T, _ = kills.regions(S[engine.N_TERRITORIES], nc)
     share = 1.0 if extra > 0 else bp[k + H_GO_ON]
     # The most a stack could afford to spend reaching the victim: no search beyond it.
-    budget = (kills.biggest(S, C, p, work) + extra) / max(share, 1e-9) - kills.defenders_to_beat(C, work[A + victim], work[T + victim], 0.0)
+    budget = (kills.biggest(S, C, p, work) + extra) / max(share, 1e-9) - kills.defenders_to_beat(
+        C, work[A + victim], work[T + victim], 0.0
+    )
     if budget < 0 or kills.route_costs(S, C, victim, p, budget, extra, work) != 1:
         return -1, -1, -1
     stack, cost = kills.best_stack(S, C, p, extra, work)

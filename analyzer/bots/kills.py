@@ -21,7 +21,6 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import numpy as np
-from analyzer.kernels import kernel
 
 from analyzer.bots.base import Decision
 from analyzer.bots.heuristic import _FORCES, check_decision_phase, decode, work_size
@@ -29,6 +28,7 @@ from analyzer.bots.planner import PlannerBot, planner_args
 from analyzer.game.engine import steps as engine
 from analyzer.game.engine.layout import AT_ALIVE, armies_view, card_view, owner_view
 from analyzer.game.state import GameState
+from analyzer.kernels import kernel
 
 #: The scratch regions past :func:`analyzer.bots.heuristic.work_size`, in order: name, and its length
 #: in territories (``n``) and forces (the heuristic's room for up to 8 forces).
@@ -47,7 +47,9 @@ N_REGIONS = len(REGIONS)
 FAR = 1e9
 
 
-def choose(bot: PlannerBot, decide: Callable[..., tuple[int, int, int, int, int]], state: GameState, rng: np.random.Generator) -> Decision:
+def choose(
+    bot: PlannerBot, decide: Callable[..., tuple[int, int, int, int, int]], state: GameState, rng: np.random.Generator
+) -> Decision:
     """``bot``'s decision made by its compiled ``decide`` (the code the compiled playout runs), with a
     fresh scratch vector of :func:`scratch_size`."""
     check_decision_phase(bot, state.phase)
@@ -78,8 +80,12 @@ def scratch_size(n, nc):  # pragma: no cover - compiled
 def regions(n, nc):  # pragma: no cover - compiled
     """The starts of the regions, in the order of :data:`REGIONS`."""
     return (
-        region(n, nc, R_COST), region(n, nc, R_DONE), region(n, nc, R_QUEUE),
-        region(n, nc, R_ARMIES), region(n, nc, R_TERRITORIES), region(n, nc, R_CARDS),
+        region(n, nc, R_COST),
+        region(n, nc, R_DONE),
+        region(n, nc, R_QUEUE),
+        region(n, nc, R_ARMIES),
+        region(n, nc, R_TERRITORIES),
+        region(n, nc, R_CARDS),
     )
 
 

@@ -57,8 +57,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
-from analyzer.kernels import kernel
-from analyzer.slots import slots
 
 from analyzer.bots.base import Decision
 from analyzer.bots.draft_model import PLAYER_COUNTS, model_block
@@ -69,17 +67,19 @@ from analyzer.bots.heuristic import (
     BoardData,
     HeuristicBot,
     _choose_trade,
+    board_data,
     check_decision_phase,
     check_knobs,
-    decide as heuristic_decide,
     decide_attack,
     decide_move_in,
     decide_setup,
-    board_data,
     decode,
     place_reinforcements,
     win_table,
     work_size,
+)
+from analyzer.bots.heuristic import (
+    decide as heuristic_decide,
 )
 from analyzer.errors import BotError
 from analyzer.game.board import Board
@@ -88,6 +88,8 @@ from analyzer.game.engine import steps as engine
 from analyzer.game.engine.layout import armies_view, owner_view
 from analyzer.game.state import GameState
 from analyzer.game.vocabulary import ATTACK, CLAIM, MOVE_IN, PLACE, REINFORCE, SETUP_CLAIM, SETUP_PLACE, TRADE
+from analyzer.kernels import kernel
+from analyzer.slots import slots
 
 #: The planner's knobs, after the heuristic's parameters in :meth:`PlannerBot.params`, in order: each as
 #: the name of its ``Q_*`` offset and how its value is read from the bot.
@@ -101,7 +103,12 @@ KNOBS: tuple[tuple[str, Callable[[PlannerBot], float]], ...] = (
 #: Offsets of the planner's knobs past the heuristic's parameters, from :data:`KNOBS`.
 Q = slots(name for name, _ in KNOBS)
 Q_THRESHOLD, Q_BONUS_TURNS, Q_BREAK_TURNS, Q_KILL, Q_KILL_FROM = (
-    Q["threshold"], Q["bonus_turns"], Q["break_turns"], Q["kill"], Q["kill_from"])
+    Q["threshold"],
+    Q["bonus_turns"],
+    Q["break_turns"],
+    Q["kill"],
+    Q["kill_from"],
+)
 #: Where, past the heuristic's parameters, the draft's whole copy of them starts (with the draft's
 #: continent weights), after the knobs; the draft model's block follows it.
 Q_DRAFT = len(KNOBS)
@@ -121,7 +128,9 @@ class PlannerBot(HeuristicBot):
 
     def __post_init__(self) -> None:
         super().__post_init__()
-        check_knobs(self, probabilities=("plan_threshold",), non_negative=("bonus_turns", "break_turns", "kill", "kill_from"))
+        check_knobs(
+            self, probabilities=("plan_threshold",), non_negative=("bonus_turns", "break_turns", "kill", "kill_from")
+        )
         if self.draft not in ("model", "ease"):
             raise BotError(f"draft={self.draft!r} is not one of model, ease")
 
@@ -140,7 +149,9 @@ class PlannerBot(HeuristicBot):
         base = super().params(data)
         weights = self.draft_weights if self.draft_weights is not None else tuple(ease_weights(data).tolist())
         if len(weights) != len(data.continent_size):
-            raise BotError(f"draft_weights has {len(weights)} entries; the board has {len(data.continent_size)} continents")
+            raise BotError(
+                f"draft_weights has {len(weights)} entries; the board has {len(data.continent_size)} continents"
+            )
         draft = base.copy()
         draft[P_WEIGHTS : P_WEIGHTS + len(weights)] = weights
         knobs = np.array([read(self) for _, read in KNOBS], dtype=float)

@@ -17,8 +17,8 @@ from analyzer.bots.base import Bot
 from analyzer.bots.heuristic import DEFAULT_BOT, HeuristicBot
 from analyzer.bots.hunter import HUNTER_BOT
 from analyzer.bots.planner import PLANNER_BOT
-from analyzer.bots.strategist import STRATEGIST_BOT
 from analyzer.bots.random_bot import RandomBot
+from analyzer.bots.strategist import STRATEGIST_BOT
 from analyzer.errors import BotError
 from analyzer.limits import quote
 
@@ -40,8 +40,13 @@ BOTS: dict[str, Callable[[], Bot]] = {
     "heuristic": lambda: DEFAULT_BOT,
     # No continent plan: attacks any even fight, trades at once, stacks the borders by threat, never fortifies.
     "greedy": lambda: HeuristicBot(
-        attack_threshold=0.5, card_threshold=0.5, continent_focus=0.0, eliminate=0.0,
-        reinforce="ratio", fortify="none", cards="first",
+        attack_threshold=0.5,
+        card_threshold=0.5,
+        continent_focus=0.0,
+        eliminate=0.0,
+        reinforce="ratio",
+        fortify="none",
+        cards="first",
     ),
     # Attacks only near-certain fights and holds its cards until forced.
     "cautious": lambda: HeuristicBot(attack_threshold=0.8, card_threshold=0.8, reinforce="ratio", cards="forced"),
@@ -60,7 +65,9 @@ def make_bot(name: str) -> Bot:
             # An empty or relative module name (":Bot", ".x:Bot") is a ValueError or TypeError of importlib's.
             obj = getattr(importlib.import_module(module_name), attr)
         except (ImportError, AttributeError, ValueError, TypeError) as exc:
-            raise BotError(f"bot {quote(name)}: cannot import {quote(attr)} from module {quote(module_name)} ({quote(str(exc))})") from None
+            raise BotError(
+                f"bot {quote(name)}: cannot import {quote(attr)} from module {quote(module_name)} ({quote(str(exc))})"
+            ) from None
         try:
             bot = obj() if isinstance(obj, type) else obj
         except TypeError as exc:

@@ -36,7 +36,6 @@ import dataclasses
 from dataclasses import dataclass
 
 import numpy as np
-from analyzer.kernels import kernel
 
 from analyzer.bots import kills, planner
 from analyzer.bots.base import Decision
@@ -46,6 +45,7 @@ from analyzer.errors import BotError
 from analyzer.game.engine import steps as engine
 from analyzer.game.engine.layout import AT_ALIVE, armies_view, owner_view
 from analyzer.game.state import GameState
+from analyzer.kernels import kernel
 
 #: The player counts ``kill_odds`` has a figure for.
 PLAYERS = (2, 3, 4, 5, 6)
@@ -88,8 +88,14 @@ class StrategistBot(PlannerBot):
             raise BotError(f"the strategist drafts by ease of holding only, got draft={self.draft!r}")
         for name in ("kill_odds", "exposure"):
             value = getattr(self, name)
-            if not isinstance(value, tuple) or len(value) != len(PLAYERS) or not all(isinstance(p, (int, float)) and 0 <= p <= 1 for p in value):
-                raise BotError(f"{name} must be {len(PLAYERS)} probabilities, one for each of {PLAYERS} players left, got {value!r}")
+            if (
+                not isinstance(value, tuple)
+                or len(value) != len(PLAYERS)
+                or not all(isinstance(p, (int, float)) and 0 <= p <= 1 for p in value)
+            ):
+                raise BotError(
+                    f"{name} must be {len(PLAYERS)} probabilities, one for each of {PLAYERS} players left, got {value!r}"
+                )
         if not isinstance(self.go_on, (int, float)) or not 0 <= self.go_on <= 1:
             raise BotError(f"go_on must be a probability from 0 to 1, got {self.go_on!r}")
         for name in ("kill_worth", "later", "loss", "rival"):

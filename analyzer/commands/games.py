@@ -33,16 +33,20 @@ def register(subparsers: Any) -> None:
     )
     actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
     database = argparse.ArgumentParser(add_help=False)
-    database.add_argument("--db", metavar="FILE_OR_URL",
-                          help=f"the store: an SQLite file or a database URL such as "
-                          f"postgresql+psycopg://USER@HOST/DATABASE (default: ${DB_ENV}, else the app's own file)")
+    database.add_argument(
+        "--db",
+        metavar="FILE_OR_URL",
+        help=f"the store: an SQLite file or a database URL such as "
+        f"postgresql+psycopg://USER@HOST/DATABASE (default: ${DB_ENV}, else the app's own file)",
+    )
     listing = actions.add_parser("list", parents=[database], help="list the stored games, the last changed first")
     listing.set_defaults(func=run_list)
     export = actions.add_parser("export", parents=[database], help="write every game, with its versions, to a file")
     export.add_argument("out", metavar="OUT", help="the file to write (- for standard output)")
     export.set_defaults(func=run_export)
-    load = actions.add_parser("import", parents=[database],
-                              help="add the games of an exported file to the store, all or none")
+    load = actions.add_parser(
+        "import", parents=[database], help="add the games of an exported file to the store, all or none"
+    )
     load.add_argument("source", metavar="IN", help="a file written by `games export` (- for standard input)")
     load.set_defaults(func=run_import)
 

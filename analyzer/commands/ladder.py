@@ -18,10 +18,10 @@ from typing import Any
 
 from analyzer.analysis.players import SEARCHERS, make_player
 from analyzer.bots import BOTS
-from analyzer.errors import SimulationError
 from analyzer.commands.simulate import _rules
+from analyzer.errors import SimulationError
+from analyzer.game.vocabulary import PLAYER_COUNT_TEXT, PLAYER_COUNTS
 from analyzer.sim.ladder import BOOTSTRAP, describe, ladder, save
-from analyzer.game.vocabulary import PLAYER_COUNTS, PLAYER_COUNT_TEXT
 
 
 def register(subparsers: Any) -> None:
@@ -33,18 +33,28 @@ def register(subparsers: Any) -> None:
         "Bradley-Terry rating on the Elo scale with 95%% bootstrap intervals.",
     )
     parser.add_argument(
-        "--bots", default=None,
+        "--bots",
+        default=None,
         help=f"comma-separated bots to rate (default: every registered bot: {', '.join(BOTS)}; aliases once; "
         f"also, when named: {', '.join(SEARCHERS)})",
     )
-    parser.add_argument("--players", type=int, default=2, help=f"players per game, {PLAYER_COUNT_TEXT} (default 2); the two bots alternate seats")
+    parser.add_argument(
+        "--players",
+        type=int,
+        default=2,
+        help=f"players per game, {PLAYER_COUNT_TEXT} (default 2); the two bots alternate seats",
+    )
     parser.add_argument("--games", type=int, default=200, help="games per seating of each pairing (default 200)")
     parser.add_argument("--seed", type=int, default=0, help="seed of every pairing (default 0)")
     parser.add_argument("--workers", type=int, default=1, help="local worker processes (default 1)")
-    parser.add_argument("--bootstrap", type=int, default=BOOTSTRAP, help=f"bootstrap resamples for the intervals (default {BOOTSTRAP})")
+    parser.add_argument(
+        "--bootstrap", type=int, default=BOOTSTRAP, help=f"bootstrap resamples for the intervals (default {BOOTSTRAP})"
+    )
     parser.add_argument("--max-rounds", type=int, default=None, help="end a game with no winner after this many rounds")
     parser.add_argument("--rules", metavar="JSON", help='rule options as JSON, e.g. \'{"fortify": "connected"}\'')
-    parser.add_argument("--out", metavar="PATH", help="save the games to PATH (the other tables, ratings and pairings beside it)")
+    parser.add_argument(
+        "--out", metavar="PATH", help="save the games to PATH (the other tables, ratings and pairings beside it)"
+    )
     parser.add_argument("--csv", action="store_true", help="save CSV instead of Parquet")
     parser.add_argument("--json", action="store_true", help="print the ratings and pairings as JSON")
     parser.set_defaults(func=run)
@@ -60,17 +70,28 @@ def run(args: argparse.Namespace) -> int:
         raise SimulationError(f"--out {args.out}: directory {out.parent} does not exist")
     result = ladder(
         None if args.bots is None else args.bots.split(","),
-        n_players=args.players, games=args.games, seed=args.seed, rules=_rules(args.rules),
-        max_rounds=args.max_rounds, workers=args.workers, bootstrap=args.bootstrap, make=make_player,
+        n_players=args.players,
+        games=args.games,
+        seed=args.seed,
+        rules=_rules(args.rules),
+        max_rounds=args.max_rounds,
+        workers=args.workers,
+        bootstrap=args.bootstrap,
+        make=make_player,
     )
     written = save(result, out, "csv" if args.csv else "parquet") if out is not None else []
     if args.json:
-        print(json.dumps({
-            "params": result.params,
-            "ratings": result.ratings.reset_index().to_dict("records"),
-            "pairings": result.pairings.to_dict("records"),
-            "written": [str(p) for p in written],
-        }, indent=1))
+        print(
+            json.dumps(
+                {
+                    "params": result.params,
+                    "ratings": result.ratings.reset_index().to_dict("records"),
+                    "pairings": result.pairings.to_dict("records"),
+                    "written": [str(p) for p in written],
+                },
+                indent=1,
+            )
+        )
     else:
         print(describe(result) + ("\n\nwritten: " + ", ".join(map(str, written)) if written else ""))
     return 0

@@ -16,12 +16,12 @@ from typing import Any
 
 import numpy as np
 
-from analyzer.solver.battle import BattleOptions, BattleResult, armies_needed, battle, dice_options
-from analyzer.solver.tables import TABLES, odds_tables
-from analyzer.solver.chains import ChainResult, chain, chain_armies_needed
-from analyzer.errors import BattleInputError
 from analyzer.commands.files import check_path
+from analyzer.errors import BattleInputError
 from analyzer.limits import quote
+from analyzer.solver.battle import BattleOptions, BattleResult, armies_needed, battle, dice_options
+from analyzer.solver.chains import ChainResult, chain, chain_armies_needed
+from analyzer.solver.tables import TABLES, odds_tables
 
 
 def register(subparsers: Any) -> None:
@@ -38,7 +38,11 @@ def register(subparsers: Any) -> None:
         "--chain", type=int, nargs="+", metavar="D", help="defenders of each territory of a chain, in attack order"
     )
     odds.add_argument(
-        "--garrison", type=int, default=1, metavar="G", help="armies left in each conquered territory of a chain (default 1)"
+        "--garrison",
+        type=int,
+        default=1,
+        metavar="G",
+        help="armies left in each conquered territory of a chain (default 1)",
     )
     odds.add_argument("--need", type=float, metavar="P", help="also give the fewest attacking armies for P(win) >= P")
     odds.add_argument(
@@ -81,7 +85,9 @@ def _battle_options(parser: argparse.ArgumentParser) -> None:
     )
     group.add_argument("--attacker-dice", type=int, metavar="N", help="the attacker rolls at most N dice")
     group.add_argument("--defender-dice", type=int, metavar="N", help="the defender rolls at most N dice")
-    group.add_argument("--capital", action="store_true", help="the defender may roll a third die (capitals, Italian rules)")
+    group.add_argument(
+        "--capital", action="store_true", help="the defender may roll a third die (capitals, Italian rules)"
+    )
     group.add_argument("--sides", type=int, default=6, metavar="N", help="sides of each die (default 6)")
     group.add_argument("--ties-to-attacker", action="store_true", help="ties go to the attacker")
     group.add_argument(
@@ -92,8 +98,15 @@ def _battle_options(parser: argparse.ArgumentParser) -> None:
 
 
 def _options(args: argparse.Namespace) -> BattleOptions:
-    return dice_options(capital=args.capital, ties_to_attacker=args.ties_to_attacker, balanced_blitz=args.balanced_blitz,
-                        sides=args.sides, cap=args.cap, attacker_dice=args.attacker_dice, defender_dice=args.defender_dice)
+    return dice_options(
+        capital=args.capital,
+        ties_to_attacker=args.ties_to_attacker,
+        balanced_blitz=args.balanced_blitz,
+        sides=args.sides,
+        cap=args.cap,
+        attacker_dice=args.attacker_dice,
+        defender_dice=args.defender_dice,
+    )
 
 
 def run_odds(args: argparse.Namespace) -> int:
@@ -104,7 +117,11 @@ def run_odds(args: argparse.Namespace) -> int:
         raise BattleInputError("--outcomes lists one battle's outcomes; for a chain use --json")
     if args.chain is None:
         result = battle(args.attackers, args.defenders, stop_at=args.stop_at, options=options)
-        needed = None if args.need is None else armies_needed(args.defenders, args.need, stop_at=args.stop_at, options=options)
+        needed = (
+            None
+            if args.need is None
+            else armies_needed(args.defenders, args.need, stop_at=args.stop_at, options=options)
+        )
         data = result.to_dict()
         text = describe_battle(result) + ("\n" + describe_outcomes(result) if args.outcomes else "")
     else:
@@ -112,7 +129,9 @@ def run_odds(args: argparse.Namespace) -> int:
         needed = (
             None
             if args.need is None
-            else chain_armies_needed(args.chain, args.need, garrison=args.garrison, stop_at=args.stop_at, options=options)
+            else chain_armies_needed(
+                args.chain, args.need, garrison=args.garrison, stop_at=args.stop_at, options=options
+            )
         )
         data = chained.to_dict()
         text = describe_chain(chained)
@@ -168,7 +187,9 @@ def describe_outcomes(r: BattleResult) -> str:
     stays behind (so SMG's "attacker loses 12 of 30 troops" is the conquest
     with ``attacker lost`` 12 from 31 armies on the territory).
     """
-    lines = [f"{'Outcome':<10}  {'attacker left':>13}  {'attacker lost':>13}  {'defenders left':>14}  {'probability':>14}"]
+    lines = [
+        f"{'Outcome':<10}  {'attacker left':>13}  {'attacker lost':>13}  {'defenders left':>14}  {'probability':>14}"
+    ]
     for a, d, p in zip(r.attacker_left, r.defender_left, r.probability):
         lines.append(
             f"{'conquered' if d == 0 else 'stopped':<10}  {int(a):>13}  {r.attackers - int(a):>13}  {int(d):>14}  {float(p):>14.10g}"
@@ -179,7 +200,9 @@ def describe_outcomes(r: BattleResult) -> str:
 def describe_chain(r: ChainResult) -> str:
     """The short text printed by ``risk-analyzer odds ATTACKERS --chain ...``."""
     keeps = set(r.garrisons)
-    keep = f"leaving {keeps.pop()} in each" if len(keeps) == 1 else "leaving garrisons " + ", ".join(map(str, r.garrisons))
+    keep = (
+        f"leaving {keeps.pop()} in each" if len(keeps) == 1 else "leaving garrisons " + ", ".join(map(str, r.garrisons))
+    )
     lines = [
         f"Attack: {r.attackers} armies ({r.attackers - 1} can roll) along {len(r.defenders)} territories"
         + (f", {keep}" if r.garrisons else "")
@@ -190,7 +213,9 @@ def describe_chain(r: ChainResult) -> str:
         lines.append(f"{i:>9}  {d:>9}  {_percent(float(p)):>8}")
     lines.append(_line("P(win)", f"{_percent(r.p_win)}; expected territories taken {r.expected_territories:.2f}"))
     lines.append(
-        _line("Expected losses", f"attacker {r.expected_attacker_losses:.2f}, defender {r.expected_defender_losses:.2f}")
+        _line(
+            "Expected losses", f"attacker {r.expected_attacker_losses:.2f}, defender {r.expected_defender_losses:.2f}"
+        )
     )
     if r.p_win > 0:
         mean = float(r.final_armies @ np.arange(len(r.final_armies))) / r.p_win
@@ -205,8 +230,10 @@ def _plot_format(path: str) -> None:
     kinds = FigureCanvasBase.get_supported_filetypes()
     suffix = Path(path).suffix.lstrip(".").lower()
     if suffix not in kinds:
-        raise BattleInputError(f"--plot {quote(path)}: cannot write a {quote(suffix or 'file without a type')}; "
-                               f"use one of .{', .'.join(sorted(kinds))}")
+        raise BattleInputError(
+            f"--plot {quote(path)}: cannot write a {quote(suffix or 'file without a type')}; "
+            f"use one of .{', .'.join(sorted(kinds))}"
+        )
 
 
 def run_table(args: argparse.Namespace) -> int:

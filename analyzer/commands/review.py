@@ -39,11 +39,15 @@ def register(subparsers: Any) -> None:
         "same review whatever --workers.",
     )
     parser.add_argument("game", metavar="GAME.json", help="the recorded game (saved by the app or GameState.to_json)")
-    parser.add_argument("--rollouts", type=int, default=ROLLOUTS, help=f"rollouts per position, replay and plan (default {ROLLOUTS})")
+    parser.add_argument(
+        "--rollouts", type=int, default=ROLLOUTS, help=f"rollouts per position, replay and plan (default {ROLLOUTS})"
+    )
     parser.add_argument("--seed", type=int, default=0, help="seed of the rollouts (default 0)")
     parser.add_argument("--workers", type=int, default=1, help="local worker processes (default 1)")
     parser.add_argument("--json", action="store_true", help="print the review as JSON")
-    parser.add_argument("--out", metavar="FILE", help="write the turns' table: FILE.csv as CSV, FILE.parquet as Parquet")
+    parser.add_argument(
+        "--out", metavar="FILE", help="write the turns' table: FILE.csv as CSV, FILE.parquet as Parquet"
+    )
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.set_defaults(func=run)
 
@@ -102,21 +106,31 @@ def _pts(x: float) -> str:
 
 def describe(review: GameReview) -> str:
     """The table printed by ``risk-analyzer review``: win-chance points (100 = certain)."""
-    lines = [f"{len(review.turns)} player-turns, {review.rollouts} rollouts per estimate, seed {review.seed} "
-             f"({review.seconds:.1f} s). Changes in win-chance points of the player who moved; * turning point.",
-             review.assumed, "",
-             f"{'turn':>4} {'round':>5}  {'player':<12} {'before':>6} {'after':>6} {'change':>6}  "
-             f"{'dice [95%]':<20} {'decisions [95%]':<20} against"]
+    lines = [
+        f"{len(review.turns)} player-turns, {review.rollouts} rollouts per estimate, seed {review.seed} "
+        f"({review.seconds:.1f} s). Changes in win-chance points of the player who moved; * turning point.",
+        review.assumed,
+        "",
+        f"{'turn':>4} {'round':>5}  {'player':<12} {'before':>6} {'after':>6} {'change':>6}  "
+        f"{'dice [95%]':<20} {'decisions [95%]':<20} against",
+    ]
     for r in review.turns.itertuples():
         dice = f"{_pts(r.dice)} [{_pts(r.dice_low)},{_pts(r.dice_high)}]"
         dec = f"{_pts(r.decisions)} [{_pts(r.decisions_low)},{_pts(r.decisions_high)}]"
-        lines.append(f"{r.turn:>4}{'*' if r.turning_point else ' '}{r.round:>5}  {str(r.name)[:12]:<12} "
-                     f"{100 * r.before:6.1f} {100 * r.after:6.1f} {_pts(r.change):>6}  {dice:<20} {dec:<20} {r.best_plan}")
-    lines += ["", f"{'player':<12} {'turns':>5} {'start':>6} {'end':>6} {'lost/turn':>9} {'worst':>6} {'(turn)':>6} "
-              f"{'dice':>6} {'dice share':>10}"]
+        lines.append(
+            f"{r.turn:>4}{'*' if r.turning_point else ' '}{r.round:>5}  {str(r.name)[:12]:<12} "
+            f"{100 * r.before:6.1f} {100 * r.after:6.1f} {_pts(r.change):>6}  {dice:<20} {dec:<20} {r.best_plan}"
+        )
+    lines += [
+        "",
+        f"{'player':<12} {'turns':>5} {'start':>6} {'end':>6} {'lost/turn':>9} {'worst':>6} {'(turn)':>6} "
+        f"{'dice':>6} {'dice share':>10}",
+    ]
     for s in review.summary.itertuples():
         turn = "" if s.turns == 0 else f"({s.mistake_turn})"
-        lines.append(f"{str(s.name)[:12]:<12} {s.turns:>5} {100 * s.start:6.1f} {100 * s.end:6.1f} "
-                     f"{_pts(s.decisions_per_turn):>9} {_pts(s.largest_mistake):>6} {turn:>6} {_pts(s.dice_total):>6} "
-                     f"{100 * s.dice_share:9.0f}%")
+        lines.append(
+            f"{str(s.name)[:12]:<12} {s.turns:>5} {100 * s.start:6.1f} {100 * s.end:6.1f} "
+            f"{_pts(s.decisions_per_turn):>9} {_pts(s.largest_mistake):>6} {turn:>6} {_pts(s.dice_total):>6} "
+            f"{100 * s.dice_share:9.0f}%"
+        )
     return "\n".join(lines)

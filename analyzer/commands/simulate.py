@@ -24,11 +24,11 @@ from analyzer.analysis.players import PLAYERS, SEARCHERS, make_player
 from analyzer.commands.files import check_path
 from analyzer.errors import SimulationError
 from analyzer.game.reader import loads
-from analyzer.limits import quote
 from analyzer.game.rules import Rules
+from analyzer.game.vocabulary import PLAYER_COUNT_TEXT, PLAYER_COUNTS
+from analyzer.limits import quote
 from analyzer.sim.runs import BATCH_SIZE, COMPILED_BATCH_SIZE, DEFAULT_MAX_ROUNDS
 from analyzer.sim.simulate import simulate
-from analyzer.game.vocabulary import PLAYER_COUNTS, PLAYER_COUNT_TEXT
 
 
 def register(subparsers: Any) -> None:
@@ -56,19 +56,27 @@ def register(subparsers: Any) -> None:
     backend.add_argument("--scheduler", metavar="ADDRESS", help="run on the Dask scheduler at ADDRESS")
     parser.add_argument("--out", metavar="PATH", help="save the tables: games to PATH, the others beside it")
     parser.add_argument("--csv", action="store_true", help="save CSV instead of Parquet")
-    parser.add_argument("--record-turns", action="store_true", help="also record each player's holdings after every turn")
+    parser.add_argument(
+        "--record-turns", action="store_true", help="also record each player's holdings after every turn"
+    )
     parser.add_argument(
         "--roll-dice", action="store_true", help="roll battles die by die instead of one draw from the exact solver"
     )
     parser.add_argument(
-        "--max-rounds", type=int, default=DEFAULT_MAX_ROUNDS, help=f"end a game with no winner after this many rounds (default {DEFAULT_MAX_ROUNDS})"
+        "--max-rounds",
+        type=int,
+        default=DEFAULT_MAX_ROUNDS,
+        help=f"end a game with no winner after this many rounds (default {DEFAULT_MAX_ROUNDS})",
     )
     parser.add_argument(
-        "--batch-size", type=int, default=None,
+        "--batch-size",
+        type=int,
+        default=None,
         help=f"games per task and checkpoint (default {COMPILED_BATCH_SIZE} when every bot runs compiled, else {BATCH_SIZE})",
     )
     parser.add_argument(
-        "--check", action="store_true",
+        "--check",
+        action="store_true",
         help="apply every action through the engine's legality check (always on for bots from outside the package)",
     )
     parser.add_argument("--rules", metavar="JSON", help='rule options as JSON, e.g. \'{"fortify": "connected"}\'')
@@ -82,7 +90,9 @@ def _rules(text: str | None) -> Rules:
         return Rules()
     data = loads(text, "--rules", SimulationError)
     if not isinstance(data, dict):
-        raise SimulationError(f"--rules must be a JSON object of rule options like {{\"fortify\": \"connected\"}}, got {quote(text)}")
+        raise SimulationError(
+            f'--rules must be a JSON object of rule options like {{"fortify": "connected"}}, got {quote(text)}'
+        )
     return Rules.from_dict(data)
 
 

@@ -11,12 +11,12 @@ history replays exactly without a random generator.
 from __future__ import annotations
 
 from dataclasses import astuple, dataclass, field, fields
-from typing import Any, Union, cast
+from typing import Any, cast
 
 from analyzer.errors import StateFormatError
 
 #: A territory in an action: its id or, until :meth:`GameState.apply` normalises it, its name.
-Territory = Union[int, str]
+Territory = int | str
 
 
 def as_id(territory: Territory) -> int:
@@ -166,13 +166,41 @@ class Correct:
     hidden: tuple[int, ...] = ()
 
 
-Action = Union[Claim, Place, Trade, ChooseCapital, Attack, Defend, EndAttack, MoveIn, Fortify, EndTurn, Roll, Draw, Battle,
-               Correct]
+Action = (
+    Claim
+    | Place
+    | Trade
+    | ChooseCapital
+    | Attack
+    | Defend
+    | EndAttack
+    | MoveIn
+    | Fortify
+    | EndTurn
+    | Roll
+    | Draw
+    | Battle
+    | Correct
+)
 
 ACTION_TYPES: dict[str, type] = {
     cls.__name__: cls
-    for cls in (Claim, Place, Trade, ChooseCapital, Attack, Defend, EndAttack, MoveIn, Fortify, EndTurn, Roll, Draw, Battle,
-                Correct)
+    for cls in (
+        Claim,
+        Place,
+        Trade,
+        ChooseCapital,
+        Attack,
+        Defend,
+        EndAttack,
+        MoveIn,
+        Fortify,
+        EndTurn,
+        Roll,
+        Draw,
+        Battle,
+        Correct,
+    )
 }
 
 
@@ -191,7 +219,9 @@ def action_to_json(action: Action) -> list[Any]:
 def action_from_json(data: Any) -> Action:
     """Inverse of :func:`action_to_json`."""
     if not isinstance(data, list) or not data or data[0] not in ACTION_TYPES:
-        raise StateFormatError(f"not an action: {data!r}; expected [type, fields...] with a type in {sorted(ACTION_TYPES)}")
+        raise StateFormatError(
+            f"not an action: {data!r}; expected [type, fields...] with a type in {sorted(ACTION_TYPES)}"
+        )
     cls = ACTION_TYPES[data[0]]
     names = [f.name for f in fields(cls)]
     required = len([f for f in fields(cls) if not f.metadata.get("optional")])

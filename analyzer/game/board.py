@@ -37,20 +37,20 @@ from __future__ import annotations
 
 import difflib
 import functools
-from importlib import resources
 import json
 import math
 from collections import deque
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from analyzer.errors import BoardError
-from analyzer.integers import is_whole
 from analyzer.game.reader import loads
+from analyzer.integers import is_whole
 from analyzer.limits import (
     MAX_BONUS,
     MAX_CONTINENTS,
@@ -206,9 +206,7 @@ class Board:
         unreached = _unreachable(neighbors)
         if unreached:
             names = ", ".join(territories[t] for t in unreached)
-            raise BoardError(
-                f"{source}: the map is not connected: {names} cannot be reached from {territories[0]}"
-            )
+            raise BoardError(f"{source}: the map is not connected: {names} cannot be reached from {territories[0]}")
 
         symbols = np.array(list(territory_symbols) + [WILD] * wild_cards, dtype=np.int8)
         if ((symbols[:n] < 0) | (symbols[:n] >= WILD)).any():
@@ -288,7 +286,11 @@ class Board:
             found = ids.get(key.strip().casefold())
             if found is not None:
                 return found
-            close = difflib.get_close_matches(key.strip().casefold(), list(ids), n=3, cutoff=0.6) if len(key) <= 2 * MAX_NAME_LENGTH else []
+            close = (
+                difflib.get_close_matches(key.strip().casefold(), list(ids), n=3, cutoff=0.6)
+                if len(key) <= 2 * MAX_NAME_LENGTH
+                else []
+            )
             if close:
                 hint = "did you mean " + " or ".join(repr(names[ids[c]]) for c in close) + "?"
             else:
@@ -436,7 +438,9 @@ def _name(value: object, where: str) -> str:
     if not isinstance(value, str) or not value.strip():
         raise BoardError(f"{where}: name must be a non-empty string, got {quote(value)}")
     if len(value) > MAX_NAME_LENGTH:
-        raise BoardError(f"{where}: name {quote(value)} is longer than {MAX_NAME_LENGTH} characters (analyzer.limits.MAX_NAME_LENGTH)")
+        raise BoardError(
+            f"{where}: name {quote(value)} is longer than {MAX_NAME_LENGTH} characters (analyzer.limits.MAX_NAME_LENGTH)"
+        )
     if value != value.strip():
         raise BoardError(f"{where}: name {value!r} has leading or trailing spaces")
     return value
@@ -484,7 +488,9 @@ def _parse(data: Any, source: str) -> dict[str, Any]:
     wild_cards = data.get("wild_cards", 0)
     if not is_whole(wild_cards) or wild_cards < 0:
         raise BoardError(f"{source}: 'wild_cards' must be a whole number >= 0, got {quote(wild_cards)}")
-    n_territories, n_continents = (len(v) if isinstance(v, list) else 0 for v in (data["territories"], data["continents"]))
+    n_territories, n_continents = (
+        len(v) if isinstance(v, list) else 0 for v in (data["territories"], data["continents"])
+    )
     _check_sizes(n_territories, n_continents, wild_cards, source)
 
     # Continents.
@@ -507,7 +513,9 @@ def _parse(data: Any, source: str) -> dict[str, Any]:
     members: list[list[int]] = [[] for _ in continent_names]
     coords: list[tuple[float, float]] = []
     symbols: list[int] = []
-    for i, tname, entry, where in _named_entries(data, "territories", _TERRITORY_KEYS, ", ".join(_TERRITORY_KEYS), source):
+    for i, tname, entry, where in _named_entries(
+        data, "territories", _TERRITORY_KEYS, ", ".join(_TERRITORY_KEYS), source
+    ):
         continent = entry["continent"]
         c = continent_ids.get(continent.casefold()) if isinstance(continent, str) else None
         if c is None:
@@ -519,7 +527,9 @@ def _parse(data: Any, source: str) -> dict[str, Any]:
             raise BoardError(f"{where}: coordinates x={quote(x)}, y={quote(y)} must be finite numbers")
         card = entry["card"]
         if card not in _TERRITORY_SYMBOLS:
-            raise BoardError(f"{where}: unknown card symbol {quote(card)}; expected one of {', '.join(_TERRITORY_SYMBOLS)}")
+            raise BoardError(
+                f"{where}: unknown card symbol {quote(card)}; expected one of {', '.join(_TERRITORY_SYMBOLS)}"
+            )
         territory_ids[tname.casefold()] = i
         territory_names.append(tname)
         members[c].append(i)
@@ -545,18 +555,20 @@ def _parse(data: Any, source: str) -> dict[str, Any]:
     entries = _object_list(data, "borders", source)
     most = len(territory_names) * (len(territory_names) - 1) // 2
     if len(entries) > most:
-        raise BoardError(f"{source}: {len(entries)} borders among {len(territory_names)} territories; at most {most} are distinct")
+        raise BoardError(
+            f"{source}: {len(entries)} borders among {len(territory_names)} territories; at most {most} are distinct"
+        )
     for i, entry in enumerate(entries):
         where = f"{source}: border #{i + 1}"
         if not isinstance(entry, list) or len(entry) != 3:
-            raise BoardError(f"{where} must be a list [territory, territory, \"land\" or \"sea\"], got {quote(entry)}")
+            raise BoardError(f'{where} must be a list [territory, territory, "land" or "sea"], got {quote(entry)}')
         a, b = territory_id(entry[0], where), territory_id(entry[1], where)
         where = f"{source}: border #{i + 1} {territory_names[a]} - {territory_names[b]}"
         if a == b:
             raise BoardError(f"{where} joins a territory to itself")
         kind = entry[2]
         if kind not in BORDER_KINDS:
-            raise BoardError(f"{where} has kind {quote(kind)}; expected \"land\" or \"sea\"")
+            raise BoardError(f'{where} has kind {quote(kind)}; expected "land" or "sea"')
         key = (min(a, b), max(a, b))
         if key in seen:
             raise BoardError(f"{where} is a duplicate of border #{seen[key] + 1}")

@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
-from typing import Union, cast
+from typing import cast
 
 import numpy as np
 
 from analyzer.game.board import WILD
 
 #: The symbol of each card id: a list, or the board's ``card_symbols`` array.
-CardSymbols = Union[Sequence[int], np.ndarray]
+CardSymbols = Sequence[int] | np.ndarray
 
 
 def is_valid_set(symbols: Sequence[int]) -> bool:
@@ -34,9 +34,7 @@ def is_valid_set(symbols: Sequence[int]) -> bool:
 def find_sets(hand: Sequence[int], card_symbols: CardSymbols) -> list[tuple[int, int, int]]:
     """Every valid set (as sorted card-id triples) among the cards of ``hand``."""
     return [
-        combo
-        for combo in itertools.combinations(sorted(hand), 3)
-        if is_valid_set([card_symbols[c] for c in combo])
+        combo for combo in itertools.combinations(sorted(hand), 3) if is_valid_set([card_symbols[c] for c in combo])
     ]
 
 

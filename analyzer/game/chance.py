@@ -4,13 +4,13 @@ sampled the same way by the checked state and the compiled playout."""
 from __future__ import annotations
 
 import itertools
-from functools import lru_cache
+from functools import cache
 
 from analyzer.game.actions import Roll
 from analyzer.game.dice import DiceRules, roll_distribution
 
 
-@lru_cache(maxsize=None)
+@cache
 def roll_cdf(attacker_dice: int, defender_dice: int, dice: DiceRules) -> tuple[list[Roll], list[float]]:
     """The outcomes of a roll and their cumulative probabilities, in the order both paths sample them.
 

@@ -47,7 +47,6 @@ from analyzer.game.vocabulary import (
     TRADE,
 )
 
-
 #: Each action type's code for :func:`analyzer.game.engine.steps.step`, in the order messages list them.
 CODES: dict[type, int] = {
     Claim: CLAIM,

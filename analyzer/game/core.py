@@ -18,7 +18,6 @@ from typing import Any, Generic, Self, TypeVar, cast
 import numpy as np
 
 from analyzer.errors import IllegalActionError, PositionError
-from analyzer.integers import is_whole
 from analyzer.game import missions as missions_mod
 from analyzer.game.actions import Action, Draw, Roll, Trade
 from analyzer.game.board import Board, classic_board
@@ -31,6 +30,7 @@ from analyzer.game.ranking import ranks
 from analyzer.game.records import Elimination, PendingAttack, PendingMove, SetTraded
 from analyzer.game.rules import NEUTRAL_ARMIES, Rules, check_board_for_game, starting_armies
 from analyzer.game.vocabulary import DRAW, GAME_OVER, ROLL, TRADE, Phase, forces, neutral
+from analyzer.integers import is_whole
 
 
 class _Int:
@@ -263,7 +263,9 @@ class StateCore:
             order = rng.permutation(board.n_territories)
             deal_arr = np.empty(board.n_territories, dtype=np.int64)
             # Dealt round the table from the first player, the neutral pile last.
-            seats = [(first + i) % n_players for i in range(n_players)] + ([neutral(n_players)] if n_players == 2 else [])
+            seats = [(first + i) % n_players for i in range(n_players)] + (
+                [neutral(n_players)] if n_players == 2 else []
+            )
             for i, t in enumerate(order):
                 deal_arr[t] = seats[i % piles]
             deal = [int(x) for x in deal_arr]
@@ -347,7 +349,9 @@ class StateCore:
         for e in self.eliminations:
             eliminated[e.player] = e.turn
         territories = np.bincount(self.owner[self.owner >= 0], minlength=len(self.pool))[:n]
-        armies = np.bincount(self.owner[self.owner >= 0], weights=self.armies[self.owner >= 0], minlength=len(self.pool))[:n]
+        armies = np.bincount(
+            self.owner[self.owner >= 0], weights=self.armies[self.owner >= 0], minlength=len(self.pool)
+        )[:n]
         winner = -1 if self.winner is None else self.winner
         place = ranks(np.array([winner]), territories[None, :], armies[None, :], eliminated[None, :])[0]
         return [int(p) for p in np.argsort(place, kind="stable")]

@@ -15,16 +15,13 @@ fortifying), not while a roll or a move-in is pending.
 
 from __future__ import annotations
 
-
 import numpy as np
 
-
 from analyzer.game.actions import Correct, as_id
+from analyzer.game.core import StateCore
 from analyzer.game.engine import steps as engine
 from analyzer.game.labels import card_label, player_name
 from analyzer.limits import MAX_ARMIES
-from analyzer.game.core import StateCore
-
 
 #: The phases (by the engine's codes) in which a correction may be entered.
 CORRECTABLE = (engine.REINFORCE, engine.ATTACK, engine.FORTIFY)
@@ -35,8 +32,10 @@ def refusal(state: StateCore, action: Correct) -> str | None:
     board = state.board
     terr = board.territories
     if int(state.S[engine.PHASE]) not in CORRECTABLE:
-        return ("a correction is entered between the entries of a turn (reinforcing, attacking or fortifying); "
-                "finish the entry in progress first")
+        return (
+            "a correction is entered between the entries of a turn (reinforcing, attacking or fortifying); "
+            "finish the entry in progress first"
+        )
     if not (len(action.territories) == len(action.owners) == len(action.armies)):
         return "a correction gives each territory it changes an owner and a number of armies"
     if len(action.moved) != len(action.to):
@@ -69,8 +68,10 @@ def refusal(state: StateCore, action: Correct) -> str | None:
     for p in range(state.n_players):
         holds = bool(np.any(owner == p))
         if state.alive[p] and not holds:
-            return (f"{player_name(state, p)} would hold no territory; a player is knocked out by a battle, "
-                    "so record that battle instead")
+            return (
+                f"{player_name(state, p)} would hold no territory; a player is knocked out by a battle, "
+                "so record that battle instead"
+            )
         if not state.alive[p] and holds:
             return f"{player_name(state, p)} is out of the game and cannot hold a territory"
     loc = state.card_loc.copy()
@@ -106,8 +107,9 @@ def describe(before: StateCore, after: StateCore, action: Correct) -> str:
         t = as_id(t)
         was_o, was_k = int(before.owner[t]), int(before.armies[t])
         if o != was_o:
-            parts.append(f"{terr[t]} {player_name(after, o)}'s with {k} armies "
-                         f"(was {player_name(before, was_o)}'s with {was_k})")
+            parts.append(
+                f"{terr[t]} {player_name(after, o)}'s with {k} armies (was {player_name(before, was_o)}'s with {was_k})"
+            )
         else:
             parts.append(f"{terr[t]} {k} armies (was {was_k})")
     seats = list(action.seats) + sorted({int(p) for p in action.to if p >= 0} - set(action.seats))

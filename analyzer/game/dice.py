@@ -18,7 +18,7 @@ import math
 from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 
@@ -105,7 +105,7 @@ def _sorted_rolls(n_dice: int, sides: int) -> list[tuple[tuple[int, ...], int]]:
     return out
 
 
-@lru_cache(maxsize=None)
+@cache
 def roll_distribution(
     attacker_dice: int, defender_dice: int, dice: DiceRules = CLASSIC_DICE
 ) -> dict[tuple[int, int], Fraction]:
@@ -117,8 +117,7 @@ def roll_distribution(
     """
     if attacker_dice < 1 or defender_dice < 1:
         raise RulesError(
-            f"a roll needs at least one die a side, got {attacker_dice} attacking "
-            f"and {defender_dice} defending"
+            f"a roll needs at least one die a side, got {attacker_dice} attacking and {defender_dice} defending"
         )
     counts: Counter[tuple[int, int]] = Counter()
     pairs = min(attacker_dice, defender_dice)
@@ -134,7 +133,7 @@ def roll_distribution(
     return {k: Fraction(v, total) for k, v in sorted(counts.items())}
 
 
-@lru_cache(maxsize=None)
+@cache
 def roll_table(dice: DiceRules = CLASSIC_DICE) -> np.ndarray:
     """Float probabilities of every roll, indexed ``[attacker_dice, defender_dice, attacker_losses]``.
 

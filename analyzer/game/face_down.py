@@ -33,20 +33,20 @@ from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import replace
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from fractions import Fraction
 from typing import Any, TypeVar
 
 import numpy as np
 
 from analyzer.errors import IllegalActionError, PositionError
-from analyzer.integers import is_whole
 from analyzer.game.actions import Action, Correct, Draw, Trade
 from analyzer.game.cards import is_valid_set
 from analyzer.game.core import StateCore
 from analyzer.game.labels import card_label, player_name
 from analyzer.game.vocabulary import DECK
+from analyzer.integers import is_whole
 
 _State = TypeVar("_State", bound=StateCore)
 
@@ -99,8 +99,9 @@ def unseen(state: StateCore) -> list[int]:
     return sorted(pool - shown)
 
 
-def swapped(initial: dict[str, Any], history: Sequence[Action], swaps: Sequence[Sequence[int]]
-            ) -> tuple[dict[str, Any], list[Action]]:
+def swapped(
+    initial: dict[str, Any], history: Sequence[Action], swaps: Sequence[Sequence[int]]
+) -> tuple[dict[str, Any], list[Action]]:
     """``initial`` and ``history`` with the ids of each pair of cards exchanged, in order.
 
     Only a typed position's hands, the draws and the corrections name a card
@@ -109,14 +110,19 @@ def swapped(initial: dict[str, Any], history: Sequence[Action], swaps: Sequence[
     out = list(history)
     initial = dict(initial)
     for x, y in swaps:
+
         def other(c: int) -> int:
             return y if c == x else x if c == y else c
+
         for i, a in enumerate(out):
             if isinstance(a, Draw) and a.card in (x, y):
                 out[i] = Draw(other(int(a.card)))
             elif isinstance(a, Correct) and {x, y} & {*a.moved, *a.hidden}:
-                out[i] = replace(a, moved=tuple(other(int(c)) for c in a.moved),
-                                 hidden=tuple(sorted(other(int(c)) for c in a.hidden)))
+                out[i] = replace(
+                    a,
+                    moved=tuple(other(int(c)) for c in a.moved),
+                    hidden=tuple(sorted(other(int(c)) for c in a.hidden)),
+                )
         if "position" in initial:
             pos = dict(initial["position"])
             pos["hands"] = {p: [other(int(c)) for c in cards] for p, cards in pos["hands"].items()}
@@ -136,8 +142,10 @@ def swap(state: StateCore, x: int, y: int) -> None:
     free = set(unseen(state))
     for c in (x, y):
         if c not in free:
-            raise IllegalActionError(f"card {c} has been seen (it is known, in the discard pile or was traded); "
-                                     "only face-down and deck cards can change identity")
+            raise IllegalActionError(
+                f"card {c} has been seen (it is known, in the discard pile or was traded); "
+                "only face-down and deck cards can change identity"
+            )
     loc = state.card_loc
     loc[x], loc[y] = int(loc[y]), int(loc[x])
     down = set(state.face_down)
@@ -218,8 +226,10 @@ def set_chance(state: StateCore, player: int) -> Fraction:
         if sum(drawn) != k:
             continue
         ways = math.prod(math.comb(int(n), x) for n, x in zip(pool, drawn))
-        if ways and any(is_valid_set(three) for three in itertools.combinations(
-                known + [s for s, x in enumerate(drawn) for _ in range(x)], 3)):
+        if ways and any(
+            is_valid_set(three)
+            for three in itertools.combinations(known + [s for s, x in enumerate(drawn) for _ in range(x)], 3)
+        ):
             chance += Fraction(ways, total)
     return chance
 
@@ -255,4 +265,6 @@ def check(state: StateCore) -> None:
             raise PositionError(f"face_down names card {c}; cards are numbered 0 to {M - 1}")
         if state.card_loc[c] < 0:
             where = "the deck" if state.card_loc[c] == DECK else "the discard pile"
-            raise PositionError(f"face_down names card {c}, which is in {where}; only a card in a hand can be face down")
+            raise PositionError(
+                f"face_down names card {c}, which is in {where}; only a card in a hand can be face down"
+            )

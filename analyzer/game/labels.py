@@ -23,7 +23,6 @@ from analyzer.errors import PositionError, StateFormatError
 from analyzer.game.board import SYMBOLS, Board
 from analyzer.game.core import StateCore
 
-
 #: Keys of :attr:`GameState.labels` under which :func:`with_player_labels` keeps the players' names and colours.
 NAMES_LABEL = "names"
 COLORS_LABEL = "colors"
@@ -63,6 +62,7 @@ def player_labels(state: StateCore) -> tuple[list[str] | None, list[str] | None]
     The labels come from a file that may have been edited by hand, so they are
     checked: a :class:`~analyzer.errors.StateFormatError` says which is malformed.
     """
+
     def kept(key: str) -> list[str] | None:
         if key not in state.labels:
             return None

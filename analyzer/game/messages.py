@@ -3,17 +3,15 @@
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import cast
 
 from analyzer.errors import BoardError, IllegalActionError
-from analyzer.integers import is_whole
+from analyzer.game import wording
 from analyzer.game.actions import Action, Attack, Battle, ChooseCapital, Claim, Correct, Fortify, Place, Trade
-from analyzer.game.board import SYMBOLS
 from analyzer.game.codec import CODES, ENCODE
 from analyzer.game.core import StateCore
-from analyzer.game import wording
 from analyzer.game.engine import legality
-from analyzer.game.rules import FORCED_TRADE_HAND
+from analyzer.integers import is_whole
 
 
 def normalize(state: StateCore, action: Action) -> Action:
@@ -30,8 +28,13 @@ def normalize(state: StateCore, action: Action) -> Action:
         if isinstance(action, Fortify):
             return Fortify(index(action.source), index(action.target), action.armies)
         if isinstance(action, Correct):
-            return Correct(tuple(index(t) for t in action.territories), *(
-                tuple(int(v) for v in getattr(action, f)) for f in ("owners", "armies", "moved", "to", "seats", "hidden")))
+            return Correct(
+                tuple(index(t) for t in action.territories),
+                *(
+                    tuple(int(v) for v in getattr(action, f))
+                    for f in ("owners", "armies", "moved", "to", "seats", "hidden")
+                ),
+            )
         if isinstance(action, Trade):
             # As many cards as were given: illegal_reason tells the player a set is three.
             cards = cast("tuple[int, int, int]", tuple(int(c) for c in action.cards))
@@ -42,6 +45,7 @@ def normalize(state: StateCore, action: Action) -> Action:
     except (TypeError, ValueError):
         raise IllegalActionError(wording.refused(state, action, "its numbers must be whole numbers")) from None
     return action
+
 
 def illegal_reason(state: StateCore, action: Action) -> str | None:
     """Why ``action`` is illegal now, or None if it is legal: the compiled check's reason, in words."""

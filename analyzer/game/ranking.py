@@ -19,10 +19,16 @@ def ranks(winner: np.ndarray, territories: np.ndarray, armies: np.ndarray, elimi
     games, n = territories.shape
     later = np.where(eliminated < 0, 10**9, eliminated)
     seats = np.arange(n)
-    order = np.lexsort((
-        np.tile(seats, games), -later.ravel(), -armies.ravel(), -territories.ravel(),
-        (seats[None, :] != winner[:, None]).ravel(), np.repeat(np.arange(games), n),
-    ))
+    order = np.lexsort(
+        (
+            np.tile(seats, games),
+            -later.ravel(),
+            -armies.ravel(),
+            -territories.ravel(),
+            (seats[None, :] != winner[:, None]).ravel(),
+            np.repeat(np.arange(games), n),
+        )
+    )
     place = np.empty(games * n, dtype=np.int64)
     place[order] = np.tile(np.arange(1, n + 1), games)
     return place.reshape(games, n)

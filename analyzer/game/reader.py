@@ -21,7 +21,18 @@ from analyzer.errors import PositionError, RiskAnalyzerError, StateFormatError
 from analyzer.integers import is_whole
 from analyzer.limits import quote
 
-__all__ = ["json_depth", "loads", "check_depth", "fail", "read_int", "read_bool", "read_ints", "read_rows", "check_action", "quote"]
+__all__ = [
+    "json_depth",
+    "loads",
+    "check_depth",
+    "fail",
+    "read_int",
+    "read_bool",
+    "read_ints",
+    "read_rows",
+    "check_action",
+    "quote",
+]
 
 # ---------------------------------------------------------------------------------- JSON
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
@@ -61,7 +72,9 @@ def loads(text: str | bytes, what: str = "saved game", error: type[RiskAnalyzerE
     """
     if isinstance(text, (bytes, bytearray)):
         if len(text) > limits.MAX_JSON_BYTES:
-            raise error(f"{what} has {len(text)} bytes; the limit is {limits.MAX_JSON_BYTES} (analyzer.limits.MAX_JSON_BYTES)")
+            raise error(
+                f"{what} has {len(text)} bytes; the limit is {limits.MAX_JSON_BYTES} (analyzer.limits.MAX_JSON_BYTES)"
+            )
         try:
             text = bytes(text).decode("utf-8")
         except UnicodeDecodeError as exc:
@@ -69,10 +82,14 @@ def loads(text: str | bytes, what: str = "saved game", error: type[RiskAnalyzerE
     if not isinstance(text, str):
         raise error(f"{what} must be JSON text, got {type(text).__name__}")
     if len(text) > limits.MAX_JSON_BYTES:
-        raise error(f"{what} has {len(text)} characters; the limit is {limits.MAX_JSON_BYTES} (analyzer.limits.MAX_JSON_BYTES)")
+        raise error(
+            f"{what} has {len(text)} characters; the limit is {limits.MAX_JSON_BYTES} (analyzer.limits.MAX_JSON_BYTES)"
+        )
     depth = json_depth(text)
     if depth > limits.MAX_JSON_DEPTH:
-        raise error(f"{what} nests {depth} levels deep; the limit is {limits.MAX_JSON_DEPTH} (analyzer.limits.MAX_JSON_DEPTH)")
+        raise error(
+            f"{what} nests {depth} levels deep; the limit is {limits.MAX_JSON_DEPTH} (analyzer.limits.MAX_JSON_DEPTH)"
+        )
     try:
         return json.loads(text, parse_constant=_refuse_constant)
     except json.JSONDecodeError as exc:

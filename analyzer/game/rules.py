@@ -38,16 +38,15 @@ option                 classic default                    variants
 from __future__ import annotations
 
 import itertools
-
-from dataclasses import dataclass, field, fields, asdict
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any, Literal
 
 from analyzer.errors import BoardError, RulesError
 from analyzer.game.board import Board
 from analyzer.game.dice import DiceRules
+from analyzer.game.vocabulary import PLAYER_COUNT_TEXT, forces
 from analyzer.integers import is_whole
 from analyzer.limits import MAX_BONUS, MAX_ROUNDS, quote
-from analyzer.game.vocabulary import PLAYER_COUNT_TEXT, forces
 
 #: Starting armies per player, by number of players (the guide's table).
 STARTING_ARMIES: dict[int, int] = {2: 40, 3: 35, 4: 30, 5: 25, 6: 20}
@@ -138,13 +137,17 @@ class Rules:
         known = {f.name for f in fields(cls)}
         unknown = [str(k) for k in data if k not in known]
         if unknown:
-            raise RulesError(f"unknown rules option(s): {quote(', '.join(sorted(unknown)))}; expected {', '.join(sorted(known))}")
+            raise RulesError(
+                f"unknown rules option(s): {quote(', '.join(sorted(unknown)))}; expected {', '.join(sorted(known))}"
+            )
         values = dict(data)
         if isinstance(values.get("dice"), dict):
             dice_known = {f.name for f in fields(DiceRules)}
             unknown = [str(k) for k in values["dice"] if k not in dice_known]
             if unknown:
-                raise RulesError(f"unknown dice option(s): {quote(', '.join(sorted(unknown)))}; expected {', '.join(sorted(dice_known))}")
+                raise RulesError(
+                    f"unknown dice option(s): {quote(', '.join(sorted(unknown)))}; expected {', '.join(sorted(dice_known))}"
+                )
             values["dice"] = DiceRules(**values["dice"])
         return cls(**values)
 

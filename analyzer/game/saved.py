@@ -23,10 +23,37 @@ FORMAT = "risk-analyzer/state"
 FORMAT_VERSION = 1
 
 _KEYS = (
-    "format", "version", "map", "rules", "n_players", "initial", "phase", "player", "first_player", "owner", "armies",
-    "card_loc", "pool", "alive", "eliminated_by", "capitals", "missions", "turn", "round", "pending", "captured",
-    "bonus_used", "sets_traded", "resume_attack", "elimination_trade", "setup_step", "attack", "move", "winner",
-    "eliminations", "trades",
+    "format",
+    "version",
+    "map",
+    "rules",
+    "n_players",
+    "initial",
+    "phase",
+    "player",
+    "first_player",
+    "owner",
+    "armies",
+    "card_loc",
+    "pool",
+    "alive",
+    "eliminated_by",
+    "capitals",
+    "missions",
+    "turn",
+    "round",
+    "pending",
+    "captured",
+    "bonus_used",
+    "sets_traded",
+    "resume_attack",
+    "elimination_trade",
+    "setup_step",
+    "attack",
+    "move",
+    "winner",
+    "eliminations",
+    "trades",
 )
 _OPTIONAL = ("labels", "history", "face_down")
 #: Generous bounds for the raw numbers of a save: :func:`analyzer.game.validation.check_invariants` checks the real ranges, these only
@@ -44,7 +71,9 @@ def read_fields(data: Any, board: Board | None) -> dict[str, Any]:
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise StateFormatError(f"not a saved game: expected a JSON object with format {FORMAT!r}")
     if data.get("version") != FORMAT_VERSION or isinstance(data.get("version"), bool):
-        raise StateFormatError(f"saved game version {quote(data.get('version'))} is not supported (expected {FORMAT_VERSION})")
+        raise StateFormatError(
+            f"saved game version {quote(data.get('version'))} is not supported (expected {FORMAT_VERSION})"
+        )
     check_depth(data, "saved game", StateFormatError)
     missing = [k for k in _KEYS if k not in data]
     if missing:
@@ -75,8 +104,15 @@ def read_fields(data: Any, board: Board | None) -> dict[str, Any]:
         out[name] = read_bool(data[name], name)
     n_forces = forces(n)
     T, M = board.n_territories, board.n_cards
-    for name, length in (("owner", T), ("armies", T), ("card_loc", M), ("pool", n_forces),
-                         ("eliminated_by", n), ("capitals", n), ("missions", n)):
+    for name, length in (
+        ("owner", T),
+        ("armies", T),
+        ("card_loc", M),
+        ("pool", n_forces),
+        ("eliminated_by", n),
+        ("capitals", n),
+        ("missions", n),
+    ):
         out[name] = read_ints(data[name], name, length, -_BIG, _BIG)
     alive = data["alive"]
     if not isinstance(alive, list) or len(alive) != n:

@@ -40,8 +40,8 @@ from typing import Any
 import numpy as np
 
 from analyzer.errors import BoardError, IllegalActionError, PositionError, RiskAnalyzerError
-from analyzer.game import face_down as face_down_mod
 from analyzer.game import correction, messages, reader, wording
+from analyzer.game import face_down as face_down_mod
 from analyzer.game.actions import Action, Correct, Trade, action_to_json, as_id
 from analyzer.game.board import Board, classic_board
 from analyzer.game.core import StateCore
@@ -132,7 +132,9 @@ class GameState(StateCore):
             )
         player = reader.read_int(player, "player", -(2**62), 2**62)
         if not 0 <= player < n_players or not np.any(owner_arr == player):
-            raise PositionError(f"player {player} to move must be a seat from 0 to {n_players - 1} that owns a territory")
+            raise PositionError(
+                f"player {player} to move must be a seat from 0 to {n_players - 1} that owns a territory"
+            )
         sets_traded = reader.read_int(sets_traded, "sets traded", 0, MAX_SETS_TRADED)
         if hands is not None and not isinstance(hands, Mapping):
             raise PositionError(f"hands must map seats to lists of cards, got {reader.quote(hands)}")
@@ -143,8 +145,9 @@ class GameState(StateCore):
                 raise PositionError(f"hand given for player {p}; expected a player from 0 to {n_players - 1}")
             if not isinstance(cards, (list, tuple)) or len(cards) > board.n_cards:
                 raise PositionError(f"hands[{p}] must be a list of card ids, got {reader.quote(cards)}")
-            hand_lists[seat] = [c if c == face_down_mod.UNKNOWN else reader.read_int(c, f"hands[{p}]", -(2**62), 2**62)
-                                for c in cards]
+            hand_lists[seat] = [
+                c if c == face_down_mod.UNKNOWN else reader.read_int(c, f"hands[{p}]", -(2**62), 2**62) for c in cards
+            ]
         known_hands, placeholders = face_down_mod.fill_unknown(hand_lists, board.n_cards)
         if isinstance(face_down, (str, bytes)) or not isinstance(face_down, Sequence) or len(face_down) > board.n_cards:
             raise PositionError(f"face_down must be a list of card ids, got {reader.quote(face_down)}")
@@ -340,11 +343,20 @@ class GameState(StateCore):
         state.rules = fields["rules"]
         state.initial = fields["initial"]
         S = state.S
-        for name, index in (("phase", engine.PHASE), ("player", engine.PLAYER), ("first_player", engine.FIRST_PLAYER),
-                            ("turn", engine.TURN), ("round", engine.ROUND), ("pending", engine.PENDING),
-                            ("sets_traded", engine.SETS_TRADED), ("setup_step", engine.SETUP_STEP),
-                            ("captured", engine.CAPTURED), ("bonus_used", engine.BONUS_USED),
-                            ("resume_attack", engine.RESUME_ATTACK), ("elimination_trade", engine.ELIMINATION_TRADE)):
+        for name, index in (
+            ("phase", engine.PHASE),
+            ("player", engine.PLAYER),
+            ("first_player", engine.FIRST_PLAYER),
+            ("turn", engine.TURN),
+            ("round", engine.ROUND),
+            ("pending", engine.PENDING),
+            ("sets_traded", engine.SETS_TRADED),
+            ("setup_step", engine.SETUP_STEP),
+            ("captured", engine.CAPTURED),
+            ("bonus_used", engine.BONUS_USED),
+            ("resume_attack", engine.RESUME_ATTACK),
+            ("elimination_trade", engine.ELIMINATION_TRADE),
+        ):
             S[index] = int(fields[name])
         for name in engine.FIELDS:
             getattr(state, name)[:] = fields[name]
@@ -370,7 +382,9 @@ class GameState(StateCore):
         check_invariants(self)
 
     @classmethod
-    def replay(cls, initial: dict[str, Any], history: list[Action], rules: Rules | None = None, board: Board | None = None) -> GameState:
+    def replay(
+        cls, initial: dict[str, Any], history: list[Action], rules: Rules | None = None, board: Board | None = None
+    ) -> GameState:
         """Rebuild a game from its starting configuration and event log, checking every action."""
         if "position" in initial:
             pos = initial["position"]
@@ -430,7 +444,9 @@ def validate(state: GameState, *, replay: bool = True) -> None:
 def check_replay(state: GameState) -> None:
     """Replay ``state``'s history from its ``initial`` through the checked engine; it must give ``state``."""
     if state.history is None:
-        raise PositionError("history is missing, so the game cannot be checked; load it as trusted only if this process saved it")
+        raise PositionError(
+            "history is missing, so the game cannot be checked; load it as trusted only if this process saved it"
+        )
     check_initial(state)
     for i, action in enumerate(state.history):
         check_action(action, f"history[{i}]")
@@ -448,9 +464,7 @@ def check_replay(state: GameState) -> None:
     for key in mine:
         # Which cards are face down is what the table knew, not something the moves decide.
         if key not in ("labels", "face_down") and mine[key] != theirs.get(key):
-            raise PositionError(
-                f"{key} is {quote(mine[key])}, but the history replays to {quote(theirs[key])}"
-            )
+            raise PositionError(f"{key} is {quote(mine[key])}, but the history replays to {quote(theirs[key])}")
 
 
 def load_state(data: str | bytes | dict[str, Any], board: Board | None = None, *, replay: bool = True) -> GameState:

@@ -59,8 +59,8 @@ from analyzer.game.vocabulary import (
     GAME_OVER,
     MOVE_IN,
     PHASE_NAMES,
-    PLAYER_COUNTS,
     PLAYER_COUNT_TEXT,
+    PLAYER_COUNTS,
     REINFORCE,
     ROLL,
     SETUP_CLAIM,
@@ -127,14 +127,20 @@ class _Checker:
         board = st.board
         T, M = board.n_territories, board.n_cards
         spans = engine.layout(T, M, n)
-        expected = {engine.N_TERRITORIES: T, engine.N_CARDS: M, engine.NEUTRAL: neutral(n),
-                    engine.N_FORCES: spans["pool"][1],
-                    engine.TURN_LIMIT: -1 if st.rules.turn_limit is None else st.rules.turn_limit}
+        expected = {
+            engine.N_TERRITORIES: T,
+            engine.N_CARDS: M,
+            engine.NEUTRAL: neutral(n),
+            engine.N_FORCES: spans["pool"][1],
+            engine.TURN_LIMIT: -1 if st.rules.turn_limit is None else st.rules.turn_limit,
+        }
         # Compiled code finds every array through these header slots: a wrong one would read out of bounds.
         expected.update({AT[name]: start for name, (start, _) in spans.items()})
         for index, value in expected.items():
             if S[index] != value:
-                raise self.fail(f"state vector header [{index}] is {int(S[index])}, expected {value} for this board and rules")
+                raise self.fail(
+                    f"state vector header [{index}] is {int(S[index])}, expected {value} for this board and rules"
+                )
         if len(S) != sum(spans["missions"]):
             raise self.fail(f"the state vector has {len(S)} entries, expected {sum(spans['missions'])}")
         self.n, self.T, self.M, self.forces = n, T, M, spans["pool"][1]
@@ -158,20 +164,30 @@ class _Checker:
         st, n, T = self.state, self.n, self.T
         S = st.S
         scalars = (
-            ("player", engine.PLAYER, 0, n - 1), ("first_player", engine.FIRST_PLAYER, 0, n - 1),
-            ("turn", engine.TURN, 0, limits.MAX_TURNS), ("round", engine.ROUND, 0, limits.MAX_ROUNDS),
-            ("pending", engine.PENDING, 0, limits.MAX_ARMIES), ("sets_traded", engine.SETS_TRADED, 0, limits.MAX_SETS_TRADED),
-            ("setup_step", engine.SETUP_STEP, 0, 2 if n == 2 else 0), ("winner", engine.WINNER, -1, n - 1),
-            ("captured", engine.CAPTURED, 0, 1), ("bonus_used", engine.BONUS_USED, 0, 1),
-            ("resume_attack", engine.RESUME_ATTACK, 0, 1), ("elimination_trade", engine.ELIMINATION_TRADE, 0, 1),
+            ("player", engine.PLAYER, 0, n - 1),
+            ("first_player", engine.FIRST_PLAYER, 0, n - 1),
+            ("turn", engine.TURN, 0, limits.MAX_TURNS),
+            ("round", engine.ROUND, 0, limits.MAX_ROUNDS),
+            ("pending", engine.PENDING, 0, limits.MAX_ARMIES),
+            ("sets_traded", engine.SETS_TRADED, 0, limits.MAX_SETS_TRADED),
+            ("setup_step", engine.SETUP_STEP, 0, 2 if n == 2 else 0),
+            ("winner", engine.WINNER, -1, n - 1),
+            ("captured", engine.CAPTURED, 0, 1),
+            ("bonus_used", engine.BONUS_USED, 0, 1),
+            ("resume_attack", engine.RESUME_ATTACK, 0, 1),
+            ("elimination_trade", engine.ELIMINATION_TRADE, 0, 1),
         )
         for name, index, lo, hi in scalars:
             read_int(int(S[index]), name, lo, hi)
         arrays = (
-            ("owner", st.owner, -1, self.forces - 1), ("armies", st.armies, 0, limits.MAX_ARMIES),
-            ("card_loc", st.card_loc, DISCARD, n - 1), ("pool", st.pool, 0, max(STARTING_ARMIES[n], NEUTRAL_ARMIES)),
-            ("alive", st.alive, 0, 1), ("eliminated_by", st.eliminated_by, -1, n - 1),
-            ("capitals", st.capitals, -1, T - 1), ("missions", st.missions, -1, len(missions_mod.MISSIONS) - 1),
+            ("owner", st.owner, -1, self.forces - 1),
+            ("armies", st.armies, 0, limits.MAX_ARMIES),
+            ("card_loc", st.card_loc, DISCARD, n - 1),
+            ("pool", st.pool, 0, max(STARTING_ARMIES[n], NEUTRAL_ARMIES)),
+            ("alive", st.alive, 0, 1),
+            ("eliminated_by", st.eliminated_by, -1, n - 1),
+            ("capitals", st.capitals, -1, T - 1),
+            ("missions", st.missions, -1, len(missions_mod.MISSIONS) - 1),
         )
         for name, values, lo, hi in arrays:
             bad = np.flatnonzero((values < lo) | (values > hi))
@@ -211,8 +227,10 @@ class _Checker:
                 raise self.fail(f"card_loc: eliminated seat {p} holds {int(hands[p])} cards")
             most = MAX_HAND_TO_MOVE if p == st.player else MAX_HAND_WAITING
             if hands[p] > most:
-                raise self.fail(f"card_loc: seat {p} holds {int(hands[p])} cards; at most {most} can be held "
-                                + ("by the player to move" if p == st.player else "while another seat plays"))
+                raise self.fail(
+                    f"card_loc: seat {p} holds {int(hands[p])} cards; at most {most} can be held "
+                    + ("by the player to move" if p == st.player else "while another seat plays")
+                )
         self.hands = hands
         face_down.check(st)
 
@@ -221,7 +239,9 @@ class _Checker:
         rules = st.rules
         if rules.missions:
             if (st.missions < 0).any() or len(set(st.missions.tolist())) != n:
-                raise self.fail(f"missions {st.missions.tolist()} must be distinct mission ids, one per seat, under the missions rule")
+                raise self.fail(
+                    f"missions {st.missions.tolist()} must be distinct mission ids, one per seat, under the missions rule"
+                )
         elif (st.missions >= 0).any():
             raise self.fail(f"missions {st.missions.tolist()} are set but the missions rule is off")
         chosen = st.capitals[st.capitals >= 0]
@@ -239,10 +259,16 @@ class _Checker:
     def setup(self) -> None:
         st, n = self.state, self.n
         S = st.S
-        for name, index in (("turn", engine.TURN), ("round", engine.ROUND), ("pending", engine.PENDING),
-                            ("sets_traded", engine.SETS_TRADED), ("captured", engine.CAPTURED),
-                            ("bonus_used", engine.BONUS_USED), ("resume_attack", engine.RESUME_ATTACK),
-                            ("elimination_trade", engine.ELIMINATION_TRADE)):
+        for name, index in (
+            ("turn", engine.TURN),
+            ("round", engine.ROUND),
+            ("pending", engine.PENDING),
+            ("sets_traded", engine.SETS_TRADED),
+            ("captured", engine.CAPTURED),
+            ("bonus_used", engine.BONUS_USED),
+            ("resume_attack", engine.RESUME_ATTACK),
+            ("elimination_trade", engine.ELIMINATION_TRADE),
+        ):
             if S[index] != 0:
                 raise self.fail(f"{name} is {int(S[index])} in phase {self.phase_name}; the setup has none")
         if S[engine.WINNER] >= 0:
@@ -254,8 +280,10 @@ class _Checker:
         unowned = st.owner < 0
         if ((st.armies == 0) != unowned).any():
             t = int(np.flatnonzero((st.armies == 0) != unowned)[0])
-            raise self.fail(f"armies{self.name(t)} is {int(st.armies[t])} with owner {int(st.owner[t])}: "
-                            "a claimed territory holds armies, an unclaimed one none")
+            raise self.fail(
+                f"armies{self.name(t)} is {int(st.armies[t])} with owner {int(st.owner[t])}: "
+                "a claimed territory holds armies, an unclaimed one none"
+            )
         starting = STARTING_ARMIES[n]
         for f in range(self.forces):
             total = starting if f < n else NEUTRAL_ARMIES
@@ -266,13 +294,19 @@ class _Checker:
             if not unowned.any():
                 raise self.fail("phase is SETUP_CLAIM but every territory is claimed")
             if st.rules.setup != "claim" or n == 2:
-                raise self.fail(f"phase is SETUP_CLAIM but territories are dealt in a {n}-player game with setup={st.rules.setup!r}")
+                raise self.fail(
+                    f"phase is SETUP_CLAIM but territories are dealt in a {n}-player game with setup={st.rules.setup!r}"
+                )
             claimed = int((~unowned).sum())
             if st.player != (st.first_player + claimed) % n:
-                raise self.fail(f"player is {st.player}, but after {claimed} claims from seat {st.first_player} "
-                                f"it is seat {(st.first_player + claimed) % n}'s claim")
+                raise self.fail(
+                    f"player is {st.player}, but after {claimed} claims from seat {st.first_player} "
+                    f"it is seat {(st.first_player + claimed) % n}'s claim"
+                )
         elif unowned.any():
-            raise self.fail(f"owner{self.name(int(np.flatnonzero(unowned)[0]))} is unclaimed in phase {self.phase_name}")
+            raise self.fail(
+                f"owner{self.name(int(np.flatnonzero(unowned)[0]))} is unclaimed in phase {self.phase_name}"
+            )
         if self.phase != CHOOSE_CAPITAL:
             if (st.capitals >= 0).any():
                 raise self.fail(f"capitals {st.capitals.tolist()} are chosen before phase CHOOSE_CAPITAL")
@@ -286,8 +320,10 @@ class _Checker:
                 p = (st.first_player + k) % n
                 cap = int(st.capitals[p])
                 if (cap >= 0) != (k < done):
-                    raise self.fail(f"capitals[{p}] is {cap}: seats choose in turn from seat {st.first_player}, "
-                                    f"and seat {st.player} is choosing")
+                    raise self.fail(
+                        f"capitals[{p}] is {cap}: seats choose in turn from seat {st.first_player}, "
+                        f"and seat {st.player} is choosing"
+                    )
                 if cap >= 0 and st.owner[cap] != p:
                     raise self.fail(f"capitals[{p}] is territory{self.name(cap)}, which seat {p} does not own")
 
@@ -295,9 +331,13 @@ class _Checker:
     def in_play(self) -> None:
         st, n = self.state, self.n
         if st.pool.any():
-            raise self.fail(f"pool {st.pool.tolist()} holds armies in phase {self.phase_name}; the setup placed them all")
+            raise self.fail(
+                f"pool {st.pool.tolist()} holds armies in phase {self.phase_name}; the setup placed them all"
+            )
         if (st.owner < 0).any():
-            raise self.fail(f"owner{self.name(int(np.flatnonzero(st.owner < 0)[0]))} is unclaimed in phase {self.phase_name}")
+            raise self.fail(
+                f"owner{self.name(int(np.flatnonzero(st.owner < 0)[0]))} is unclaimed in phase {self.phase_name}"
+            )
         if st.turn < 1:
             raise self.fail(f"turn is {st.turn} in phase {self.phase_name}; play starts at turn 1")
         move = pending_move(st)
@@ -306,8 +346,10 @@ class _Checker:
             empty[move[1]] = False  # the captured territory waits for the move-in
         if empty.any():
             t = int(np.flatnonzero(empty)[0])
-            raise self.fail(f"armies{self.name(t)} is {int(st.armies[t])} in phase {self.phase_name}; "
-                            "every territory in play holds at least 1")
+            raise self.fail(
+                f"armies{self.name(t)} is {int(st.armies[t])} in phase {self.phase_name}; "
+                "every territory in play holds at least 1"
+            )
         alive = st.alive.astype(bool)
         for p in range(n):
             if alive[p] and not self.counts[p]:
@@ -315,7 +357,9 @@ class _Checker:
         winner = int(st.S[engine.WINNER])
         if self.phase != GAME_OVER:
             if alive.sum() < 2 and self.phase != MOVE_IN:  # the winning capture's move-in is still to come
-                raise self.fail(f"only seat {int(np.flatnonzero(alive)[0])} is alive, but phase is {self.phase_name}, not GAME_OVER")
+                raise self.fail(
+                    f"only seat {int(np.flatnonzero(alive)[0])} is alive, but phase is {self.phase_name}, not GAME_OVER"
+                )
             if winner >= 0:
                 raise self.fail(f"winner is {winner} but phase is {self.phase_name}, not GAME_OVER")
             return
@@ -327,8 +371,10 @@ class _Checker:
         if not alive[winner]:
             raise self.fail(f"winner {winner} is eliminated")
         if not (st.rules.missions or st.rules.capitals) and alive.sum() != 1:
-            raise self.fail(f"winner is {winner} while seats {np.flatnonzero(alive).tolist()} are alive; "
-                            "without missions or capitals the winner is the last seat standing")
+            raise self.fail(
+                f"winner is {winner} while seats {np.flatnonzero(alive).tolist()} are alive; "
+                "without missions or capitals the winner is the last seat standing"
+            )
 
     # -- the phase's pending fields
     def pending_fields(self) -> None:
@@ -337,13 +383,17 @@ class _Checker:
         attack, move = pending_attack(st), pending_move(st)
         dice = st.rules.dice
         if (attack is not None) != (phase in (DEFEND, ROLL)):
-            raise self.fail(f"attack is {attack} in phase {self.phase_name}; an attack is pending in DEFEND and ROLL only")
+            raise self.fail(
+                f"attack is {attack} in phase {self.phase_name}; an attack is pending in DEFEND and ROLL only"
+            )
         if (move is not None) != (phase == MOVE_IN):
             raise self.fail(f"move is {move} in phase {self.phase_name}; a move-in is pending in MOVE_IN only")
         # A mission or capital can be won while armies wait to be placed: GAME_OVER keeps them.
         placing = (REINFORCE, GAME_OVER)
         if S[engine.PENDING] and phase not in placing:
-            raise self.fail(f"pending is {int(S[engine.PENDING])} in phase {self.phase_name}; armies wait to be placed in REINFORCE only")
+            raise self.fail(
+                f"pending is {int(S[engine.PENDING])} in phase {self.phase_name}; armies wait to be placed in REINFORCE only"
+            )
         if S[engine.RESUME_ATTACK] and phase not in placing:
             raise self.fail(f"resume_attack is set in phase {self.phase_name}; it marks trading after an elimination")
         if S[engine.ELIMINATION_TRADE] and phase not in (MOVE_IN, GAME_OVER):
@@ -354,7 +404,9 @@ class _Checker:
                 if not S[engine.CAPTURED]:
                     raise self.fail("resume_attack is set but nothing was captured this turn")
                 if S[engine.PENDING] == 0 and self.hands[p] < FORCED_TRADE_HAND:
-                    raise self.fail(f"nothing to place and {int(self.hands[p])} cards after an elimination: the attack would have resumed")
+                    raise self.fail(
+                        f"nothing to place and {int(self.hands[p])} cards after an elimination: the attack would have resumed"
+                    )
             else:
                 if S[engine.CAPTURED]:
                     raise self.fail("captured is set at the start of a turn")
@@ -374,18 +426,24 @@ class _Checker:
                 raise self.fail(f"attack: {a_dice} attack dice from {int(st.armies[s])} armies; expected 1 to {most}")
             most = dice.defender_dice(int(st.armies[t]))
             if phase == DEFEND and (d_dice != 0 or most < 2):
-                raise self.fail(f"attack: defence dice are {d_dice} in DEFEND against {int(st.armies[t])} armies; "
-                                "expected 0 (to choose) with at least 2 defenders")
+                raise self.fail(
+                    f"attack: defence dice are {d_dice} in DEFEND against {int(st.armies[t])} armies; "
+                    "expected 0 (to choose) with at least 2 defenders"
+                )
             if phase == ROLL and not 1 <= d_dice <= most:
                 raise self.fail(f"attack: {d_dice} defence dice with {int(st.armies[t])} armies; expected 1 to {most}")
         if move is not None:
             s, t, lo, hi = move
             self.border(s, t, "move")
             if st.owner[t] != p or st.armies[t] != 0:
-                raise self.fail(f"move: the captured territory{self.name(t)} must be the mover's with 0 armies until the move-in")
+                raise self.fail(
+                    f"move: the captured territory{self.name(t)} must be the mover's with 0 armies until the move-in"
+                )
             if not 1 <= lo <= dice.attacker_max or hi != int(st.armies[s]) - 1 or lo >= hi:
-                raise self.fail(f"move: from {lo} to {hi} armies with {int(st.armies[s])} on the source; "
-                                f"expected the dice rolled (1 to {dice.attacker_max}) up to all but one, fewest below most")
+                raise self.fail(
+                    f"move: from {lo} to {hi} armies with {int(st.armies[s])} on the source; "
+                    f"expected the dice rolled (1 to {dice.attacker_max}) up to all but one, fewest below most"
+                )
             if not S[engine.CAPTURED]:
                 raise self.fail("move is pending but captured is not set")
 
@@ -404,9 +462,16 @@ class _Checker:
         dead = {p for p in range(n) if not st.alive[p] and st.eliminated_by[p] >= 0}
         seen: set[int] = set()
         for i, e in enumerate(st.eliminations):
-            if e.player in seen or e.player not in dead or e.by != int(st.eliminated_by[e.player]) or not 1 <= e.turn <= st.turn:
-                raise self.fail(f"eliminations[{i}] {[e.player, e.by, e.turn]} does not match eliminated_by "
-                                f"{st.eliminated_by.tolist()} at turn {st.turn}")
+            if (
+                e.player in seen
+                or e.player not in dead
+                or e.by != int(st.eliminated_by[e.player])
+                or not 1 <= e.turn <= st.turn
+            ):
+                raise self.fail(
+                    f"eliminations[{i}] {[e.player, e.by, e.turn]} does not match eliminated_by "
+                    f"{st.eliminated_by.tolist()} at turn {st.turn}"
+                )
             seen.add(e.player)
         if seen != dead:
             raise self.fail(f"eliminations list seats {sorted(seen)}, but seats {sorted(dead)} are eliminated")
@@ -414,7 +479,9 @@ class _Checker:
             raise self.fail(f"trades lists {len(st.trades)} sets, more than sets_traded {st.sets_traded}")
         for i, r in enumerate(st.trades):
             if not 0 <= r.player < n or not 1 <= r.turn <= st.turn or not 0 <= r.value <= limits.MAX_ARMIES:
-                raise self.fail(f"trades[{i}] {[r.player, r.turn, r.value]}: expected a seat, a turn so far and a value")
+                raise self.fail(
+                    f"trades[{i}] {[r.player, r.turn, r.value]}: expected a seat, a turn so far and a value"
+                )
         if not isinstance(st.labels, dict):
             raise fail("labels", "an object", st.labels)
         check_depth(st.labels, "labels")
@@ -432,13 +499,29 @@ def check_initial(state: StateCore) -> None:
     T, M = state.board.n_territories, state.board.n_cards
     if "position" in initial:
         if set(initial) != {"n_players", "position"}:
-            raise PositionError(f"initial: a position's start has keys n_players and position, got {quote(sorted(initial))}")
+            raise PositionError(
+                f"initial: a position's start has keys n_players and position, got {quote(sorted(initial))}"
+            )
         pos = initial["position"]
-        if not isinstance(pos, dict) or set(pos) - {"face_down"} != {"owner", "armies", "player", "hands", "sets_traded"}:
-            raise PositionError(f"initial.position must have owner, armies, player, hands and sets_traded "
-                                f"(and face_down, optional), got {quote(pos)}")
+        if not isinstance(pos, dict) or set(pos) - {"face_down"} != {
+            "owner",
+            "armies",
+            "player",
+            "hands",
+            "sets_traded",
+        }:
+            raise PositionError(
+                f"initial.position must have owner, armies, player, hands and sets_traded "
+                f"(and face_down, optional), got {quote(pos)}"
+            )
         if "face_down" in pos:
-            read_ints(pos["face_down"], "initial.position.face_down", len(pos["face_down"]) if isinstance(pos["face_down"], list) else -1, 0, M - 1)
+            read_ints(
+                pos["face_down"],
+                "initial.position.face_down",
+                len(pos["face_down"]) if isinstance(pos["face_down"], list) else -1,
+                0,
+                M - 1,
+            )
         read_ints(pos["owner"], "initial.position.owner", T, 0, n)
         read_ints(pos["armies"], "initial.position.armies", T, 1, limits.MAX_ARMIES)
         read_int(pos["player"], "initial.position.player", 0, n - 1)
@@ -454,7 +537,9 @@ def check_initial(state: StateCore) -> None:
             read_ints(cards, f"initial.position.hands[{p}]", len(cards), 0, M - 1)
         return
     if set(initial) != {"n_players", "first_player", "deal", "missions"}:
-        raise PositionError(f"initial must have n_players, first_player, deal and missions, got {quote(sorted(initial))}")
+        raise PositionError(
+            f"initial must have n_players, first_player, deal and missions, got {quote(sorted(initial))}"
+        )
     read_int(initial["first_player"], "initial.first_player", 0, n - 1)
     if initial["deal"] is not None:
         read_ints(initial["deal"], "initial.deal", T, 0, n)

@@ -33,7 +33,9 @@ class Phase(IntEnum):
 
 
 # The phases as plain ints, for the compiled steps (numba folds a global int into the code).
-SETUP_CLAIM, SETUP_PLACE, CHOOSE_CAPITAL, REINFORCE, ATTACK, DEFEND, ROLL, MOVE_IN, FORTIFY, DRAW, GAME_OVER = map(int, Phase)
+SETUP_CLAIM, SETUP_PLACE, CHOOSE_CAPITAL, REINFORCE, ATTACK, DEFEND, ROLL, MOVE_IN, FORTIFY, DRAW, GAME_OVER = map(
+    int, Phase
+)
 #: The phases' names, by value (how a saved game spells its phase).
 PHASE_NAMES: tuple[str, ...] = tuple(p.name for p in Phase)
 #: The phases of the setup, before the first turn.

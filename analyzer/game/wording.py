@@ -42,12 +42,11 @@ from analyzer.game.actions import (
     as_id,
 )
 from analyzer.game.board import SYMBOLS
+from analyzer.game.core import StateCore
 from analyzer.game.engine import legality
 from analyzer.game.engine import steps as engine
 from analyzer.game.labels import card_label, player_name
 from analyzer.game.rules import FORCED_TRADE_HAND
-from analyzer.game.core import StateCore
-
 
 
 def _territory(state: StateCore, t: Any) -> str:
@@ -88,8 +87,10 @@ def action_words(state: StateCore, action: Action) -> str:
     if isinstance(action, Attack):
         return f"attack {t(action.target)} from {t(action.source)} with {_dice(action.dice)}"
     if isinstance(action, Battle):
-        return (f"record the battle from {t(action.source)} into {t(action.target)} "
-                f"({action.attacker_left} and {action.defender_left} left)")
+        return (
+            f"record the battle from {t(action.source)} into {t(action.target)} "
+            f"({action.attacker_left} and {action.defender_left} left)"
+        )
     if isinstance(action, Defend):
         return f"defend with {_dice(action.dice)}"
     if isinstance(action, EndAttack):
@@ -135,8 +136,10 @@ def refused(state: StateCore, action: Action, reason: object) -> str:
 
 def phantom_battle(state: StateCore, action: Battle) -> str:
     s, t = as_id(action.source), as_id(action.target)
-    return (f"a battle removes at least one army: {_territory(state, s)} still has {int(state.armies[s])} and "
-            f"{_territory(state, t)} {int(state.armies[t])}; enter the armies left after the dice")
+    return (
+        f"a battle removes at least one army: {_territory(state, s)} still has {int(state.armies[s])} and "
+        f"{_territory(state, t)} {int(state.armies[t])}; enter the armies left after the dice"
+    )
 
 
 def reason(state: StateCore, code: int, action: Any) -> str:
@@ -188,9 +191,11 @@ def reason(state: StateCore, code: int, action: Any) -> str:
         most = state.rules.dice.attacker_dice(int(armies[s]))
         return f"dice must be from 1 to {most} with {int(armies[s])} armies on {name(s)}, got {action.dice}"
     if code == L.BATTLE_RANGE:
-        return (f"a battle of {int(armies[s])} against {int(armies[t])} cannot leave "
-                f"{action.attacker_left} and {action.defender_left}: {name(s)} keeps 1 to {int(armies[s])}, "
-                f"{name(t)} 0 to {int(armies[t])}")
+        return (
+            f"a battle of {int(armies[s])} against {int(armies[t])} cannot leave "
+            f"{action.attacker_left} and {action.defender_left}: {name(s)} keeps 1 to {int(armies[s])}, "
+            f"{name(t)} 0 to {int(armies[t])}"
+        )
     if code == L.PHANTOM_BATTLE:
         return phantom_battle(state, action)
     if code == L.CAPTURE_LEAVES_TWO:
@@ -209,8 +214,10 @@ def reason(state: StateCore, code: int, action: Any) -> str:
         return f"move from 1 to {int(armies[s]) - 1} armies (leave at least one on {name(s)}), got {action.armies}"
     if code == L.IMPOSSIBLE_ROLL:
         attack = state._pending_attack()
-        return (f"losing {action.attacker_losses} and destroying {action.defender_losses} is not a possible outcome "
-                f"of {attack.dice} dice against {attack.defence}")
+        return (
+            f"losing {action.attacker_losses} and destroying {action.defender_losses} is not a possible outcome "
+            f"of {attack.dice} dice against {attack.defence}"
+        )
     if code == L.NOT_IN_PILE:
         return f"{_card(state, action.card)} is not in the deck"
     return "it names a territory that does not exist"

@@ -21,6 +21,7 @@ from analyzer.sim.checkpoints import die_with_parent
 from analyzer.sim.records import run_batch
 from analyzer.sim.runs import RunSpec
 
+
 def serial(spec: RunSpec, batches: list[int]) -> Iterator[tuple[int, dict[str, pd.DataFrame]]]:
     for b in batches:
         yield b, run_batch(spec, b)
@@ -30,7 +31,9 @@ def processes(spec: RunSpec, batches: list[int], workers: int) -> Iterator[tuple
     # fork: a spawned child would re-run `python -m analyzer`'s main module; fall back where there is no fork.
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
     with ProcessPoolExecutor(
-        max_workers=workers, mp_context=multiprocessing.get_context(method), initializer=die_with_parent,
+        max_workers=workers,
+        mp_context=multiprocessing.get_context(method),
+        initializer=die_with_parent,
         initargs=(os.getpid(),),
     ) as pool:
         futures = {pool.submit(run_batch, spec, b): b for b in batches}
@@ -59,7 +62,9 @@ def _blank_main() -> Iterator[None]:
         sys.modules["__main__"] = main
 
 
-def on_dask(spec: RunSpec, batches: list[int], workers: int, scheduler: str | None) -> Iterator[tuple[int, dict[str, pd.DataFrame]]]:
+def on_dask(
+    spec: RunSpec, batches: list[int], workers: int, scheduler: str | None
+) -> Iterator[tuple[int, dict[str, pd.DataFrame]]]:
     distributed = require("distributed")
     Client, LocalCluster, dask_completed = distributed.Client, distributed.LocalCluster, distributed.as_completed
     cluster = None

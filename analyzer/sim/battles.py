@@ -39,7 +39,12 @@ def battle_sampler(
 
 
 def sample_battle(
-    attackers: int, defenders: int, stop_at: int, dice: DiceRules, rng: np.random.Generator, balanced_blitz: bool = False
+    attackers: int,
+    defenders: int,
+    stop_at: int,
+    dice: DiceRules,
+    rng: np.random.Generator,
+    balanced_blitz: bool = False,
 ) -> tuple[int, int]:
     """One draw of ``(attacker_left, defender_left)`` from the solver's exact (or Balanced Blitz's) distribution."""
     cdf, outcomes = battle_sampler(attackers, defenders, stop_at, dice, balanced_blitz)
@@ -54,5 +59,7 @@ def resolve_order(state: GameState, order: BattleOrder, rng: np.random.Generator
     """
     s, t = order.source, order.target
     rules = state.rules
-    a_left, d_left = sample_battle(int(state.armies[s]), int(state.armies[t]), order.stop_at, rules.dice, rng, rules.balanced_blitz)
+    a_left, d_left = sample_battle(
+        int(state.armies[s]), int(state.armies[t]), order.stop_at, rules.dice, rng, rules.balanced_blitz
+    )
     return Battle(s, t, a_left, d_left)

@@ -22,8 +22,8 @@ from typing import Any
 import pandas as pd
 
 from analyzer.errors import SimulationError
-from analyzer.limits import quote
 from analyzer.extras import require
+from analyzer.limits import quote
 
 #: The tables a batch writes, in order.
 TABLES = ("games", "seats", "eliminations", "trades", "starts", "turns")
@@ -61,8 +61,11 @@ def set_aside(path: Path, reason: str) -> Path:
         k += 1
         target = path.with_name(f"{path.name}.damaged-{k}")
     os.replace(path, target)
-    warnings.warn(f"checkpoint file {path} is damaged ({reason}); set aside as {target.name}, its games are played again",
-                  CheckpointWarning, stacklevel=3)
+    warnings.warn(
+        f"checkpoint file {path} is damaged ({reason}); set aside as {target.name}, its games are played again",
+        CheckpointWarning,
+        stacklevel=3,
+    )
     return target
 
 
@@ -142,7 +145,9 @@ class Checkpoint:
             except Exception as exc:  # pyarrow raises its own ArrowInvalid, OSError, ... for a cut file
                 for p in [*(self._path(batch, f"{t}.parquet") for t in TABLES), self._path(batch, "done")]:
                     if p.exists():
-                        set_aside(p, f"{type(exc).__name__}: {quote(str(exc))}" if p == path else f"{path.name} is damaged")
+                        set_aside(
+                            p, f"{type(exc).__name__}: {quote(str(exc))}" if p == path else f"{path.name} is damaged"
+                        )
                 return None
         return frames
 

@@ -26,11 +26,11 @@ import pandas as pd
 
 from analyzer.bots.base import Bot
 from analyzer.errors import SimulationError
+from analyzer.game.state import GameState
 from analyzer.sim.intervals import win_rate
 from analyzer.sim.result import SimulationResult
 from analyzer.sim.runs import BATCH_SIZE, DEFAULT_MAX_ROUNDS
 from analyzer.sim.simulate import simulate
-from analyzer.game.state import GameState
 
 
 @dataclass(frozen=True)

@@ -44,7 +44,9 @@ def win_rate(wins: int, games: int, confidence: float = 0.95, prefix: str = "") 
     return {prefix + name: value for name, value in zip(RATE_COLUMNS, values)}
 
 
-def rate_table(frame: pd.DataFrame, by: str | Sequence[str], *, outcome: str = "won", confidence: float = 0.95) -> pd.DataFrame:
+def rate_table(
+    frame: pd.DataFrame, by: str | Sequence[str], *, outcome: str = "won", confidence: float = 0.95
+) -> pd.DataFrame:
     """One row per value of ``by``: ``games`` (rows of ``frame``), ``wins`` (rows where ``outcome`` is
     true), ``win_rate`` and its Wilson interval ``ci_low`` .. ``ci_high``.
 
@@ -54,7 +56,8 @@ def rate_table(frame: pd.DataFrame, by: str | Sequence[str], *, outcome: str = "
     keys = [by] if isinstance(by, str) else list(by)
     grouped = frame.groupby(keys, sort=True, observed=True)[outcome].agg(["count", "sum"]).reset_index()
     rates = pd.DataFrame(
-        [win_rate(int(w), int(n), confidence) for n, w in zip(grouped["count"], grouped["sum"])], columns=list(RATE_COLUMNS)
+        [win_rate(int(w), int(n), confidence) for n, w in zip(grouped["count"], grouped["sum"])],
+        columns=list(RATE_COLUMNS),
     )
     out = pd.concat([grouped[keys].reset_index(drop=True), rates], axis=1)
     return out.astype({"games": np.int64, "wins": np.int64})
@@ -71,5 +74,13 @@ def chance_table(wins: Sequence[int], rollouts: int, confidence: float = 0.95) -
     rows = []
     for p, k in enumerate(wins):
         rate = win_rate(int(k), rollouts, confidence)
-        rows.append({"player": p, "wins": rate["wins"], "p_win": rate["win_rate"], "ci_low": rate["ci_low"], "ci_high": rate["ci_high"]})
+        rows.append(
+            {
+                "player": p,
+                "wins": rate["wins"],
+                "p_win": rate["win_rate"],
+                "ci_low": rate["ci_low"],
+                "ci_high": rate["ci_high"],
+            }
+        )
     return pd.DataFrame(rows, columns=["player", "wins", "p_win", "ci_low", "ci_high"])

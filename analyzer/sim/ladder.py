@@ -39,8 +39,8 @@ from analyzer.bots.base import Bot
 from analyzer.bots.registry import BOTS, make_bot
 from analyzer.errors import SimulationError
 from analyzer.game.rules import Rules
-from analyzer.sim.intervals import wilson_interval
 from analyzer.sim.checkpoints import TABLES
+from analyzer.sim.intervals import wilson_interval
 from analyzer.sim.result import SimulationResult
 from analyzer.sim.simulate import simulate
 
@@ -209,13 +209,19 @@ def ladder(
         wins[i, j] += s.sum()
         wins[j, i] += len(s) - s.sum()
     ratings = fit_ratings(names, wins, outcomes=outcomes, bootstrap=bootstrap, seed=seed, confidence=confidence)
-    result = SimulationResult(**{name: pd.concat([getattr(p, name) for p in parts], ignore_index=True) for name in TABLES})
+    result = SimulationResult(
+        **{name: pd.concat([getattr(p, name) for p in parts], ignore_index=True) for name in TABLES}
+    )
     params = {"bots": names, "n_players": n_players, "games": games, "seed": seed, "seatings": len(seatings(n_players))}
     result = replace(result, params=parts[0].params | {"ladder": params})
-    return Ladder(ratings.sort_values("rating", ascending=False), _pairings(names, outcomes, confidence), result, params)
+    return Ladder(
+        ratings.sort_values("rating", ascending=False), _pairings(names, outcomes, confidence), result, params
+    )
 
 
-def _labelled(bots: Sequence[str] | Mapping[str, Bot | str] | None, make: Callable[[str], Bot] = make_bot) -> dict[str, Bot | str]:
+def _labelled(
+    bots: Sequence[str] | Mapping[str, Bot | str] | None, make: Callable[[str], Bot] = make_bot
+) -> dict[str, Bot | str]:
     if bots is None:
         # Aliases (``heuristic`` is ``default``) would play themselves: keep the first name of each bot.
         seen: dict[str, Bot | str] = {}
@@ -245,7 +251,9 @@ def _relabel(r: SimulationResult, labels: list[str], offset: int) -> SimulationR
         frame["game"] = frame["game"] + offset
         frames[name] = frame
     frames["seats"]["bot"] = frames["seats"]["seat"].map(dict(enumerate(labels))).astype(str)
-    return SimulationResult(**frames, params=r.params, seconds=r.seconds, games_played=r.games_played, turns_played=r.turns_played)
+    return SimulationResult(
+        **frames, params=r.params, seconds=r.seconds, games_played=r.games_played, turns_played=r.turns_played
+    )
 
 
 def _pairings(names: list[str], outcomes: Mapping[tuple[int, int], np.ndarray], confidence: float) -> pd.DataFrame:
@@ -258,7 +266,12 @@ def _pairings(names: list[str], outcomes: Mapping[tuple[int, int], np.ndarray], 
         share = points / n
         rows.append(
             {
-                "bot": names[i], "opponent": names[j], "games": n, "score": share, "ci_low": low, "ci_high": high,
+                "bot": names[i],
+                "opponent": names[j],
+                "games": n,
+                "score": share,
+                "ci_low": low,
+                "ci_high": high,
                 "elo_gap": _gap(share),
             }
         )

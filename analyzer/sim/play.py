@@ -28,7 +28,9 @@ from analyzer.solver.battle import BattleOptions
 _SETUP_PHASES = (Phase.SETUP_CLAIM, Phase.SETUP_PLACE, Phase.CHOOSE_CAPITAL)
 
 
-def roll_battle(state: GameState, order: BattleOrder, bots: Sequence[Bot], rng: np.random.Generator, check: bool = False) -> None:
+def roll_battle(
+    state: GameState, order: BattleOrder, bots: Sequence[Bot], rng: np.random.Generator, check: bool = False
+) -> None:
     """Fight ``order`` die by die: the solver's stop rule, and the defender's bot choosing its dice."""
     s, t, stop_at = order.source, order.target, order.stop_at
     options = BattleOptions(dice=state.rules.dice)
@@ -50,9 +52,13 @@ def _check_order(state: GameState, order: BattleOrder) -> None:
     if not (0 <= s < n and 0 <= t < n):
         raise BotError(f"battle order {order} names a territory outside 0..{n - 1}")
     if state.owner[s] != state.player or state.owner[t] == state.player or not state.board.adjacency[s, t]:
-        raise BotError(f"illegal battle order {order} for player {state.player}: attack a bordering enemy from your own territory")
+        raise BotError(
+            f"illegal battle order {order} for player {state.player}: attack a bordering enemy from your own territory"
+        )
     if not 1 <= order.stop_at < state.armies[s]:
-        raise BotError(f"battle order {order}: stop_at must be from 1 to {int(state.armies[s]) - 1} (the armies on the source less one)")
+        raise BotError(
+            f"battle order {order}: stop_at must be from 1 to {int(state.armies[s]) - 1} (the armies on the source less one)"
+        )
 
 
 def play_game(
@@ -97,7 +103,9 @@ def play_game(
                         check_action(decision, "the action")
                     apply(cast(Action, decision))
             except (IllegalActionError, PositionError, BotError) as exc:
-                raise BotError(f"bot {quote(_bot_name(bots[seat]))} of seat {seat} chose {quote(decision)}: {exc}") from None
+                raise BotError(
+                    f"bot {quote(_bot_name(bots[seat]))} of seat {seat} chose {quote(decision)}: {exc}"
+                ) from None
         if state.turn != turn:
             if on_setup_done is not None:
                 on_setup_done(state)

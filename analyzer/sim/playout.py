@@ -28,31 +28,29 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
-from analyzer.kernels import kernel
 
-from analyzer.game.engine import legality
-from analyzer.game.engine import steps as engine
-from analyzer.solver.battle import BattleOptions, kernel_args, outcome_cdf
-from analyzer.game.board import Board
+from analyzer.bots import hunter, kills, planner, strategist
 from analyzer.bots.heuristic import (
     ORDER,
     HeuristicBot,
+    compiled_args,
     decide,
     decide_attack,
     decide_move_in,
     decide_setup,
-    compiled_args,
 )
-from analyzer.bots import hunter, kills, planner, strategist
 from analyzer.bots.hunter import HunterBot
 from analyzer.bots.planner import PlannerBot
 from analyzer.bots.strategist import StrategistBot
-from analyzer.game.dice import DiceRules
-from analyzer.game.rules import Rules
 from analyzer.errors import IllegalActionError, SimulationError
+from analyzer.game.board import Board
 from analyzer.game.chance import roll_cdf
 from analyzer.game.codec import decode
+from analyzer.game.dice import DiceRules
+from analyzer.game.engine import legality
+from analyzer.game.engine import steps as engine
 from analyzer.game.records import Elimination, SetTraded
+from analyzer.game.rules import Rules
 from analyzer.game.state import GameState
 from analyzer.game.vocabulary import (
     ATTACK,
@@ -71,12 +69,13 @@ from analyzer.game.vocabulary import (
     SETUP_PLACE,
     TRADE,
 )
+from analyzer.kernels import kernel
+from analyzer.solver.battle import BattleOptions, kernel_args, outcome_cdf
 
 # Event rows: kind and up to five values.
 EV_TRADE = 0  # player, turn, value
 EV_ELIMINATION = 1  # player, by, turn
 EV_TURN = 2  # turn, seat, territories, armies, continents held
-
 
 
 #: The bot classes the compiled playout runs, by the code of their decisions in ``_run``.
@@ -162,7 +161,12 @@ def _draw_battle(keys, where, pool, used, attackers, defenders, stop_at, kernel,
         a_left, d_left, cdf = outcome_cdf(attackers, defenders, table, am, dm, stop_at, cap, balanced)
         count = cdf.shape[0]
         start = used[0]
-        if used[1] * 10 >= keys.shape[0] * 7 or start + 3 * count > pool.shape[0] or count >= (1 << 20) or stop_at >= (1 << 10):
+        if (
+            used[1] * 10 >= keys.shape[0] * 7
+            or start + 3 * count > pool.shape[0]
+            or count >= (1 << 20)
+            or stop_at >= (1 << 10)
+        ):
             used[2] += 1
             k = np.searchsorted(cdf, u, side="right")
             return a_left[k], d_left[k]
@@ -256,7 +260,29 @@ def _illegal(S, C, bad, kind, a, b, c, d):  # pragma: no cover - compiled
 
 
 @kernel
-def _run(S, C, params, kinds, tables, table_of, rng, sample, keys, where, pool, used, kernel, rolls, events, n, track, record_turns, start, check, bad):  # pragma: no cover - compiled
+def _run(
+    S,
+    C,
+    params,
+    kinds,
+    tables,
+    table_of,
+    rng,
+    sample,
+    keys,
+    where,
+    pool,
+    used,
+    kernel,
+    rolls,
+    events,
+    n,
+    track,
+    record_turns,
+    start,
+    check,
+    bad,
+):  # pragma: no cover - compiled
     """Play on until the game ends; returns the event rows and their count.
 
     ``track`` holds the turn in progress and whether the start position is still to be recorded.
@@ -309,7 +335,9 @@ def _run(S, C, params, kinds, tables, table_of, rng, sample, keys, where, pool, 
             if kind == ORDER:
                 s, t, stop = a, b, c
                 if sample:
-                    a_left, d_left = _draw_battle(keys, where, pool, used, armies[s], armies[t], stop, kernel, rng.random())
+                    a_left, d_left = _draw_battle(
+                        keys, where, pool, used, armies[s], armies[t], stop, kernel, rng.random()
+                    )
                     if check and _illegal(S, C, bad, BATTLE, s, t, a_left, d_left):
                         return events, n
                     victim = engine.battle(S, C, s, t, a_left, d_left)
@@ -373,7 +401,9 @@ class Prepared:
     """Everything the compiled loop needs besides a game's state, for ``bots`` on ``board`` under
     ``dice`` (battles reshaped by Balanced Blitz if ``balanced_blitz``): made once for many games."""
 
-    def __init__(self, bots: Sequence[HeuristicBot], board: Board, dice: DiceRules, balanced_blitz: bool = False) -> None:
+    def __init__(
+        self, bots: Sequence[HeuristicBot], board: Board, dice: DiceRules, balanced_blitz: bool = False
+    ) -> None:
         if not compiled(bots):
             raise SimulationError(
                 f"the compiled playout runs {', '.join(k.__name__ for k in KINDS)} seats only, got {[type(b).__name__ for b in bots]}"
@@ -421,7 +451,11 @@ def play_events(
     The state's trades and eliminations lists are left as they were. ``bots`` may be
     :class:`Prepared` once for many games (the state's board and dice must be the ones it was made for)."""
     check_battle_mode(state.rules, sample_battles)
-    prepared = bots if isinstance(bots, Prepared) else Prepared(bots, state.board, state.rules.dice, state.rules.balanced_blitz)
+    prepared = (
+        bots
+        if isinstance(bots, Prepared)
+        else Prepared(bots, state.board, state.rules.dice, state.rules.balanced_blitz)
+    )
     events = np.empty((256, 6), dtype=np.int64)
     in_setup = state.S[engine.PHASE] < REINFORCE
     start = np.empty((2, state.board.n_territories), dtype=np.int64)
@@ -431,8 +465,24 @@ def play_events(
     p = prepared
     bad = np.zeros(6, dtype=np.int64)
     events, n = _run(
-        state.S, state.C, p.params, p.kinds, p.tables, p.table_of, rng, sample_battles, *p.cache.arrays(), p.kernel,
-        p.rolls, events, 0, track, record_turns, start, check, bad,
+        state.S,
+        state.C,
+        p.params,
+        p.kinds,
+        p.tables,
+        p.table_of,
+        rng,
+        sample_battles,
+        *p.cache.arrays(),
+        p.kernel,
+        p.rolls,
+        events,
+        0,
+        track,
+        record_turns,
+        start,
+        check,
+        bad,
     )
     p.cache.make_room()
     if bad[0] != legality.LEGAL:
@@ -453,7 +503,9 @@ def _seat_args(bot: HeuristicBot, board: Board, dice: DiceRules) -> tuple[np.nda
 
 
 @lru_cache(maxsize=32)
-def _seat_arrays(bots: tuple[HeuristicBot, ...], board: Board, dice: DiceRules) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def _seat_arrays(
+    bots: tuple[HeuristicBot, ...], board: Board, dice: DiceRules
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Each seat's knobs (padded to one length), which decisions it runs (its class's place in
     :data:`KINDS`), the distinct win tables, and each seat's table (seats with the same stop rule share
     one, which keeps the lookups in cache)."""

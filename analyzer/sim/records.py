@@ -79,7 +79,8 @@ class _Recorder:
             # no game takes the placeholders' ids for the cards.
             state = face_down.determinize(self.start, rng) if self.start.face_down else self.start.copy()
             state.rules = dataclasses.replace(
-                state.rules, turn_limit=_cap(state.rules.turn_limit, min(state.round + spec.max_rounds, limits.MAX_ROUNDS))
+                state.rules,
+                turn_limit=_cap(state.rules.turn_limit, min(state.round + spec.max_rounds, limits.MAX_ROUNDS)),
             )
         if self.compiled:
             if self.drafting:
@@ -88,7 +89,10 @@ class _Recorder:
                     state.apply_unchecked(cast(Action, spec.bots[state.current_player].choose(state, rng)))
             if self.prepared is None:
                 self.prepared = playout.Prepared(
-                    cast("Sequence[HeuristicBot]", self.later), state.board, state.rules.dice, state.rules.balanced_blitz
+                    cast("Sequence[HeuristicBot]", self.later),
+                    state.board,
+                    state.rules.dice,
+                    state.rules.balanced_blitz,
                 )
             start_pos, events = playout.play_events(
                 state, self.prepared, rng, sample_battles=spec.sample_battles, record_turns=spec.record_turns
@@ -168,29 +172,47 @@ class _Recorder:
         turns = ev[kind == playout.EV_TURN]
         columns: dict[str, dict[str, Any]] = {
             "games": {
-                "game": game, "winner": _nullable(winner), "capped": winner < 0, "turns": Sx[:, engine.TURN],
-                "rounds": Sx[:, engine.ROUND], "first_player": Sx[:, engine.FIRST_PLAYER],
+                "game": game,
+                "winner": _nullable(winner),
+                "capped": winner < 0,
+                "turns": Sx[:, engine.TURN],
+                "rounds": Sx[:, engine.ROUND],
+                "first_player": Sx[:, engine.FIRST_PLAYER],
             },
             "seats": {
-                "game": np.repeat(game, n), "seat": np.tile(seats, G), "bot": list(spec.bot_names) * G, "rank": rank,
+                "game": np.repeat(game, n),
+                "seat": np.tile(seats, G),
+                "bot": list(spec.bot_names) * G,
+                "rank": rank,
                 "start_territories": mine0.sum(axis=2).ravel(),
                 "start_armies": (mine0 * start[:, 1][:, None, :]).sum(axis=2).ravel(),
-                "final_territories": final_t.ravel(), "final_armies": final_a.ravel(),
-                "eliminated_turn": _nullable(elim_turn.ravel()), "eliminated_by": _nullable(elim_by.ravel()),
+                "final_territories": final_t.ravel(),
+                "final_armies": final_a.ravel(),
+                "eliminated_turn": _nullable(elim_turn.ravel()),
+                "eliminated_by": _nullable(elim_by.ravel()),
             },
             "eliminations": {"game": game[elim[:, 0]], "player": elim[:, 2], "by": elim[:, 3], "turn": elim[:, 4]},
             "trades": {"game": game[trades[:, 0]], "player": trades[:, 2], "turn": trades[:, 3], "value": trades[:, 4]},
             "starts": {
-                "game": np.repeat(game, T), "territory": np.tile(np.arange(T), G),
-                "owner": start[:, 0].ravel(), "armies": start[:, 1].ravel(),
+                "game": np.repeat(game, T),
+                "territory": np.tile(np.arange(T), G),
+                "owner": start[:, 0].ravel(),
+                "armies": start[:, 1].ravel(),
             },
             "turns": {
-                "game": game[turns[:, 0]], "turn": turns[:, 2], "seat": turns[:, 3],
-                "territories": turns[:, 4], "armies": turns[:, 5], "continents": turns[:, 6],
+                "game": game[turns[:, 0]],
+                "turn": turns[:, 2],
+                "seat": turns[:, 3],
+                "territories": turns[:, 4],
+                "armies": turns[:, 5],
+                "continents": turns[:, 6],
             },
         }
         self.finished = []
-        return {name: pd.DataFrame({c: pd.array(columns[name][c], dtype=t) for c, t in SCHEMA[name].items()}) for name in TABLES}
+        return {
+            name: pd.DataFrame({c: pd.array(columns[name][c], dtype=t) for c, t in SCHEMA[name].items()})
+            for name in TABLES
+        }
 
 
 def _nullable(values: np.ndarray) -> np.ndarray:
@@ -204,16 +226,37 @@ def _cap(limit: int | None, cap: int) -> int:
 
 #: Column types of each table, so that empty tables and every batch agree.
 SCHEMA: dict[str, dict[str, str]] = {
-    "games": {"game": "int64", "winner": "Int8", "capped": "bool", "turns": "int32", "rounds": "int32", "first_player": "int8"},
+    "games": {
+        "game": "int64",
+        "winner": "Int8",
+        "capped": "bool",
+        "turns": "int32",
+        "rounds": "int32",
+        "first_player": "int8",
+    },
     "seats": {
-        "game": "int64", "seat": "int8", "bot": "string", "rank": "int8",
-        "start_territories": "int16", "start_armies": "int32", "final_territories": "int16", "final_armies": "int32",
-        "eliminated_turn": "Int32", "eliminated_by": "Int8",
+        "game": "int64",
+        "seat": "int8",
+        "bot": "string",
+        "rank": "int8",
+        "start_territories": "int16",
+        "start_armies": "int32",
+        "final_territories": "int16",
+        "final_armies": "int32",
+        "eliminated_turn": "Int32",
+        "eliminated_by": "Int8",
     },
     "eliminations": {"game": "int64", "player": "int8", "by": "int8", "turn": "int32"},
     "trades": {"game": "int64", "player": "int8", "turn": "int32", "value": "int32"},
     "starts": {"game": "int64", "territory": "int16", "owner": "int8", "armies": "int32"},
-    "turns": {"game": "int64", "turn": "int32", "seat": "int8", "territories": "int16", "armies": "int32", "continents": "int8"},
+    "turns": {
+        "game": "int64",
+        "turn": "int32",
+        "seat": "int8",
+        "territories": "int16",
+        "armies": "int32",
+        "continents": "int8",
+    },
 }
 
 

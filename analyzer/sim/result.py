@@ -46,7 +46,9 @@ class SimulationResult:
         """
         if by not in ("seat", "bot"):
             raise SimulationError(f"win rates are by 'seat' or 'bot', got {by!r}")
-        seats = self.seats.assign(won=self.seats["rank"].eq(1) & self.seats["game"].map(~self.games.set_index("game")["capped"]))
+        seats = self.seats.assign(
+            won=self.seats["rank"].eq(1) & self.seats["game"].map(~self.games.set_index("game")["capped"])
+        )
         table = rate_table(seats, by, confidence=confidence)
         if by == "seat":
             table["bot"] = table["seat"].map(seats.groupby("seat")["bot"].first())

@@ -141,7 +141,9 @@ def resolve_bots(bots: Sequence[Bot | str], n_players: int) -> tuple[tuple[Bot, 
     if isinstance(bots, str):
         bots = bots.split(",") if "," in bots else [bots] * n_players
     if len(bots) != n_players:
-        raise SimulationError(f"{n_players} players need {n_players} bots, one per seat; got {len(bots)}: {list(bots)!r}")
+        raise SimulationError(
+            f"{n_players} players need {n_players} bots, one per seat; got {len(bots)}: {list(bots)!r}"
+        )
     objects, names = [], []
     for b in bots:
         if isinstance(b, str):

@@ -67,7 +67,15 @@ from analyzer.sim import backends, playout
 from analyzer.sim.checkpoints import TABLES, Checkpoint
 from analyzer.sim.records import run_batch
 from analyzer.sim.result import SimulationResult, concat_tables
-from analyzer.sim.runs import BATCH_SIZE, COMPILED_BATCH_SIZE, DEFAULT_MAX_ROUNDS, RunSpec, plays_compiled, resolve_bots, trusted_bot
+from analyzer.sim.runs import (
+    BATCH_SIZE,
+    COMPILED_BATCH_SIZE,
+    DEFAULT_MAX_ROUNDS,
+    RunSpec,
+    plays_compiled,
+    resolve_bots,
+    trusted_bot,
+)
 
 
 def _check_count(value: object, name: str, minimum: int) -> int:
@@ -125,16 +133,26 @@ def simulate(
         raise SimulationError(f"the game is for {PLAYER_COUNT_TEXT} players, got {n_players}")
     n_games = check_limit(_check_count(n_games, "games", 1), limits.MAX_GAMES, "games", SimulationError)
     seed = _check_count(seed, "seed", 0)
-    workers = check_limit(_check_count(workers, "workers", 1), limits.max_workers(),
-                          "workers (four per CPU; analyzer.limits.max_workers())", SimulationError)
+    workers = check_limit(
+        _check_count(workers, "workers", 1),
+        limits.max_workers(),
+        "workers (four per CPU; analyzer.limits.max_workers())",
+        SimulationError,
+    )
     bot_objects, names = resolve_bots(bots, n_players)
     if not all(trusted_bot(b) for b in bot_objects):
         check = True
     if batch_size is None:
         batch_size = COMPILED_BATCH_SIZE if plays_compiled(bot_objects, compiled, check) else BATCH_SIZE
-    batch_size = check_limit(_check_count(batch_size, "batch size", 1), limits.MAX_BATCH_SIZE, "batch size", SimulationError)
-    max_rounds = check_limit(_check_count(max_rounds, "max rounds", 1), limits.MAX_ROUNDS, "max rounds", SimulationError, "MAX_ROUNDS")
-    playout.check_battle_mode(start.rules if start is not None else rules if rules is not None else Rules(), sample_battles)
+    batch_size = check_limit(
+        _check_count(batch_size, "batch size", 1), limits.MAX_BATCH_SIZE, "batch size", SimulationError
+    )
+    max_rounds = check_limit(
+        _check_count(max_rounds, "max rounds", 1), limits.MAX_ROUNDS, "max rounds", SimulationError, "MAX_ROUNDS"
+    )
+    playout.check_battle_mode(
+        start.rules if start is not None else rules if rules is not None else Rules(), sample_battles
+    )
     spec = RunSpec(
         n_players=n_players,
         bots=bot_objects,

@@ -58,23 +58,24 @@ import math
 import numbers
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 from typing import Any, Literal
 
 import numpy as np
-from analyzer.kernels import kernel
 
-from analyzer.game.dice import DiceRules, most_dice, roll_distribution, roll_table
-from analyzer.solver.blitz import balance, balanced_win_probability
 from analyzer import integers
 from analyzer.errors import BattleInputError
+from analyzer.game.dice import DiceRules, most_dice, roll_distribution, roll_table
+from analyzer.kernels import kernel
 from analyzer.limits import MAX_ARMIES, MAX_SOLVER_CELLS, check_limit
+from analyzer.solver.blitz import balance, balanced_win_probability
 
 StopMode = Literal["overshoot", "cap"]
 
 #: Largest ``attackers * defenders`` that :func:`battle_exact` accepts; beyond it the
 #: fractions grow to thousands of digits and the float solver is the tool.
 EXACT_LIMIT = 40_000
+
 
 def whole_number(value: object, name: str, minimum: int) -> int:
     """``value`` as an int, or a :class:`BattleInputError` naming it if it is not a whole number >= ``minimum``.
@@ -138,11 +139,15 @@ class BattleOptions:
         >>> BattleOptions().attacker_rolls(3, 1), BattleOptions(stop_mode="cap").attacker_rolls(6, 4)
         (2, 2)
         """
-        return int(_attacker_dice(armies, self.attacker_cap, stop_at, self.stop_mode == "cap")) if armies > stop_at else 0
+        return (
+            int(_attacker_dice(armies, self.attacker_cap, stop_at, self.stop_mode == "cap")) if armies > stop_at else 0
+        )
 
     def attacker_rolls_array(self, armies: np.ndarray, stop_at: int) -> np.ndarray:
         """:meth:`attacker_rolls` for every entry of ``armies`` at once."""
-        return _attacker_dice_array(np.ascontiguousarray(armies, dtype=np.int64), self.attacker_cap, stop_at, self.stop_mode == "cap")
+        return _attacker_dice_array(
+            np.ascontiguousarray(armies, dtype=np.int64), self.attacker_cap, stop_at, self.stop_mode == "cap"
+        )
 
     def defender_rolls(self, armies: int) -> int:
         """Dice rolled by a territory holding ``armies`` defenders."""
@@ -152,9 +157,16 @@ class BattleOptions:
 CLASSIC = BattleOptions()
 
 
-def dice_options(*, capital: bool = False, ties_to_attacker: bool = False, balanced_blitz: bool = False,
-                 sides: int = 6, cap: bool = False, attacker_dice: int | None = None,
-                 defender_dice: int | None = None) -> BattleOptions:
+def dice_options(
+    *,
+    capital: bool = False,
+    ties_to_attacker: bool = False,
+    balanced_blitz: bool = False,
+    sides: int = 6,
+    cap: bool = False,
+    attacker_dice: int | None = None,
+    defender_dice: int | None = None,
+) -> BattleOptions:
     """The options from the choices of ``risk-analyzer odds`` and the app's calculator: ``--capital``
     (a third defending die), ``--ties-to-attacker``, ``--balanced-blitz``, ``--sides``, ``--cap`` and the
     dice each side chooses to roll.
@@ -163,8 +175,13 @@ def dice_options(*, capital: bool = False, ties_to_attacker: bool = False, balan
     3
     """
     dice = DiceRules(sides=sides, defender_max=3 if capital else 2, ties_to_attacker=ties_to_attacker)
-    return BattleOptions(dice=dice, attacker_dice=attacker_dice, defender_dice=defender_dice,
-                         stop_mode="cap" if cap else "overshoot", balanced_blitz=balanced_blitz)
+    return BattleOptions(
+        dice=dice,
+        attacker_dice=attacker_dice,
+        defender_dice=defender_dice,
+        stop_mode="cap" if cap else "overshoot",
+        balanced_blitz=balanced_blitz,
+    )
 
 
 def check_options(options: object) -> BattleOptions:
@@ -531,7 +548,7 @@ def absorb(start: np.ndarray, defenders: int, stop_at: int, options: BattleOptio
     return Absorbed(won=low[:, 0].copy(), stopped=stopped)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _double_double(a_dice: int, d_dice: int, dice: DiceRules) -> tuple[np.ndarray, np.ndarray]:
     """The roll distribution over attacker losses as ``hi + lo`` pairs, from the exact fractions."""
     dist = roll_distribution(a_dice, d_dice, dice)
@@ -691,7 +708,9 @@ def check_cells(cells: int, what: str) -> None:
     check_limit(cells, MAX_SOLVER_CELLS, f"the probability cells of {what}:", BattleInputError, "MAX_SOLVER_CELLS")
 
 
-def _check(attackers: object, defenders: object, stop_at: object, options: object) -> tuple[int, int, int, BattleOptions]:
+def _check(
+    attackers: object, defenders: object, stop_at: object, options: object
+) -> tuple[int, int, int, BattleOptions]:
     a = check_armies(attackers, "attackers", 2)
     d = check_armies(defenders, "defenders", 1)
     s = check_stop_at(stop_at, a)

@@ -45,6 +45,7 @@ skip their distributions.
 from __future__ import annotations
 
 import numpy as np
+
 from analyzer.kernels import kernel
 
 #: A side whose chance of winning is at most this never wins (step 1).

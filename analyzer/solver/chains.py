@@ -27,23 +27,23 @@ from typing import Any
 
 import numpy as np
 
+from analyzer.errors import BattleInputError
+from analyzer.limits import MAX_CHAIN_LENGTH, check_limit, quote
 from analyzer.solver.battle import (
     CLASSIC,
     Absorbed,
     BattleOptions,
-    check_options,
     absorb,
     battle,
+    check_armies,
+    check_cells,
+    check_options,
     check_probability,
     check_stop_at,
     first_reaching,
     start_values,
-    check_armies,
-    check_cells,
     whole_number,
 )
-from analyzer.errors import BattleInputError
-from analyzer.limits import MAX_CHAIN_LENGTH, check_limit, quote
 
 
 def moved_in(won_with: np.ndarray, garrison: int, stop_at: int, options: BattleOptions) -> np.ndarray:
@@ -194,7 +194,9 @@ def chain(
         won_with = np.flatnonzero(ab.won)
         moved = moved_in(won_with, 1 if i == 0 else gs[i - 1], s, opts)
         start = np.bincount(moved, weights=ab.won[won_with], minlength=len(start))
-    parts.append((np.full(len(won_with), len(ds)), won_with[::-1], np.zeros(len(won_with), int), ab.won[won_with[::-1]]))
+    parts.append(
+        (np.full(len(won_with), len(ds)), won_with[::-1], np.zeros(len(won_with), int), ab.won[won_with[::-1]])
+    )
     # Best outcomes first: more territories, then more armies, then fewer defenders.
     conquered, attacker_left, defender_left, probability = (np.concatenate(x) for x in zip(*parts))
     order = np.lexsort((defender_left, -attacker_left, -conquered))
@@ -314,7 +316,9 @@ def conquest(
     >>> round(r.p_all, 4), r.plan[0]
     (0.679, ('Siam', 'Indonesia'))
     """
-    stage_armies = {str(name): whole_number(a, f"armies of staging territory {name!r}", 1) for name, a in staging.items()}
+    stage_armies = {
+        str(name): whole_number(a, f"armies of staging territory {name!r}", 1) for name, a in staging.items()
+    }
     defenders = {str(name): whole_number(d, f"defenders of {name!r}", 1) for name, d in targets.items()}
     if not stage_armies or not defenders:
         raise BattleInputError("a conquest needs at least one staging territory and one target")
@@ -327,8 +331,12 @@ def conquest(
     if isinstance(garrison, Mapping):
         unknown = sorted(set(map(str, garrison)) - known)
         if unknown:
-            raise BattleInputError(f"garrison names territories that are neither staging nor targets: {', '.join(unknown)}")
-        keep = {name: 1 for name in known} | {str(n): whole_number(g, f"garrison of {n!r}", 1) for n, g in garrison.items()}
+            raise BattleInputError(
+                f"garrison names territories that are neither staging nor targets: {', '.join(unknown)}"
+            )
+        keep = {name: 1 for name in known} | {
+            str(n): whole_number(g, f"garrison of {n!r}", 1) for n, g in garrison.items()
+        }
     else:
         keep = dict.fromkeys(known, whole_number(garrison, "garrison", 1))
 
@@ -381,7 +389,9 @@ def conquest(
         else:
             rest = kids_values(v, j + 1, a_max)
             m = armies[None, :]
-            allowed = (m >= opts.attacker_rolls_array(armies, s)[:, None]) & (m <= armies[:, None] - 1) & can_win[:, None]
+            allowed = (
+                (m >= opts.attacker_rolls_array(armies, s)[:, None]) & (m <= armies[:, None] - 1) & can_win[:, None]
+            )
             split = np.where(allowed, beyond[m] * rest[np.clip(armies[:, None] - m, 0, a_max)], 0.0)
             worth = split.max(axis=1)
         return start_values(a_max, defenders[c], worth, s, opts)

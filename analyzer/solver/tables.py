@@ -18,6 +18,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 import numpy as np
+
+from analyzer.errors import BattleInputError
+from analyzer.limits import MAX_BLITZ_TABLE_ARMIES, MAX_TABLE_ARMIES, check_limit
 from analyzer.solver.battle import (
     CLASSIC,
     BattleOptions,
@@ -27,8 +30,6 @@ from analyzer.solver.battle import (
     win_grid,
 )
 from analyzer.solver.blitz import balanced_win_probability
-from analyzer.errors import BattleInputError
-from analyzer.limits import MAX_BLITZ_TABLE_ARMIES, MAX_TABLE_ARMIES, check_limit
 
 if TYPE_CHECKING:  # pandas and matplotlib load only when a table is built: `risk-analyzer odds` starts fast
     import pandas as pd
@@ -121,8 +122,13 @@ def odds_tables(max_armies: int, *, stop_at: int = 1, options: BattleOptions = C
     opts = check_options(options)
     # Balanced Blitz solves every cell's battle on its own.
     limit = MAX_BLITZ_TABLE_ARMIES if opts.balanced_blitz else MAX_TABLE_ARMIES
-    check_limit(n, limit, "max_armies" + (" under Balanced Blitz" if opts.balanced_blitz else ""), BattleInputError,
-                "MAX_BLITZ_TABLE_ARMIES" if opts.balanced_blitz else "MAX_TABLE_ARMIES")
+    check_limit(
+        n,
+        limit,
+        "max_armies" + (" under Balanced Blitz" if opts.balanced_blitz else ""),
+        BattleInputError,
+        "MAX_BLITZ_TABLE_ARMIES" if opts.balanced_blitz else "MAX_TABLE_ARMIES",
+    )
     true_random = BattleOptions(opts.dice, opts.attacker_dice, opts.defender_dice, opts.stop_mode)
     value, mean_a, mean_d = win_grid(n, s, true_random)
     a = np.arange(n + 1)[:, None]

@@ -12,5 +12,18 @@ from analyzer.store.games import GameRecord, GameStore, GameSummary, SavedVersio
 from analyzer.store.location import DB_ENV, LOCK_TIMEOUT, database_url, default_path
 from analyzer.store.schema import APPLICATION_ID, SCHEMA_VERSION
 
-__all__ = ["APPLICATION_ID", "DB_ENV", "LOCK_TIMEOUT", "SCHEMA_VERSION", "GameRecord", "GameStore", "GameSummary",
-           "SavedVersion", "StoredGame", "check_id", "check_name", "database_url", "default_path"]
+__all__ = [
+    "APPLICATION_ID",
+    "DB_ENV",
+    "LOCK_TIMEOUT",
+    "SCHEMA_VERSION",
+    "GameRecord",
+    "GameStore",
+    "GameSummary",
+    "SavedVersion",
+    "StoredGame",
+    "check_id",
+    "check_name",
+    "database_url",
+    "default_path",
+]

@@ -49,7 +49,7 @@ import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import NoReturn
 
 from sqlalchemy import Connection, Engine, delete, insert, select, update
@@ -116,7 +116,7 @@ class GameRecord:
 
 
 def _when(unix: float) -> datetime:
-    return datetime.fromtimestamp(unix, tz=timezone.utc)
+    return datetime.fromtimestamp(unix, tz=UTC)
 
 
 def check_name(name: object) -> str:
@@ -197,7 +197,8 @@ class GameStore:
                     # set inside a transaction, so on the driver's connection, where none is open.
                     with self._engine.connect() as connection:
                         connection.connection.dbapi_connection.execute(  # type: ignore[union-attr]
-                            "PRAGMA journal_mode = WAL")
+                            "PRAGMA journal_mode = WAL"
+                        )
                 self._schema_checked = True
             return self._engine
 
@@ -240,14 +241,18 @@ class GameStore:
         """The game ``game_id`` as stored now, or as it was at ``version``."""
         game_id = check_id(game_id)
         with self._transaction() as connection:
-            row = connection.execute(select(games.c.name, games.c.version, games.c.state, games.c.updated)
-                                     .where(games.c.id == game_id)).first()
+            row = connection.execute(
+                select(games.c.name, games.c.version, games.c.state, games.c.updated).where(games.c.id == game_id)
+            ).first()
             if row is None:
                 self._row_missing(game_id)
             name, current, text, updated = row
             if version is not None and version != current:
-                old = connection.execute(select(versions.c.state, versions.c.saved).where(
-                    versions.c.game_id == game_id, versions.c.version == version)).first()
+                old = connection.execute(
+                    select(versions.c.state, versions.c.saved).where(
+                        versions.c.game_id == game_id, versions.c.version == version
+                    )
+                ).first()
                 if old is None:
                     raise StoreError(f"game {quote(name)} has no version {quote(version)}")
                 return self._stored(game_id, name, version, old[0], old[1])
@@ -268,18 +273,25 @@ class GameStore:
         with self._transaction() as connection:
             if connection.execute(select(games.c.id).where(games.c.id == game_id)).first() is None:
                 self._row_missing(game_id)
-            rows = connection.execute(select(versions.c.version, versions.c.saved)
-                                      .where(versions.c.game_id == game_id).order_by(versions.c.version)).all()
+            rows = connection.execute(
+                select(versions.c.version, versions.c.saved)
+                .where(versions.c.game_id == game_id)
+                .order_by(versions.c.version)
+            ).all()
         return [(int(v), _when(saved)) for v, saved in rows]
 
     def list(self) -> list[GameSummary]:
         """Every stored game, the last changed first."""
         with self._transaction() as connection:
-            rows = connection.execute(select(games.c.id, games.c.name, games.c.players, games.c.turn,
-                                             games.c.version, games.c.updated)
-                                      .order_by(games.c.updated.desc())).all()
-        return [GameSummary(gid, name, tuple(players.split("\n")), int(turn), int(version), _when(updated))
-                for gid, name, players, turn, version, updated in rows]
+            rows = connection.execute(
+                select(
+                    games.c.id, games.c.name, games.c.players, games.c.turn, games.c.version, games.c.updated
+                ).order_by(games.c.updated.desc())
+            ).all()
+        return [
+            GameSummary(gid, name, tuple(players.split("\n")), int(turn), int(version), _when(updated))
+            for gid, name, players, turn, version, updated in rows
+        ]
 
     # -------------------------------------------------------------------- writing
     def create(self, state: GameState, name: str) -> StoredGame:
@@ -289,8 +301,18 @@ class GameStore:
         game_id = secrets.token_urlsafe(9)
         now = time.time()
         with self._transaction(write=True) as connection:
-            connection.execute(insert(games).values(id=game_id, name=name, players=players, turn=turn_number(state),
-                                                    version=1, state=text, created=now, updated=now))
+            connection.execute(
+                insert(games).values(
+                    id=game_id,
+                    name=name,
+                    players=players,
+                    turn=turn_number(state),
+                    version=1,
+                    state=text,
+                    created=now,
+                    updated=now,
+                )
+            )
             connection.execute(insert(versions).values(game_id=game_id, version=1, state=text, saved=now))
         return StoredGame(game_id, name, 1, state.copy(), _when(now))
 
@@ -309,12 +331,13 @@ class GameStore:
         with self._transaction(write=True) as connection:
             # The one statement that decides: it matches no row once another save has moved the version on.
             name = connection.execute(
-                update(games).where(games.c.id == game_id, games.c.version == expected_version)
+                update(games)
+                .where(games.c.id == game_id, games.c.version == expected_version)
                 .values(state=text, version=following, players=players, turn=turn_number(state), updated=now)
-                .returning(games.c.name)).scalar()
+                .returning(games.c.name)
+            ).scalar()
             if name is not None:
-                connection.execute(insert(versions).values(game_id=game_id, version=following, state=text,
-                                                           saved=now))
+                connection.execute(insert(versions).values(game_id=game_id, version=following, state=text, saved=now))
         if name is None:
             fresh = self.load(game_id)  # a StoreError if the game is gone
             raise StoreConflictError(
@@ -326,8 +349,7 @@ class GameStore:
         return StoredGame(game_id, name, following, state.copy(), _when(now))
 
     def _row_missing(self, game_id: str) -> NoReturn:
-        raise StoreError(f"there is no game {quote(game_id)} in {self.where}: it was deleted, "
-                         "or the address is wrong")
+        raise StoreError(f"there is no game {quote(game_id)} in {self.where}: it was deleted, or the address is wrong")
 
     def rename(self, game_id: str, name: str) -> None:
         """Call game ``game_id`` ``name``. The version does not change: a name is not part of the game."""
@@ -356,24 +378,27 @@ class GameStore:
         value = _cache_text(value, "value", None)
         with self._transaction(write=True) as connection:
             # One statement, so two servers caching the same result at once do not collide.
-            upsert = (postgresql.insert(cache) if connection.dialect.name == "postgresql" else sqlite.insert(cache))
+            upsert = postgresql.insert(cache) if connection.dialect.name == "postgresql" else sqlite.insert(cache)
             row = upsert.values(kind=kind, key=key, value=value, saved=time.time())
-            connection.execute(row.on_conflict_do_update(index_elements=[cache.c.kind, cache.c.key],
-                                                         set_={"value": row.excluded.value,
-                                                               "saved": row.excluded.saved}))
+            connection.execute(
+                row.on_conflict_do_update(
+                    index_elements=[cache.c.kind, cache.c.key],
+                    set_={"value": row.excluded.value, "saved": row.excluded.saved},
+                )
+            )
 
     # -------------------------------------------------------------------- moving games between stores
     def export_games(self) -> Iterator[GameRecord]:
         """Every game with every version kept, in one consistent reading (one statement)."""
-        query = (select(games.c.id, games.c.name, games.c.created, versions.c.version, versions.c.state,
-                        versions.c.saved)
-                 .join(versions, versions.c.game_id == games.c.id).order_by(games.c.created, games.c.id,
-                                                                            versions.c.version))
+        query = (
+            select(games.c.id, games.c.name, games.c.created, versions.c.version, versions.c.state, versions.c.saved)
+            .join(versions, versions.c.game_id == games.c.id)
+            .order_by(games.c.created, games.c.id, versions.c.version)
+        )
         with self._transaction() as connection:
             rows = connection.execute(query)
             for (game_id, name, created), group in itertools.groupby(rows, key=lambda r: (r[0], r[1], r[2])):
-                yield GameRecord(game_id, name, created,
-                                 tuple(SavedVersion(int(r[3]), r[4], r[5]) for r in group))
+                yield GameRecord(game_id, name, created, tuple(SavedVersion(int(r[3]), r[4], r[5]) for r in group))
 
     def import_games(self, records: Iterable[GameRecord]) -> int:
         """Add every game of ``records``, with its versions, all or none; how many were added.
@@ -402,11 +427,23 @@ class GameStore:
         last = record.versions[-1]
         state = GameState.from_json(last.state, trusted=True)
         if connection.execute(select(games.c.id).where(games.c.id == game_id)).first() is not None:
-            raise StoreError(f"game {quote(name)} ({game_id}) is already in {self.where}: nothing was imported; "
-                             "import into a store that does not hold these games yet")
-        connection.execute(insert(games).values(id=game_id, name=name, players="\n".join(_players(state)),
-                                                turn=turn_number(state), version=last.version, state=last.state,
-                                                created=record.created, updated=last.saved))
-        connection.execute(insert(versions), [{"game_id": game_id, "version": v.version, "state": v.state,
-                                               "saved": v.saved} for v in record.versions])
-
+            raise StoreError(
+                f"game {quote(name)} ({game_id}) is already in {self.where}: nothing was imported; "
+                "import into a store that does not hold these games yet"
+            )
+        connection.execute(
+            insert(games).values(
+                id=game_id,
+                name=name,
+                players="\n".join(_players(state)),
+                turn=turn_number(state),
+                version=last.version,
+                state=last.state,
+                created=record.created,
+                updated=last.saved,
+            )
+        )
+        connection.execute(
+            insert(versions),
+            [{"game_id": game_id, "version": v.version, "state": v.state, "saved": v.saved} for v in record.versions],
+        )

@@ -96,10 +96,14 @@ def make_engine(url: URL, timeout: float = LOCK_TIMEOUT) -> Engine:
         event.listen(engine, "begin", _sqlite_begin)
         return engine
     # libpq waits at least 2 s for a connection; lock_timeout bounds a wait for another writer's row lock.
-    return create_engine(url, pool_pre_ping=True, connect_args={
-        "connect_timeout": max(2, math.ceil(timeout)),
-        "options": f"-c lock_timeout={int(timeout * 1000)}",
-    })
+    return create_engine(
+        url,
+        pool_pre_ping=True,
+        connect_args={
+            "connect_timeout": max(2, math.ceil(timeout)),
+            "options": f"-c lock_timeout={int(timeout * 1000)}",
+        },
+    )
 
 
 def _sqlite_connect(dbapi_connection: Any, _record: Any) -> None:

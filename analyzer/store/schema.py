@@ -27,7 +27,8 @@ APPLICATION_ID = 0x5249534B
 
 metadata = MetaData()
 games = Table(
-    "games", metadata,
+    "games",
+    metadata,
     Column("id", Text, primary_key=True),
     Column("name", Text, nullable=False),
     Column("players", Text, nullable=False),  # the players' names, one a line: the start page's summary
@@ -38,7 +39,8 @@ games = Table(
     Column("updated", Double, nullable=False),
 )
 versions = Table(
-    "versions", metadata,
+    "versions",
+    metadata,
     Column("game_id", Text, ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
     Column("version", Integer, primary_key=True),
     Column("state", Text, nullable=False),
@@ -46,7 +48,8 @@ versions = Table(
 )
 #: Results of analyses worth keeping (win chances by position...), by kind and key; never part of a game.
 cache = Table(
-    "cache", metadata,
+    "cache",
+    metadata,
     Column("kind", Text, primary_key=True),
     Column("key", Text, primary_key=True),
     Column("value", Text, nullable=False),
@@ -81,8 +84,11 @@ def prepare(connection: Connection, where: str) -> bool:
     if connection.dialect.name == "sqlite":
         application = connection.exec_driver_sql("PRAGMA application_id").scalar_one()
         schema = connection.exec_driver_sql("PRAGMA user_version").scalar_one()
-        empty = application == 0 and schema == 0 and not connection.exec_driver_sql(
-            "SELECT count(*) FROM sqlite_master").scalar_one()
+        empty = (
+            application == 0
+            and schema == 0
+            and not connection.exec_driver_sql("SELECT count(*) FROM sqlite_master").scalar_one()
+        )
         ours = application == APPLICATION_ID
     else:
         # Held to the end of the transaction: the other servers wait, then find the tables built.
@@ -93,14 +99,20 @@ def prepare(connection: Connection, where: str) -> bool:
         # Other tables may share the database; tables of ours without the marker are another program's.
         empty = not ours and not tables & set(metadata.tables)
     if not empty and not ours:
-        raise StoreError(f"the game store {where} is a database of another program, "
-                         "not a Risk Analyzer game store: choose another database")
+        raise StoreError(
+            f"the game store {where} is a database of another program, "
+            "not a Risk Analyzer game store: choose another database"
+        )
     if schema > SCHEMA_VERSION:
-        raise StoreError(f"the game store {where} was written by a newer Risk Analyzer (schema {schema}); this one "
-                         f"reads schemas up to {SCHEMA_VERSION}: upgrade the program, or choose another database")
+        raise StoreError(
+            f"the game store {where} was written by a newer Risk Analyzer (schema {schema}); this one "
+            f"reads schemas up to {SCHEMA_VERSION}: upgrade the program, or choose another database"
+        )
     if schema < 1 and not empty:
-        raise StoreError(f"the game store {where} was written by an older Risk Analyzer (schema {schema}), "
-                         "which this one cannot read: choose another database")
+        raise StoreError(
+            f"the game store {where} was written by an older Risk Analyzer (schema {schema}), "
+            "which this one cannot read: choose another database"
+        )
     if schema == SCHEMA_VERSION:
         return False
     for migration in MIGRATIONS[schema:]:
@@ -119,4 +131,3 @@ def _set_schema(connection: Connection, empty: bool) -> None:
         connection.execute(_marker.insert().values(version=SCHEMA_VERSION))
     else:
         connection.execute(_marker.update().values(version=SCHEMA_VERSION))
-

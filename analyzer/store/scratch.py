@@ -33,18 +33,22 @@ WAIT = 60
 
 def binaries(install: bool = True) -> Path:
     """The folder of ``initdb`` and ``pg_ctl``: Debian's newest, installed first if missing and ``install``."""
-    found = sorted(DEBIAN_BINARIES.glob("*/bin/initdb"), key=lambda p: int(p.parent.parent.name)
-                   if p.parent.parent.name.isdigit() else 0)
+    found = sorted(
+        DEBIAN_BINARIES.glob("*/bin/initdb"),
+        key=lambda p: int(p.parent.parent.name) if p.parent.parent.name.isdigit() else 0,
+    )
     if found:
         return found[-1].parent
     if install and os.geteuid() == 0 and shutil.which("apt-get"):
         environment = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
         subprocess.run(["apt-get", "update", "-qq"], check=True, env=environment, capture_output=True)
-        subprocess.run(["apt-get", "install", "-y", "-qq", "postgresql"], check=True, env=environment,
-                       capture_output=True)
+        subprocess.run(
+            ["apt-get", "install", "-y", "-qq", "postgresql"], check=True, env=environment, capture_output=True
+        )
         return binaries(install=False)
-    raise StoreError(f"no PostgreSQL server programs in {DEBIAN_BINARIES}/*/bin: install Debian's postgresql "
-                     "package (make postgres)")
+    raise StoreError(
+        f"no PostgreSQL server programs in {DEBIAN_BINARIES}/*/bin: install Debian's postgresql package (make postgres)"
+    )
 
 
 def free_port() -> int:
@@ -88,16 +92,29 @@ class ScratchServer:
         if self._owner is not None:
             for path in (self.root, password_file):
                 os.chown(path, self._owner.pw_uid, self._owner.pw_gid)
-        self._run("initdb", "-D", str(self.data), "-U", USER, f"--pwfile={password_file}", "--no-sync",
-                  "--auth-host=scram-sha-256", "--auth-local=trust", "-E", "UTF8", "--locale=C.UTF-8")
+        self._run(
+            "initdb",
+            "-D",
+            str(self.data),
+            "-U",
+            USER,
+            f"--pwfile={password_file}",
+            "--no-sync",
+            "--auth-host=scram-sha-256",
+            "--auth-local=trust",
+            "-E",
+            "UTF8",
+            "--locale=C.UTF-8",
+        )
 
     def start(self) -> None:
         """Start the server (again), on the same port: until this returns it refuses connections."""
         options = [f"-p {self.port}", f"-k {self.root}", "-c listen_addresses=127.0.0.1"]
         if not self.fsync:
             options += ["-c fsync=off", "-c synchronous_commit=off", "-c full_page_writes=off"]
-        self._run("pg_ctl", "-D", str(self.data), "-l", str(self.log), "-o", " ".join(options),
-                  "-w", "-t", str(WAIT), "start")
+        self._run(
+            "pg_ctl", "-D", str(self.data), "-l", str(self.log), "-o", " ".join(options), "-w", "-t", str(WAIT), "start"
+        )
         self.running = True
 
     def stop(self) -> None:
@@ -138,7 +155,7 @@ class ScratchServer:
             raise
         return self
 
-    def __exit__(self, kind: type[BaseException] | None, value: BaseException | None,
-                 traceback: TracebackType | None) -> None:
+    def __exit__(
+        self, kind: type[BaseException] | None, value: BaseException | None, traceback: TracebackType | None
+    ) -> None:
         self.remove()
-

@@ -49,8 +49,9 @@ def write_games(records: Iterable[GameRecord], out: TextIO) -> int:
     out.write(_line(_HEADER))
     count = 0
     for record in records:
-        out.write(_line({"game": record.id, "name": record.name, "created": record.created,
-                         "versions": len(record.versions)}))
+        out.write(
+            _line({"game": record.id, "name": record.name, "created": record.created, "versions": len(record.versions)})
+        )
         for kept in record.versions:
             out.write(_line({"version": kept.version, "saved": kept.saved, "state": kept.state}))
         count += 1
@@ -61,8 +62,10 @@ def read_games(lines: Iterable[str], where: str) -> Iterator[GameRecord]:
     """The games of a file written by :func:`write_games` (``where`` names it in messages), one at a time."""
     reader = _Lines(lines, where)
     if reader.next() is None or reader.parse() != _HEADER:
-        raise StoreError(f"{where} is not a file of games exported by risk-analyzer (its first line should be "
-                         f"{_line(_HEADER).strip()})")
+        raise StoreError(
+            f"{where} is not a file of games exported by risk-analyzer (its first line should be "
+            f"{_line(_HEADER).strip()})"
+        )
     moment = (int, float)
     while reader.next() is not None:
         game = reader.fields({"game": str, "name": str, "created": moment, "versions": int})
@@ -73,8 +76,12 @@ def read_games(lines: Iterable[str], where: str) -> Iterator[GameRecord]:
             if reader.next() is None:
                 raise StoreError(f"{where} ends in the middle of game {quote(game['name'])}: the file is cut short")
             kept.append(reader.fields({"version": int, "saved": moment, "state": str}))
-        yield GameRecord(game["game"], game["name"], float(game["created"]),
-                         tuple(SavedVersion(v["version"], v["state"], float(v["saved"])) for v in kept))
+        yield GameRecord(
+            game["game"],
+            game["name"],
+            float(game["created"]),
+            tuple(SavedVersion(v["version"], v["state"], float(v["saved"])) for v in kept),
+        )
 
 
 class _Lines:
@@ -91,7 +98,7 @@ class _Lines:
         return f"{self.where}, line {self.number}"
 
     def next(self) -> str | None:
-        for self.text in self._lines:
+        for self.text in self._lines:  # noqa: B020 - the line read is kept for the error's place
             self.number += 1
             if self.text.strip():
                 return self.text
@@ -103,11 +110,16 @@ class _Lines:
     def fields(self, expected: dict[str, type | tuple[type, ...]]) -> dict[str, Any]:
         data = self.parse()
         if not isinstance(data, dict) or set(data) != set(expected):
-            raise StoreError(f"{self.at}: expected the fields {', '.join(expected)}, "
-                             f"got {quote(sorted(data) if isinstance(data, dict) else data)}")
+            raise StoreError(
+                f"{self.at}: expected the fields {', '.join(expected)}, "
+                f"got {quote(sorted(data) if isinstance(data, dict) else data)}"
+            )
         for name, kind in expected.items():
             value = data[name]
-            if not isinstance(value, kind) or isinstance(value, bool) or (
-                    isinstance(value, float) and not math.isfinite(value)):
+            if (
+                not isinstance(value, kind)
+                or isinstance(value, bool)
+                or (isinstance(value, float) and not math.isfinite(value))
+            ):
                 raise StoreError(f"{self.at}: {name} has the wrong type ({quote(value)})")
         return data

@@ -39,13 +39,13 @@ from analyzer.studies.continents import (
     play_continents,
 )
 from analyzer.studies.openings import (
+    FIELD_DRAFTS,
     DraftModel,
     ModelDraftBot,
     OpeningRun,
     calibration,
     concentration_win_rates,
     draft_picks,
-    FIELD_DRAFTS,
     evaluate_draft,
     field_draft_bot,
     first_claim_by_field_draft,
@@ -56,7 +56,15 @@ from analyzer.studies.openings import (
     seat_features,
     seat_order_win_rates,
 )
-from analyzer.studies.policies import CARD_POLICIES, POPULATIONS, ContinentCardBot, OpeningBot, card_policy, population_bot, population_name
+from analyzer.studies.policies import (
+    CARD_POLICIES,
+    POPULATIONS,
+    ContinentCardBot,
+    OpeningBot,
+    card_policy,
+    population_bot,
+    population_name,
+)
 
 __all__ = [
     "CARD_POLICIES",

@@ -52,11 +52,17 @@ def run_headline(population: str, games: int, seed: int, workers: int, out: Path
 
 
 def run_comparison() -> Path:
-    frames = [pd.read_csv(results_dir(name) / FINDINGS) for name in POPULATIONS if (results_dir(name) / FINDINGS).is_file()]
+    frames = [
+        pd.read_csv(results_dir(name) / FINDINGS) for name in POPULATIONS if (results_dir(name) / FINDINGS).is_file()
+    ]
     if len(frames) < 2:
-        raise StudyError(f"a comparison needs the findings of at least two populations under {RESULTS}; run --headline first")
+        raise StudyError(
+            f"a comparison needs the findings of at least two populations under {RESULTS}; run --headline first"
+        )
     compare_populations(pd.concat(frames, ignore_index=True)).to_csv(RESULTS / COMPARISON, index=False)
     return RESULTS / COMPARISON
+
+
 ORDER = ("battle_odds.ipynb", "openings.ipynb", "card_timing.ipynb", "continent_value.ipynb")
 
 
@@ -64,16 +70,31 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m analyzer.studies", description=__doc__.splitlines()[0])
     parser.add_argument("notebooks", nargs="*", help=f"notebooks to run (default: all of {', '.join(ORDER)})")
     parser.add_argument("--games", type=int, help="games per table cell (each notebook says what a cell is)")
-    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="local worker processes (default: every core)")
+    parser.add_argument(
+        "--workers", type=int, default=os.cpu_count() or 1, help="local worker processes (default: every core)"
+    )
     parser.add_argument("--scheduler", help="address of a Dask scheduler to run the games on")
     parser.add_argument("--seed", type=int, help="seed of every run")
-    parser.add_argument("--population", choices=(*POPULATIONS, DEFAULT),
-                        help="the bots that fill the seats (the notebooks' default: classic); default: the bot registry's default bot")
+    parser.add_argument(
+        "--population",
+        choices=(*POPULATIONS, DEFAULT),
+        help="the bots that fill the seats (the notebooks' default: classic); default: the bot registry's default bot",
+    )
     parser.add_argument("--out", type=Path, help="directory to save the executed notebooks in (default: in place)")
     study = parser.add_mutually_exclusive_group()
-    study.add_argument("--headline", action="store_true", help="run the headline studies for --population and save CSVs, not the notebooks")
-    study.add_argument("--eliminations", action="store_true", help="run the elimination study for --population and save a CSV")
-    study.add_argument("--compare", action="store_true", help=f"compare the committed findings of the populations in results/{COMPARISON}")
+    study.add_argument(
+        "--headline",
+        action="store_true",
+        help="run the headline studies for --population and save CSVs, not the notebooks",
+    )
+    study.add_argument(
+        "--eliminations", action="store_true", help="run the elimination study for --population and save a CSV"
+    )
+    study.add_argument(
+        "--compare",
+        action="store_true",
+        help=f"compare the committed findings of the populations in results/{COMPARISON}",
+    )
     args = parser.parse_args(argv)
     if args.headline or args.eliminations or args.compare:
         return run_study(args)
@@ -83,7 +104,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ImportError:
         print("running the notebooks needs nbclient: pip install -e '.[test]'", file=sys.stderr)
         return 2
-    for name, value in (("GAMES", args.games), ("WORKERS", args.workers), ("SCHEDULER", args.scheduler), ("SEED", args.seed), ("POPULATION", args.population)):
+    for name, value in (
+        ("GAMES", args.games),
+        ("WORKERS", args.workers),
+        ("SCHEDULER", args.scheduler),
+        ("SEED", args.seed),
+        ("POPULATION", args.population),
+    ):
         if value is not None:
             os.environ[f"RISK_NB_{name}"] = str(value)
     paths = [Path(p) for p in args.notebooks] or [NOTEBOOKS / name for name in ORDER]
@@ -93,7 +120,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
         started = time.perf_counter()
         notebook = nbformat.read(path, as_version=4)
-        NotebookClient(notebook, timeout=None, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}).execute()
+        NotebookClient(
+            notebook, timeout=None, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}
+        ).execute()
         target = path if args.out is None else args.out / path.name
         target.parent.mkdir(parents=True, exist_ok=True)
         nbformat.write(notebook, target)

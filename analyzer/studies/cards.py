@@ -33,13 +33,13 @@ import pandas as pd
 
 from analyzer.bots.base import Bot
 from analyzer.errors import StudyError
+from analyzer.game.vocabulary import MAX_PLAYERS, MIN_PLAYERS, PLAYER_COUNT_TEXT
+from analyzer.sim.intervals import RATE_COLUMNS, win_rate
 from analyzer.sim.result import SimulationResult
 from analyzer.sim.runs import BATCH_SIZE
 from analyzer.sim.simulate import simulate
 from analyzer.studies.policies import CARD_POLICIES, card_policy, population_bot
-from analyzer.sim.intervals import RATE_COLUMNS, win_rate
 from analyzer.studies.stats import check_confidence, check_count, paired_difference
-from analyzer.game.vocabulary import MIN_PLAYERS, MAX_PLAYERS, PLAYER_COUNT_TEXT
 
 #: Player counts of the study: the classic game's claiming draft needs at least 3.
 PLAYER_COUNTS = (3, 4, 5, 6)
@@ -93,8 +93,15 @@ def card_timing(
         won: dict[str, np.ndarray] = {}
         for name, bot in bots.items():
             result = simulate(
-                n, [bot] + [field] * (n - 1), n_games, seed, workers=workers, dask=dask,
-                scheduler=scheduler, batch_size=batch_size, progress=progress,
+                n,
+                [bot] + [field] * (n - 1),
+                n_games,
+                seed,
+                workers=workers,
+                dask=dask,
+                scheduler=scheduler,
+                batch_size=batch_size,
+                progress=progress,
             )
             won[name] = result.games.sort_values("game")["winner"].eq(0).fillna(False).to_numpy(dtype=bool)
             outcome = policy_outcome(result, seat=0, confidence=confidence)

@@ -23,18 +23,18 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from analyzer.solver.battle import CLASSIC, BattleOptions, battle
-from analyzer.game.board import Board, classic_board
 from analyzer.bots.base import Bot
-from analyzer.solver.chains import conquest
 from analyzer.errors import StudyError
+from analyzer.game.board import Board, classic_board
+from analyzer.sim.intervals import win_rate
 from analyzer.sim.result import SimulationResult
 from analyzer.sim.runs import BATCH_SIZE
 from analyzer.sim.simulate import simulate
+from analyzer.solver.battle import CLASSIC, BattleOptions, battle
+from analyzer.solver.chains import conquest
 from analyzer.studies.openings import slug
 from analyzer.studies.policies import population_bot
 from analyzer.studies.replay import Replay
-from analyzer.sim.intervals import win_rate
 from analyzer.studies.stats import BOOTSTRAP_RESAMPLES, check_confidence, check_count, rate_difference
 
 #: Rounds after which :func:`play_continents` reads who holds what.
@@ -127,7 +127,9 @@ def conquest_costs(
                         "defenders": d,
                         "expected_losses": losses,
                         "expected_cost": losses + len(members),
-                        "rounds_to_repay": (losses + len(members)) / continent.bonus if continent.bonus else float("inf"),
+                        "rounds_to_repay": (losses + len(members)) / continent.bonus
+                        if continent.bonus
+                        else float("inf"),
                         "target_p": p,
                         "armies_needed": best[0],
                         "entry": best[1],
@@ -145,7 +147,9 @@ def _overwhelming_losses(defenders: int, options: BattleOptions) -> float:
     return result.expected_attacker_losses
 
 
-def _armies_needed(entry: str, targets: dict[str, int], borders: list[tuple[str, str]], p: float, options: BattleOptions) -> int:
+def _armies_needed(
+    entry: str, targets: dict[str, int], borders: list[tuple[str, str]], p: float, options: BattleOptions
+) -> int:
     """Fewest armies on ``entry`` taking every target with probability >= ``p`` (more armies never hurt)."""
 
     def chance(armies: int) -> float:
@@ -208,7 +212,9 @@ def continent_holdings(result: SimulationResult, bots: Sequence[Bot | str] | str
         or not np.array_equal(check["armies"].to_numpy(dtype=np.int64), frame["armies"].to_numpy())
         or not np.array_equal(check["continents"].to_numpy(dtype=np.int64), held.sum(axis=1))
     ):
-        raise StudyError("the replayed rounds do not match the turns the simulator recorded: were these the run's bots?")
+        raise StudyError(
+            "the replayed rounds do not match the turns the simulator recorded: were these the run's bots?"
+        )
     frame.insert(1, "n_players", n)
     for c, continent in enumerate(board.continents):
         frame[f"holds_{slug(continent.name)}"] = held[:, c]
@@ -244,8 +250,16 @@ def play_continents(
     if bots is None:
         bots = [population_bot(population)] * n_players
     result = simulate(
-        n_players, bots, n_games, seed, record_turns=True, workers=workers, dask=dask,
-        scheduler=scheduler, batch_size=batch_size, progress=progress,
+        n_players,
+        bots,
+        n_games,
+        seed,
+        record_turns=True,
+        workers=workers,
+        dask=dask,
+        scheduler=scheduler,
+        batch_size=batch_size,
+        progress=progress,
     )
     return ContinentRun(result, continent_holdings(result, bots, rounds))
 
@@ -278,7 +292,9 @@ def holding_value(
     needed = ["game", "n_players", "round", "territories", "won"]
     missing = [c for c in needed if c not in holdings.columns]
     if missing or not continents:
-        raise StudyError(f"the holdings table lacks {', '.join(missing) or 'holds_<continent> columns'}: build it with continent_holdings()")
+        raise StudyError(
+            f"the holdings table lacks {', '.join(missing) or 'holds_<continent> columns'}: build it with continent_holdings()"
+        )
     groups = list(holdings.groupby(["n_players", "round"], sort=True))
     streams = iter(np.random.SeedSequence(seed).spawn(len(groups) * len(continents)))
     rows = []
@@ -294,7 +310,9 @@ def holding_value(
                 row |= win_rate(int(won[mask].sum()), int(mask.sum()), confidence, prefix=f"{prefix}_")
             for name, strata in (("difference", None), ("adjusted", band)):
                 if held.any() and (~held).any():
-                    d = rate_difference(game, won, held, strata=strata, confidence=confidence, n_resamples=n_resamples, rng=rng)
+                    d = rate_difference(
+                        game, won, held, strata=strata, confidence=confidence, n_resamples=n_resamples, rng=rng
+                    )
                     row[name], row[f"{name}_low"], row[f"{name}_high"] = d.estimate, d.ci_low, d.ci_high
                 else:
                     row[name] = row[f"{name}_low"] = row[f"{name}_high"] = float("nan")

@@ -44,4 +44,8 @@ def fit_coefficients(n_players: int, games: int = 3000, seed: int = 101) -> dict
     rows["won"] = (np.array(winners)[:, None] == np.arange(n_players)[None, :]).reshape(-1)
     rows["n_players"] = np.full(len(rows["won"]), n_players)
     table = fit_draft_model(pd.DataFrame(rows), board=board).coefficients()
-    return {str(f): float(c) for f, c in zip(table["feature"], table["coef"]) if f != "intercept" and not str(f).startswith("order")}
+    return {
+        str(f): float(c)
+        for f, c in zip(table["feature"], table["coef"])
+        if f != "intercept" and not str(f).startswith("order")
+    }

@@ -42,8 +42,8 @@ from analyzer.game.actions import Attack, EndAttack, MoveIn, Place, Trade
 from analyzer.game.rules import Rules
 from analyzer.game.state import GameState
 from analyzer.game.vocabulary import Phase
-from analyzer.sim.playout import play_compiled
 from analyzer.sim.battles import resolve_order
+from analyzer.sim.playout import play_compiled
 from analyzer.sim.runs import DEFAULT_MAX_ROUNDS
 from analyzer.solver.chains import conquest
 from analyzer.studies.cards import PLAYER_COUNTS
@@ -60,9 +60,25 @@ SET_BANDS = ((0, 1), (2, 3), (4, 5), (6, 99))
 
 #: The columns of :func:`play_eliminations`' table, before ``population``.
 POSITION_COLUMNS = [
-    "game", "n_players", "players_left", "round", "mover", "victim", "sets_traded", "set_band", "set_value",
-    "victim_territories", "victim_armies", "victim_cards", "mover_cards", "p_kill", "killed", "cards_taken", "spared",
-    "win_take", "win_spare",
+    "game",
+    "n_players",
+    "players_left",
+    "round",
+    "mover",
+    "victim",
+    "sets_traded",
+    "set_band",
+    "set_value",
+    "victim_territories",
+    "victim_armies",
+    "victim_cards",
+    "mover_cards",
+    "p_kill",
+    "killed",
+    "cards_taken",
+    "spared",
+    "win_take",
+    "win_spare",
 ]
 
 
@@ -238,7 +254,11 @@ def _game_rng(seed: int, *key: int) -> np.random.Generator:
 
 
 def find_position(
-    n_players: int, bot: HeuristicBot, rng: np.random.Generator, min_sets: int = 0, kill_odds: float = KILL_ODDS,
+    n_players: int,
+    bot: HeuristicBot,
+    rng: np.random.Generator,
+    min_sets: int = 0,
+    kill_odds: float = KILL_ODDS,
 ) -> tuple[GameState, Opportunity] | None:
     """Play a game with ``bot`` in every seat until an :func:`opportunity` arises with at least
     ``min_sets`` sets traded; the state at that turn's start and the opportunity, or None if the game
@@ -299,11 +319,20 @@ def play_eliminations(
             state, found = position
             v, p = found.victim, found.mover
             row = {
-                "game": game, "n_players": n, "players_left": int(np.count_nonzero(state.alive)), "round": int(state.round),
-                "mover": p, "victim": v, "sets_traded": int(state.sets_traded), "set_band": set_band(int(state.sets_traded)),
-                "set_value": state.next_set_value(), "victim_territories": int(np.count_nonzero(state.owner == v)),
-                "victim_armies": int(state.armies[state.owner == v].sum()), "victim_cards": len(state.hand(v)),
-                "mover_cards": len(state.hand(p)), "p_kill": found.p_kill,
+                "game": game,
+                "n_players": n,
+                "players_left": int(np.count_nonzero(state.alive)),
+                "round": int(state.round),
+                "mover": p,
+                "victim": v,
+                "sets_traded": int(state.sets_traded),
+                "set_band": set_band(int(state.sets_traded)),
+                "set_value": state.next_set_value(),
+                "victim_territories": int(np.count_nonzero(state.owner == v)),
+                "victim_armies": int(state.armies[state.owner == v].sum()),
+                "victim_cards": len(state.hand(v)),
+                "mover_cards": len(state.hand(p)),
+                "p_kill": found.p_kill,
             }
             kills, taken, spared, won = 0, [], 0, {"take": 0, "spare": 0}
             for r in range(rollouts):
@@ -321,14 +350,19 @@ def play_eliminations(
                         play_compiled(branch, bots, arm_rng)
                     won[arm] += branch.winner == p
             row |= {
-                "killed": kills / rollouts, "cards_taken": float(np.mean(taken)) if taken else float("nan"),
-                "spared": spared / rollouts, "win_take": won["take"] / rollouts, "win_spare": won["spare"] / rollouts,
+                "killed": kills / rollouts,
+                "cards_taken": float(np.mean(taken)) if taken else float("nan"),
+                "spared": spared / rollouts,
+                "win_take": won["take"] / rollouts,
+                "win_spare": won["spare"] / rollouts,
             }
             rows.append(row)
     return pd.DataFrame(rows, columns=POSITION_COLUMNS).assign(population=population_name(population))
 
 
-def elimination_value(positions: pd.DataFrame, by: Sequence[str] = ("n_players", "set_band"), confidence: float = 0.95) -> pd.DataFrame:
+def elimination_value(
+    positions: pd.DataFrame, by: Sequence[str] = ("n_players", "set_band"), confidence: float = 0.95
+) -> pd.DataFrame:
     """The value of going for the kill: *take* minus *spare*, paired by position, by ``by`` (and over
     all positions of each player count, with ``set_band`` ``"all"``).
 
@@ -338,7 +372,11 @@ def elimination_value(positions: pd.DataFrame, by: Sequence[str] = ("n_players",
     """
     confidence = check_confidence(confidence)
     keys = list(by)
-    missing = [c for c in [*keys, "win_take", "win_spare", "set_value", "victim_cards", "p_kill", "killed"] if c not in positions.columns]
+    missing = [
+        c
+        for c in [*keys, "win_take", "win_spare", "set_value", "victim_cards", "p_kill", "killed"]
+        if c not in positions.columns
+    ]
     if missing:
         raise StudyError(f"the positions lack the column(s) {', '.join(missing)}: build them with play_eliminations()")
     frames = [positions]
@@ -347,7 +385,13 @@ def elimination_value(positions: pd.DataFrame, by: Sequence[str] = ("n_players",
     rows = []
     for key, part in pd.concat(frames, ignore_index=True).groupby(keys, sort=True):
         row = dict(zip(keys, key if isinstance(key, tuple) else (key,)))
-        row |= {"positions": len(part), **{c: float(part[c].mean()) for c in ("set_value", "victim_cards", "p_kill", "killed", "win_take", "win_spare")}}
+        row |= {
+            "positions": len(part),
+            **{
+                c: float(part[c].mean())
+                for c in ("set_value", "victim_cards", "p_kill", "killed", "win_take", "win_spare")
+            },
+        }
         if len(part) >= 2:
             d = paired_difference(part["win_take"].to_numpy(), part["win_spare"].to_numpy(), confidence)
             row |= {"vs_baseline": d.estimate, "vs_baseline_low": d.ci_low, "vs_baseline_high": d.ci_high}
@@ -358,6 +402,17 @@ def elimination_value(positions: pd.DataFrame, by: Sequence[str] = ("n_players",
 
 
 __all__ = [
-    "KILL_ODDS", "MAX_VICTIM_TERRITORIES", "POSITION_COLUMNS", "SET_BANDS", "Opportunity", "best_trade", "elimination_value", "find_position",
-    "opportunity", "play_eliminations", "set_band", "spare_turn", "take_turn",
+    "KILL_ODDS",
+    "MAX_VICTIM_TERRITORIES",
+    "POSITION_COLUMNS",
+    "SET_BANDS",
+    "Opportunity",
+    "best_trade",
+    "elimination_value",
+    "find_position",
+    "opportunity",
+    "play_eliminations",
+    "set_band",
+    "spare_turn",
+    "take_turn",
 ]

@@ -66,14 +66,27 @@ def headline_tables(
     population = population_name(population)
     n_games = check_count(n_games, "n_games", 2)
     openings = pd.concat(
-        [opening_findings(play_openings(n, n_games, seed + n, random_claims=1, population=population, workers=workers, progress=progress).features, seed)
-         for n in player_counts],
+        [
+            opening_findings(
+                play_openings(
+                    n, n_games, seed + n, random_claims=1, population=population, workers=workers, progress=progress
+                ).features,
+                seed,
+            )
+            for n in player_counts
+        ],
         ignore_index=True,
     )
-    cards = card_timing(player_counts, POLICIES, n_games, seed, population=population, workers=workers, progress=progress)
+    cards = card_timing(
+        player_counts, POLICIES, n_games, seed, population=population, workers=workers, progress=progress
+    )
     holdings = pd.concat(
-        [play_continents(n, n_games, seed + n, rounds=HOLDING_ROUND, population=population, workers=workers,
-                         progress=progress).holdings for n in player_counts],
+        [
+            play_continents(
+                n, n_games, seed + n, rounds=HOLDING_ROUND, population=population, workers=workers, progress=progress
+            ).holdings
+            for n in player_counts
+        ],
         ignore_index=True,
     )
     value = holding_value(holdings[holdings["round"] == HOLDING_ROUND], seed=seed)
@@ -83,7 +96,11 @@ def headline_tables(
 def opening_findings(features: pd.DataFrame, seed: int = 0, confidence: float = 0.95) -> pd.DataFrame:
     """The opening findings of one player count's :func:`~analyzer.studies.openings.seat_features`
     (with first claims): columns of :data:`COLUMNS` and ``seats`` (the seats in the group studied)."""
-    missing = [c for c in ("game", "n_players", "order", "won", "full_continents", "first_claim_continent") if c not in features.columns]
+    missing = [
+        c
+        for c in ("game", "n_players", "order", "won", "full_continents", "first_claim_continent")
+        if c not in features.columns
+    ]
     if missing or features["n_players"].nunique() != 1:
         raise StudyError(f"opening findings need one player count's seat features with first claims; missing {missing}")
     n = int(features["n_players"].iloc[0])
@@ -92,7 +109,10 @@ def opening_findings(features: pd.DataFrame, seed: int = 0, confidence: float = 
     first = features["order"].to_numpy() == 1
     low, high = wilson_interval(int(won[first].sum()), int(first.sum()), confidence)
     rows = [("openings", "moves first", n, won[first].mean() - 1 / n, low - 1 / n, high - 1 / n, int(first.sum()))]
-    groups = [(f"first claim in {c}", features["first_claim_continent"].to_numpy() == c) for c in sorted(features["first_claim_continent"].unique())]
+    groups = [
+        (f"first claim in {c}", features["first_claim_continent"].to_numpy() == c)
+        for c in sorted(features["first_claim_continent"].unique())
+    ]
     groups.append(("a full continent at the start", features["full_continents"].to_numpy() > 0))
     for label, mask in groups:
         d = rate_difference(game, won, mask, confidence=confidence, rng=rng)
@@ -108,11 +128,26 @@ def headline_findings(tables: dict[str, pd.DataFrame]) -> pd.DataFrame:
     return pd.concat(
         [
             tables["openings"][COLUMNS],
-            pd.DataFrame({"study": "card timing", "finding": "trade " + cards["policy"], "n_players": cards["n_players"],
-                          "estimate": cards["vs_baseline"], "low": cards["vs_baseline_low"], "high": cards["vs_baseline_high"]}),
-            pd.DataFrame({"study": "continent value", "finding": "hold " + value["continent"] + f" after round {HOLDING_ROUND}",
-                          "n_players": value["n_players"], "estimate": value["adjusted"], "low": value["adjusted_low"],
-                          "high": value["adjusted_high"]}),
+            pd.DataFrame(
+                {
+                    "study": "card timing",
+                    "finding": "trade " + cards["policy"],
+                    "n_players": cards["n_players"],
+                    "estimate": cards["vs_baseline"],
+                    "low": cards["vs_baseline_low"],
+                    "high": cards["vs_baseline_high"],
+                }
+            ),
+            pd.DataFrame(
+                {
+                    "study": "continent value",
+                    "finding": "hold " + value["continent"] + f" after round {HOLDING_ROUND}",
+                    "n_players": value["n_players"],
+                    "estimate": value["adjusted"],
+                    "low": value["adjusted_low"],
+                    "high": value["adjusted_high"],
+                }
+            ),
         ],
         ignore_index=True,
     )
@@ -148,4 +183,13 @@ def compare_populations(findings: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-__all__ = ["COLUMNS", "HOLDING_ROUND", "POLICIES", "VERDICTS", "compare_populations", "headline_findings", "headline_tables", "opening_findings"]
+__all__ = [
+    "COLUMNS",
+    "HOLDING_ROUND",
+    "POLICIES",
+    "VERDICTS",
+    "compare_populations",
+    "headline_findings",
+    "headline_tables",
+    "opening_findings",
+]

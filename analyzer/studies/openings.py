@@ -45,18 +45,18 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from analyzer.game.board import Board, classic_board
 from analyzer.bots.base import Bot, Decision
 from analyzer.bots.heuristic import DEFAULT_BOT, HeuristicBot, board_data
 from analyzer.bots.planner import PLANNER_BOT
-from analyzer.game.actions import Claim
 from analyzer.errors import StudyError
-from analyzer.sim.result import SimulationResult
-from analyzer.sim.runs import BATCH_SIZE
-from analyzer.sim.simulate import simulate
+from analyzer.game.actions import Claim
+from analyzer.game.board import Board, classic_board
 from analyzer.game.rules import Rules
 from analyzer.game.state import GameState
 from analyzer.game.vocabulary import Phase
+from analyzer.sim.result import SimulationResult
+from analyzer.sim.runs import BATCH_SIZE
+from analyzer.sim.simulate import simulate
 from analyzer.studies.policies import DraftsThenPlays, OpeningBot, population_bot
 from analyzer.studies.replay import Replay
 from analyzer.studies.stats import LogisticFit, check_confidence, check_count, fit_logistic, rate_table
@@ -219,10 +219,20 @@ def play_openings(
     if bots is not None:
         chosen = list(bots)
     else:
-        chosen = [OpeningBot(random_claims=check_count(random_claims, "random_claims", 0), bot=population_bot(population))] * n_players
+        chosen = [
+            OpeningBot(random_claims=check_count(random_claims, "random_claims", 0), bot=population_bot(population))
+        ] * n_players
     result = simulate(
-        n_players, chosen, n_games, seed, rules=rules, workers=workers, dask=dask, scheduler=scheduler,
-        batch_size=batch_size, progress=progress,
+        n_players,
+        chosen,
+        n_games,
+        seed,
+        rules=rules,
+        workers=workers,
+        dask=dask,
+        scheduler=scheduler,
+        batch_size=batch_size,
+        progress=progress,
     )
     return OpeningRun(result, seat_features(result, chosen))
 
@@ -271,9 +281,14 @@ def concentration_win_rates(features: pd.DataFrame, confidence: float = 0.95, bi
     for column in continents:
         label = "in " + column[3:].replace("_", " ").title()
         blocks.append(_rates(features, column, label, features[column].astype(str), confidence))
-    blocks.append(_rates(features, "full_continents", "full continents", features["full_continents"].astype(str), confidence))
+    blocks.append(
+        _rates(features, "full_continents", "full continents", features["full_continents"].astype(str), confidence)
+    )
     # Bands are cut within each player count: three players hold twice the territories six do.
-    for column, label, integers in (("adjacent_pairs", "adjacent pairs", True), ("best_share", "largest continent share", False)):
+    for column, label, integers in (
+        ("adjacent_pairs", "adjacent pairs", True),
+        ("best_share", "largest continent share", False),
+    ):
         bands = features.groupby("n_players")[column].transform(lambda v: _bands(v, bins, integers))
         blocks.append(_rates(features, column, label, bands, confidence))
     return _with_fair_share(pd.concat(blocks, ignore_index=True))
@@ -294,9 +309,15 @@ def _bands(values: pd.Series, bins: int, integers: bool) -> pd.Series:
 
 
 def _rates(features: pd.DataFrame, column: str, label: str, value: pd.Series, confidence: float) -> pd.DataFrame:
-    frame = pd.DataFrame({"n_players": features["n_players"], "value": value, "sort": features[column], "won": features["won"]})
+    frame = pd.DataFrame(
+        {"n_players": features["n_players"], "value": value, "sort": features[column], "won": features["won"]}
+    )
     table = rate_table(frame, ["n_players", "value"], confidence=confidence)
-    order = frame.groupby(["n_players", "value"], observed=True)["sort"].min().reindex(pd.MultiIndex.from_frame(table[["n_players", "value"]]))
+    order = (
+        frame.groupby(["n_players", "value"], observed=True)["sort"]
+        .min()
+        .reindex(pd.MultiIndex.from_frame(table[["n_players", "value"]]))
+    )
     table = table.assign(sort=order.to_numpy()).sort_values(["n_players", "sort"]).drop(columns="sort")
     table.insert(1, "feature", label)
     table["value"] = table["value"].astype(str)
@@ -380,12 +401,21 @@ def first_claim_by_field_draft(
     for draft in drafts:
         others = field_draft_bot(draft)
         run = play_openings(
-            n_players, n_games, seed, bots=[studied] + [others] * (n_players - 1), workers=workers, dask=dask,
-            scheduler=scheduler, batch_size=batch_size, progress=progress,
+            n_players,
+            n_games,
+            seed,
+            bots=[studied] + [others] * (n_players - 1),
+            workers=workers,
+            dask=dask,
+            scheduler=scheduler,
+            batch_size=batch_size,
+            progress=progress,
         )
         seat0 = run.features[run.features["seat"] == 0]
         table = first_claim_win_rates(seat0, by=by, confidence=confidence)
-        overall = _with_fair_share(rate_table(seat0.assign(**{column: "any"}), ["n_players", column], confidence=confidence))
+        overall = _with_fair_share(
+            rate_table(seat0.assign(**{column: "any"}), ["n_players", column], confidence=confidence)
+        )
         blocks.append(pd.concat([table, overall], ignore_index=True).assign(field_draft=draft))
     out = pd.concat(blocks, ignore_index=True)
     return out[["field_draft", *[c for c in out.columns if c != "field_draft"]]]
@@ -465,7 +495,9 @@ def _check_draft(model: DraftModel, owner: object, first_player: object, *, comp
         raise StudyError(f"first_player must be a seat from 0 to {n - 1}, got {first}")
     arr = np.asarray(owner)
     if arr.shape != (board.n_territories,) or not np.issubdtype(arr.dtype, np.integer):
-        raise StudyError(f"a draft gives one owner (a whole number) for each of the {board.n_territories} territories, got {arr.shape} of {arr.dtype}")
+        raise StudyError(
+            f"a draft gives one owner (a whole number) for each of the {board.n_territories} territories, got {arr.shape} of {arr.dtype}"
+        )
     low = 0 if complete else -1
     bad = np.flatnonzero((arr < low) | (arr >= n))
     if len(bad):
@@ -586,7 +618,9 @@ class ModelDraftBot(DraftsThenPlays):
 
     def choose(self, state: GameState, rng: np.random.Generator) -> Decision:
         if state.phase == Phase.SETUP_CLAIM and state.n_players == self.model.n_players:  # type: ignore[union-attr]
-            table = recommend_pick(self.model, state.owner.astype(np.int64), state.first_player, rollouts=self.rollouts, rng=rng)  # type: ignore[arg-type]
+            table = recommend_pick(
+                self.model, state.owner.astype(np.int64), state.first_player, rollouts=self.rollouts, rng=rng
+            )  # type: ignore[arg-type]
             return Claim(state.board.index(table["territory"].iloc[0]))
         return self.bot.choose(state, rng)
 
@@ -596,10 +630,14 @@ def calibration(model: DraftModel, features: pd.DataFrame, bins: int = 10, confi
     not fitted on): seats in ``bins`` bands of equal size by predicted ``p_win``, with ``predicted``
     (the band's mean), ``games``, ``wins``, ``win_rate``, ``ci_low``, ``ci_high``."""
     bins = check_count(bins, "bins", 1)
-    needed = ["order", "won", "enemy_neighbours", "adjacent_pairs"] + [f"in_{slug(c.name)}" for c in model.board.continents]
+    needed = ["order", "won", "enemy_neighbours", "adjacent_pairs"] + [
+        f"in_{slug(c.name)}" for c in model.board.continents
+    ]
     _check_features(features, needed)
     if set(features["n_players"].unique()) != {model.n_players}:
-        raise StudyError(f"the model is for {model.n_players} players; the table has {sorted(features['n_players'].unique().tolist())}")
+        raise StudyError(
+            f"the model is for {model.n_players} players; the table has {sorted(features['n_players'].unique().tolist())}"
+        )
     p = model.fit.predict(model.design({c: features[c].to_numpy() for c in needed}))
     band = pd.qcut(p, bins, labels=False, duplicates="drop")
     frame = pd.DataFrame({"band": band, "p": p, "won": features["won"].to_numpy()})

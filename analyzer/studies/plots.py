@@ -73,7 +73,12 @@ def win_rate_plot(
         ax.invert_yaxis()
         ax.set_xlabel(rate.replace("_", " "))
     else:
-        ax.set_xticks(ticks, categories, rotation=0 if max(map(len, categories), default=0) < 6 else 45, ha="center" if max(map(len, categories), default=0) < 6 else "right")
+        ax.set_xticks(
+            ticks,
+            categories,
+            rotation=0 if max(map(len, categories), default=0) < 6 else 45,
+            ha="center" if max(map(len, categories), default=0) < 6 else "right",
+        )
         ax.set_xlabel(x.replace("_", " "))
         ax.set_ylabel(rate.replace("_", " "))
     if hue is not None:
@@ -147,7 +152,8 @@ def interval_pivot(
         raise StudyError(f"the table has no column(s) {', '.join(needed)}")
     number = "{:+.1f}" if signed else "{:.1f}"
     text = [
-        f"{number.format(100 * r)} ({number.format(100 * lo)} to {number.format(100 * hi)})" if signed
+        f"{number.format(100 * r)} ({number.format(100 * lo)} to {number.format(100 * hi)})"
+        if signed
         else f"{number.format(100 * r)} ({number.format(100 * lo)}-{number.format(100 * hi)})"
         for r, lo, hi in zip(table[rate], table[low], table[high])
     ]

@@ -23,17 +23,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from analyzer.game.actions import Claim, Place
 from analyzer.bots.base import Decision
 from analyzer.bots.heuristic import DEFAULT_BOT, HeuristicBot, board_data, win_probability
-from analyzer.bots.planner import PLANNER_BOT
 from analyzer.bots.registry import make_bot
-from analyzer.game.dice import DiceRules
 from analyzer.errors import StudyError
-from analyzer.studies.stats import check_count
+from analyzer.game.actions import Claim, Place
+from analyzer.game.dice import DiceRules
 from analyzer.game.rules import FORCED_TRADE_HAND
 from analyzer.game.state import GameState
 from analyzer.game.vocabulary import Phase
+from analyzer.studies.stats import check_count
 
 #: The bot families a study can fill its seats with, by the registry's names: ``classic`` (the heuristic bot,
 #: which the first committed figures were measured with), ``planner`` (the planning bot) and ``strategist``
@@ -57,7 +56,9 @@ def population_name(population: str) -> str:
         default = make_bot(DEFAULT)
         found = [name for name, bot in POPULATIONS.items() if bot == default]
         if not found:
-            raise StudyError(f"the registry's default bot, {type(default).__name__}, is none of the populations {', '.join(POPULATIONS)}")
+            raise StudyError(
+                f"the registry's default bot, {type(default).__name__}, is none of the populations {', '.join(POPULATIONS)}"
+            )
         return found[0]
     if key not in POPULATIONS:
         raise StudyError(f"unknown population {population!r}: expected one of {', '.join((*POPULATIONS, DEFAULT))}")
@@ -82,7 +83,9 @@ class DraftsThenPlays:
 
     def _check_bot(self) -> None:
         if not isinstance(self.bot, HeuristicBot):
-            raise StudyError(f"{type(self).__name__} plays on as a HeuristicBot or PlannerBot, got {type(self.bot).__name__}")
+            raise StudyError(
+                f"{type(self).__name__} plays on as a HeuristicBot or PlannerBot, got {type(self.bot).__name__}"
+            )
 
     @property
     def after_draft(self) -> HeuristicBot:
@@ -180,7 +183,11 @@ class ContinentCardBot:
             raise StudyError(f"a ContinentCardBot plays as a HeuristicBot or PlannerBot, got {type(self.bot).__name__}")
         if self.bot.cards != "forced":
             object.__setattr__(self, "bot", dataclasses.replace(self.bot, cards="forced"))
-        if isinstance(self.save_below, bool) or not isinstance(self.save_below, (int, float)) or not 0 < self.save_below <= 1:
+        if (
+            isinstance(self.save_below, bool)
+            or not isinstance(self.save_below, (int, float))
+            or not 0 < self.save_below <= 1
+        ):
             raise StudyError(f"save_below must be a probability above 0 and at most 1, got {self.save_below!r}")
 
     def choose(self, state: GameState, rng: np.random.Generator) -> Decision:
@@ -191,7 +198,9 @@ class ContinentCardBot:
             if trades and not forced:
                 best = dataclasses.replace(self.bot, cards="first")._trade(state)
                 assert best is not None
-                value = state.rules.set_value(state.sets_traded, tuple(int(state.board.card_symbols[c]) for c in best.cards))  # type: ignore[arg-type]
+                value = state.rules.set_value(
+                    state.sets_traded, tuple(int(state.board.card_symbols[c]) for c in best.cards)
+                )  # type: ignore[arg-type]
                 pending = int(state.pending)
                 if self._target(state, pending + value) is not None and self._target(state, pending) is None:
                     return best
@@ -221,7 +230,11 @@ class ContinentCardBot:
                 odds = _odds(biggest, int(armies[t]) + int(state.pending), 1, dice)
                 if odds > risk:
                     worst, risk, threat = t, odds, biggest
-            if worst >= 0 and risk >= self.save_below and _odds(threat, int(armies[worst]) + extra, 1, dice) < self.save_below:
+            if (
+                worst >= 0
+                and risk >= self.save_below
+                and _odds(threat, int(armies[worst]) + extra, 1, dice) < self.save_below
+            ):
                 return worst
         return None
 
@@ -240,7 +253,10 @@ class ContinentCardBot:
                 continue
             stack = int(np.flatnonzero(bordering)[np.argmax(armies[bordering])])
             needed = int(armies[missing].sum()) + len(missing) - 1
-            if _odds(int(armies[stack]) + extra, needed, self.bot.stop_at, state.rules.dice) >= self.bot.attack_threshold:
+            if (
+                _odds(int(armies[stack]) + extra, needed, self.bot.stop_at, state.rules.dice)
+                >= self.bot.attack_threshold
+            ):
                 return stack
         return None
 
@@ -278,4 +294,13 @@ def card_policy(name: str, population: str = "classic") -> HeuristicBot | Contin
     )
 
 
-__all__ = ["CARD_POLICIES", "DEFAULT", "POPULATIONS", "ContinentCardBot", "OpeningBot", "card_policy", "population_bot", "population_name"]
+__all__ = [
+    "CARD_POLICIES",
+    "DEFAULT",
+    "POPULATIONS",
+    "ContinentCardBot",
+    "OpeningBot",
+    "card_policy",
+    "population_bot",
+    "population_name",
+]

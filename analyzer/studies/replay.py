@@ -25,15 +25,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from analyzer.game.board import Board, classic_board
 from analyzer.bots.base import Bot
 from analyzer.errors import StudyError
+from analyzer.game.board import Board, classic_board
 from analyzer.game.rules import Rules
+from analyzer.game.state import GameState
+from analyzer.game.vocabulary import Phase
 from analyzer.sim.play import play_game
 from analyzer.sim.result import SimulationResult
 from analyzer.sim.runs import game_rng, resolve_bots
-from analyzer.game.state import GameState
-from analyzer.game.vocabulary import Phase
 
 
 @dataclass(frozen=True)
@@ -64,7 +64,9 @@ class Replay:
         to :func:`~analyzer.sim.simulate.simulate`)."""
         params = result.params
         if not params:
-            raise StudyError("this result carries no run parameters (was it loaded from files?); replay needs the run's own result")
+            raise StudyError(
+                "this result carries no run parameters (was it loaded from files?); replay needs the run's own result"
+            )
         if params.get("start") is not None:
             raise StudyError("the games of this run started from a saved position; they have no opening to replay")
         n = int(params["n_players"])

@@ -63,7 +63,9 @@ def rate_table(
     keys = [by] if isinstance(by, str) else list(by)
     missing = [c for c in [*keys, outcome] if c not in frame.columns]
     if missing:
-        raise StudyError(f"the table has no column(s) {', '.join(missing)}; it has {', '.join(map(str, frame.columns))}")
+        raise StudyError(
+            f"the table has no column(s) {', '.join(missing)}; it has {', '.join(map(str, frame.columns))}"
+        )
     return intervals.rate_table(frame, keys, outcome=outcome, confidence=confidence)
 
 
@@ -110,7 +112,9 @@ def rate_difference(
     won = np.asarray(won, dtype=bool)
     in_a = np.asarray(in_a, dtype=bool)
     if not (len(game) == len(won) == len(in_a)):
-        raise StudyError(f"game, won and in_a must have one entry per seat, got lengths {len(game)}, {len(won)}, {len(in_a)}")
+        raise StudyError(
+            f"game, won and in_a must have one entry per seat, got lengths {len(game)}, {len(won)}, {len(in_a)}"
+        )
     labels = np.zeros(len(game), dtype=np.int64) if strata is None else np.asarray(strata, dtype=np.int64)
     games, g = np.unique(game, return_inverse=True)
     _, s = np.unique(labels, return_inverse=True)
@@ -161,7 +165,9 @@ def paired_difference(a: np.ndarray, b: np.ndarray, confidence: float = 0.95) ->
     """
     confidence = check_confidence(confidence)
     if np.ndim(a) != 1 or np.shape(a) != np.shape(b) or len(a) < 2:
-        raise StudyError(f"a paired difference needs two equal-length series of at least 2 trials, got {np.shape(a)} and {np.shape(b)}")
+        raise StudyError(
+            f"a paired difference needs two equal-length series of at least 2 trials, got {np.shape(a)} and {np.shape(b)}"
+        )
     diff = np.asarray(a, dtype=float) - np.asarray(b, dtype=float)
     estimate = float(diff.mean())
     if np.all(diff == diff[0]):
@@ -191,7 +197,9 @@ class LogisticFit:
         """P(y) for each row of ``X`` (columns in the order of :attr:`names`)."""
         X = np.asarray(X, dtype=float)
         if X.ndim != 2 or X.shape[1] != len(self.names):
-            raise StudyError(f"expected rows of {len(self.names)} features ({', '.join(self.names)}), got shape {X.shape}")
+            raise StudyError(
+                f"expected rows of {len(self.names)} features ({', '.join(self.names)}), got shape {X.shape}"
+            )
         return expit(self.intercept + X @ self.coef)
 
     def table(self, confidence: float = 0.95) -> pd.DataFrame:

@@ -16,10 +16,10 @@ from analyzer.game.actions import Territory
 from analyzer.game.board import Board
 from analyzer.game.labels import player_names
 from analyzer.game.state import GameState
-from analyzer.live import corrected
-from analyzer.text import plain
 from analyzer.limits import MAX_ARMIES
+from analyzer.live import corrected
 from analyzer.plot import PICK_SELECTION, chart_picks
+from analyzer.text import plain
 from analyzer.webapp.cached import map_spec, position_json
 from analyzer.webapp.session import (
     EDIT_ARMIES,
@@ -43,7 +43,9 @@ def board_view(game: GameState, names: list[str]) -> GameState | None:
     with edit_col:
         picked = st.multiselect(
             "Pick territories (type to search, or click them on the map): ringed on the map, edited here",
-            board.territories, key=PICK, accept_new_options=True,
+            board.territories,
+            key=PICK,
+            accept_new_options=True,
         )
         quick_edit(game, names, picked)
         st.subheader("Territories")
@@ -52,10 +54,13 @@ def board_view(game: GameState, names: list[str]) -> GameState | None:
         known = [t for t in picked if t in board.territories]
         key = map_key(picked)
         with st.container(key="board_map"):
-            st.vega_lite_chart(spec=map_spec(position_json(game), tuple(names), tuple(player_colors(game)),
-                                             tuple(known)),
-                               key=key, on_select=partial(pick_on_map, key), selection_mode=PICK_SELECTION,
-                               width="content")
+            st.vega_lite_chart(
+                spec=map_spec(position_json(game), tuple(names), tuple(player_colors(game)), tuple(known)),
+                key=key,
+                on_select=partial(pick_on_map, key),
+                selection_mode=PICK_SELECTION,
+                width="content",
+            )
         st.subheader("Continents")
         st.dataframe(continents_overview(board, game, names), hide_index=True)
     return edited
@@ -84,12 +89,16 @@ def quick_edit(game: GameState, names: list[str], picked: Sequence[str]) -> None
     owner_col, armies_col = st.columns(2)
     owner_col.selectbox("New owner", names, index=None, placeholder="keep", key=EDIT_OWNER)
     # No bounds here (the browser would keep the last good value): the engine's check names the territory and value.
-    armies_col.number_input("Armies on each", value=None, step=1, placeholder="keep",
-                            key=EDIT_ARMIES)
+    armies_col.number_input("Armies on each", value=None, step=1, placeholder="keep", key=EDIT_ARMIES)
     # The edit is made on the game shown, and saved against its version: a change saved meanwhile on another
     # device (and perhaps already brought in by the polling) refuses it, instead of receiving it unseen.
-    st.button("Apply to the picked territories", on_click=apply_quick_edit, args=(game, st.session_state.get(VERSION)),
-              disabled=not picked, key="apply_quick_edit")
+    st.button(
+        "Apply to the picked territories",
+        on_click=apply_quick_edit,
+        args=(game, st.session_state.get(VERSION)),
+        disabled=not picked,
+        key="apply_quick_edit",
+    )
     if st.session_state.get(EDIT_ERROR):
         st.error(plain(st.session_state[EDIT_ERROR]))
 
@@ -122,11 +131,13 @@ def territory_editor(game: GameState, names: list[str]) -> GameState | None:
     in the table, not applied again until the user says so.
     """
     board = game.board
-    table = pd.DataFrame({
-        "Territory": board.territories,
-        "Owner": [names[int(pid)] if pid >= 0 else "" for pid in game.owner],
-        "Armies": game.armies.astype(int),
-    })
+    table = pd.DataFrame(
+        {
+            "Territory": board.territories,
+            "Owner": [names[int(pid)] if pid >= 0 else "" for pid in game.owner],
+            "Armies": game.armies.astype(int),
+        }
+    )
     edited = st.data_editor(
         table,
         key=game_key("editor"),
@@ -139,24 +150,34 @@ def territory_editor(game: GameState, names: list[str]) -> GameState | None:
         },
     )
     changed = [t for t in range(len(table)) if edited.at[t, "Owner"] != table.at[t, "Owner"]]
-    owner_changes: dict[Territory, Any] = {board.territories[t]: names.index(edited.at[t, "Owner"])
-                                           for t in changed if edited.at[t, "Owner"] in names}
+    owner_changes: dict[Territory, Any] = {
+        board.territories[t]: names.index(edited.at[t, "Owner"]) for t in changed if edited.at[t, "Owner"] in names
+    }
     unknown = [board.territories[t] for t in changed if edited.at[t, "Owner"] not in names]
     army_changes: dict[Territory, Any] = {
-        board.territories[t]: edited.at[t, "Armies"] for t in range(len(table))
-        if pd.isna(edited.at[t, "Armies"]) or edited.at[t, "Armies"] != table.at[t, "Armies"]}
+        board.territories[t]: edited.at[t, "Armies"]
+        for t in range(len(table))
+        if pd.isna(edited.at[t, "Armies"]) or edited.at[t, "Armies"] != table.at[t, "Armies"]
+    }
     if not (owner_changes or army_changes or unknown):
         return None
     too_many = [t for t, a in army_changes.items() if not pd.isna(a) and a > MAX_ARMIES]
     if too_many:
-        st.error(plain(f"{too_many[0]}: at most {MAX_ARMIES:,} armies on a territory (the limit on armies), got "
-                       f"{army_changes[too_many[0]]:,.0f}. The table keeps your entries: correct the value to apply them."))
+        st.error(
+            plain(
+                f"{too_many[0]}: at most {MAX_ARMIES:,} armies on a territory (the limit on armies), got "
+                f"{army_changes[too_many[0]]:,.0f}. The table keeps your entries: correct the value to apply them."
+            )
+        )
         return None
     entries = repr((sorted(owner_changes.items()), sorted(army_changes.items()), unknown))
     if st.session_state.get(REFUSED_TABLE) == entries:
         st.warning("Your entries in the table were not applied: the game had changed elsewhere.")
-        st.button("Apply my table entries to the game as it is now", key="apply_table",
-                  on_click=lambda: st.session_state.update({REFUSED_TABLE: None}))
+        st.button(
+            "Apply my table entries to the game as it is now",
+            key="apply_table",
+            on_click=lambda: st.session_state.update({REFUSED_TABLE: None}),
+        )
         return None
     try:
         if unknown:
@@ -171,11 +192,13 @@ def territory_editor(game: GameState, names: list[str]) -> GameState | None:
 
 
 def continents_overview(board: Board, game: GameState | None = None, names: Sequence[str] = ()) -> pd.DataFrame:
-    frame = pd.DataFrame({
-        "Continent": [c.name for c in board.continents],
-        "Bonus": [c.bonus for c in board.continents],
-        "Territories": [len(c.territories) for c in board.continents],
-    })
+    frame = pd.DataFrame(
+        {
+            "Continent": [c.name for c in board.continents],
+            "Bonus": [c.bonus for c in board.continents],
+            "Territories": [len(c.territories) for c in board.continents],
+        }
+    )
     if game is not None:
         frame["Held by"] = ["" if h is None else names[h] for h in continent_holders(game)]
     return frame

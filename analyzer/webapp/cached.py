@@ -32,7 +32,9 @@ def bare_map_png() -> bytes:
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def map_spec(game_json: str, names: tuple[str, ...], colors: tuple[str, ...], picked: tuple[str, ...]) -> dict[str, Any]:
+def map_spec(
+    game_json: str, names: tuple[str, ...], colors: tuple[str, ...], picked: tuple[str, ...]
+) -> dict[str, Any]:
     # The Vega-Lite spec is cached rather than the Altair chart: st.altair_chart would convert the chart
     # again on every rerun, which costs more than all the rest of the Board tab.
     return board_spec(GameState.from_json(game_json, trusted=True), names, colors, picked, width=MAP_WIDTH)

@@ -15,10 +15,10 @@ from analyzer.errors import RiskAnalyzerError
 from analyzer.game.dice import DiceRules
 from analyzer.game.labels import player_names
 from analyzer.game.state import GameState
-from analyzer.text import percent, plain
 from analyzer.limits import MAX_ARMIES
 from analyzer.plot import whole_ticks
 from analyzer.solver.battle import dice_options
+from analyzer.text import percent, plain
 from analyzer.webapp.inputs import bounds_problem
 from analyzer.webapp.session import CHAIN_ERROR, GAME, game_key, shown_errors
 
@@ -55,8 +55,18 @@ def calculator() -> None:
 
 
 def calculator_body(game: GameState | None, names: list[str]) -> None:
-    for key, value in ((ATTACKERS, 12), (DEFENDERS, 7), (STOP_AT, 1), (CHAIN, ""), (GARRISON, 1), (TARGET_P, 0.75),
-                       (CAPITAL, False), (TIES, False), (BLITZ, False), (CAP, False)):
+    for key, value in (
+        (ATTACKERS, 12),
+        (DEFENDERS, 7),
+        (STOP_AT, 1),
+        (CHAIN, ""),
+        (GARRISON, 1),
+        (TARGET_P, 0.75),
+        (CAPITAL, False),
+        (TIES, False),
+        (BLITZ, False),
+        (CAP, False),
+    ):
         st.session_state.setdefault(key, value)
     with st.container(key="calculator"):
         st.subheader("Battle odds")
@@ -66,27 +76,53 @@ def calculator_body(game: GameState | None, names: list[str]) -> None:
         # is checked here, and a bad one shows its message under it and no answer at all.
         attackers_col, defenders_col = st.columns(2)
         bad = [
-            counted(attackers_col, "Attacking armies", ATTACKERS, 2, MAX_ARMIES,
-                    "Every army on the attacking territory: one stays behind, the rest roll."),
+            counted(
+                attackers_col,
+                "Attacking armies",
+                ATTACKERS,
+                2,
+                MAX_ARMIES,
+                "Every army on the attacking territory: one stays behind, the rest roll.",
+            ),
             counted(defenders_col, "Defenders", DEFENDERS, 1, MAX_ARMIES),
         ]
         with st.expander("Stop at, chain, dice"):
             stop_col, garrison_col = st.columns(2)
             bad += [
-                counted(stop_col, "Stop at (armies left)", STOP_AT, 1, MAX_ARMIES - 1,
-                        "Stop attacking once the territory holds this many armies."),
-                counted(garrison_col, "Garrison", GARRISON, 1, MAX_ARMIES, "Armies left in each conquered territory of a chain."),
+                counted(
+                    stop_col,
+                    "Stop at (armies left)",
+                    STOP_AT,
+                    1,
+                    MAX_ARMIES - 1,
+                    "Stop attacking once the territory holds this many armies.",
+                ),
+                counted(
+                    garrison_col,
+                    "Garrison",
+                    GARRISON,
+                    1,
+                    MAX_ARMIES,
+                    "Armies left in each conquered territory of a chain.",
+                ),
             ]
-            st.text_input("Then on against (a chain: the defenders of each next territory)", key=CHAIN,
-                          placeholder="e.g. 3 2 4", max_chars=8 * MAX_CHAIN)
+            st.text_input(
+                "Then on against (a chain: the defenders of each next territory)",
+                key=CHAIN,
+                placeholder="e.g. 3 2 4",
+                max_chars=8 * MAX_CHAIN,
+            )
             st.slider("Target probability for the armies needed", 0.05, 0.99, step=0.01, key=TARGET_P)
             capital_col, ties_col = st.columns(2)
             capital_col.toggle("Capital: 3 defence dice", key=CAPITAL)
             ties_col.toggle("Ties to the attacker", key=TIES)
             blitz_col, cap_col = st.columns(2)
             blitz_col.toggle("Balanced Blitz", key=BLITZ, help="Risk: Global Domination's Balanced Blitz.")
-            cap_col.toggle("Never below stop at", key=CAP,
-                           help="Roll no more dice than armies above stop at (Risk: Global Domination).")
+            cap_col.toggle(
+                "Never below stop at",
+                key=CAP,
+                help="Roll no more dice than armies above stop at (Risk: Global Domination).",
+            )
             # The classic die as the box's own default, not only as a session value: a run whose request
             # carries no value for the box takes its default index (SelectboxSerde.deserialize(None)), which
             # was the 4-sided die. Likely how one browser run showed odds for d4 under the closed expander.
@@ -123,8 +159,12 @@ def unusual_settings() -> list[str]:
         said.append(f"stop at {int(s[STOP_AT])} armies left")
     if int(s[SIDES]) != CLASSIC_SIDES:
         said.append(f"{int(s[SIDES])}-sided dice")
-    for key, words in ((CAPITAL, "3 defence dice (capital)"), (TIES, "ties to the attacker"),
-                       (BLITZ, "Balanced Blitz"), (CAP, "never below stop at")):
+    for key, words in (
+        (CAPITAL, "3 defence dice (capital)"),
+        (TIES, "ties to the attacker"),
+        (BLITZ, "Balanced Blitz"),
+        (CAP, "never below stop at"),
+    ):
         if s[key]:
             said.append(words)
     return said
@@ -132,19 +172,44 @@ def unusual_settings() -> list[str]:
 
 def calculator_odds() -> QuickOdds:
     s = st.session_state
-    options = dice_options(capital=bool(s[CAPITAL]), ties_to_attacker=bool(s[TIES]), balanced_blitz=bool(s[BLITZ]),
-                           sides=int(s[SIDES]), cap=bool(s[CAP]))
+    options = dice_options(
+        capital=bool(s[CAPITAL]),
+        ties_to_attacker=bool(s[TIES]),
+        balanced_blitz=bool(s[BLITZ]),
+        sides=int(s[SIDES]),
+        cap=bool(s[CAP]),
+    )
     defenders = [int(s[DEFENDERS]), *chain_defenders(str(s[CHAIN]))]
-    return cached_quick_odds(int(s[ATTACKERS]), tuple(defenders), int(s[STOP_AT]), int(s[GARRISON]),
-                             options.dice.defender_max, options.dice.ties_to_attacker, options.balanced_blitz,
-                             options.dice.sides, options.stop_mode, float(s[TARGET_P]))
+    return cached_quick_odds(
+        int(s[ATTACKERS]),
+        tuple(defenders),
+        int(s[STOP_AT]),
+        int(s[GARRISON]),
+        options.dice.defender_max,
+        options.dice.ties_to_attacker,
+        options.balanced_blitz,
+        options.dice.sides,
+        options.stop_mode,
+        float(s[TARGET_P]),
+    )
 
 
 @st.cache_data(max_entries=256, show_spinner=False)
-def cached_quick_odds(attackers: int, defenders: tuple[int, ...], stop_at: int, garrison: int, defender_max: int,
-                      ties: bool, blitz: bool, sides: int, stop_mode: str, target_p: float) -> QuickOdds:
-    options = dice_options(capital=defender_max == 3, ties_to_attacker=ties, balanced_blitz=blitz, sides=sides,
-                           cap=stop_mode == "cap")
+def cached_quick_odds(
+    attackers: int,
+    defenders: tuple[int, ...],
+    stop_at: int,
+    garrison: int,
+    defender_max: int,
+    ties: bool,
+    blitz: bool,
+    sides: int,
+    stop_mode: str,
+    target_p: float,
+) -> QuickOdds:
+    options = dice_options(
+        capital=defender_max == 3, ties_to_attacker=ties, balanced_blitz=blitz, sides=sides, cap=stop_mode == "cap"
+    )
     return quick_odds(attackers, defenders, stop_at=stop_at, garrison=garrison, options=options, target_p=target_p)
 
 
@@ -153,32 +218,51 @@ def odds_answer(odds: QuickOdds) -> None:
     win_col, need_col = st.columns(2)
     win_col.metric("P(win)" if not chained else "P(whole chain)", percent(odds.p_win))
     if odds.armies_needed is not None:
-        need_col.metric(f"Armies for P ≥ {odds.target_p:.0%}", f"{odds.armies_needed:,}",
-                        help=f"Fewest armies on the attacking territory that win with at least this probability "
-                             f"(now {odds.attackers:,}).")
+        need_col.metric(
+            f"Armies for P ≥ {odds.target_p:.0%}",
+            f"{odds.armies_needed:,}",
+            help=f"Fewest armies on the attacking territory that win with at least this probability "
+            f"(now {odds.attackers:,}).",
+        )
     else:
-        need_col.metric(f"Armies for P ≥ {odds.target_p:.0%}", "—",
-                        help=f"Searched up to {MAX_NEEDED_DEFENDERS:,} defenders in all.")
+        need_col.metric(
+            f"Armies for P ≥ {odds.target_p:.0%}",
+            "—",
+            help=f"Searched up to {MAX_NEEDED_DEFENDERS:,} defenders in all.",
+        )
     attacker_col, defender_col = st.columns(2)
     spread_a = "" if odds.std_attacker_losses is None else f" ± {odds.std_attacker_losses:.2f}"
     spread_d = "" if odds.std_defender_losses is None else f" ± {odds.std_defender_losses:.2f}"
-    attacker_col.metric("Attacker's expected losses", f"{odds.expected_attacker_losses:.2f}",
-                        help="± one standard deviation." if spread_a else None)
+    attacker_col.metric(
+        "Attacker's expected losses",
+        f"{odds.expected_attacker_losses:.2f}",
+        help="± one standard deviation." if spread_a else None,
+    )
     defender_col.metric("Defender's expected losses", f"{odds.expected_defender_losses:.2f}")
     if spread_a:
         st.caption(f"Spread (one standard deviation): attacker{spread_a}, defender{spread_d}.")
     if chained:
-        st.dataframe(pd.DataFrame({
-            "Territory": [f"#{i + 1}" for i in range(len(odds.defenders))],
-            "Defenders": list(odds.defenders),
-            "P(taken, with all before it)": list(odds.p_conquer),
-        }), hide_index=True)
+        st.dataframe(
+            pd.DataFrame(
+                {
+                    "Territory": [f"#{i + 1}" for i in range(len(odds.defenders))],
+                    "Defenders": list(odds.defenders),
+                    "P(taken, with all before it)": list(odds.p_conquer),
+                }
+            ),
+            hide_index=True,
+        )
     with st.expander("Survivors", expanded=True):
-        st.vega_lite_chart(odds.survivors, survivors_spec("armies", "armies left (green: won, red: stopped)",
-                                                          odds.survivors["armies"], color=True), key="survivors")
-        st.vega_lite_chart(odds.defenders_left, survivors_spec("defenders", "defenders left (0: conquered)",
-                                                               odds.defenders_left["defenders"]),
-                           key="defenders_left")
+        st.vega_lite_chart(
+            odds.survivors,
+            survivors_spec("armies", "armies left (green: won, red: stopped)", odds.survivors["armies"], color=True),
+            key="survivors",
+        )
+        st.vega_lite_chart(
+            odds.defenders_left,
+            survivors_spec("defenders", "defenders left (0: conquered)", odds.defenders_left["defenders"]),
+            key="defenders_left",
+        )
 
 
 def survivors_spec(x: str, title: str, counts: Any, *, color: bool = False) -> dict[str, Any]:
@@ -188,13 +272,25 @@ def survivors_spec(x: str, title: str, counts: Any, *, color: bool = False) -> d
     """
     encoding: dict[str, Any] = {
         # Ordinal: one bar per count, as wide as the chart allows; the labels thin out where they would overlap.
-        "x": {"field": x, "type": "ordinal", "title": title, "sort": "ascending",
-              # Labels at even steps of whole armies (thinning them by overlap left uneven gaps).
-              "axis": {"values": whole_ticks(int(min(counts, default=0)), int(max(counts, default=0))), "labelAngle": 0}},
+        "x": {
+            "field": x,
+            "type": "ordinal",
+            "title": title,
+            "sort": "ascending",
+            # Labels at even steps of whole armies (thinning them by overlap left uneven gaps).
+            "axis": {"values": whole_ticks(int(min(counts, default=0)), int(max(counts, default=0))), "labelAngle": 0},
+        },
         "y": {"field": "probability", "type": "quantitative", "title": "probability"},
         "tooltip": [{"field": x}, {"field": "probability", "format": ".4f"}],
-        "color": ({"field": "outcome", "scale": {"domain": ["conquered", "stopped"], "range": ["#2ca02c", "#d62728"]},
-                   "legend": None} if color else {"value": "#1f5fbf"}),
+        "color": (
+            {
+                "field": "outcome",
+                "scale": {"domain": ["conquered", "stopped"], "range": ["#2ca02c", "#d62728"]},
+                "legend": None,
+            }
+            if color
+            else {"value": "#1f5fbf"}
+        ),
     }
     return {"mark": {"type": "bar", "tooltip": True}, "encoding": encoding, "height": 140}
 
@@ -209,17 +305,38 @@ def territory_pickers(game: GameState, names: list[str]) -> None:
     # The player to move's stacks first: the usual question during a turn.
     sources = sorted(attack_sources(game), key=lambda t: game.owner[t] != game.player)
     from_col, to_col = st.columns(2)
-    source = from_col.selectbox("Attack from", sources, index=None, format_func=label, key=game_key(ATTACK_FROM),
-                                placeholder="a territory", on_change=fill_calculator)
+    source = from_col.selectbox(
+        "Attack from",
+        sources,
+        index=None,
+        format_func=label,
+        key=game_key(ATTACK_FROM),
+        placeholder="a territory",
+        on_change=fill_calculator,
+    )
     targets = attack_targets(game, source) if source is not None else []
-    to_col.selectbox("Attack", targets, index=None, format_func=label, key=game_key(ATTACK_TO),
-                     placeholder="its neighbour", on_change=fill_calculator, disabled=source is None)
+    to_col.selectbox(
+        "Attack",
+        targets,
+        index=None,
+        format_func=label,
+        key=game_key(ATTACK_TO),
+        placeholder="its neighbour",
+        on_change=fill_calculator,
+        disabled=source is None,
+    )
     if source is not None:
         owner = int(game.owner[source])
         others = [t for t in range(board.n_territories) if game.owner[t] != owner]
-        st.multiselect("Then on to, in order (a chain)", others, format_func=label, key=game_key(CHAIN_PATH),
-                       on_change=fill_calculator, help="Each territory must border the one before it.",
-                       max_selections=MAX_CHAIN - 1)
+        st.multiselect(
+            "Then on to, in order (a chain)",
+            others,
+            format_func=label,
+            key=game_key(CHAIN_PATH),
+            on_change=fill_calculator,
+            help="Each territory must border the one before it.",
+            max_selections=MAX_CHAIN - 1,
+        )
     if st.session_state.get(CHAIN_ERROR):
         st.error(plain(st.session_state[CHAIN_ERROR]))
 

@@ -62,8 +62,9 @@ def game_page(game: GameState, names: list[str]) -> None:
     with st.expander("Share, save or open another game"):
         if st.session_state.get(STORED_ID) is not None:
             st.caption("This page's address opens this game on any device; every change is saved as it is made.")
-        st.download_button("Save game", data=saved_game(game), file_name="risk-game.json", mime="application/json",
-                           key="save_game")
+        st.download_button(
+            "Save game", data=saved_game(game), file_name="risk-game.json", mime="application/json", key="save_game"
+        )
         upload_game()
     labels = [label for label, _ in VIEWS]
     # The open view is in the URL (``?tab=``) at every run, the default one too, so a reload opens it again:
@@ -86,8 +87,10 @@ def game_page(game: GameState, names: list[str]) -> None:
             if live and view is board_view:
                 game_header(game, names)
             if in_setup and view not in (board_view, record_view, players_view, tables_view):
-                st.info("This game is still in its setup: this tab needs an owner for every territory. "
-                        "Enter them on the Board tab, or start a new game.")
+                st.info(
+                    "This game is still in its setup: this tab needs an owner for every territory. "
+                    "Enter them on the Board tab, or start a new game."
+                )
                 continue
             polled = view is record_view
             changed = view(game, names)
@@ -102,8 +105,10 @@ def game_header(game: GameState, names: list[str]) -> None:
     """Whose turn it is, each player's standing and the best attacks."""
     if st.session_state.get(STORED_ID) is not None:
         st.caption(f"Saved: version {st.session_state[VERSION]}")
-    st.markdown(f"Turn **{turn_number(game)}** · {game.phase.name.replace('_', ' ').lower()} · "
-                f"**{plain(names[game.player])}** to play")
+    st.markdown(
+        f"Turn **{turn_number(game)}** · {game.phase.name.replace('_', ' ').lower()} · "
+        f"**{plain(names[game.player])}** to play"
+    )
     st.dataframe(players_summary(game, names), hide_index=True, key="players_summary")
     if not np.any(game.owner < 0):
         top_attacks(game, names)
@@ -151,14 +156,16 @@ def players_summary(game: GameState, names: list[str]) -> pd.DataFrame:
     due = [int(forecast.loc[p, "base"]) if p in forecast.index else 0 for p in seats]
     if game.phase.name == "REINFORCE":
         due[game.player] = int(game.pending)  # what is still to place this turn
-    return pd.DataFrame({
-        "Player": [("▶ " if p == game.player else "") + names[p] for p in seats],
-        "Territories": [int(np.count_nonzero(game.owner == p)) for p in seats],
-        "Armies": [int(game.armies[game.owner == p].sum()) for p in seats],
-        "Cards": [len(game.hand(p)) for p in seats],
-        "Set?": [bool(forecast.loc[p, "has_set"]) if p in forecast.index else False for p in seats],
-        "Due": due,
-    })
+    return pd.DataFrame(
+        {
+            "Player": [("▶ " if p == game.player else "") + names[p] for p in seats],
+            "Territories": [int(np.count_nonzero(game.owner == p)) for p in seats],
+            "Armies": [int(game.armies[game.owner == p].sum()) for p in seats],
+            "Cards": [len(game.hand(p)) for p in seats],
+            "Set?": [bool(forecast.loc[p, "has_set"]) if p in forecast.index else False for p in seats],
+            "Due": due,
+        }
+    )
 
 
 def top_attacks(game: GameState, names: list[str]) -> None:
@@ -168,11 +175,17 @@ def top_attacks(game: GameState, names: list[str]) -> None:
         st.caption("No attack possible.")
         return
     shown = table[["source", "target", "attackers", "defenders", "p_win", "expected_gain"]].set_axis(
-        ["From", "To", "A", "D", "P(win)", "Gain"], axis=1)
-    st.dataframe(shown, hide_index=True, key="top_attacks", column_config={
-        "P(win)": st.column_config.NumberColumn(format="percent"),
-        "Gain": st.column_config.NumberColumn(format="%.2f"),
-    })
+        ["From", "To", "A", "D", "P(win)", "Gain"], axis=1
+    )
+    st.dataframe(
+        shown,
+        hide_index=True,
+        key="top_attacks",
+        column_config={
+            "P(win)": st.column_config.NumberColumn(format="percent"),
+            "Gain": st.column_config.NumberColumn(format="%.2f"),
+        },
+    )
 
 
 #: The tabs of an open game, in order: (label, view). A view returning a game has it stored.

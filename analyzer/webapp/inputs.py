@@ -16,16 +16,25 @@ import streamlit as st
 from analyzer.text import plain
 
 
-def whole_number(label: str, lo: int, hi: int | None, *, key: str, value: int | None = None, where: Any = None,
-                 help: str | None = None, placeholder: str | None = None, allow_empty: bool = False,
-                 on_change: Any = None) -> int | None:
+def whole_number(
+    label: str,
+    lo: int,
+    hi: int | None,
+    *,
+    key: str,
+    value: int | None = None,
+    where: Any = None,
+    help: str | None = None,
+    placeholder: str | None = None,
+    allow_empty: bool = False,
+    on_change: Any = None,
+) -> int | None:
     """A whole number from ``lo`` to ``hi`` (None: no upper bound) typed in a field; None if it is not one.
 
     An empty field is None without a message when ``allow_empty`` (a field meaning "keep").
     """
     box = st if where is None else where
-    raw = box.number_input(label, value=value, step=1, key=key, help=help, placeholder=placeholder,
-                           on_change=on_change)
+    raw = box.number_input(label, value=value, step=1, key=key, help=help, placeholder=placeholder, on_change=on_change)
     problem = bounds_problem(raw, lo, hi, allow_empty=allow_empty)
     if problem:
         box.error(plain(f"{label}: {problem}"))

@@ -10,13 +10,12 @@ from analyzer.errors import RiskAnalyzerError
 from analyzer.game import face_down
 from analyzer.game.labels import card_label, player_names, seat_name
 from analyzer.game.state import GameState, turn_number
-from analyzer.live import LIVE_LABEL, LiveGame, corrected
-from analyzer.text import plain
 from analyzer.limits import MAX_NAME_LENGTH
+from analyzer.live import LIVE_LABEL, LiveGame, corrected
 from analyzer.plot import PLAYER_COLORS
+from analyzer.text import plain
 from analyzer.webapp.inputs import bounds_problem, whole_number
 from analyzer.webapp.session import GAME, GAME_NAME, PLAYERS_ERROR, commit, game_key, new_game, player_colors
-
 
 #: Sets traded a typed position may say: more than a game ever sees.
 MAX_SETS = 1000
@@ -28,22 +27,42 @@ def players_view(game: GameState, names: list[str]) -> None:
     colors = player_colors(game)
     for p in range(game.n_players):
         name_col, color_col = st.columns([4, 1])
-        name_col.text_input(f"Name of seat {p + 1}", value=names[p], key=game_key(f"name{p}"),
-                            max_chars=MAX_NAME_LENGTH, on_change=apply_labels)
+        name_col.text_input(
+            f"Name of seat {p + 1}",
+            value=names[p],
+            key=game_key(f"name{p}"),
+            max_chars=MAX_NAME_LENGTH,
+            on_change=apply_labels,
+        )
         color_col.color_picker("Colour", value=colors[p], key=game_key(f"color{p}"), on_change=apply_labels)
     if len(set(names)) < len(names):
         st.warning("Two players have the same name; the tables will not tell them apart.")
     alive = living_players(game)
     if game.history:
         # A recorded game's entries say whose turn it is and how many sets were traded; a correction cannot.
-        st.caption(plain(f"{names[game.player]} to play; {game.sets_traded} sets traded so far (the next is worth "
-                         f"{game.next_set_value()}). The entries recorded say both: record or undo entries to change "
-                         "them, or start over from this position below."))
+        st.caption(
+            plain(
+                f"{names[game.player]} to play; {game.sets_traded} sets traded so far (the next is worth "
+                f"{game.next_set_value()}). The entries recorded say both: record or undo entries to change "
+                "them, or start over from this position below."
+            )
+        )
     else:
-        st.selectbox("Player to move", alive, index=alive.index(game.player) if game.player in alive else 0,
-                     format_func=lambda p: names[p], key=game_key("to_move"))
-        whole_number("Sets traded so far", 0, MAX_SETS, value=int(game.sets_traded), key=game_key("sets_traded"),
-                     help=f"The next set is worth {game.next_set_value()} armies.")
+        st.selectbox(
+            "Player to move",
+            alive,
+            index=alive.index(game.player) if game.player in alive else 0,
+            format_func=lambda p: names[p],
+            key=game_key("to_move"),
+        )
+        whole_number(
+            "Sets traded so far",
+            0,
+            MAX_SETS,
+            value=int(game.sets_traded),
+            key=game_key("sets_traded"),
+            help=f"The next set is worth {game.next_set_value()} armies.",
+        )
     cards = list(range(board.n_cards))
     hidden = set(game.face_down)
     down = face_down.counts(game)
@@ -51,12 +70,22 @@ def players_view(game: GameState, names: list[str]) -> None:
     for p in range(game.n_players):
         known_col, down_col = st.columns([3, 1])
         # A face-down card's id is a placeholder: listing it would name a card nobody has seen.
-        known_col.multiselect(f"Cards of {plain(names[p])}", cards, default=[c for c in game.hand(p) if c not in hidden],
-                              format_func=lambda c: card_label(board, int(c)), key=game_key(f"hand{p}"))
+        known_col.multiselect(
+            f"Cards of {plain(names[p])}",
+            cards,
+            default=[c for c in game.hand(p) if c not in hidden],
+            format_func=lambda c: card_label(board, int(c)),
+            key=game_key(f"hand{p}"),
+        )
         with down_col:
             whole_number(f"Face down, {plain(names[p])}", 0, board.n_cards, value=down[p], key=game_key(f"down{p}"))
-    st.button("Apply", on_click=apply_players, key="apply_players", type="primary",
-              help="On a recorded game a change is one more entry of its log (a correction), which undo takes back.")
+    st.button(
+        "Apply",
+        on_click=apply_players,
+        key="apply_players",
+        type="primary",
+        help="On a recorded game a change is one more entry of its log (a correction), which undo takes back.",
+    )
     if st.session_state.get(PLAYERS_ERROR):
         st.error(plain(st.session_state[PLAYERS_ERROR]))
     if game.history:
@@ -66,10 +95,17 @@ def players_view(game: GameState, names: list[str]) -> None:
 def start_over_form(game: GameState, names: list[str], alive: list[int]) -> None:
     """The one way to a fresh game from a recorded one: a new game in the list, the recorded one left as it is."""
     with st.expander("Start over from this position"):
-        st.caption("A new game from the position shown, at the start of the chosen player's turn, without the "
-                   "recorded history (no log, undo or luck meter). The recorded game stays in the games list.")
-        st.selectbox("Player to move", alive, index=alive.index(game.player) if game.player in alive else 0,
-                     format_func=lambda p: names[p], key=game_key("start_over_player"))
+        st.caption(
+            "A new game from the position shown, at the start of the chosen player's turn, without the "
+            "recorded history (no log, undo or luck meter). The recorded game stays in the games list."
+        )
+        st.selectbox(
+            "Player to move",
+            alive,
+            index=alive.index(game.player) if game.player in alive else 0,
+            format_func=lambda p: names[p],
+            key=game_key("start_over_player"),
+        )
         st.button("Start over from this position", on_click=start_over, key="start_over")
 
 
@@ -90,12 +126,17 @@ def apply_players() -> None:
     for p in range(game.n_players):
         problem = bounds_problem(st.session_state[game_key(f"down{p}")], 0, game.board.n_cards)
         if problem:
-            st.session_state[PLAYERS_ERROR] = f"face-down cards of {player_names(game)[p]}: {problem}; nothing was applied"
+            st.session_state[PLAYERS_ERROR] = (
+                f"face-down cards of {player_names(game)[p]}: {problem}; nothing was applied"
+            )
             return
     recorded = bool(game.history)
     if not recorded and bounds_problem(st.session_state.get(game_key("sets_traded")), 0, MAX_SETS):
-        st.session_state[PLAYERS_ERROR] = "sets traded: " + bounds_problem(
-            st.session_state.get(game_key("sets_traded")), 0, MAX_SETS) + "; nothing was applied"
+        st.session_state[PLAYERS_ERROR] = (
+            "sets traded: "
+            + bounds_problem(st.session_state.get(game_key("sets_traded")), 0, MAX_SETS)
+            + "; nothing was applied"
+        )
         return
     try:
         # A recorded game gets a correction entry, its history kept; a typed position is typed again.
@@ -103,9 +144,13 @@ def apply_players() -> None:
             game,
             player=None if recorded else int(st.session_state[game_key("to_move")]),
             sets_traded=None if recorded else st.session_state[game_key("sets_traded")],
-            hands={p: [*st.session_state[game_key(f"hand{p}")],
-                       *[face_down.UNKNOWN] * int(st.session_state[game_key(f"down{p}")])]
-                   for p in range(game.n_players)},
+            hands={
+                p: [
+                    *st.session_state[game_key(f"hand{p}")],
+                    *[face_down.UNKNOWN] * int(st.session_state[game_key(f"down{p}")]),
+                ]
+                for p in range(game.n_players)
+            },
         )
     except RiskAnalyzerError as exc:
         st.session_state[PLAYERS_ERROR] = str(exc)
@@ -122,7 +167,8 @@ def apply_labels() -> None:
     names = [str(st.session_state.get(game_key(f"name{p}")) or "").strip() or seat_name(p) for p in seats]
     colors = [str(st.session_state.get(game_key(f"color{p}")) or PLAYER_COLORS[p]) for p in seats]
     if names == player_names(game)[: game.n_players] and [c.lower() for c in colors] == [
-            c.lower() for c in player_colors(game)[: game.n_players]]:
+        c.lower() for c in player_colors(game)[: game.n_players]
+    ]:
         # Nothing new (a picker reporting the colour it was given, in its own case): saving it anyway
         # started a new version, whose fresh pickers reported again, and a rename typed meanwhile was lost.
         return

@@ -26,16 +26,15 @@ import pandas as pd
 import streamlit as st
 
 from analyzer.analysis.log import log_csv, log_lines
-from analyzer.game.labels import card_label, player_names
-from analyzer.game.labels import player_labels
-from analyzer.analysis.setup import likely_continent, random_claims, setup_force, spread_rest
 from analyzer.analysis.luck import extreme_battles, luck_series, luck_table
+from analyzer.analysis.setup import likely_continent, random_claims, setup_force, spread_rest
 from analyzer.errors import RiskAnalyzerError
 from analyzer.game import face_down
 from analyzer.game.actions import Territory
 from analyzer.game.board import classic_board
+from analyzer.game.labels import card_label, player_labels, player_names
 from analyzer.game.state import GameState, turn_number
-from analyzer.game.vocabulary import Phase, DECK, PLAYER_COUNTS, PLAYER_COUNT_TEXT, forces
+from analyzer.game.vocabulary import DECK, PLAYER_COUNT_TEXT, PLAYER_COUNTS, Phase, forces
 from analyzer.limits import MAX_NAME_LENGTH
 from analyzer.live import LIVE_LABEL, LiveGame
 from analyzer.plot import NEUTRAL_COLOR, PICK_SELECTION, PLAYER_COLORS, board_spec, chart_picks
@@ -159,8 +158,9 @@ def _enter(key: str, anchor: str, game: GameState, save: Save, entry: Callable[[
     return live.state
 
 
-def _button(label: str, key: str, name: str, game: GameState, save: Save, entry: Callable[[LiveGame], object],
-            **kw: Any) -> None:
+def _button(
+    label: str, key: str, name: str, game: GameState, save: Save, entry: Callable[[LiveGame], object], **kw: Any
+) -> None:
     """A full-width button whose tap makes ``entry`` (by its callback), with the message of its last refusal under it.
 
     A tap that comes while the page's first run is still going can reach the
@@ -169,8 +169,9 @@ def _button(label: str, key: str, name: str, game: GameState, save: Save, entry:
     page drawn again after it.
     """
     ran = _k(key, f"ran:{name}")
-    pressed = st.button(label, key=_k(key, name), width="stretch", on_click=_entered,
-                        args=(key, name, game, save, entry), **kw)
+    pressed = st.button(
+        label, key=_k(key, name), width="stretch", on_click=_entered, args=(key, name, game, save, entry), **kw
+    )
     if pressed and not st.session_state.pop(ran, False) and _enter(key, name, game, save, entry) is not None:
         st.rerun()
     st.session_state.pop(ran, None)
@@ -231,12 +232,14 @@ def _territory_label(game: GameState, names: list[str]) -> Callable[[int], str]:
         owner = int(game.owner[t])
         who = names[owner] if owner >= 0 else "unclaimed"
         return f"{game.board.territories[t]} ({int(game.armies[t])}, {who})"
+
     return label
 
 
 def _card_label(game: GameState) -> Callable[[int], str]:
     def label(c: int) -> str:
         return "face down / not known" if c == NO_CARD else card_label(game.board, c)
+
     return label
 
 
@@ -267,8 +270,12 @@ def _start_form(key: str, save: Save) -> None:
         st.error(plain(f"a game has {PLAYER_COUNT_TEXT} players, got {len(names)}"))
         return
     first = _selectbox("Goes first", range(len(names)), lambda p: names[p], _k(key, "first"))
-    me = _selectbox("You are", [None, *range(len(names))], lambda p: "nobody (every card face down)" if p is None else names[p],
-                    _k(key, "me"))
+    me = _selectbox(
+        "You are",
+        [None, *range(len(names))],
+        lambda p: "nobody (every card face down)" if p is None else names[p],
+        _k(key, "me"),
+    )
     how = st.radio("Territories", [CLAIM_ONE_BY_ONE, ENTER_BY_PLAYER, RANDOM_DEAL], key=_k(key, "how"))
     deal = _deal_pickers(names, key) if how == ENTER_BY_PLAYER else None
     if not st.button("Start", key=_k(key, "start"), width="stretch", type="primary"):
@@ -278,8 +285,13 @@ def _start_form(key: str, save: Save) -> None:
         if how == RANDOM_DEAL:
             live = LiveGame.random(names, rng, me=me)
         else:
-            live = LiveGame.start(names, first=int(first or 0), me=me, seed=int(rng.integers(2**31)),
-                                  deal=None if deal is None else _deal_of(deal, len(names)))
+            live = LiveGame.start(
+                names,
+                first=int(first or 0),
+                me=me,
+                seed=int(rng.integers(2**31)),
+                deal=None if deal is None else _deal_of(deal, len(names)),
+            )
     except RiskAnalyzerError as exc:
         st.error(plain(str(exc)))
         return
@@ -299,8 +311,15 @@ def _deal_pickers(names: list[str], key: str) -> list[list[int]]:
     """One searchable list per force (the neutral too, in a 2-player game) of the territories it holds."""
     board = classic_board()
     owners = names + ["Neutral"] * (forces(len(names)) - len(names))
-    return [st.multiselect(f"{name}'s territories", range(board.n_territories), format_func=lambda t: board.territories[t],
-                           key=_k(key, f"deal_{i}")) for i, name in enumerate(owners)]
+    return [
+        st.multiselect(
+            f"{name}'s territories",
+            range(board.n_territories),
+            format_func=lambda t: board.territories[t],
+            key=_k(key, f"deal_{i}"),
+        )
+        for i, name in enumerate(owners)
+    ]
 
 
 def _deal_of(picked: list[list[int]], n_players: int) -> list[int]:
@@ -314,16 +333,22 @@ def _deal_of(picked: list[list[int]], n_players: int) -> list[int]:
             owner[t] = force
     missing = [board.territories[t] for t, o in enumerate(owner) if o < 0]
     if missing:
-        raise _EntryError(f"{len(missing)} territories have no owner yet: {', '.join(missing[:5])}" +
-                          (", ..." if len(missing) > 5 else ""))
+        raise _EntryError(
+            f"{len(missing)} territories have no owner yet: {', '.join(missing[:5])}"
+            + (", ..." if len(missing) > 5 else "")
+        )
     return owner
 
 
 def _adopt_form(game: GameState, key: str, save: Save) -> None:
     names = player_names(game)
     st.info("Follow this game live from here: each entry is checked by the rules, and can be undone.")
-    me = st.selectbox("You are", [None, *range(game.n_players)], key=_k(key, "adopt_me"),
-                      format_func=lambda p: "nobody (every card face down)" if p is None else names[p])
+    me = st.selectbox(
+        "You are",
+        [None, *range(game.n_players)],
+        key=_k(key, "adopt_me"),
+        format_func=lambda p: "nobody (every card face down)" if p is None else names[p],
+    )
     if st.button("Follow this game live", key=_k(key, "adopt"), width="stretch", type="primary"):
         _kept(save, LiveGame(game, me=me, seed=int(np.random.default_rng().integers(2**31))).state)
 
@@ -343,8 +368,16 @@ def _status(live: LiveGame, names: list[str]) -> None:
     st.caption(plain("Next reinforcements: " + ", ".join(f"{names[p]} {s.reinforcements(p)}" for p in alive)))
     counts = live.card_counts()
     down = face_down.counts(s)
-    st.caption(plain("Cards: " + ", ".join(f"{names[p]} {counts[p]}" + (f" ({down[p]} face down)" if down[p] else "")
-                                           for p in range(s.n_players) if s.alive[p])))
+    st.caption(
+        plain(
+            "Cards: "
+            + ", ".join(
+                f"{names[p]} {counts[p]}" + (f" ({down[p]} face down)" if down[p] else "")
+                for p in range(s.n_players)
+                if s.alive[p]
+            )
+        )
+    )
     if live.me is not None:
         mine = live.known_hand(live.me)
         hidden = len(s.hand(live.me)) - len(mine)
@@ -398,8 +431,13 @@ def _map_tap(live: LiveGame, key: str, save: Save) -> GameState | None:
         force = setup_force(s)
         if s.owner[t] == force:
             return _enter(key, "map", s, save, lambda live: live.place({t: 1}))
-        _say(key, "map", f"{name} is {names[int(s.owner[t])]}'s, and the next army is {names[force]}'s: "
-                         f"tap one of {names[force]}'s territories", refused=False)
+        _say(
+            key,
+            "map",
+            f"{name} is {names[int(s.owner[t])]}'s, and the next army is {names[force]}'s: "
+            f"tap one of {names[force]}'s territories",
+            refused=False,
+        )
     return None
 
 
@@ -412,18 +450,27 @@ def _map_key(s: GameState, key: str) -> str:
 def _claim(s: GameState, names: list[str], key: str, save: Save) -> None:
     st.caption(plain(f"Tap a free territory on the map to claim it for {names[s.player]}."))
     _map(s, key)
-    _button("Deal the rest at random", key, "deal_rest", s, save, _deal_rest,
-            help="Every territory still free is claimed in turn, in a random order.")
+    _button(
+        "Deal the rest at random",
+        key,
+        "deal_rest",
+        s,
+        save,
+        _deal_rest,
+        help="Every territory still free is claimed in turn, in a random order.",
+    )
     with st.expander("Or pick it from a list"):
         free = s.territories_of(-1)
-        st.selectbox(f"{names[s.player]} claims", free, format_func=lambda t: s.board.territories[t],
-                     key=_k(key, "claim"))
+        st.selectbox(
+            f"{names[s.player]} claims", free, format_func=lambda t: s.board.territories[t], key=_k(key, "claim")
+        )
 
         def entry(live: LiveGame) -> None:
             t = _choice(_k(key, "claim"), free)
             if t is None:
                 raise _Blank
             live.claim(int(t))
+
         _button("Claim", key, "claim_go", s, save, entry, type="primary")
 
 
@@ -444,17 +491,24 @@ def _map(s: GameState, key: str) -> None:
     if st.session_state.get(chosen, likely) == st.session_state.get(auto, likely):
         st.session_state[chosen] = likely
     st.session_state[auto] = likely
-    shown = st.selectbox("Map of", [None, *range(len(continents))], key=chosen,
-                         format_func=lambda c: "the whole world (scrolls on a phone)" if c is None else continents[c].name)
+    shown = st.selectbox(
+        "Map of",
+        [None, *range(len(continents))],
+        key=chosen,
+        format_func=lambda c: "the whole world (scrolls on a phone)" if c is None else continents[c].name,
+    )
     colors = player_labels(s)[1] or list(PLAYER_COLORS[: s.n_players])
     spec = _claim_map_spec(s.to_json(history=False), tuple(player_names(s)), tuple(colors), shown)
-    st.vega_lite_chart(spec=spec, key=_map_key(s, key), on_select="rerun", selection_mode=PICK_SELECTION,
-                       width="content")
+    st.vega_lite_chart(
+        spec=spec, key=_map_key(s, key), on_select="rerun", selection_mode=PICK_SELECTION, width="content"
+    )
     _said(key, "map")
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
-def _claim_map_spec(game_json: str, names: tuple[str, ...], colors: tuple[str, ...], continent: int | None) -> dict[str, Any]:
+def _claim_map_spec(
+    game_json: str, names: tuple[str, ...], colors: tuple[str, ...], continent: int | None
+) -> dict[str, Any]:
     # board_spec, not the chart: converting an Altair chart cost more than the rest of the panel, at every claim.
     game = GameState.from_json(game_json, trusted=True)
     forces = len(game.pool)
@@ -468,15 +522,24 @@ def _place_starting(s: GameState, names: list[str], key: str, save: Save) -> Non
     left = ", ".join(f"{names[f]} {int(k)}" for f, k in enumerate(s.pool) if k)
     st.caption(plain(f"Starting armies left: {left}. Tap one of {names[force]}'s territories to put an army on it."))
     _map(s, key)
-    _button("Spread the rest", key, "spread_rest", s, save, lambda live: live.place_starting(spread_rest(live.state)),
-            help="Every player's armies still to place go one at a time on their territory holding the fewest.")
+    _button(
+        "Spread the rest",
+        key,
+        "spread_rest",
+        s,
+        save,
+        lambda live: live.place_starting(spread_rest(live.state)),
+        help="Every player's armies still to place go one at a time on their territory holding the fewest.",
+    )
     with st.expander("Or type them, one line per player"):
         for f in range(len(s.pool)):
             st.text_input(f"{names[f]}: {int(s.pool[f])} to place, like 'Ukraine 5, Ural 3'", key=_k(key, f"start_{f}"))
 
         def entry(live: LiveGame) -> None:
-            live.place_starting({f: _parse_counts(st.session_state.get(_k(key, f"start_{f}"), ""), s)
-                                 for f in range(len(s.pool))})
+            live.place_starting(
+                {f: _parse_counts(st.session_state.get(_k(key, f"start_{f}"), ""), s) for f in range(len(s.pool))}
+            )
+
         _button("Place starting armies", key, "start_go", s, save, entry, type="primary")
 
 
@@ -486,8 +549,14 @@ def _name_cards(live: LiveGame, s: GameState, key: str, save: Save) -> bool:
         return False
     unseen = sorted(set(live.hidden) | {int(c) for c in np.flatnonzero(s.card_loc == DECK)})
     st.multiselect("Name your face-down cards", unseen, format_func=_card_label(s), key=_k(key, "name_cards"))
-    _button("These are my cards", key, "name_go", s, save,
-            lambda live: live.name_cards([int(c) for c in st.session_state.get(_k(key, "name_cards"), [])]))
+    _button(
+        "These are my cards",
+        key,
+        "name_go",
+        s,
+        save,
+        lambda live: live.name_cards([int(c) for c in st.session_state.get(_k(key, "name_cards"), [])]),
+    )
     return True
 
 
@@ -500,17 +569,30 @@ def _trade(live: LiveGame, s: GameState, names: list[str], key: str, save: Save)
         if s.player == live.me:
             choices = live.known_hand(s.player)
         else:
-            choices = sorted(set(live.hidden) & set(s.hand(s.player)) |
-                             {int(c) for c in np.flatnonzero(s.card_loc == DECK)} | set(live.known_hand(s.player)))
-        st.multiselect("Cards shown (leave empty for 'a set')", choices, format_func=_card_label(s),
-                       key=_k(key, "trade_cards"), max_selections=3)
+            choices = sorted(
+                set(live.hidden) & set(s.hand(s.player))
+                | {int(c) for c in np.flatnonzero(s.card_loc == DECK)}
+                | set(live.known_hand(s.player))
+            )
+        st.multiselect(
+            "Cards shown (leave empty for 'a set')",
+            choices,
+            format_func=_card_label(s),
+            key=_k(key, "trade_cards"),
+            max_selections=3,
+        )
         bonuses = [None, *s.territories_of(s.player)]
-        st.selectbox("Extra armies on", bonuses, key=_k(key, "trade_bonus"),
-                     format_func=lambda t: "no card shows a territory of theirs" if t is None else s.board.territories[t])
+        st.selectbox(
+            "Extra armies on",
+            bonuses,
+            key=_k(key, "trade_bonus"),
+            format_func=lambda t: "no card shows a territory of theirs" if t is None else s.board.territories[t],
+        )
 
         def entry(live: LiveGame) -> None:
             cards = [int(c) for c in st.session_state.get(_k(key, "trade_cards"), [])]
             live.trade(cards, _choice(_k(key, "trade_bonus"), bonuses))
+
         _button("Trade", key, "trade_go", s, save, entry)
 
 
@@ -533,6 +615,7 @@ def _place(s: GameState, names: list[str], key: str, save: Save) -> None:
         if where is None:
             raise _Blank
         live.place({int(where): _count(count, 1, s.pending, max(1, s.pending))})
+
     _button("Place", key, "place_go", s, save, entry, type="primary")
 
 
@@ -551,18 +634,33 @@ def _battle(s: GameState, names: list[str], key: str, save: Save) -> None:
             return
         fields = _battle_fields(s, key, src, tgt)
         # The counts start from the two stacks as they are, again after each entry and for each new pair.
-        whole_number("Armies left on the attacking territory", 1, int(s.armies[src]), value=int(s.armies[src]),
-                     key=fields["a"])
-        whole_number("Armies left on the defending territory (0: taken)", 0, int(s.armies[tgt]),
-                     value=int(s.armies[tgt]), key=fields["d"])
-        _button("Record battle", key, "battle_go", s, save, lambda live: _record_battle(live, s, key, sources),
-                type="primary")
+        whole_number(
+            "Armies left on the attacking territory", 1, int(s.armies[src]), value=int(s.armies[src]), key=fields["a"]
+        )
+        whole_number(
+            "Armies left on the defending territory (0: taken)",
+            0,
+            int(s.armies[tgt]),
+            value=int(s.armies[tgt]),
+            key=fields["d"],
+        )
+        _button(
+            "Record battle",
+            key,
+            "battle_go",
+            s,
+            save,
+            lambda live: _record_battle(live, s, key, sources),
+            type="primary",
+        )
         with st.expander("Or roll by roll"):
             whole_number("Attacker's dice", 1, 3, value=3, key=fields["ad"])
             whole_number("Defender's dice", 1, 3, value=2, key=fields["dd"])
             whole_number("Attacker lost", 0, 3, value=0, key=fields["al"])
             whole_number("Defender lost", 0, 3, value=0, key=fields["dl"])
-            _button("Record roll", key, "roll_go", s, save, lambda live: _record_battle(live, s, key, sources, roll=True))
+            _button(
+                "Record roll", key, "roll_go", s, save, lambda live: _record_battle(live, s, key, sources, roll=True)
+            )
 
 
 def _battle_fields(s: GameState, key: str, src: int, tgt: int) -> dict[str, str]:
@@ -582,8 +680,12 @@ def _record_battle(live: LiveGame, s: GameState, key: str, sources: list[int], *
         raise _Blank
     fields = _battle_fields(s, key, src, tgt)
     if roll:
-        rolled = (_count(fields["ad"], 1, 3, 3), _count(fields["dd"], 1, 3, 2),
-                  _count(fields["al"], 0, 3, 0), _count(fields["dl"], 0, 3, 0))
+        rolled = (
+            _count(fields["ad"], 1, 3, 3),
+            _count(fields["dd"], 1, 3, 2),
+            _count(fields["al"], 0, 3, 0),
+            _count(fields["dl"], 0, 3, 0),
+        )
         live.roll(src, tgt, *rolled)
         return
     a = _count(fields["a"], 1, int(s.armies[src]), int(s.armies[src]))
@@ -616,7 +718,9 @@ def _fortify_or_end(live: LiveGame, s: GameState, names: list[str], key: str, sa
         src = _selectbox("Fortify from", sources, label, _k(key, "f_from"))
         if src is not None:
             tgt = _selectbox("to", s.fortify_targets(int(src)), label, _k(key, "f_to"))
-            whole_number("Armies moved", 1, int(s.armies[src]) - 1, value=1, key=_k(key, f"f_k{_form(key)}_{src}_{tgt}"))
+            whole_number(
+                "Armies moved", 1, int(s.armies[src]) - 1, value=1, key=_k(key, f"f_k{_form(key)}_{src}_{tgt}")
+            )
 
             def entry(live: LiveGame) -> None:
                 source = _choice(_k(key, "f_from"), sources)
@@ -625,6 +729,7 @@ def _fortify_or_end(live: LiveGame, s: GameState, names: list[str], key: str, sa
                     raise _Blank
                 k = _count(_k(key, f"f_k{_form(key)}_{source}_{target}"), 1, int(s.armies[source]) - 1, 1)
                 live.fortify(int(source), int(target), k, card=drawn())
+
             _button("Fortify (ends the turn)", key, "f_go", s, save, entry)
     _button("End turn", key, "end_go", s, save, lambda live: live.end_turn(card=drawn()), type="primary")
 
@@ -663,8 +768,14 @@ def _log(s: GameState, key: str) -> None:
     # Newest first, as lines that wrap at a phone's width (a table would cut them off).
     with st.container(height=320):
         st.markdown("  \n".join(plain(t) for t in reversed(lines)) or "Nothing recorded yet.")
-    st.download_button("Download the log (CSV)", log_csv(s), file_name="risk-log.csv", mime="text/csv",
-                       key=_k(key, "csv"), width="stretch")
+    st.download_button(
+        "Download the log (CSV)",
+        log_csv(s),
+        file_name="risk-log.csv",
+        mime="text/csv",
+        key=_k(key, "csv"),
+        width="stretch",
+    )
 
 
 def _earlier(live: LiveGame, names: list[str], key: str) -> None:
@@ -673,12 +784,16 @@ def _earlier(live: LiveGame, names: list[str], key: str) -> None:
     if k is None:
         return
     then = live.board_at(k)
-    board = pd.DataFrame({
-        "territory": list(then.board.territories),
-        "owner": [names[int(o)] if o >= 0 else "-" for o in then.owner],
-        "armies": then.armies.tolist(),
-    })
-    st.caption(plain(f"Turn {turn_number(then)}, {names[then.player]} to play, {then.phase.name.replace('_', ' ').lower()}"))
+    board = pd.DataFrame(
+        {
+            "territory": list(then.board.territories),
+            "owner": [names[int(o)] if o >= 0 else "-" for o in then.owner],
+            "armies": then.armies.tolist(),
+        }
+    )
+    st.caption(
+        plain(f"Turn {turn_number(then)}, {names[then.player]} to play, {then.phase.name.replace('_', ' ').lower()}")
+    )
     st.dataframe(board, hide_index=True, width="stretch")
 
 
@@ -687,21 +802,27 @@ def _luck(s: GameState, names: list[str]) -> None:
     if not table["battles"].any():
         st.write("No battles yet.")
         return
-    shown = pd.DataFrame({
-        "player": table["name"],
-        "lost (exp)": [f"{a} ({e:.1f})" for a, e in zip(table["lost"], table["expected lost"])],
-        "killed (exp)": [f"{a} ({e:.1f})" for a, e in zip(table["destroyed"], table["expected destroyed"])],
-        "luck %": table["percentile"].round(0).astype(int),
-    })
-    st.caption("luck %: the share of games with these same battles that would have gone worse for the player "
-               "(exact, from the dice; 50 is average)")
+    shown = pd.DataFrame(
+        {
+            "player": table["name"],
+            "lost (exp)": [f"{a} ({e:.1f})" for a, e in zip(table["lost"], table["expected lost"])],
+            "killed (exp)": [f"{a} ({e:.1f})" for a, e in zip(table["destroyed"], table["expected destroyed"])],
+            "luck %": table["percentile"].round(0).astype(int),
+        }
+    )
+    st.caption(
+        "luck %: the share of games with these same battles that would have gone worse for the player "
+        "(exact, from the dice; 50 is average)"
+    )
     st.dataframe(shown, hide_index=True, width="stretch")
     series = luck_series(s)
     chart = series.pivot(index="turn", columns="player", values="percentile")
     chart.columns = [names[int(p)] for p in chart.columns]
     colors = player_labels(s)[1] or list(PLAYER_COLORS[: s.n_players])
     st.caption("Luck percentile after each turn (50: as the dice should go)")
-    st.line_chart(chart, y_label="percentile", x_label="turn", color=[colors[int(p)] for p in sorted(set(series["player"]))])
+    st.line_chart(
+        chart, y_label="percentile", x_label="turn", color=[colors[int(p)] for p in sorted(set(series["player"]))]
+    )
     for p in range(s.n_players):
         lucky, unlucky = extreme_battles(s, p)
         for what, found in (("Luckiest", lucky), ("Unluckiest", unlucky)):
@@ -709,9 +830,13 @@ def _luck(s: GameState, names: list[str]) -> None:
                 continue
             b, prob = found
             terr = s.board.territories
-            lost, destroyed = (b.attacker_lost, b.defender_lost) if b.attacker == p else (b.defender_lost, b.attacker_lost)
-            st.caption(plain(
-                f"{what} battle for {names[p]}: turn {b.turn}, {names[b.attacker]}'s {terr[b.source]} ({b.attackers}) "
-                f"on {names[b.defender]}'s {terr[b.target]} ({b.defenders}): {names[p]} lost {lost} and destroyed "
-                f"{destroyed}; a result at least this {'good' if what == 'Luckiest' else 'bad'} has probability {prob:.1%}"
-            ))
+            lost, destroyed = (
+                (b.attacker_lost, b.defender_lost) if b.attacker == p else (b.defender_lost, b.attacker_lost)
+            )
+            st.caption(
+                plain(
+                    f"{what} battle for {names[p]}: turn {b.turn}, {names[b.attacker]}'s {terr[b.source]} ({b.attackers}) "
+                    f"on {names[b.defender]}'s {terr[b.target]} ({b.defenders}): {names[p]} lost {lost} and destroyed "
+                    f"{destroyed}; a result at least this {'good' if what == 'Luckiest' else 'bad'} has probability {prob:.1%}"
+                )
+            )

@@ -32,8 +32,10 @@ def _points(x: float) -> str:
 
 def review_view(game: GameState, names: list[str]) -> None:
     """Review the open game, or a game file uploaded here. Never changes the game."""
-    st.caption("How each player's chance to win moved turn by turn, where the game was won and lost, and how much "
-               "of it was the dice. Changes are in win-chance points (100 = certain).")
+    st.caption(
+        "How each player's chance to win moved turn by turn, where the game was won and lost, and how much "
+        "of it was the dice. Changes are in win-chance points (100 = certain)."
+    )
     upload = st.file_uploader("Or review another game file (JSON)", type="json", key="review_upload")
     subject, label = game, "this game"
     if upload is not None:
@@ -43,9 +45,14 @@ def review_view(game: GameState, names: list[str]) -> None:
             st.error(plain(f"{upload.name} is not a recorded game: {exc}"))
             return
     shown_names = names if subject is game else [f"Player {p + 1}" for p in range(subject.n_players)]
-    rollouts = st.select_slider("Rollouts per estimate", ROLLOUT_CHOICES, value=ROLLOUTS, key="review_rollouts",
-                                help="More rollouts give narrower intervals and take longer (about a minute for "
-                                     "100 player-turns at 200 on two cores).")
+    rollouts = st.select_slider(
+        "Rollouts per estimate",
+        ROLLOUT_CHOICES,
+        value=ROLLOUTS,
+        key="review_rollouts",
+        help="More rollouts give narrower intervals and take longer (about a minute for "
+        "100 player-turns at 200 on two cores).",
+    )
     key = (subject.to_json(), int(rollouts), 0)
     reviews: dict[tuple[str, int, int], GameReview] = st.session_state.setdefault(REVIEWS, {})
     review = reviews.get(key)
@@ -58,7 +65,9 @@ def review_view(game: GameState, names: list[str]) -> None:
             bar.progress(done / total, text=f"Reviewing… {done}/{total}")
 
         try:
-            review = review_game(subject, rollouts=int(rollouts), workers=min(2, os.cpu_count() or 1), on_progress=progress)
+            review = review_game(
+                subject, rollouts=int(rollouts), workers=min(2, os.cpu_count() or 1), on_progress=progress
+            )
         except RiskAnalyzerError as exc:
             bar.empty()
             st.error(plain(str(exc)))
@@ -71,20 +80,38 @@ def review_view(game: GameState, names: list[str]) -> None:
 
 def show_review(review: GameReview, names: list[str], colors: list[str] | None) -> None:
     """The review's chart, summary, turning points and turns."""
-    review = GameReview(names, review.turns.assign(name=[names[p] for p in review.turns["player"]]), review.chances,
-                        review.summary.assign(name=names), review.rollouts, review.seed, review.assumed, review.seconds)
+    review = GameReview(
+        names,
+        review.turns.assign(name=[names[p] for p in review.turns["player"]]),
+        review.chances,
+        review.summary.assign(name=names),
+        review.rollouts,
+        review.seed,
+        review.assumed,
+        review.seconds,
+    )
     st.image(figure_png(review_figure(review, colors)))
-    st.caption(f"{len(review.turns)} player-turns, {review.rollouts} rollouts per estimate ({review.seconds:.0f} s). "
-               f"{review.assumed} Dashed lines: the turning points.")
+    st.caption(
+        f"{len(review.turns)} player-turns, {review.rollouts} rollouts per estimate ({review.seconds:.0f} s). "
+        f"{review.assumed} Dashed lines: the turning points."
+    )
     summary = review.summary
     st.markdown("**Players**")
-    st.dataframe(pd.DataFrame({
-        "Player": [plain(n) for n in summary["name"]],
-        "Lost to decisions / turn": [_points(x) for x in summary["decisions_per_turn"]],
-        "Largest mistake": [f"{_points(x)} (turn {t})" for x, t in zip(summary["largest_mistake"], summary["mistake_turn"])],
-        "Dice": [_points(x) for x in summary["dice_total"]],
-        "Dice share": [f"{100 * x:.0f}%" for x in summary["dice_share"]],
-    }), hide_index=True, key="review_summary")
+    st.dataframe(
+        pd.DataFrame(
+            {
+                "Player": [plain(n) for n in summary["name"]],
+                "Lost to decisions / turn": [_points(x) for x in summary["decisions_per_turn"]],
+                "Largest mistake": [
+                    f"{_points(x)} (turn {t})" for x, t in zip(summary["largest_mistake"], summary["mistake_turn"])
+                ],
+                "Dice": [_points(x) for x in summary["dice_total"]],
+                "Dice share": [f"{100 * x:.0f}%" for x in summary["dice_share"]],
+            }
+        ),
+        hide_index=True,
+        key="review_summary",
+    )
     turns = review.turns
     points = turns[turns["turning_point"]]
     st.markdown("**Turning points**")
@@ -97,7 +124,15 @@ def show_review(review: GameReview, names: list[str], colors: list[str] | None) 
             f"{'the planner bot' if row.best_plan == 'default' else plain(str(row.best_plan))}."
         )
     with st.expander("Every turn"):
-        st.dataframe(turns[["turn", "round", "name", "before", "after", "change", "dice", "decisions", "best_plan"]],
-                     hide_index=True, key="review_turns")
-        st.download_button("Download the review (CSV)", turns.to_csv(index=False), file_name="review.csv",
-                           mime="text/csv", key="review_csv")
+        st.dataframe(
+            turns[["turn", "round", "name", "before", "after", "change", "dice", "decisions", "best_plan"]],
+            hide_index=True,
+            key="review_turns",
+        )
+        st.download_button(
+            "Download the review (CSV)",
+            turns.to_csv(index=False),
+            file_name="review.csv",
+            mime="text/csv",
+            key="review_csv",
+        )

@@ -11,9 +11,9 @@ import streamlit as st
 from analyzer.analysis.position import player_labels
 from analyzer.errors import RiskAnalyzerError, StoreConflictError, StoreError
 from analyzer.game.state import GameState
-from analyzer.text import plain
 from analyzer.plot import NEUTRAL_COLOR, PLAYER_COLORS
 from analyzer.store import GameStore, StoredGame, default_path
+from analyzer.text import plain
 
 #: Session-state keys.
 GAME = "game"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from functools import partial
 
 import numpy as np
@@ -12,8 +12,8 @@ from analyzer.analysis.position import blank_position, player_labels
 from analyzer.errors import RiskAnalyzerError, StoreError
 from analyzer.game.board import classic_board
 from analyzer.game.state import GameState
-from analyzer.text import plain, shortened
 from analyzer.limits import MAX_NAME_LENGTH
+from analyzer.text import plain, shortened
 from analyzer.webapp.board import continents_overview
 from analyzer.webapp.cached import bare_map_png
 from analyzer.webapp.inputs import bounds_problem, whole_number
@@ -21,8 +21,8 @@ from analyzer.webapp.record import render
 from analyzer.webapp.session import (
     GAME_NAME,
     LOAD_ERROR,
-    NEW_NAME,
     N_PLAYERS,
+    NEW_NAME,
     SEED,
     STORE_ERROR,
     STORED_ID,
@@ -48,23 +48,39 @@ def start_page() -> None:
         st.error(plain(f"{exc}. New games are kept in this page only."))
         games = []
     if not games and not st.session_state.get(STORE_ERROR):
-        st.caption("No stored game yet: start one below. Each game is saved as it changes, and its page address "
-                   "opens it again, here or on another device.")
+        st.caption(
+            "No stored game yet: start one below. Each game is saved as it changes, and its page address "
+            "opens it again, here or on another device."
+        )
     for summary in games:
         with st.container(border=True, key=f"stored-{summary.id}"):
-            st.markdown(f"**{plain(summary.name)}**  \n{plain(', '.join(summary.players))} · turn {summary.turn} · "
-                        f"changed {ago(summary.updated)}")
+            st.markdown(
+                f"**{plain(summary.name)}**  \n{plain(', '.join(summary.players))} · turn {summary.turn} · "
+                f"changed {ago(summary.updated)}"
+            )
             open_col, rename_col, download_col, delete_col = st.columns(4)
             open_col.button("Open", key=f"open-{summary.id}", on_click=open_game, args=(summary.id,), type="primary")
             with rename_col.popover("Rename"):
-                st.text_input("New name", value=summary.name, key=f"rename-{summary.id}", max_chars=MAX_NAME_LENGTH,
-                              on_change=rename_game, args=(summary.id,))
+                st.text_input(
+                    "New name",
+                    value=summary.name,
+                    key=f"rename-{summary.id}",
+                    max_chars=MAX_NAME_LENGTH,
+                    on_change=rename_game,
+                    args=(summary.id,),
+                )
             with delete_col.popover("Delete"):
-                st.button("Delete this game for good", key=f"delete-{summary.id}", on_click=delete_game,
-                          args=(summary.id,))
-            download_col.download_button("JSON", data=partial(stored_json, summary.id), key=f"download-{summary.id}",
-                                         file_name=f"risk-{summary.id}.json", mime="application/json",
-                                         on_click="ignore")
+                st.button(
+                    "Delete this game for good", key=f"delete-{summary.id}", on_click=delete_game, args=(summary.id,)
+                )
+            download_col.download_button(
+                "JSON",
+                data=partial(stored_json, summary.id),
+                key=f"download-{summary.id}",
+                file_name=f"risk-{summary.id}.json",
+                mime="application/json",
+                on_click="ignore",
+            )
     st.subheader("New game")
     st.text_input("Name", key=NEW_NAME, max_chars=MAX_NAME_LENGTH, placeholder=default_name())
     players_col, seed_col = st.columns(2)
@@ -72,10 +88,15 @@ def start_page() -> None:
     with seed_col:
         seed_ok = whole_number("Seed", 0, MAX_SEED, value=1, key=SEED) is not None
     random_col, blank_col = st.columns(2)
-    random_col.button("New random setup", on_click=new_random_setup, type="primary", key="new_random",
-                      disabled=not seed_ok)
-    blank_col.button("New blank game", on_click=new_blank_game, key="new_blank",
-                     help="Territories dealt round the table with one army each, to type a real game over.")
+    random_col.button(
+        "New random setup", on_click=new_random_setup, type="primary", key="new_random", disabled=not seed_ok
+    )
+    blank_col.button(
+        "New blank game",
+        on_click=new_blank_game,
+        key="new_blank",
+        help="Territories dealt round the table with one army each, to type a real game over.",
+    )
     with st.expander("Follow a game at the table, move by move"):
         render(None, "live-start", lambda: partial(new_game, name=chosen_name()))
     upload_game()
@@ -91,7 +112,7 @@ def upload_game() -> None:
 
 
 def ago(when: datetime) -> str:
-    seconds = (datetime.now(timezone.utc) - when).total_seconds()
+    seconds = (datetime.now(UTC) - when).total_seconds()
     if seconds < 90:
         return "just now"
     if seconds < 90 * 60:

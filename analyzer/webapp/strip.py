@@ -21,8 +21,8 @@ import sys
 import threading
 import time
 import types
-from concurrent.futures import Future, ProcessPoolExecutor
 from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import contextmanager
 from functools import partial
 
@@ -82,8 +82,9 @@ _NICENESS = 5
 #: One worker process: the chances queue behind each other, and the server keeps its other core for the
 #: pages. A process, not a thread: the rollouts are Python and compiled code holding the interpreter's
 #: lock, and a thread of the server would make every entry wait behind them.
-_WORKER = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
-                              initializer=os.nice, initargs=(_NICENESS,))
+_WORKER = ProcessPoolExecutor(
+    max_workers=1, mp_context=multiprocessing.get_context("spawn"), initializer=os.nice, initargs=(_NICENESS,)
+)
 
 
 def position_key(state: GameState, rollouts: int | None = None) -> str:
@@ -123,8 +124,9 @@ def chances(state: GameState, games: GameStore) -> pd.DataFrame | None:
     return known
 
 
-def _chances(key: str, position: Callable[[], GameState], games: GameStore,
-             priority: tuple[float, int]) -> pd.DataFrame | None:
+def _chances(
+    key: str, position: Callable[[], GameState], games: GameStore, priority: tuple[float, int]
+) -> pd.DataFrame | None:
     """:func:`chances` of the position under ``key``, read (``position()``) only when it must be valued; else
     it waits with ``priority`` (:func:`_next` starts the waiting position of highest priority)."""
     with _LOCK:
@@ -207,8 +209,10 @@ def _positions(game_json: str) -> list[tuple[str, str]]:
 def _queue(positions: list[tuple[str, str]], games: GameStore) -> list[pd.DataFrame | None]:
     """Every position's chances as known now; the unknown ones are queued, the newest to be valued first."""
     asked = time.monotonic()
-    known = [_chances(key, partial(GameState.from_json, text, trusted=True), games, (asked, i))
-             for i, (key, text) in enumerate(positions)]
+    known = [
+        _chances(key, partial(GameState.from_json, text, trusted=True), games, (asked, i))
+        for i, (key, text) in enumerate(positions)
+    ]
     _next()
     return known
 
@@ -266,8 +270,11 @@ def win_strip(names: list[str]) -> None:
         cols = st.columns(game.n_players)
         for p, col in enumerate(cols):
             row = table.iloc[p]
-            col.metric(plain(names[p]), f"{100 * row['p_win']:.0f}%",
-                       help=f"95% interval {100 * row['ci_low']:.0f}% to {100 * row['ci_high']:.0f}%")
+            col.metric(
+                plain(names[p]),
+                f"{100 * row['p_win']:.0f}%",
+                help=f"95% interval {100 * row['ci_low']:.0f}% to {100 * row['ci_high']:.0f}%",
+            )
             col.caption(f"{100 * row['ci_low']:.0f}–{100 * row['ci_high']:.0f}%")
         turns = len(positions) - 1
         when = "now" if latest == turns else f"after turn {latest} (turn {turns} being valued)"

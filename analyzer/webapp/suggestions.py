@@ -5,13 +5,13 @@ from __future__ import annotations
 import streamlit as st
 
 from analyzer.analysis.position import win_chances
-from analyzer.bots.registry import BOTS
 from analyzer.analysis.search import suggest_turn, turn_steps
 from analyzer.analysis.standing import can_suggest_turn, living_players
+from analyzer.bots.registry import BOTS
 from analyzer.game.state import GameState
 from analyzer.text import plain
-from analyzer.webapp.inputs import whole_number
 from analyzer.webapp.cached import cached_suggestions, position_json
+from analyzer.webapp.inputs import whole_number
 from analyzer.webapp.session import CHANCES, TURN_TIP
 
 #: Height of a table row in pixels (Streamlit's default), and the most a table takes before it scrolls.
@@ -22,28 +22,56 @@ MAX_TABLE_HEIGHT = 1400
 def suggestions_view(game: GameState, names: list[str]) -> None:
     alive = living_players(game)
     player_col, rank_col = st.columns([3, 2])
-    player = player_col.selectbox("Attacks of", alive, index=alive.index(game.player) if game.player in alive else 0,
-                                  format_func=lambda p: names[p], key="suggest_player")
+    player = player_col.selectbox(
+        "Attacks of",
+        alive,
+        index=alive.index(game.player) if game.player in alive else 0,
+        format_func=lambda p: names[p],
+        key="suggest_player",
+    )
     rank = rank_col.radio("Rank by", ["expected gain", "P(win)"], horizontal=True, key="suggest_rank")
     table = cached_suggestions(position_json(game), player, 1).copy()
     if rank == "P(win)":
         table = table.sort_values(["p_win", "expected_gain"], ascending=False, ignore_index=True)
     table["defender"] = [names[d] for d in table["defender"]]
-    st.caption("Each stack attacks until it wins or is down to 1 army. Expected gain = P(win) × (1 for the territory "
-               "+ the continent bonus it completes or breaks) − the attacker's expected losses, in armies.")
+    st.caption(
+        "Each stack attacks until it wins or is down to 1 army. Expected gain = P(win) × (1 for the territory "
+        "+ the continent bonus it completes or breaks) − the attacker's expected losses, in armies."
+    )
     # Every row in view, the deciding columns first: a phone shows four columns before it scrolls sideways.
-    st.dataframe(table, hide_index=True, height=min(ROW_HEIGHT * (len(table) + 1) + 3, MAX_TABLE_HEIGHT),
-                 column_order=["source", "target", "p_win", "expected_gain", "attackers", "defenders", "defender",
-                               "attacker_losses", "attacker_losses_std", "defender_losses", "completes", "breaks"],
-                 column_config={
-        "source": "From", "target": "To", "defender": "Defender", "attackers": "Armies", "defenders": "Defenders",
-        "p_win": st.column_config.ProgressColumn("P(win)", format="percent", min_value=0.0, max_value=1.0),
-        "attacker_losses": st.column_config.NumberColumn("Expected losses", format="%.2f"),
-        "attacker_losses_std": st.column_config.NumberColumn("± (std)", format="%.2f"),
-        "defender_losses": st.column_config.NumberColumn("Defender's losses", format="%.2f"),
-        "completes": "Completes", "breaks": "Breaks",
-        "expected_gain": st.column_config.NumberColumn("Expected gain", format="%.2f"),
-    })
+    st.dataframe(
+        table,
+        hide_index=True,
+        height=min(ROW_HEIGHT * (len(table) + 1) + 3, MAX_TABLE_HEIGHT),
+        column_order=[
+            "source",
+            "target",
+            "p_win",
+            "expected_gain",
+            "attackers",
+            "defenders",
+            "defender",
+            "attacker_losses",
+            "attacker_losses_std",
+            "defender_losses",
+            "completes",
+            "breaks",
+        ],
+        column_config={
+            "source": "From",
+            "target": "To",
+            "defender": "Defender",
+            "attackers": "Armies",
+            "defenders": "Defenders",
+            "p_win": st.column_config.ProgressColumn("P(win)", format="percent", min_value=0.0, max_value=1.0),
+            "attacker_losses": st.column_config.NumberColumn("Expected losses", format="%.2f"),
+            "attacker_losses_std": st.column_config.NumberColumn("± (std)", format="%.2f"),
+            "defender_losses": st.column_config.NumberColumn("Defender's losses", format="%.2f"),
+            "completes": "Completes",
+            "breaks": "Breaks",
+            "expected_gain": st.column_config.NumberColumn("Expected gain", format="%.2f"),
+        },
+    )
     best_turn(game, names)
 
     st.subheader("Chances to win the game")
@@ -70,11 +98,17 @@ def suggestions_view(game: GameState, names: list[str]) -> None:
             st.warning("These chances are for an earlier position: estimate again.")
         shown = chances.table.copy()
         shown.insert(0, "name", [names[p] for p in shown["player"]])
-        st.dataframe(shown.drop(columns="player"), hide_index=True, column_config={
-            "p_win": st.column_config.ProgressColumn("P(win)", format="percent", min_value=0.0, max_value=1.0),
-        })
-        st.caption(f"{chances.rollouts} rollouts in {chances.seconds:.1f} s, {chances.confidence:.0%} Wilson "
-                   f"intervals; {chances.capped} reached the round cap with no winner.")
+        st.dataframe(
+            shown.drop(columns="player"),
+            hide_index=True,
+            column_config={
+                "p_win": st.column_config.ProgressColumn("P(win)", format="percent", min_value=0.0, max_value=1.0),
+            },
+        )
+        st.caption(
+            f"{chances.rollouts} rollouts in {chances.seconds:.1f} s, {chances.confidence:.0%} Wilson "
+            f"intervals; {chances.capped} reached the round cap with no winner."
+        )
         if chances.assumed:
             st.caption(plain(chances.assumed))
 
@@ -84,12 +118,16 @@ def best_turn(game: GameState, names: list[str]) -> None:
     st.subheader("Best whole turn")
     player = names[game.player]
     if not can_suggest_turn(game):
-        st.info(f"A turn is suggested when {plain(player)} has a move to make (placing, attacking, moving in or "
-                "fortifying): finish the battle or card draw in progress first.")
+        st.info(
+            f"A turn is suggested when {plain(player)} has a move to make (placing, attacking, moving in or "
+            "fortifying): finish the battle or card draw in progress first."
+        )
         return
-    st.caption("Each plan (the planner bot's own turn, bolder, more careful, for continents...) plays the rest of "
-               f"{plain(player)}'s turn, then the planner bot plays every seat to the end of the game; every plan "
-               "gets the same dice, so their differences are sharper than their win chances.")
+    st.caption(
+        "Each plan (the planner bot's own turn, bolder, more careful, for continents...) plays the rest of "
+        f"{plain(player)}'s turn, then the planner bot plays every seat to the end of the game; every plan "
+        "gets the same dice, so their differences are sharper than their win chances."
+    )
     budget_col, run_col = st.columns([3, 2])
     budget = budget_col.slider("Thinking time (s)", 1, 15, 3, key="turn_budget")
     if run_col.button("Suggest a turn", key="turn_run", type="primary"):
@@ -108,25 +146,39 @@ def best_turn(game: GameState, names: list[str]) -> None:
     if computed_for != position_json(game):
         st.warning("This turn was suggested for an earlier position: suggest again.")
         return
-    st.markdown(f"**{plain(tip.plan)}**: {plain(player)} wins {tip.win_chance:.0%} of the rollouts, against "
-                f"{tip.default_win_chance:.0%} with the planner bot's own turn.")
+    st.markdown(
+        f"**{plain(tip.plan)}**: {plain(player)} wins {tip.win_chance:.0%} of the rollouts, against "
+        f"{tip.default_win_chance:.0%} with the planner bot's own turn."
+    )
     st.metric("Gain in win chance", f"{tip.gain:+.1%}")
     st.markdown(f"95% interval: **{tip.gain_low:+.1%} to {tip.gain_high:+.1%}**")
     if tip.gain_low <= 0:
-        st.caption("The interval reaches 0: no plan beats the default turn clearly yet (more thinking time "
-                   "narrows it). The best of several plans is also picked for its luck, so the gain is optimistic.")
+        st.caption(
+            "The interval reaches 0: no plan beats the default turn clearly yet (more thinking time "
+            "narrows it). The best of several plans is also picked for its luck, so the gain is optimistic."
+        )
     # A list rather than a table: a step is a sentence, which a table's cell would cut short on a phone.
-    st.markdown("\n".join(
-        f"{row.step}. {plain(row.do)}" + (f" · *{plain(row.first_rollout)}*" if row.first_rollout else "")
-        for row in turn_steps(game, tip).itertuples()
-    ))
-    st.caption(f"{tip.rollouts} rollouts of each of {len(tip.table)} plans. In italics, how a battle went on the "
-               "first rollout's dice, which the later steps follow: with other dice, play on by the plan's rule.")
+    st.markdown(
+        "\n".join(
+            f"{row.step}. {plain(row.do)}" + (f" · *{plain(row.first_rollout)}*" if row.first_rollout else "")
+            for row in turn_steps(game, tip).itertuples()
+        )
+    )
+    st.caption(
+        f"{tip.rollouts} rollouts of each of {len(tip.table)} plans. In italics, how a battle went on the "
+        "first rollout's dice, which the later steps follow: with other dice, play on by the plan's rule."
+    )
     with st.expander("Every plan tried"):
-        st.dataframe(tip.table, hide_index=True, key="turn_plans", column_config={
-            "plan": "Plan", "rollouts": "Rollouts",
-            "win_chance": st.column_config.NumberColumn("Win chance", format="percent"),
-            "gain": st.column_config.NumberColumn("Gain", format="percent"),
-            "gain_low": st.column_config.NumberColumn("95% from", format="percent"),
-            "gain_high": st.column_config.NumberColumn("to", format="percent"),
-        })
+        st.dataframe(
+            tip.table,
+            hide_index=True,
+            key="turn_plans",
+            column_config={
+                "plan": "Plan",
+                "rollouts": "Rollouts",
+                "win_chance": st.column_config.NumberColumn("Win chance", format="percent"),
+                "gain": st.column_config.NumberColumn("Gain", format="percent"),
+                "gain_low": st.column_config.NumberColumn("95% from", format="percent"),
+                "gain_high": st.column_config.NumberColumn("to", format="percent"),
+            },
+        )

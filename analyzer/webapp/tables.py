@@ -6,8 +6,9 @@ import streamlit as st
 
 from analyzer.game.state import GameState
 from analyzer.solver.tables import TABLES
-from analyzer.webapp.inputs import whole_number
 from analyzer.webapp.cached import cached_heatmap, cached_tables
+from analyzer.webapp.inputs import whole_number
+
 
 def tables_view(game: GameState, names: list[str]) -> None:
     size_col, stop_col, which_col = st.columns(3)
@@ -20,5 +21,10 @@ def tables_view(game: GameState, names: list[str]) -> None:
     tables, csv = cached_tables(max_armies, stop_at)
     st.image(cached_heatmap(max_armies, stop_at, which))
     st.dataframe(tables[which])
-    st.download_button("Download all three tables (CSV)", data=csv, file_name=f"risk-odds-{max_armies}.csv",
-                       mime="text/csv", key="download_tables")
+    st.download_button(
+        "Download all three tables (CSV)",
+        data=csv,
+        file_name=f"risk-odds-{max_armies}.csv",
+        mime="text/csv",
+        key="download_tables",
+    )

@@ -155,7 +155,10 @@ class ResultsTable(SphinxDirective):
         grid = frame.pivot(index=index, columns=columns, values="_cell").reindex(order)
         label = self.options.get("header", "{}")
         header = [index.replace("_", " ")] + [label.format(column) for column in grid.columns]
-        rows = [[str(key)] + ["-" if pd.isna(cell) else cell for cell in line] for key, line in zip(grid.index, grid.to_numpy())]
+        rows = [
+            [str(key)] + ["-" if pd.isna(cell) else cell for cell in line]
+            for key, line in zip(grid.index, grid.to_numpy())
+        ]
         return header, rows
 
     def _fail(self, message: str) -> list[nodes.Node]:
@@ -216,7 +219,11 @@ def read_notebook_table(html: str, header_format: str) -> tuple[list[str], list[
     reader = _TableReader()
     reader.feed(html)
     head = [cells for section, cells in reader.rows if section == "thead"]
-    body = [["-" if cell in ("NaN", "<NA>", "None") else cell for cell in cells] for section, cells in reader.rows if section == "tbody"]
+    body = [
+        ["-" if cell in ("NaN", "<NA>", "None") else cell for cell in cells]
+        for section, cells in reader.rows
+        if section == "tbody"
+    ]
     if not head or not body:
         raise ValueError("the output holds no table")
     if head[-1] and not head[-1][0] and all(cells and cells[0].isdigit() for cells in body) and len(head) == 1:
@@ -252,8 +259,11 @@ class NotebookTable(SphinxDirective):
             return self._fail(f"{where}: give :cell:, a piece of the source of the cell that printed the table")
         if not path.is_file():
             return self._fail(f"{where}: no such notebook")
-        cells = [cell for cell in json.loads(path.read_text())["cells"]
-                 if cell["cell_type"] == "code" and marker in "".join(cell["source"])]
+        cells = [
+            cell
+            for cell in json.loads(path.read_text())["cells"]
+            if cell["cell_type"] == "code" and marker in "".join(cell["source"])
+        ]
         if len(cells) != 1:
             return self._fail(f"{where}: {len(cells)} cells match, expected exactly 1")
         outputs = [output for output in cells[0].get("outputs", []) if "text/html" in output.get("data", {})]
@@ -263,7 +273,9 @@ class NotebookTable(SphinxDirective):
         if number > len(outputs):
             return self._fail(f"{where}: the cell printed {len(outputs)} table(s), not {number}")
         try:
-            header, rows = read_notebook_table("".join(outputs[number - 1]["data"]["text/html"]), self.options.get("header", "{}"))
+            header, rows = read_notebook_table(
+                "".join(outputs[number - 1]["data"]["text/html"]), self.options.get("header", "{}")
+            )
         except ValueError as error:
             return self._fail(f"{where}: {error}")
         source = nodes.paragraph()

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from analyzer.game.engine import steps as E
 from analyzer.game.engine.layout import (
     AT_ARMIES,
     AT_CARD_LOC,
@@ -43,16 +44,13 @@ from analyzer.game.engine.layout import (
     PLAYER,
     RESUME_ATTACK,
 )
-from analyzer.game.engine import steps as E
 from analyzer.game.rules import FORCED_TRADE_HAND
-from analyzer.kernels import kernel
 from analyzer.game.vocabulary import (
     ATTACK,
-    CHANCE,
-    TERMINAL,
     ATTACK_ACTION,
     BATTLE,
     CAPITAL,
+    CHANCE,
     CHOOSE_CAPITAL,
     CLAIM,
     DEFEND,
@@ -72,18 +70,44 @@ from analyzer.game.vocabulary import (
     ROLL_ACTION,
     SETUP_CLAIM,
     SETUP_PLACE,
+    TERMINAL,
     TRADE,
 )
+from analyzer.kernels import kernel
 
 #: :func:`deciding_seat` while a chance event (dice, card draw) is pending, and once the game is over.
 
 # The reason codes: LEGAL, or the first rule an action breaks.
 (
-    LEGAL, WRONG_PHASE, NO_SUCH_TERRITORY, CLAIMED, NOT_YOURS, NOT_THE_FORCE, ONE_AT_A_TIME, MUST_TRADE,
-    PLACE_RANGE, SET_SHAPE, NOT_IN_HAND, NOT_A_SET, TRADE_DOWN_ONLY, CHOOSE_BONUS, NO_BONUS,
-    TARGET_YOURS, NOT_ADJACENT, TOO_FEW_TO_ATTACK, DICE_RANGE, BATTLE_RANGE, CAPTURE_LEAVES_TWO,
-    DEFENCE_RANGE, MOVE_RANGE, FORTIFY_NOT_YOURS, NOT_REACHABLE, FORTIFY_RANGE, IMPOSSIBLE_ROLL,
-    NOT_IN_PILE, PHANTOM_BATTLE,
+    LEGAL,
+    WRONG_PHASE,
+    NO_SUCH_TERRITORY,
+    CLAIMED,
+    NOT_YOURS,
+    NOT_THE_FORCE,
+    ONE_AT_A_TIME,
+    MUST_TRADE,
+    PLACE_RANGE,
+    SET_SHAPE,
+    NOT_IN_HAND,
+    NOT_A_SET,
+    TRADE_DOWN_ONLY,
+    CHOOSE_BONUS,
+    NO_BONUS,
+    TARGET_YOURS,
+    NOT_ADJACENT,
+    TOO_FEW_TO_ATTACK,
+    DICE_RANGE,
+    BATTLE_RANGE,
+    CAPTURE_LEAVES_TWO,
+    DEFENCE_RANGE,
+    MOVE_RANGE,
+    FORTIFY_NOT_YOURS,
+    NOT_REACHABLE,
+    FORTIFY_RANGE,
+    IMPOSSIBLE_ROLL,
+    NOT_IN_PILE,
+    PHANTOM_BATTLE,
 ) = range(29)
 
 

@@ -32,10 +32,10 @@ from collections.abc import Callable
 from functools import lru_cache
 
 import numpy as np
-from analyzer.kernels import kernel
-from analyzer.slots import slots
 
 from analyzer.game import missions as missions_mod
+from analyzer.game.board import Board
+from analyzer.game.dice import most_dice
 from analyzer.game.engine.layout import (
     AT_ALIVE,
     AT_ARMIES,
@@ -52,14 +52,12 @@ from analyzer.game.engine.layout import (
     CAPTURED,
     DEFENCE_DICE,
     ELIMINATION_TRADE,
-    FIELDS,
     FIRST_PLAYER,
     MOVE_HI,
     MOVE_LO,
     MOVE_S,
     MOVE_T,
     N_CARDS,
-    N_FORCES,
     N_PLAYERS,
     N_TERRITORIES,
     NEUTRAL,
@@ -73,30 +71,24 @@ from analyzer.game.engine.layout import (
     TURN,
     TURN_LIMIT,
     WINNER,
+    any_at,
     armies_view,
     card_view,
-    any_at,
     count_at,
-    layout,
-    new_state,
     owner_view,
-    view,
 )
-
-from analyzer.game.board import Board
-from analyzer.game.dice import most_dice
 from analyzer.game.rules import ELIMINATION_TRADE_HAND, Rules, fixed_set_value, reinforcement_from_territories
 from analyzer.game.vocabulary import (
-    DECK,
-    DISCARD,
     ATTACK,
     ATTACK_ACTION,
     BATTLE,
     CAPITAL,
     CHOOSE_CAPITAL,
     CLAIM,
+    DECK,
     DEFEND,
     DEFEND_ACTION,
+    DISCARD,
     DRAW,
     DRAW_ACTION,
     END_ATTACK,
@@ -114,6 +106,8 @@ from analyzer.game.vocabulary import (
     SETUP_PLACE,
     TRADE,
 )
+from analyzer.kernels import kernel
+from analyzer.slots import slots
 
 # ---------------------------------------------------------------------------------- constant data
 # The constant data C is one int64 vector (one array, so that compiled calls pass one reference): a
@@ -153,22 +147,41 @@ PARTS: tuple[tuple[str, Callable[[Board, Rules], object]], ...] = (
     ("card_territory", lambda board, rules: board.card_territory),
     ("set_values", lambda board, rules: [_PROGRESSIVE.set_value(k) for k in range(SET_VALUE_TABLE)]),
     # Fixed values indexed by the three symbols (3 is a wild) as 16 * a + 4 * b + c.
-    ("fixed_values", lambda board, rules: [fixed_set_value((code // 16, code // 4 % 4, code % 4)) for code in range(64)]),
-    ("territory_armies", lambda board, rules: [reinforcement_from_territories(k) for k in range(board.n_territories + 1)]),
+    (
+        "fixed_values",
+        lambda board, rules: [fixed_set_value((code // 16, code // 4 % 4, code % 4)) for code in range(64)],
+    ),
+    (
+        "territory_armies",
+        lambda board, rules: [reinforcement_from_territories(k) for k in range(board.n_territories + 1)],
+    ),
     ("missions", lambda board, rules: mission_table(board).ravel() if rules.missions else []),
     ("src", lambda board, rules: _borders(board)[0]),
     ("dst", lambda board, rules: _borders(board)[1]),
     # The territories sorted by continent, and where each continent's run starts (one more at the end).
     ("by_continent", lambda board, rules: np.argsort(board.continent_of, kind="stable")),
-    ("continent_start", lambda board, rules: np.searchsorted(np.sort(board.continent_of), np.arange(len(board.continents) + 1))),
+    (
+        "continent_start",
+        lambda board, rules: np.searchsorted(np.sort(board.continent_of), np.arange(len(board.continents) + 1)),
+    ),
 )
 R = slots(name for name, _ in NUMBERS)
 O = slots((name for name, _ in PARTS), start=len(NUMBERS))
 C_HEADER = len(NUMBERS) + len(PARTS)
 R_CONNECTED, R_FIXED_VALUES, R_TERRITORY_BONUS = R["connected"], R["fixed_values"], R["territory_bonus"]
-R_MISSIONS, R_CAPITALS, R_ATTACKER_MAX, R_DEFENDER_MAX = R["missions"], R["capitals"], R["attacker_max"], R["defender_max"]
+R_MISSIONS, R_CAPITALS, R_ATTACKER_MAX, R_DEFENDER_MAX = (
+    R["missions"],
+    R["capitals"],
+    R["attacker_max"],
+    R["defender_max"],
+)
 R_CONTINENTS, R_WIDTH, R_EDGES, R_FALLBACK_MISSION = R["continents"], R["width"], R["edges"], R["fallback_mission"]
-O_NEIGHBORS, O_CONTINENT_OF, O_CONTINENT_BONUS, O_SYMBOLS = O["neighbors"], O["continent_of"], O["continent_bonus"], O["symbols"]
+O_NEIGHBORS, O_CONTINENT_OF, O_CONTINENT_BONUS, O_SYMBOLS = (
+    O["neighbors"],
+    O["continent_of"],
+    O["continent_bonus"],
+    O["symbols"],
+)
 O_CARD_TERRITORY, O_SET_VALUES, O_FIXED_VALUES = O["card_territory"], O["set_values"], O["fixed_values"]
 O_TERRITORY_ARMIES, O_MISSIONS, O_SRC, O_DST = O["territory_armies"], O["missions"], O["src"], O["dst"]
 O_BY_CONTINENT, O_CONTINENT_START = O["by_continent"], O["continent_start"]
@@ -187,7 +200,13 @@ MISSION_COLUMNS: tuple[tuple[str, Callable[[missions_mod.Mission, Board], int]],
 )
 M = slots(name for name, _ in MISSION_COLUMNS)
 M_KIND, M_EXTRA, M_TERRITORIES, M_MIN_ARMIES, M_TARGET, M_CONTINENTS = (
-    M["kind"], M["extra"], M["territories"], M["min_armies"], M["target"], M["continents"])
+    M["kind"],
+    M["extra"],
+    M["territories"],
+    M["min_armies"],
+    M["target"],
+    M["continents"],
+)
 M_COLUMNS = len(MISSION_COLUMNS)
 
 

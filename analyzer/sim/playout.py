@@ -285,7 +285,8 @@ def _run(
 ):  # pragma: no cover - compiled
     """Play on until the game ends; returns the event rows and their count.
 
-    ``track`` holds the turn in progress and whether the start position is still to be recorded.
+    ``track`` holds the turn in progress, whether the start position is still to be recorded, and the
+    turn at whose start to stop (-1: play to the end).
     With ``check`` every action goes through the legality check first; the first illegal one stops
     the game, with its reason and the action in ``bad``.
     """
@@ -374,6 +375,8 @@ def _run(
             elif record_turns:
                 events, n = _snapshot(S, C, events, n, track[0])
             track[0] = S[engine.TURN]
+            if track[2] >= 0 and track[0] >= track[2]:
+                return events, n
     if record_turns:
         events, n = _snapshot(S, C, events, n, S[engine.TURN])
     return events, n
@@ -416,20 +419,24 @@ class Prepared:
 
 def play_compiled(
     state: GameState,
-    bots: Sequence[HeuristicBot],
+    bots: Sequence[HeuristicBot] | Prepared,
     rng: np.random.Generator,
     *,
     sample_battles: bool = True,
     record_turns: bool = False,
     check: bool = False,
+    until_turn: int | None = None,
 ) -> Record:
-    """Play ``state`` to its end in compiled code, ``bots[seat]`` deciding for each seat.
+    """Play ``state`` to its end in compiled code, ``bots[seat]`` deciding for each seat (or to the start of
+    player-turn ``until_turn``, see :func:`play_events`).
 
     The state's trades and eliminations lists are filled in as the Python
     path would; its action history is not kept (a compiled game makes no
     action objects).
     """
-    start, rows = play_events(state, bots, rng, sample_battles=sample_battles, record_turns=record_turns, check=check)
+    start, rows = play_events(
+        state, bots, rng, sample_battles=sample_battles, record_turns=record_turns, check=check, until_turn=until_turn
+    )
     trades = [SetTraded(int(r[1]), int(r[2]), int(r[3])) for r in rows[rows[:, 0] == EV_TRADE]]
     eliminations = [Elimination(int(r[1]), int(r[2]), int(r[3])) for r in rows[rows[:, 0] == EV_ELIMINATION]]
     state.trades.extend(trades)
@@ -445,11 +452,14 @@ def play_events(
     sample_battles: bool = True,
     record_turns: bool = False,
     check: bool = False,
+    until_turn: int | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """:func:`play_compiled` without the Python records: returns the start position (owner and armies rows)
     and the event rows (``EV_*`` kind, then its values), for callers that tabulate many games at once.
     The state's trades and eliminations lists are left as they were. ``bots`` may be
-    :class:`Prepared` once for many games (the state's board and dice must be the ones it was made for)."""
+    :class:`Prepared` once for many games (the state's board and dice must be the ones it was made for).
+    With ``until_turn`` the game stops at the start of that player-turn (its reinforcements to place),
+    if it lasts that long, for a caller that looks at the positions along the way."""
     check_battle_mode(state.rules, sample_battles)
     prepared = (
         bots
@@ -461,7 +471,7 @@ def play_events(
     start = np.empty((2, state.board.n_territories), dtype=np.int64)
     if not in_setup:
         start[0], start[1] = state.owner, state.armies
-    track = np.array([state.turn, in_setup], dtype=np.int64)
+    track = np.array([state.turn, in_setup, -1 if until_turn is None else until_turn], dtype=np.int64)
     p = prepared
     bad = np.zeros(6, dtype=np.int64)
     events, n = _run(

@@ -71,5 +71,10 @@ class StoreConflictError(StoreError):
         self.current = current
 
 
+class ModelError(RiskAnalyzerError):
+    """The win-chance model cannot value a position: its file is missing, damaged or of another format,
+    or it was made for another map. Callers then fall back to rollouts, saying why in one line."""
+
+
 class MissingExtraError(RiskAnalyzerError, ImportError):
     """A feature needs a package of an optional extra that is not installed (see :mod:`analyzer.extras`)."""

@@ -23,6 +23,7 @@ EXTRAS: dict[str, tuple[str, str]] = {
     "dask": ("dask", "Dask"),
     "pyarrow": ("parquet", "pyarrow (for Parquet files)"),
     "psycopg": ("postgres", "psycopg (for PostgreSQL)"),
+    "sklearn": ("train", "scikit-learn (for training the win-chance model)"),
 }
 
 

@@ -52,6 +52,7 @@ KERNEL_MODULES = (
     "analyzer.sim.playout",
     "analyzer.solver.battle",
     "analyzer.solver.blitz",
+    "analyzer.value.features",
 )
 
 #: numba's options for every kernel. ``error_model="numpy"``: no Python division checks in the hot

@@ -17,7 +17,7 @@ from analyzer import kernels
 from analyzer.errors import RiskAnalyzerError
 
 #: Modules of :mod:`analyzer.commands`, in the order their subcommands are listed.
-COMMANDS: tuple[str, ...] = ("board", "odds", "simulate", "ladder", "games", "review")
+COMMANDS: tuple[str, ...] = ("board", "odds", "simulate", "ladder", "games", "review", "chances", "train-value")
 #: ``odds`` with at most this many in all of its whole-number arguments (armies, stop, dice, sides)
 #: runs its kernels as plain Python: importing numba and loading the compiled solver costs more than
 #: the plain solver takes for such a battle (``bench/bench_cli.py`` measures both).
@@ -40,7 +40,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in COMMANDS:
         if only is None or name == only:
-            importlib.import_module(f"analyzer.commands.{name}").register(sub)
+            importlib.import_module(f"analyzer.commands.{name.replace('-', '_')}").register(sub)
         else:
             sub.add_parser(name)
     return parser

@@ -34,7 +34,7 @@ EXPORTS: dict[str, str] = {
     "simulate": "analyzer.sim.simulate",
     "evaluate": "analyzer.sim.evaluate",
     "ladder": "analyzer.sim.ladder",
-    "win_chances": "analyzer.analysis.position",
+    "win_chances": "analyzer.analysis.evaluator",
     "suggest_turn": "analyzer.analysis.search",
     "LiveGame": "analyzer.live",
     "GameStore": "analyzer.store",

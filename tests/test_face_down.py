@@ -156,10 +156,10 @@ def test_win_chances_start_each_rollout_from_a_fresh_draw_of_the_face_down_cards
         starts.append(drawn.copy())
         return drawn
 
-    # The simulator draws each game's face-down cards (analyzer.sim.simulate calls face_down.determinize).
+    # Each rollout draws the face-down cards afresh (the evaluator calls face_down.determinize).
     monkeypatch.setattr(face_down, "determinize", spy)
     s = position_state = position({0: [3, 4], 1: ["?", "?", "?"], 2: ["?"]})
-    chances = win_chances(s, budget=0, batch=12, seed=7)
+    chances = win_chances(s, "rollouts", rollouts=12, seed=7)
     assert chances.rollouts == 12 and len(starts) == 12
     for start in starts:
         assert start.hand(0) == [3, 4] and start.face_down == []
@@ -170,22 +170,22 @@ def test_win_chances_start_each_rollout_from_a_fresh_draw_of_the_face_down_cards
         len(set(hidden)) == 12
     )  # a fresh draw each time (42C3 x 39 draws: a repeat among 12 has odds of about 1 in 7,000)
     assert chances.assumed == (
-        "Face-down cards (Player 2 3, Player 3 1) drawn at random from the 42 cards "
-        "not yet seen, afresh in each rollout."
+        "Face-down cards (Player 2 3, Player 3 1): the model reads how many each player holds; rollouts draw "
+        "them at random from the 42 cards not yet seen, afresh in each rollout."
     )
     # The same seed gives the same draws and the same estimate; another seed other draws.
     first = list(starts)
     starts.clear()
-    again = win_chances(position_state, budget=0, batch=12, seed=7)
+    again = win_chances(position_state, "rollouts", rollouts=12, seed=7)
     assert [a.to_dict() for a in starts] == [b.to_dict() for b in first]
-    assert again.table.equals(chances.table)
+    assert again.wins.tolist() == chances.wins.tolist()
     starts.clear()
-    win_chances(position_state, budget=0, batch=12, seed=8)
+    win_chances(position_state, "rollouts", rollouts=12, seed=8)
     assert [tuple(a.hand(1) + a.hand(2)) for a in starts] != hidden
     # With every card known, the rollouts play from the position itself and assume nothing.
     starts.clear()
     known = position({0: [3, 4], 1: [5, 6, 7]})
-    plain = win_chances(known, budget=0, batch=12, seed=7)
+    plain = win_chances(known, "rollouts", rollouts=12, seed=7)
     assert starts == [] and plain.rollouts == 12 and plain.assumed == ""
 
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 from analyzer.analysis.attacks import attack_odds, attack_sources, attack_targets, chain_odds  # noqa: F401
 from analyzer.analysis.continents import ContinentStatus, continent_status, continent_table  # noqa: F401
 from analyzer.analysis.editing import blank_position, edit_position, new_game_from_position  # noqa: F401
+from analyzer.analysis.evaluator import Chances, face_down_assumption, win_chances  # noqa: F401
 from analyzer.analysis.forecast import reinforcement_forecast  # noqa: F401
 from analyzer.analysis.suggestions import TERRITORY_VALUE, attack_suggestions  # noqa: F401
-from analyzer.analysis.win_chances import WinChances, face_down_assumption, win_chances  # noqa: F401
 from analyzer.game.labels import COLORS_LABEL, NAMES_LABEL, player_labels, with_player_labels  # noqa: F401

@@ -1,0 +1,263 @@
+"""Every win chance the project shows: one evaluator, one policy.
+
+A position's win chances estimate one thing: each seat's chance to win when the default bot
+(:data:`ROLLOUT_BOT`) plays every seat from the position on. Two methods measure it:
+
+* ``"model"``: the learned model (:mod:`analyzer.value`), in a millisecond, with the band of its
+  typical error against rollouts on held-out games (from its training card);
+* ``"rollouts"``: the position played on ``rollouts`` times by the default bot in every seat, in compiled
+  code, with 95% Wilson intervals. Rollout ``r`` of position ``j`` draws every random number from
+  ``SeedSequence(seed, spawn_key=(j, r))``, so the same seed gives the same figures in any process.
+
+Where the model cannot value a position (another map, a missing or damaged model file) the evaluator
+says so in one line (:attr:`Chances.note`) and counts rollouts instead. The strip, the Win chances
+view, the review, the suggestions, the search, the command line and the notebooks all read
+:func:`chances`.
+
+>>> import numpy as np
+>>> from analyzer.game.state import GameState
+>>> state = GameState.random_start(3, np.random.default_rng(2))
+>>> fast = chances(state)
+>>> fast.method, round(float(fast.p.sum()), 6), len(fast.players)
+('model', 1.0, 3)
+>>> counted = chances(state, method="rollouts", rollouts=40, seed=1)
+>>> counted.method, int(counted.wins.sum()) + counted.capped
+('rollouts', 40)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from analyzer.bots.strategist import STRATEGIST_BOT, StrategistBot
+from analyzer.errors import ModelError, SimulationError
+from analyzer.game import face_down
+from analyzer.game.board import Board
+from analyzer.game.dice import DiceRules
+from analyzer.game.labels import player_labels, player_names
+from analyzer.game.state import GameState
+from analyzer.limits import MAX_ROUNDS
+from analyzer.sim import playout
+from analyzer.sim.intervals import chance_table
+from analyzer.value.model import ValueModel, shipped
+
+#: The one policy of every rollout and of the model's labels: the default bot, in every seat.
+ROLLOUT_BOT: StrategistBot = STRATEGIST_BOT
+#: How the captions name it.
+BOT_NAME = "the default bot"
+#: The methods, as :func:`chances` takes them.
+METHODS = ("model", "rollouts")
+#: Rollouts per position when counting is asked for without a number.
+ROLLOUTS = 400
+#: Rounds a rollout may last past its position before it counts as a win for nobody (a stalemate).
+ROLLOUT_ROUNDS = 300
+
+
+@dataclass(frozen=True)
+class Chances:
+    """Each seat's chance to win a position: ``p`` with ``low`` .. ``high`` per seat.
+
+    ``method`` is ``"model"`` or ``"rollouts"``; for rollouts, ``wins`` per seat of ``rollouts``, of which
+    ``capped`` reached the round cap with no winner (a win for nobody), and the bands are 95% Wilson
+    intervals; for the model, the band is its typical error on held-out positions. ``note`` says why the
+    model was not used where it was asked for ("" otherwise); ``assumed`` what the figures assume of
+    face-down cards; ``seconds`` the estimate's own time.
+    """
+
+    method: str
+    players: list[str]
+    p: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
+    seconds: float
+    rollouts: int = 0
+    wins: np.ndarray = dataclasses.field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    capped: int = 0
+    note: str = ""
+    assumed: str = ""
+
+    @property
+    def caption(self) -> str:
+        """How the figures were made, in words, for a view's caption."""
+        if self.method == "model":
+            text = (
+                f"Win chances by the learned model of {BOT_NAME}'s play (±{100 * self.band:.0f} points, "
+                "its typical error against rollouts on held-out games)."
+            )
+        else:
+            text = (
+                f"Win chances by {self.rollouts:,} rollouts of {BOT_NAME} in every seat, with 95% intervals; "
+                f"a rollout still running after {ROLLOUT_ROUNDS} more rounds counts as a win for nobody."
+            )
+        return " ".join(t for t in (text, self.note, self.assumed) if t)
+
+    @property
+    def band(self) -> float:
+        """The largest half-width of the seats' bands."""
+        return float(np.max((self.high - self.low) / 2)) if len(self.p) else 0.0
+
+    def table(self) -> pd.DataFrame:
+        """One row per seat: ``player``, ``name``, ``p_win``, ``ci_low``, ``ci_high``."""
+        return pd.DataFrame(
+            {
+                "player": range(len(self.p)),
+                "name": self.players,
+                "p_win": self.p,
+                "ci_low": self.low,
+                "ci_high": self.high,
+            }
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """The figures as JSON-ready values (the command line's ``--json``)."""
+        return {
+            "method": self.method,
+            "players": list(self.players),
+            "chances": [float(x) for x in self.p],
+            "low": [float(x) for x in self.low],
+            "high": [float(x) for x in self.high],
+            "seconds": float(self.seconds),
+            **({"rollouts": self.rollouts} if self.method == "rollouts" else {}),
+            **({"note": self.note} if self.note else {}),
+        }
+
+
+def face_down_assumption(state: GameState) -> str:
+    """What the win chances assume of the face-down cards, in words ("" if none is face down).
+
+    >>> owner = [0] * 14 + [1] * 14 + [2] * 14
+    >>> state = GameState.from_position(owner, [3] * 42, hands={1: ["?", "?"], 2: ["?"]})
+    >>> face_down_assumption(state)
+    'Face-down cards (Player 2 2, Player 3 1): the model reads how many each player holds; rollouts draw them at random from the 44 cards not yet seen, afresh in each rollout.'
+    """
+    counts = face_down.counts(state)
+    if not any(counts):
+        return ""
+    names = player_labels(state)[0] or [f"Player {p + 1}" for p in range(state.n_players)]  # only seats hold cards
+    held = ", ".join(f"{names[p]} {k}" for p, k in enumerate(counts) if k)
+    return (
+        f"Face-down cards ({held}): the model reads how many each player holds; rollouts draw them at random "
+        f"from the {len(face_down.unseen(state))} cards not yet seen, afresh in each rollout."
+    )
+
+
+# ---------------------------------------------------------------------------------- rollouts
+def rollout_rng(seed: int, j: int, r: int) -> np.random.Generator:
+    """The generator of rollout ``r`` of position ``j``."""
+    return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(j, r)))
+
+
+def limited(state: GameState) -> GameState:
+    """A copy of ``state`` whose game ends with no winner :data:`ROLLOUT_ROUNDS` rounds from now."""
+    s = state.copy()
+    limit = min(state.rules.turn_limit or MAX_ROUNDS, state.round + ROLLOUT_ROUNDS, MAX_ROUNDS)
+    s.rules = dataclasses.replace(state.rules, turn_limit=limit)
+    return s
+
+
+@lru_cache(maxsize=16)
+def prepared(n_players: int, board: Board, dice: DiceRules, balanced_blitz: bool) -> playout.Prepared:
+    """The rollout bot in every seat, made once for a game size, board and dice."""
+    return playout.Prepared([ROLLOUT_BOT] * n_players, board, dice, balanced_blitz)
+
+
+def prepared_for(state: GameState) -> playout.Prepared:
+    return prepared(state.n_players, state.board, state.rules.dice, state.rules.balanced_blitz)
+
+
+def play_on(s: GameState, rng: np.random.Generator, bots: playout.Prepared) -> int:
+    """Play ``s`` to its end (its pending dice or draw first); the winner, or -1 for none."""
+    while s.is_chance():
+        s.apply_chance(rng)
+    if not s.is_terminal():
+        playout.play_events(s, bots, rng)
+    return -1 if s.winner is None else int(s.winner)
+
+
+def rollout_winners(state: GameState, rollouts: int, seed: int = 0, j: int = 0) -> np.ndarray:
+    """The winner (-1 for none) of each of ``rollouts`` rollouts ``(j, r)`` of ``state`` by the rollout bot;
+    face-down cards are drawn afresh in each."""
+    start = limited(state)
+    bots = prepared_for(start)
+    out = np.empty(rollouts, dtype=np.int64)
+    for r in range(rollouts):
+        rng = rollout_rng(seed, j, r)
+        s = face_down.determinize(start, rng) if start.face_down else start.copy()
+        out[r] = play_on(s, rng, bots)
+    return out
+
+
+# ---------------------------------------------------------------------------------- the model
+def model_for(state: GameState, model: ValueModel | None = None) -> tuple[ValueModel | None, str]:
+    """The model that values ``state`` and "", or None and the one line that says why there is none."""
+    try:
+        m = model if model is not None else shipped()
+        m.check(state.board)
+    except ModelError as exc:
+        return None, f"No learned model here ({exc}): rollouts instead."
+    return m, ""
+
+
+def model_band(model: ValueModel, n_players: int) -> float:
+    """The model's typical error (95%) against rollouts at ``n_players``, from its training card."""
+    bands = model.card.get("band", {})
+    return float(bands.get(str(n_players), bands.get("all", 0.05)))
+
+
+def chances(
+    state: GameState,
+    method: str = "model",
+    *,
+    rollouts: int = ROLLOUTS,
+    seed: int = 0,
+    model: ValueModel | None = None,
+) -> Chances:
+    """Each seat's chance to win ``state`` by ``method`` (see the module docstring)."""
+    if method not in METHODS:
+        raise SimulationError(f"method {method!r}: expected one of {', '.join(METHODS)}")
+    if isinstance(rollouts, bool) or not isinstance(rollouts, int | np.integer) or rollouts < 2:
+        raise SimulationError(f"rollouts must be a whole number of at least 2 (for an interval), got {rollouts!r}")
+    started = time.perf_counter()
+    names = player_names(state)[: state.n_players]
+    assumed = face_down_assumption(state)
+    note = ""
+    if method == "model":
+        m, note = model_for(state, model)
+        if m is not None and (state.winner is not None or not state.is_terminal()):
+            p = m.chances(state)
+            band = model_band(m, state.n_players)
+            alive = p > 0
+            low = np.where(alive, np.clip(p - band, 0.0, 1.0), 0.0)
+            high = np.where(alive, np.clip(p + band, 0.0, 1.0), 0.0)
+            return Chances("model", names, p, low, high, time.perf_counter() - started, assumed=assumed)
+        if m is not None:  # a game ended with no winner (the round cap): the rollouts say so
+            note = ""
+    winners = rollout_winners(state, int(rollouts), seed)
+    wins = np.array([int((winners == p).sum()) for p in range(state.n_players)])
+    table = chance_table(wins.tolist(), int(rollouts))
+    return Chances(
+        "rollouts",
+        names,
+        table["p_win"].to_numpy(),
+        table["ci_low"].to_numpy(),
+        table["ci_high"].to_numpy(),
+        time.perf_counter() - started,
+        rollouts=int(rollouts),
+        wins=wins,
+        capped=int((winners < 0).sum()),
+        note=note,
+        assumed=assumed,
+    )
+
+
+#: The front door's name for :func:`chances` (``analyzer.win_chances``).
+win_chances = chances
+
+__all__ = ["BOT_NAME", "Chances", "METHODS", "ROLLOUTS", "ROLLOUT_BOT", "chances", "rollout_winners", "win_chances"]

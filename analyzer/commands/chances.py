@@ -1,0 +1,52 @@
+"""``risk-analyzer chances``: each player's chance to win the position at the end of a saved game.
+
+    risk-analyzer chances GAME.json [--method model|rollouts] [--rollouts N] [--seed S] [--json]
+
+prints one line per player: the chance and its band, then how it was made. ``--json`` prints
+``{"method": ..., "players": [...], "chances": [...], "low": [...], "high": [...], "seconds": ...}``.
+The figures come from :func:`analyzer.analysis.evaluator.chances`, as every view's do.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from analyzer.analysis.evaluator import METHODS, ROLLOUTS, Chances, chances
+from analyzer.commands.review import _load
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``chances`` subcommand to the CLI's subparsers."""
+    parser = subparsers.add_parser(
+        "chances",
+        help="each player's chance to win the position at the end of a saved game",
+        description="Each player's chance to win the position at the end of a saved game, when the default "
+        "bot plays every seat from there: by the learned model (default, in milliseconds) or by rollouts.",
+    )
+    parser.add_argument("game", metavar="GAME.json", help="the saved game (saved by the app or GameState.to_json)")
+    parser.add_argument("--method", choices=METHODS, default="model", help="model (default) or rollouts")
+    parser.add_argument(
+        "--rollouts", type=int, default=ROLLOUTS, help=f"rollouts, with --method rollouts (default {ROLLOUTS})"
+    )
+    parser.add_argument("--seed", type=int, default=0, help="seed of the rollouts (default 0)")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.set_defaults(func=run)
+
+
+def describe(result: Chances) -> str:
+    """The lines ``risk-analyzer chances`` prints: a player a line, then the method."""
+    width = max(len(n) for n in result.players)
+    lines = [
+        f"{name:<{width}}  {100 * p:5.1f}%  [{100 * lo:5.1f}, {100 * hi:5.1f}]"
+        for name, p, lo, hi in zip(result.players, result.p, result.low, result.high)
+    ]
+    return "\n".join([*lines, result.caption])
+
+
+def run(args: argparse.Namespace) -> int:
+    state = _load(args.game)
+    result = chances(state, args.method, rollouts=args.rollouts, seed=args.seed)
+    print(json.dumps(result.to_dict()) if args.json else describe(result))
+    return 0

@@ -36,7 +36,7 @@ from pathlib import Path
 
 import numpy as np
 
-from analyzer.analysis.review import PLANS, ROLLOUT_BOT, ROLLOUTS, TURNING_POINTS, _winners, replay_turn, review_game
+from analyzer.analysis.review import PLANS, ROLLOUT_BOT, ROLLOUTS, TURNING_POINTS, _values, replay_turn, review_game
 from analyzer.analysis.search import play_setup
 from analyzer.bots.registry import make_bot
 from analyzer.game.state import GameState
@@ -100,7 +100,7 @@ def main() -> None:
     started = time.perf_counter()
     text = game.to_json(history=False)
     for j in range(10):
-        _winners(text, None, None, None, 1, j, args.rollouts // 10)
+        _values(text, None, None, None, 1, j, args.rollouts // 10, None)
     base = (time.perf_counter() - started) / (10 * (args.rollouts // 10))
     base_seconds = base_cpu = None
     if args.baseline_tree is not None:
@@ -134,15 +134,21 @@ def main() -> None:
     seconds, cpu = time.perf_counter() - started, _cpu() - cpu
     n = len(review.turns)
     own = int(review.turns["bots_own_turn"].sum())
-    rollouts = args.rollouts * ((n + 1) + (n - own) + min(TURNING_POINTS, n) * (len(PLANS) - 1))
+    rollouts = args.rollouts * (2 * n + (n - own) + min(TURNING_POINTS, n) * (len(PLANS) - 1))
     print(
         f"review of {n} player-turns, {args.rollouts} rollouts per estimate, {args.workers} workers: {seconds:.1f} s "
         f"wall clock, {cpu:.1f} s of CPU (this process and its workers; {cpu / args.workers:.1f} s per worker if "
         f"the machine were ours alone); load average before/after: {load[0]:.1f}/{os.getloadavg()[0]:.1f}"
     )
-    print(f"  {own} of the {n} turns were the rollout bot's own (valued on the positions' rollouts, not replayed)")
+    print(f"  {own} of the {n} turns were the rollout bot's own (valued on its own turn's rollouts, not replayed)")
+    dec = (review.turns["decisions_high"] - review.turns["decisions_low"]) / 2
+    dice = (review.turns["dice_high"] - review.turns["dice_low"]) / 2
     print(
-        f"  {rollouts:,} rollouts ({rollouts / seconds:,.0f}/s); one rollout from the final position on one worker: "
+        f"  95% half-widths, mean over the turns (points): decisions {100 * dec.mean():.2f}, dice {100 * dice.mean():.2f}; "
+        f"dice parts sum to {100 * review.turns['dice'].sum():+.1f} over {n} turns (mean {100 * review.turns['dice'].mean():+.2f})"
+    )
+    print(
+        f"  {rollouts:,} truncated rollouts ({rollouts / seconds:,.0f}/s); one whole-game rollout from the final position on one worker: "
         f"{1000 * base:.2f} ms, so {rollouts * base / seconds:.2f}x that many rollouts' serial time"
     )
     if base_cpu is not None and base_seconds is not None:

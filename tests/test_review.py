@@ -13,9 +13,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from analyzer.analysis.review import _winners, is_bots_own_turn, player_turns, replay_turn, review_game
+from analyzer.analysis.evaluator import ROLLOUT_BOT
+from analyzer.analysis.review import _values, is_bots_own_turn, player_turns, replay_turn, review_game
 from analyzer.bots.base import BattleOrder
-from analyzer.bots.planner import PLANNER_BOT
 from analyzer.bots.registry import make_bot
 from analyzer.cli import main
 from analyzer.game.actions import Battle, EndAttack, EndTurn, Place
@@ -88,16 +88,16 @@ def test_replaying_a_turn_on_its_own_dice_gives_back_the_recorded_position() -> 
 
 
 def test_a_turn_the_rollout_bot_played_replays_as_the_same_games() -> None:
-    # The review reuses position j's rollouts as the replays of a turn the rollout bot would have played
-    # itself: played out in full, the replays must be those very games, rollout by rollout.
+    # The review reuses the rollout bot's own turn's rollouts as the replays of a turn it would have played
+    # itself: played out, the replays must be those very games, rollout by rollout, to the same values.
     rng = np.random.default_rng(5)
     game = bot_turns(GameState.random_start(4, rng), 8, rng)
     turns = player_turns(game)
     assert all(is_bots_own_turn(t) for t in turns)
     for t in turns[::3]:
         text = t.before.to_json(history=False)
-        replayed = _winners(text, t.decisions, t.outcomes, None, 3, t.index, 12)
-        assert replayed.tolist() == _winners(text, None, None, None, 3, t.index, 12).tolist()
+        replayed = _values(text, t.decisions, t.outcomes, None, 3, t.index, 12, t.before.turn + 4)
+        assert replayed.tolist() == _values(text, None, None, None, 3, t.index, 12, t.before.turn + 4).tolist()
     # Turns of other bots: those it flags as the rollout bot's own replay as the same games too, and some
     # are not flagged (their replays are played).
     rng = np.random.default_rng(6)
@@ -111,8 +111,8 @@ def test_a_turn_the_rollout_bot_played_replays_as_the_same_games() -> None:
         if own:
             text = t.before.to_json(history=False)
             assert (
-                _winners(text, t.decisions, t.outcomes, None, 3, t.index, 12).tolist()
-                == _winners(text, None, None, None, 3, t.index, 12).tolist()
+                _values(text, t.decisions, t.outcomes, None, 3, t.index, 12, t.before.turn + 4).tolist()
+                == _values(text, None, None, None, 3, t.index, 12, t.before.turn + 4).tolist()
             )
     # A turn the bot would not have played is replayed: the blunder below.
     start = blunder_position()
@@ -156,7 +156,7 @@ def freak_turn(game: GameState, rng: np.random.Generator) -> tuple[int, int] | N
         if game.is_chance():
             game.apply_chance(rng)
             continue
-        decision = PLANNER_BOT.choose(game, rng)
+        decision = ROLLOUT_BOT.choose(game, rng)
         if type(decision) is BattleOrder:
             s, t = decision.source, decision.target
             a, d = int(game.armies[s]), int(game.armies[t])

@@ -1,40 +1,41 @@
 """A game review like a chess engine's: the win chances turn by turn, the turning points, and how much
 of each turn's swing the dice made and how much the decisions cost.
 
-Every number is a rollout estimate: the position is played on to the end by the rollout bot
-(:data:`ROLLOUT_BOT`, the planner, the default bot before the strategist) in every seat, in compiled code
-(:mod:`analyzer.sim.playout`), and the wins are counted. Rollout ``r`` of player-turn ``j`` draws
-every random number from ``SeedSequence(seed, spawn_key=(j, r))``, whatever process plays it, so a
-review is the same for a seed whatever the number of workers. Position ``j`` is the game at the
-start of player-turn ``j`` (position ``n``, after the last turn, is the game as recorded).
+The win chances are the evaluator's (:mod:`analyzer.analysis.evaluator`): the learned model of the default
+bot's play, the same figures every view shows. The dice and the decisions are measured by truncated
+rollouts: a turn is played from its position, then every seat is played on by the default bot
+(:data:`ROLLOUT_BOT`) up to the start of the mover's next turn (one round on), and the model values the
+position reached. Rollout ``r`` of player-turn ``j`` draws every random number from
+``SeedSequence(seed, spawn_key=(j, r))``, whatever process plays it, so a review is the same for a seed
+whatever the number of workers. Where the model cannot value the game (another map, no model file), the
+rollouts play on to the game's end and count its winner, as the evaluator's rollouts do.
 
-For player-turn ``j`` of the recorded game, three things are played on rollout ``r``'s random numbers:
+For player-turn ``j`` of the recorded game, on rollout ``r``'s random numbers, to the same horizon:
 
-* **the position before it** (position ``j``) played on by the rollout bot, which is also the
-  rollout bot's own turn from there, the baseline of the search (:data:`analyzer.analysis.search.PLANS`);
+* **the rollout bot's own turn** from position ``j`` (the baseline of the search,
+  :data:`analyzer.analysis.search.PLANS`);
 * **the turn as played, under other dice**: the turn's own decisions replayed from position ``j``
   (:func:`replay_turn`: its placements and trades, its battle orders with their observed stop
   rules, its move-ins and its fortify, skipping what became impossible), every battle and card
-  drawn afresh, then played on; for a turn the rollout bot would have played itself
-  (:func:`is_bots_own_turn`) these are the very games of the position before it, which serve again;
+  drawn afresh; for a turn the rollout bot would have played itself (:func:`is_bots_own_turn`) these
+  are the very games of its own turn, which serve again;
+* **the position after it** (position ``j + 1``, the dice as they fell) played on;
 * at the **turning points** (the turns that moved some player's chance most), every plan of the
   search from position ``j``.
 
-and the position after it (position ``j + 1``) is played on its own rollouts. For the player who
-moved, with ``W`` the win (1 or 0) of each rollout:
+For the player who moved, with ``V`` the model's value of each rollout's end for that player:
 
-* ``dice = mean(W[after]) - mean(W[replayed])``: the turn's outcome against the same decisions on
+* ``dice = mean(V[after]) - mean(V[replayed])``: the turn's outcome against the same decisions on
   average dice: how much the dice made of the swing;
-* ``decisions = mean(W[replayed] - W[best plan])``: the decisions against the best plan, on the same
+* ``decisions = mean(V[replayed] - V[best plan])``: the decisions against the best plan, on the same
   random numbers (paired). Away from the turning points the best plan is the rollout bot's own turn;
-  at them it is the search's plan with the most wins if its gain over the rollout bot's turn has a
+  at them it is the search's plan with the highest mean if its gain over the rollout bot's turn has a
   95% paired interval above 0 (else the rollout bot's turn): the pick of the best of several plans
   on the same rollouts flatters it, and asking for a clear gain keeps the noise from making mistakes up.
 
-so that ``change = dice + decisions + (best - before) + noise``, the last term being what the best
-plan is worth over the position (zero in expectation away from the turning points). The intervals
-are 95% normal intervals of the mean of the per-rollout differences; the win chances' are Wilson
-intervals. See ``docs/review.md`` for the method and a worked example.
+Both parts value every branch at the same horizon with the same model, so the dice average 0 over
+many turns whatever the model's own error. The intervals are 95% normal intervals of the mean of the
+per-rollout differences. See ``docs/review.md`` for the method.
 
 >>> import numpy as np
 >>> from analyzer.game.state import GameState
@@ -49,7 +50,6 @@ intervals. See ``docs/review.md`` for the method and a worked example.
 
 from __future__ import annotations
 
-import dataclasses
 import math
 import multiprocessing
 import os
@@ -63,12 +63,23 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
+from analyzer.analysis.evaluator import (
+    BOT_NAME,
+    ROLLOUT_BOT,
+    ROLLOUT_ROUNDS,
+    face_down_assumption,
+    limited,
+    model_band,
+    model_for,
+    play_on,
+    prepared_for,
+    rollout_rng,
+)
 from analyzer.analysis.log import player_names
 from analyzer.analysis.luck import battle_luck
-from analyzer.analysis.position import face_down_assumption
 from analyzer.analysis.search import PLANS
 from analyzer.bots.base import BattleOrder, Decision
-from analyzer.bots.planner import PLANNER_BOT, PlannerBot
+from analyzer.bots.planner import PlannerBot
 from analyzer.errors import ReviewError
 from analyzer.game import face_down
 from analyzer.game.actions import (
@@ -88,24 +99,18 @@ from analyzer.game.actions import (
 )
 from analyzer.game.state import GameState
 from analyzer.game.vocabulary import Phase
-from analyzer.limits import MAX_ROUNDS
 from analyzer.plot import PLAYER_COLORS
 from analyzer.sim import playout
 from analyzer.sim.battles import sample_battle
 from analyzer.sim.checkpoints import die_with_parent
 from analyzer.sim.intervals import chance_table
+from analyzer.value.model import shipped
 
-#: The bot of every rollout and of the replays' missing decisions: the planner, named here rather than
-#: read from the registry's default, so that a slower default bot cannot silently slow the review (its
-#: budget is counted in rollouts of this bot).
-ROLLOUT_BOT: PlannerBot = PLANNER_BOT
-#: Rollouts per position (and per replay and plan) by default: a 4-player game of 100 player-turns
-#: is reviewed in about a minute on two cores (bench/bench_review.py).
+#: Rollouts per turn, replay and plan by default (bench/bench_review.py times a 4-player game of 100
+#: player-turns at this budget).
 ROLLOUTS = 200
 #: Turns searched with every plan (the turns that moved some player's chance most).
 TURNING_POINTS = 6
-#: Rounds a rollout may last past its position before it counts as a win for nobody (a stalemate).
-ROLLOUT_ROUNDS = 300
 #: z of the 95% normal intervals of the two parts.
 _Z = 1.959963984540054
 _SETUP = (Phase.SETUP_CLAIM, Phase.SETUP_PLACE, Phase.CHOOSE_CAPITAL)
@@ -374,27 +379,7 @@ def is_bots_own_turn(turn: PlayerTurn, bot: PlannerBot = ROLLOUT_BOT) -> bool:
 
 
 # ---------------------------------------------------------------------------------- rollouts
-def _rollout_rng(seed: int, j: int, r: int) -> np.random.Generator:
-    return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(j, r)))
-
-
-def _limited(state: GameState) -> GameState:
-    s = state.copy()
-    s.rules = dataclasses.replace(
-        state.rules, turn_limit=min(state.rules.turn_limit or MAX_ROUNDS, state.round + ROLLOUT_ROUNDS, MAX_ROUNDS)
-    )
-    return s
-
-
-def _play_on(s: GameState, rng: np.random.Generator, prepared: playout.Prepared) -> int:
-    while s.is_chance():
-        s.apply_chance(rng)
-    if not s.is_terminal():
-        playout.play_events(s, prepared, rng)
-    return -1 if s.winner is None else int(s.winner)
-
-
-def _winners(
+def _values(
     position: str,
     decisions: tuple[Decision, ...] | None,
     outcomes: tuple[tuple[int, int] | None, ...] | None,
@@ -402,26 +387,42 @@ def _winners(
     seed: int,
     j: int,
     rollouts: int,
+    horizon: int | None,
 ) -> np.ndarray:
-    """Winner (-1 for none) of each of ``rollouts`` rollouts ``(j, r)`` of the position (JSON): played on
-    at once (``decisions`` and ``plan`` None), after the turn replayed with ``decisions``, or after
-    the turn played by the search's plan ``plan``. A module-level function, for worker processes."""
-    start = _limited(GameState.from_json(position, trusted=True))
-    prepared = playout.Prepared(
-        [ROLLOUT_BOT] * start.n_players, start.board, start.rules.dice, start.rules.balanced_blitz
-    )
-    out = np.empty(rollouts, dtype=np.int64)
+    """Each seat's value (rollouts x seats) after each of ``rollouts`` rollouts ``(j, r)`` of the position
+    (JSON): played on at once (``decisions`` and ``plan`` None), after the turn replayed with ``decisions``,
+    or after the turn played by the search's plan ``plan``; then played on by the rollout bot up to the
+    start of player-turn ``horizon`` and valued there by the model (or, with no horizon, to the game's end,
+    valued 1 for its winner). A module-level function, for worker processes."""
+    start = limited(GameState.from_json(position, trusted=True))
+    bots = prepared_for(start)
+    model = shipped() if horizon is not None else None
+    out = np.zeros((rollouts, start.n_players))
     for r in range(rollouts):
-        rng = _rollout_rng(seed, j, r)
+        rng = rollout_rng(seed, j, r)
         s = face_down.determinize(start, rng) if start.face_down else start.copy()
         if decisions is not None or plan is not None:
             s.history = []
             replay_turn(s, decisions or (), rng, PLANS[plan] if plan is not None else ROLLOUT_BOT, outcomes)
-        out[r] = _play_on(s, rng, prepared)
+        if horizon is None:
+            winner = play_on(s, rng, bots)
+            if winner >= 0:
+                out[r, winner] = 1.0
+            continue
+        while s.is_chance():
+            s.apply_chance(rng)
+        if not s.is_terminal() and s.turn < horizon:
+            playout.play_events(s, bots, rng, until_turn=horizon)
+        if s.is_terminal():
+            if s.winner is not None:
+                out[r, int(s.winner)] = 1.0
+        else:
+            assert model is not None
+            out[r] = model.chances(s)
     return out
 
 
-Task = tuple[str, int, str | None]  # (what, position or turn, plan)
+Task = tuple[str, int, str | None]  # (what, turn, plan)
 
 
 def _run(
@@ -429,7 +430,7 @@ def _run(
 ) -> Iterator[tuple[Task, np.ndarray]]:
     if workers <= 1 or len(tasks) <= 1:
         for key, args in tasks.items():
-            result = _winners(*args)
+            result = _values(*args)
             on_done()
             yield key, result
         return
@@ -440,7 +441,7 @@ def _run(
         initializer=die_with_parent,
         initargs=(os.getpid(),),
     ) as pool:
-        futures = {pool.submit(_winners, *args): key for key, args in tasks.items()}
+        futures = {pool.submit(_values, *args): key for key, args in tasks.items()}
         for future in as_completed(futures):
             on_done()
             yield futures[future], future.result()
@@ -451,22 +452,6 @@ def turn_positions(game: GameState) -> list[GameState]:
     positions a review (and the app's win-chance strip) values. Empty before the first turn is over."""
     turns = player_turns(game)
     return [t.before for t in turns] + [turns[-1].after] if turns else []
-
-
-def position_chances(state: GameState, *, rollouts: int = ROLLOUTS, seed: int = 0) -> pd.DataFrame:
-    """Each player's win chance from ``state`` by ``rollouts`` rollouts of the rollout bot (the review's own
-    valuation of a position), one row per seat: ``player``, ``wins``, ``p_win`` and the 95% Wilson interval
-    ``ci_low``, ``ci_high``. The same ``state`` and ``seed`` give the same figures.
-
-    >>> from analyzer.game.state import GameState
-    >>> won = GameState.from_position([0] * 41 + [1], [3] * 41 + [1], n_players=2)
-    >>> position_chances(won, rollouts=4)["wins"].tolist()[:2]
-    [4, 0]
-    """
-    if isinstance(rollouts, bool) or not isinstance(rollouts, int) or rollouts < 2:
-        raise ReviewError(f"rollouts must be a whole number of at least 2 (for an interval), got {rollouts!r}")
-    winners = _winners(state.to_json(history=False), None, None, None, seed, 0, rollouts)
-    return chance_table([int((winners == p).sum()) for p in range(state.n_players)], rollouts)
 
 
 # ---------------------------------------------------------------------------------- the review
@@ -574,16 +559,26 @@ def review_game(
     names = player_names(game)[: game.n_players]
     positions = [t.before for t in turns] + [turns[-1].after]
     texts = [p.to_json(history=False) for p in positions]
-    # Stage 1: every position played on, and every turn replayed under other dice.
+    model, note = model_for(positions[0])
+    # Each turn's rollouts end where the mover's next turn starts (one round on), valued there by the model;
+    # with no model they play to the game's end.
+    horizons: list[int | None] = [
+        int(t.before.turn) + int(np.sum(t.before.alive)) if model is not None else None for t in turns
+    ]
+    # Stage 1: every turn's position played on by the rollout bot, the turn replayed under other dice, and
+    # the position after it played on to the same horizon.
     tasks: dict[Task, tuple[Any, ...]] = {}
-    for j, text in enumerate(texts):
-        tasks[("position", j, None)] = (text, None, None, None, seed, j, rollouts)
-    # A turn the rollout bot would have played itself replays as position j's own rollouts (the same games):
-    # those are reused rather than played again.
     own = {t.index for t in turns if is_bots_own_turn(t)}
     for t in turns:
-        if t.index not in own:
-            tasks[("replay", t.index, None)] = (texts[t.index], t.decisions, t.outcomes, None, seed, t.index, rollouts)
+        j, h = t.index, horizons[t.index]
+        tasks[("plan", j, "default")] = (texts[j], None, None, None, seed, j, rollouts, h)
+        # A turn the rollout bot would have played itself replays as its own turn's rollouts (the same games).
+        if j not in own:
+            tasks[("replay", j, None)] = (texts[j], t.decisions, t.outcomes, None, seed, j, rollouts, h)
+        tasks[("after", j, None)] = (texts[j + 1], None, None, None, seed, j, rollouts, h)
+    if model is None:
+        last = len(turns)
+        tasks[("plan", last, "default")] = (texts[last], None, None, None, seed, last, rollouts, None)
     total = len(tasks) + min(turning_points, len(turns)) * (len(PLANS) - 1)
     done = [0]
 
@@ -593,15 +588,21 @@ def review_game(
             on_progress(done[0], total)
 
     won: dict[Task, np.ndarray] = dict(_run(tasks, workers, tick))
-    wins = np.stack(
-        [[won[("position", j, None)] == p for p in range(game.n_players)] for j in range(len(positions))]
-    ).astype(float)
-    p_win = wins.mean(axis=2)  # position x seat
+    if model is not None:
+        p_win = np.stack([model.chances(p) for p in positions])  # position x seat
+        band = np.array([model_band(model, p.n_players) for p in positions])[:, None]
+        low, high = np.clip(p_win - band, 0, 1) * (p_win > 0), np.clip(p_win + band, 0, 1) * (p_win > 0)
+    else:
+        counted = [won[("plan", j, "default")] for j in range(len(positions))]
+        tables = [chance_table(v.sum(axis=0).astype(int).tolist(), rollouts) for v in counted]
+        p_win = np.stack([t["p_win"].to_numpy() for t in tables])
+        low = np.stack([t["ci_low"].to_numpy() for t in tables])
+        high = np.stack([t["ci_high"].to_numpy() for t in tables])
     moved = np.abs(np.diff(p_win, axis=0)).max(axis=1)
     chosen = sorted(np.argsort(-moved, kind="stable")[: max(0, turning_points)].tolist())
     # Stage 2: the search's plans at the turning points.
     plan_tasks: dict[Task, tuple[Any, ...]] = {
-        ("plan", j, name): (texts[j], None, None, name, seed, j, rollouts)
+        ("plan", j, name): (texts[j], None, None, name, seed, j, rollouts, horizons[j])
         for j in chosen
         for name in PLANS
         if name != "default"
@@ -612,11 +613,11 @@ def review_game(
     rows = []
     for t in turns:
         j, me = t.index, t.player
-        after = wins[j + 1, me]
-        replayed = wins[j, me] if j in own else (won[("replay", j, None)] == me).astype(float)
-        plans = {"default": wins[j, me]}
+        after = won[("after", j, None)][:, me]
+        plans = {"default": won[("plan", j, "default")][:, me]}
+        replayed = plans["default"] if j in own else won[("replay", j, None)][:, me]
         if j in chosen:
-            plans |= {name: (won[("plan", j, name)] == me).astype(float) for name in PLANS if name != "default"}
+            plans |= {name: won[("plan", j, name)][:, me] for name in PLANS if name != "default"}
         best = _best_plan(plans)
         dice = _mean_interval(after - replayed)
         decisions = _mean_interval(replayed - plans[best])
@@ -647,11 +648,13 @@ def review_game(
         row |= {f"after_{p}": p_win[j + 1, p] for p in range(game.n_players)}
         rows.append(row)
     table = pd.DataFrame(rows)
-    chances = pd.concat(
-        [chance_table(wins[j].sum(axis=1).tolist(), rollouts).assign(position=j) for j in range(len(positions))],
-        ignore_index=True,
+    chances = pd.DataFrame(
+        [
+            {"position": j, "player": p, "p_win": p_win[j, p], "ci_low": low[j, p], "ci_high": high[j, p]}
+            for j in range(len(positions))
+            for p in range(game.n_players)
+        ]
     )
-    chances = chances[["position", *chances.columns.drop("position")]]
     return GameReview(
         names,
         table,
@@ -659,7 +662,7 @@ def review_game(
         _summary(table, p_win, names),
         rollouts,
         seed,
-        assumptions(positions[-1]),
+        " ".join(x for x in (assumptions(positions[-1], model is not None), note) if x),
         time.perf_counter() - started,
     )
 
@@ -672,13 +675,20 @@ def _best_plan(plans: dict[str, np.ndarray]) -> str:
     return best if _mean_interval(plans[best] - plans["default"])[1] > 0 else "default"
 
 
-def assumptions(state: GameState) -> str:
-    """What the win chances of a review (or the strip) assume, in words, for the game at ``state``."""
+def assumptions(state: GameState, model: bool = True) -> str:
+    """What the win chances of a review assume, in words, for the game at ``state``."""
     said = face_down_assumption(state)
-    return (
-        "Win chances: each position played on to the end by the planner bot in every seat; "
-        "a rollout still running after 300 more rounds counts as a win for nobody." + (" " + said if said else "")
-    )
+    if model:
+        text = (
+            f"Win chances by the learned model of {BOT_NAME}'s play. Dice and decisions: each turn played on "
+            f"by {BOT_NAME} in every seat to the start of the mover's next turn, valued there by the model."
+        )
+    else:
+        text = (
+            f"Win chances, dice and decisions: each position played on to the end by {BOT_NAME} in every seat; "
+            f"a rollout still running after {ROLLOUT_ROUNDS} more rounds counts as a win for nobody."
+        )
+    return text + (" " + said if said else "")
 
 
 def _luck_by_turn(game: GameState, turns: list[PlayerTurn]) -> dict[int, tuple[int, float, int]]:
@@ -756,7 +766,6 @@ __all__ = [
     "TURNING_POINTS",
     "assumptions",
     "player_turns",
-    "position_chances",
     "replay_turn",
     "review_figure",
     "review_game",

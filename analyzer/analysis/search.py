@@ -1,10 +1,12 @@
 """A search over whole-turn plans for a given position, scored by rollouts of the compiled playout.
 
 :func:`suggest_turn` plays the player's turn from ``state`` with each of a
-few whole-turn plans (:data:`PLANS`: the planner's own turn, and variants
+few whole-turn plans (:data:`PLANS`: the default bot's own turn, and variants
 of it that attack more or less boldly, chase or ignore continents, or sit the
-turn out), then the rest of the game in compiled code with the base bot (the planner unless told) in
-every seat, and counts the player's wins. Every plan is played on the same
+turn out), then one round more in compiled code with the base bot (the default bot unless told) in
+every seat, and values the position reached with the learned model (the evaluator's,
+:mod:`analyzer.analysis.evaluator`); where the model cannot value the game, or for another base bot,
+the rollouts play to the end and count the player's wins. Every plan is played on the same
 random numbers (rollout ``k`` draws from ``game_rng(seed, k)`` for every
 plan), so the differences between plans are sharper than their win chances.
 It returns the best plan with its win chance and its gain over the base
@@ -37,6 +39,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from analyzer.analysis.evaluator import ROLLOUT_BOT, model_for
 from analyzer.bots.base import BattleOrder, Decision
 from analyzer.bots.planner import PLANNER_BOT, PlannerBot
 from analyzer.errors import BotError
@@ -48,6 +51,7 @@ from analyzer.game.vocabulary import Phase
 from analyzer.sim import playout
 from analyzer.sim.battles import resolve_order
 from analyzer.sim.runs import game_rng
+from analyzer.value.model import ValueModel
 
 #: The variants of the default bot's turn that the search tries, by name: each changes a few of the
 #: bot's knobs (:func:`plans_of` applies them to any planning bot).
@@ -68,7 +72,7 @@ def plans_of(base: PlannerBot) -> dict[str, PlannerBot]:
 
 
 #: Whole-turn plans, as the bot that plays the turn; ``default`` is the baseline every gain is against.
-PLANS: dict[str, PlannerBot] = plans_of(PLANNER_BOT)
+PLANS: dict[str, PlannerBot] = plans_of(ROLLOUT_BOT)
 #: Rounds a rollout may last past the position before it counts as lost (a stalemate).
 ROLLOUT_ROUNDS = 300
 
@@ -107,7 +111,7 @@ def _play_turn(
     bot: PlannerBot,
     rng: np.random.Generator,
     record: list[tuple[Decision, Action]] | None,
-    others: PlannerBot = PLANNER_BOT,
+    others: PlannerBot = ROLLOUT_BOT,
 ) -> None:
     """Play on until ``me``'s turn is over, ``bot`` deciding for ``me`` (``others`` defends for the
     others); every action through the engine's legality check. ``record`` gets each of ``me``'s
@@ -128,6 +132,23 @@ def _play_turn(
             record.append((decision, action))
 
 
+def _value(
+    s: GameState, me: int, horizon: int | None, rng: np.random.Generator, base: PlannerBot, model: ValueModel | None
+) -> float:
+    """``me``'s value of a rollout after its turn: played on by ``base`` to ``horizon`` and valued by the model,
+    or with no horizon played to the end (1 for a win)."""
+    if not s.is_terminal():
+        while s.is_chance():
+            s.apply_chance(rng)
+        if horizon is None:
+            playout.play_compiled(s, [base] * s.n_players, rng)
+        elif s.turn < horizon:
+            playout.play_events(s, [base] * s.n_players, rng, until_turn=horizon)
+    if s.is_terminal() or model is None:
+        return 1.0 if s.winner == me else 0.0
+    return float(model.chances(s)[me])
+
+
 def suggest_turn(
     state: GameState,
     *,
@@ -135,7 +156,7 @@ def suggest_turn(
     rollouts: int | None = None,
     seed: int = 0,
     plans: Mapping[str, PlannerBot] | None = None,
-    base: PlannerBot = PLANNER_BOT,
+    base: PlannerBot = ROLLOUT_BOT,
     on_progress: Callable[[int, float], None] | None = None,
 ) -> TurnSuggestion:
     """The best whole turn for the player to move in ``state`` (at the start of, or during, their turn).
@@ -166,6 +187,9 @@ def suggest_turn(
     rules = dataclasses.replace(
         state.rules, turn_limit=min(state.rules.turn_limit or 10**9, state.round + ROLLOUT_ROUNDS)
     )
+    model, _ = model_for(state) if base is ROLLOUT_BOT else (None, "")
+    # With the model, a rollout stops where the mover's next turn starts and the model values it there.
+    horizon = state.turn + int(np.sum(state.alive)) if model is not None else None
     started = time.perf_counter()
     k = 0
     while (rollouts is not None and k < rollouts) or (
@@ -183,11 +207,7 @@ def suggest_turn(
             s.rules = rules
             rng = game_rng(seed, k)
             _play_turn(s, me, chosen[name], rng, first_turns[name] if k == 0 else None, base)
-            if not s.is_terminal():
-                while s.is_chance():
-                    s.apply_chance(rng)
-                playout.play_compiled(s, [base] * s.n_players, rng)
-            wins[name].append(1.0 if s.winner == me else 0.0)
+            wins[name].append(_value(s, me, horizon, rng, base, model))
         k += 1
         if on_progress is not None:
             used = k / rollouts if rollouts is not None else (time.perf_counter() - started) / float(budget)  # type: ignore[arg-type]

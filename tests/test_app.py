@@ -14,6 +14,7 @@ from streamlit.dataframe_util import convert_arrow_bytes_to_pandas_df
 from streamlit.runtime.media_file_manager import MediaFileManager
 from streamlit.testing.v1 import AppTest
 
+from analyzer.analysis import evaluator
 from analyzer.analysis.position import attack_suggestions, new_game_from_position
 from analyzer.errors import BoardError
 from analyzer.game.actions import Attack, Place
@@ -898,29 +899,34 @@ def test_suggestions_rank_the_player_to_moves_attacks() -> None:
     assert list(ranked["p_win"]) == sorted(ranked["p_win"], reverse=True)
 
 
-def test_rollouts_run_on_the_button_and_are_kept() -> None:
+def test_the_chances_show_the_model_at_once_and_rollouts_on_the_button() -> None:
     # Player 1 holds 41 territories with 5 armies against a lone army: every rollout is theirs.
     won = GameState.from_position([0] * 41 + [1], [5] * 41 + [1], n_players=3)
     at = open_tab(load(start(), won), "Suggestions")
     assert "chances" not in at.session_state
-    at.slider(key="rollout_budget").set_value(1)
+    model = evaluator.chances(won)
+    (shown,) = [df.value for df in at.dataframe if "ci_low" in df.value.columns]
+    assert np.allclose(shown["p_win"], model.p) and shown["name"].tolist() == ["Player 1", "Player 2", "Player 3"]
+    assert any("learned model of the default bot" in c.value for c in at.caption)
+    at.select_slider(key="rollout_count").set_value(100)
     # The default bot plays the rollouts: its compiled kernels may be loaded (or compiled) by this first run.
     at.button(key="rollout_run").click().run(timeout=600)
     assert not at.exception
-    _, chances = at.session_state["chances"]
-    assert chances.rollouts >= 1
-    table = table_with(at, "ci_low")
-    assert table["wins"].tolist() == [chances.rollouts, 0, 0]
+    _, counted = at.session_state["chances"]
+    assert counted.rollouts == 100 and counted.wins.tolist() == [100, 0, 0]
+    tables = [df.value for df in at.dataframe if "ci_low" in df.value.columns]
+    assert len(tables) == 2 and tables[1]["p_win"].tolist() == [1.0, 0.0, 0.0]
+    assert any("100 rollouts of the default bot in every seat" in c.value for c in at.caption)
     # A rerun shows the same estimate without playing again.
     at.run()
-    assert at.session_state["chances"][1] is chances
+    assert at.session_state["chances"][1] is counted
     assert not at.warning
 
 
 def test_rollouts_for_an_earlier_position_are_flagged() -> None:
     won = GameState.from_position([0] * 41 + [1], [5] * 41 + [1], n_players=3)
     at = open_tab(load(start(), won), "Suggestions")
-    at.slider(key="rollout_budget").set_value(1)
+    at.select_slider(key="rollout_count").set_value(100)
     # The default bot plays the rollouts: its compiled kernels may be loaded (or compiled) by this first run.
     at.button(key="rollout_run").click().run(timeout=600)
     open_tab(at, "Board")

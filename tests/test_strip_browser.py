@@ -1,47 +1,40 @@
-"""The win-chance strip of a live game in a real Chromium at 390 px: it follows a recorded turn without holding
-up the next entry, and its poll brings in another phone's entries.
-
-The strip's chances of a new position are rollouts valued in a worker process; the test makes an entry right
-after a turn ends, while that position is still being valued (its chances are not yet in the store's cache),
-sees the entry shown, and then sees the strip catch up with the chances the store now holds for it.
+"""The win-chance strip of a live game in a real Chromium at 390 px: it shows the evaluator's chances of the game
+as it stands with each entry, counts rollouts on a tap, and its poll brings in another phone's entries.
 """
 
 from __future__ import annotations
 
-import io
 from collections.abc import Iterator
 
-import pandas as pd
 import pytest
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, Locator, expect
 from test_app_browser import PHONE, Server, no_traceback, placed_and_ended, serving
 
-from analyzer.analysis.review import turn_positions
+from analyzer.analysis.evaluator import ROLLOUTS, Chances, chances
 from analyzer.game.vocabulary import Phase
 from analyzer.live import LiveGame
 from analyzer.store import GameStore
-from analyzer.webapp.strip import CACHE_KIND, ROLLOUTS_ENV, position_key
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
-#: The first page loads the kernels, and every turn of the game is valued by rollouts on a busy machine.
+#: The first page loads the kernels on a busy machine.
 TIMEOUT_MS = 240_000
-
-
-SLOW = 5000
 
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, str]]:
-    # 5,000 rollouts a position (25x the default): seconds to tens of seconds of a core, so that an entry
-    # answered at once is seen answered before the valuation ends, on a quiet machine as on a busy one.
-    with serving(
-        tmp_path_factory.mktemp("strip") / "games.sqlite3", placed_and_ended(11, 3), "Strip", {ROLLOUTS_ENV: str(SLOW)}
-    ) as served:
+    with serving(tmp_path_factory.mktemp("strip") / "games.sqlite3", placed_and_ended(11, 3), "Strip") as served:
         yield served
 
 
-def test_the_strip_follows_a_turn_without_holding_up_the_next_entry(
+def shows(strip: Locator, chances: Chances) -> None:
+    for name, p_win in zip(["Ann", "Bo", "Cy"], chances.p):
+        expect(strip.get_by_test_id("stMetric").filter(has_text=name)).to_contain_text(
+            f"{100 * p_win:.0f}%", timeout=TIMEOUT_MS
+        )
+
+
+def test_the_strip_shows_the_chances_of_the_game_as_it_stands_with_each_entry(
     browser: Browser, served: tuple[Server, str]
 ) -> None:
     server, game_id = served
@@ -50,31 +43,20 @@ def test_the_strip_follows_a_turn_without_holding_up_the_next_entry(
     page.set_default_timeout(TIMEOUT_MS)
     page.goto(f"{server.url}/?game={game_id}")
     strip = page.locator(".st-key-win_strip")
-    expect(strip.get_by_text("Win chances now")).to_be_visible(timeout=TIMEOUT_MS)
+    expect(strip.get_by_text("learned model of the default bot")).to_be_visible(timeout=TIMEOUT_MS)
+    shows(strip, chances(store.load(game_id).state))
 
-    page.get_by_role("button", name="Place", exact=True).click()
-    page.get_by_role("button", name="End turn", exact=True).click()
-    expect(page.get_by_role("button", name="Undo (end)")).to_be_visible()
-    new = position_key(turn_positions(store.load(game_id).state)[-1], SLOW)
-    # The next player's entry, at once: it is shown while the turn just ended is still being valued.
     page.get_by_role("button", name="Place", exact=True).click()
     expect(page.get_by_role("button", name="Undo (place)")).to_be_visible()
-    assert store.get_cached(CACHE_KIND, new) is None, "the rollouts ended before the entry was shown: nothing shown"
+    shows(strip, chances(store.load(game_id).state))
+    page.get_by_role("button", name="End turn", exact=True).click()
+    expect(page.get_by_role("button", name="Undo (end)")).to_be_visible()
+    shows(strip, chances(store.load(game_id).state))
 
-    # Then the strip catches up: once the new position is valued, the chances it shows are those kept for it.
-    kept = None
-    for _ in range(TIMEOUT_MS // 500):
-        kept = store.get_cached(CACHE_KIND, new)
-        if kept is not None:
-            break
-        page.wait_for_timeout(500)
-    assert kept is not None, "the turn just ended was never valued"
-    chances = pd.read_json(io.StringIO(kept), orient="split")
-    for name, p_win in zip(["Ann", "Bo", "Cy"], chances["p_win"]):
-        expect(strip.get_by_test_id("stMetric").filter(has_text=name)).to_contain_text(
-            f"{100 * p_win:.0f}%", timeout=TIMEOUT_MS
-        )
-    expect(strip.get_by_text("Win chances now")).to_be_visible(timeout=TIMEOUT_MS)
+    # A tap counts rollouts of the default bot for the position now: the strip shows them and says so.
+    strip.get_by_role("button", name=f"Count {ROLLOUTS} rollouts").click()
+    expect(strip.get_by_text(f"{ROLLOUTS} rollouts of the default bot")).to_be_visible(timeout=TIMEOUT_MS)
+    shows(strip, chances(store.load(game_id).state, "rollouts", rollouts=ROLLOUTS))
     no_traceback(page)
     page.context.close()
 

@@ -121,7 +121,7 @@ def show_review(review: GameReview, names: list[str], colors: list[str] | None) 
             f"{100 * row.after:.0f}% ({_points(row.change)}). Dice {_points(row.dice)} "
             f"[{_points(row.dice_low)}, {_points(row.dice_high)}], decisions {_points(row.decisions)} "
             f"[{_points(row.decisions_low)}, {_points(row.decisions_high)}] against "
-            f"{'the planner bot' if row.best_plan == 'default' else plain(str(row.best_plan))}."
+            f"{'the default bot' if row.best_plan == 'default' else plain(str(row.best_plan))}."
         )
     with st.expander("Every turn"):
         st.dataframe(

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import streamlit as st
 
-from analyzer.analysis.position import win_chances
+from analyzer.analysis.evaluator import ROLLOUTS, chances
 from analyzer.analysis.search import suggest_turn, turn_steps
 from analyzer.analysis.standing import can_suggest_turn, living_players
-from analyzer.bots.registry import BOTS
 from analyzer.game.state import GameState
 from analyzer.text import plain
 from analyzer.webapp.cached import cached_suggestions, position_json
@@ -17,6 +16,8 @@ from analyzer.webapp.session import CHANCES, TURN_TIP
 #: Height of a table row in pixels (Streamlit's default), and the most a table takes before it scrolls.
 ROW_HEIGHT = 35
 MAX_TABLE_HEIGHT = 1400
+#: The rollouts a player may count: from a quick look to intervals of about ±2 points.
+ROLLOUT_CHOICES = (100, 200, 400, 1000, 2000)
 
 
 def suggestions_view(game: GameState, names: list[str]) -> None:
@@ -75,42 +76,44 @@ def suggestions_view(game: GameState, names: list[str]) -> None:
     best_turn(game, names)
 
     st.subheader("Chances to win the game")
-    bot_col, budget_col, seed_col = st.columns(3)
-    bots = list(BOTS)
-    # The default bot: 2,000 rollouts in about 5 s, where the random bot's slow games gave 20 in 52 s.
-    bot = bot_col.selectbox("Bots playing every seat", bots, index=bots.index("default"), key="rollout_bot")
-    budget = budget_col.slider("Time budget (s)", 1, 60, 10, key="rollout_budget")
+    chances_view(game, names)
+
+
+def chances_view(game: GameState, names: list[str]) -> None:
+    """Each player's chance to win: the evaluator's model at once, and rollouts counted on a tap."""
+    model = chances(game)
+    rollouts_col, seed_col = st.columns(2)
+    rollouts = rollouts_col.select_slider("Rollouts", ROLLOUT_CHOICES, value=ROLLOUTS, key="rollout_count")
     with seed_col:
         seed = whole_number("Rollout seed", 0, 2**32 - 1, value=0, key="rollout_seed")
-    if st.button("Estimate by rollouts", key="rollout_run") and seed is not None:
-        bar = st.progress(0.0, text="Playing the position out...")
-
-        def progress(done: int, used: float) -> None:
-            bar.progress(used, text=f"{done} rollouts")
-
-        chances = win_chances(game, bot, budget=float(budget), seed=int(seed), on_progress=progress)
-        bar.empty()
-        st.session_state[CHANCES] = (position_json(game), chances)
+    if st.button("Count by rollouts", key="rollout_run") and seed is not None:
+        with st.spinner(f"{rollouts} rollouts of the default bot in every seat…"):
+            counted = chances(game, "rollouts", rollouts=int(rollouts), seed=int(seed))
+        st.session_state[CHANCES] = (position_json(game), counted)
     stored = st.session_state.get(CHANCES)
+    shown = [model]
     if stored is not None:
-        computed_for, chances = stored
-        if computed_for != position_json(game):
-            st.warning("These chances are for an earlier position: estimate again.")
-        shown = chances.table.copy()
-        shown.insert(0, "name", [names[p] for p in shown["player"]])
+        computed_for, counted = stored
+        if computed_for == position_json(game):
+            shown.append(counted)
+        else:
+            st.warning("The rollouts counted were for an earlier position: count again.")
+    for result in shown:
+        table = result.table().drop(columns="player")
+        table["name"] = [names[p] for p in range(len(table))]
         st.dataframe(
-            shown.drop(columns="player"),
+            table,
             hide_index=True,
+            key=f"chances_{result.method}",
             column_config={
+                "name": "Player",
                 "p_win": st.column_config.ProgressColumn("P(win)", format="percent", min_value=0.0, max_value=1.0),
+                "ci_low": st.column_config.NumberColumn("from", format="percent"),
+                "ci_high": st.column_config.NumberColumn("to", format="percent"),
             },
         )
-        st.caption(
-            f"{chances.rollouts} rollouts in {chances.seconds:.1f} s, {chances.confidence:.0%} Wilson "
-            f"intervals; {chances.capped} reached the round cap with no winner."
-        )
-        if chances.assumed:
-            st.caption(plain(chances.assumed))
+        extra = f" {result.capped} reached the round cap with no winner." if result.capped else ""
+        st.caption(plain(f"{result.caption}{extra} ({result.seconds:.2f} s)"))
 
 
 def best_turn(game: GameState, names: list[str]) -> None:
@@ -124,8 +127,8 @@ def best_turn(game: GameState, names: list[str]) -> None:
         )
         return
     st.caption(
-        "Each plan (the planner bot's own turn, bolder, more careful, for continents...) plays the rest of "
-        f"{plain(player)}'s turn, then the planner bot plays every seat to the end of the game; every plan "
+        "Each plan (the default bot's own turn, bolder, more careful, for continents...) plays the rest of "
+        f"{plain(player)}'s turn, then the default bot plays every seat for a round and the learned model values the result; every plan "
         "gets the same dice, so their differences are sharper than their win chances."
     )
     budget_col, run_col = st.columns([3, 2])
@@ -148,7 +151,7 @@ def best_turn(game: GameState, names: list[str]) -> None:
         return
     st.markdown(
         f"**{plain(tip.plan)}**: {plain(player)} wins {tip.win_chance:.0%} of the rollouts, against "
-        f"{tip.default_win_chance:.0%} with the planner bot's own turn."
+        f"{tip.default_win_chance:.0%} with the default bot's own turn."
     )
     st.metric("Gain in win chance", f"{tip.gain:+.1%}")
     st.markdown(f"95% interval: **{tip.gain_low:+.1%} to {tip.gain_high:+.1%}**")

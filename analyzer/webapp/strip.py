@@ -76,6 +76,12 @@ def _chart_png(chances: tuple[tuple[float, ...], ...], names: tuple[str, ...], c
     return out.getvalue()
 
 
+def _count(game: GameState, key: str) -> None:
+    """The button's callback: the rollouts of the position now, kept for the page (run before the strip's next
+    run draws them)."""
+    st.session_state.setdefault(COUNTED, {})[key] = chances(game, "rollouts", rollouts=ROLLOUTS)
+
+
 @st.fragment(run_every=POLL_SECONDS)
 def win_strip(names: list[str]) -> None:
     """The strip: the chances of the game as it stands, with the entry that made them, and a small chart.
@@ -100,10 +106,13 @@ def win_strip(names: list[str]) -> None:
             col.caption(f"{100 * shown.low[p]:.0f}–{100 * shown.high[p]:.0f}%")
         st.caption(f"Now. {shown.caption}")
         if key not in counted and shown.method == "model":
-            if st.button(f"Count {ROLLOUTS} rollouts", key="strip_count", help="measure the chances now by rollouts"):
-                with st.spinner(f"{ROLLOUTS} rollouts of the default bot…"):
-                    counted[key] = chances(game, "rollouts", rollouts=ROLLOUTS)
-                st.rerun(scope="fragment")
+            st.button(
+                f"Count {ROLLOUTS} rollouts",
+                key="strip_count",
+                help="measure the chances now by rollouts of the default bot",
+                on_click=_count,
+                args=(game, key),
+            )
         if len(series) > 1:
             p_series = tuple(tuple(float(x) for x in c.p) for c in series)
             colors = tuple(player_colors(game)[: game.n_players])

@@ -183,11 +183,12 @@ def kernel(fn: F | None = None, *, inline: bool = False) -> Any:
             # cache: numba's cache records the module name, and a wrong one breaks later imports.
             return numba.njit(**OPTIONS, inline="always" if inline else "never")(f)
         # numba picks a function's cache folder when it is decorated, from its config.
-        previous = numba_config.CACHE_DIR
-        numba_config.CACHE_DIR = str(cache_dir())
+        # By name: numba's config sets its attributes at run time, where a type checker cannot see them.
+        previous = getattr(numba_config, "CACHE_DIR")  # noqa: B009
+        setattr(numba_config, "CACHE_DIR", str(cache_dir()))  # noqa: B010
         try:
             return numba.njit(cache=True, **OPTIONS, inline="always" if inline else "never")(f)
         finally:
-            numba_config.CACHE_DIR = previous
+            setattr(numba_config, "CACHE_DIR", previous)  # noqa: B010
 
     return wrap if fn is None else wrap(fn)

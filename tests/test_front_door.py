@@ -89,7 +89,7 @@ def test_a_missing_extra_is_named_with_its_install_command(monkeypatch: pytest.M
     with pytest.raises(MissingExtraError, match=r"^Dask is not installed: pip install 'risk-analyzer\[dask\]'$"):
         require("distributed")
     assert issubclass(MissingExtraError, RiskAnalyzerError) and issubclass(MissingExtraError, ImportError)
-    assert {extra for extra, _ in EXTRAS.values()} == {"app", "dask", "parquet", "postgres"}
+    assert {extra for extra, _ in EXTRAS.values()} == {"app", "dask", "parquet", "postgres", "train"}
 
 
 def test_simulate_on_dask_without_dask_says_which_extra(monkeypatch: pytest.MonkeyPatch) -> None:

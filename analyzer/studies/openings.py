@@ -618,9 +618,11 @@ class ModelDraftBot(DraftsThenPlays):
 
     def choose(self, state: GameState, rng: np.random.Generator) -> Decision:
         if state.phase == Phase.SETUP_CLAIM and state.n_players == self.model.n_players:  # type: ignore[union-attr]
+            model = self.model
+            assert model is not None  # the condition above read its player count
             table = recommend_pick(
-                self.model, state.owner.astype(np.int64), state.first_player, rollouts=self.rollouts, rng=rng
-            )  # type: ignore[arg-type]
+                model, state.owner.astype(np.int64), state.first_player, rollouts=self.rollouts, rng=rng
+            )
             return Claim(state.board.index(table["territory"].iloc[0]))
         return self.bot.choose(state, rng)
 

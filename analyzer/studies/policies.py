@@ -198,9 +198,8 @@ class ContinentCardBot:
             if trades and not forced:
                 best = dataclasses.replace(self.bot, cards="first")._trade(state)
                 assert best is not None
-                value = state.rules.set_value(
-                    state.sets_traded, tuple(int(state.board.card_symbols[c]) for c in best.cards)
-                )  # type: ignore[arg-type]
+                symbols = tuple(int(state.board.card_symbols[c]) for c in best.cards)
+                value = state.rules.set_value(state.sets_traded, symbols)  # type: ignore[arg-type]
                 pending = int(state.pending)
                 if self._target(state, pending + value) is not None and self._target(state, pending) is None:
                     return best

@@ -91,7 +91,8 @@ def _rng(seed: int, game: int, k: int) -> np.random.Generator:
 @lru_cache(maxsize=64)
 def _prepared(names: tuple[str, ...]) -> playout.Prepared:
     board = classic_board()
-    return playout.Prepared([make_bot(n) for n in names], board, Rules().dice)
+    bots = [make_bot(n) for n in names]
+    return playout.Prepared(bots, board, Rules().dice)  # type: ignore[arg-type]  # the registry's compiled bots
 
 
 def _table(
@@ -293,7 +294,7 @@ def error_band(model: ValueModel, per_count: int, rollouts: int, seed: int) -> d
             alive = p > 0
             errors.extend(((p - counted) ** 2)[alive])
             noise.extend((counted * (1 - counted) / rollouts)[alive])
-        rms = float(np.sqrt(max(np.mean(errors) - np.mean(noise), 0.0)))
+        rms = float(np.sqrt(max(float(np.mean(errors) - np.mean(noise)), 0.0)))
         bands[str(n)] = round(1.96 * rms, 4)
         squares.append(rms**2)
     bands["all"] = round(1.96 * float(np.sqrt(np.mean(squares))), 4)

@@ -114,7 +114,7 @@ class ValueModel:
             "card": self.card,
             "layers": len(self.weights),
         }
-        arrays = {"meta": np.array(json.dumps(meta)), "mean": self.mean, "scale": self.scale}
+        arrays: dict[str, Any] = {"meta": np.array(json.dumps(meta)), "mean": self.mean, "scale": self.scale}
         for i, (w, b) in enumerate(zip(self.weights, self.biases)):
             arrays[f"w{i}"] = w
             arrays[f"b{i}"] = b

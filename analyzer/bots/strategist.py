@@ -1,7 +1,7 @@
 """The strategist: the planning bot, plus eliminations planned for cards and a guard against being one.
 
 :class:`StrategistBot` is a :class:`~analyzer.bots.planner.PlannerBot` (its draft, continent plans,
-attacks and fortifying stay) with three additions, computed afresh at each decision:
+attacks and fortifying stay) with four additions, computed afresh at each decision:
 
 * **kills for cards**: for every opponent, the cheapest route from one of its stacks through all of
   that player's territories (:mod:`analyzer.bots.kills`), scored as one battle against every army on
@@ -21,9 +21,9 @@ attacks and fortifying stay) with three additions, computed afresh at each decis
   left; by default never with two, where the planner's own play holds up best).
 * **caution with many players**: fights outside its plan and its kills only at the attack threshold
   raised by ``caution`` (one figure per count of players left: by default +0.3 with four left and
-  +0.4 with five or six, so 0.9 and 1.0). Among many players a fight that is not part of a plan
-  spends armies the others then take; it lets them wear each other down, and with two or three
-  left it fights as the planner does.
+  +0.4 with five or six, so 0.9 and 1.0). At crowded tables, of card hunters and weaker bots or of
+  planners, it measured far stronger so (``docs/bots.md``); with two or three left it fights as the
+  planner does.
 
 Every decision is compiled and shared by :meth:`StrategistBot.choose` and the compiled playout.
 

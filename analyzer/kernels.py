@@ -49,6 +49,7 @@ KERNEL_MODULES = (
     "analyzer.bots.kills",
     "analyzer.bots.hunter",
     "analyzer.bots.strategist",
+    "analyzer.bots.sparring",
     "analyzer.sim.playout",
     "analyzer.solver.battle",
     "analyzer.solver.blitz",

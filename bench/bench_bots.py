@@ -8,8 +8,8 @@
   (``PlannerBot(draft="model")``) against three default bots, which draft by each continent's ease
   of holding (fair share 25%), and against three classic bots (the default bot's own figure is above);
 * speed: player-turns per CPU second of compiled 4-player games with one bot in every seat: the
-  strategist, the hunter, and as baselines in the same process the planner (the default before the
-  strategist) and the classic bot, the median and the best of 12 runs of 500 games each (target:
+  strategist, the hunter, the sparring cluster and pixie, and as baselines in the same process the
+  planner (the default before the strategist) and the classic bot, the median and the best of 12 runs of 500 games each (target:
   50,000); beside it the turns a game lasts and the CPU time a game takes, since a bot whose games end
   sooner plays fewer turns a second at the same cost a game (``--speed`` runs this section alone:
   ``--games N --runs R``, by default 500 and 12). A run of ``simulate`` also costs about 10 ms
@@ -84,7 +84,7 @@ def draft(n: int) -> None:
         print(f"4 players, one model-drafting default seat (rotated) vs three {name}: {wilson(wins, 4 * n)}")
 
 
-SPEED_BOTS = ("strategist", "hunter", "planner", "classic")
+SPEED_BOTS = ("strategist", "hunter", "planner", "classic", "cluster", "pixie")
 
 
 def speed(n: int, runs: int) -> None:

@@ -306,3 +306,33 @@ def test_registered_and_compiled():
     with pytest.raises(BotError, match="exposure must be 5 probabilities"):
         StrategistBot(exposure=0.5)
     assert Phase.REINFORCE == _three_rivals({}, 0).phase
+
+
+def _after_a_capture(n_players: int) -> GameState:
+    """Player 0 in its attack phase after the turn's first capture, with Ukraine's 7 armies facing
+    3 on each neighbour (P(win) 0.857, from the exact solver); players 1 to ``n_players - 1`` alive."""
+    owner = {"Ukraine": 0} | {name: p for p, name in enumerate(("Argentina", "Madagascar", "Alaska", "Japan"), 2)}
+    owner = {name: p for name, p in owner.items() if p < n_players}
+    state = position(owner, {"Ukraine": 7}, rest=1, rest_armies=3, n_players=n_players)
+    state.pending = 0
+    state.phase = Phase.ATTACK
+    state.captured = True
+    return state
+
+
+@pytest.mark.parametrize(
+    ("n_players", "caution", "fights"),
+    [(3, None, True), (4, None, False), (6, None, False), (6, (0.0,) * 5, True), (4, (0.0, 0.0, 0.25, 0.4, 0.4), True)],
+)
+def test_caution_holds_the_strategist_back_from_fights_outside_its_plans_with_many_players_left(
+    n_players, caution, fights
+):
+    """Outside a plan (none reaches odds of 1) and a kill (none is worth 1e9), the strategist fights at
+    the attack threshold (0.6) raised by ``caution`` for the players left: by default nothing with
+    three, +0.3 with four and +0.4 with six, so a fight at 0.857 is taken only with three left."""
+    assert 0.6 < win_probability(np.array([7]), np.array([3]), 1, DiceRules())[0] < 0.9
+    knobs = {"plan_threshold": 1.0, "kill_worth": 1e9} | ({} if caution is None else {"caution": caution})
+    decision = StrategistBot(**knobs).choose(_after_a_capture(n_players), np.random.default_rng(0))
+    assert isinstance(decision, BattleOrder) == fights
+    if fights:
+        assert decision.source == T("Ukraine")

@@ -89,7 +89,10 @@ def test_only_plain_heuristic_bots_are_compiled():
     assert playout.compiled([DEFAULT_BOT, HeuristicBot(stop_at=3)])
     assert not playout.compiled([DEFAULT_BOT, RandomBot()])
     assert not playout.compiled([ContinentCardBot(), DEFAULT_BOT])
-    with pytest.raises(SimulationError, match="runs HeuristicBot, PlannerBot, HunterBot, StrategistBot seats only"):
+    with pytest.raises(
+        SimulationError,
+        match="runs HeuristicBot, PlannerBot, HunterBot, StrategistBot, ClusterBot, PixieBot seats only",
+    ):
         playout.play_compiled(
             GameState.new(2, np.random.default_rng(0)), [DEFAULT_BOT, RandomBot()], np.random.default_rng(0)
         )

@@ -637,7 +637,13 @@ def decide(S, C, bp, table, work):  # pragma: no cover - compiled
 @kernel
 def decide_attack(S, C, bp, table, work):  # pragma: no cover - compiled
     """The best battle worth fighting (a lower bar until the turn's first capture earns a card), or stop."""
-    threshold = bp[P_ATTACK] if S[engine.CAPTURED] else min(bp[P_ATTACK], bp[P_CARD])
+    return decide_attack_at(S, C, bp, table, bp[P_ATTACK], work)
+
+
+@kernel(inline=True)
+def decide_attack_at(S, C, bp, table, attack, work):  # pragma: no cover - compiled
+    """:func:`decide_attack` with the win probability ``attack`` in place of the bot's attack threshold."""
+    threshold = attack if S[engine.CAPTURED] else min(attack, bp[P_CARD])
     s, t = _edge(S, C, bp, table, threshold, 0, work)
     if s < 0:
         return END_ATTACK, 0, 0, 0, 0

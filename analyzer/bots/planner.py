@@ -62,6 +62,7 @@ from analyzer.bots.base import Decision
 from analyzer.bots.draft_model import PLAYER_COUNTS, model_block
 from analyzer.bots.heuristic import (
     ORDER,
+    P_ATTACK,
     P_STOP,
     P_WEIGHTS,
     BoardData,
@@ -70,7 +71,7 @@ from analyzer.bots.heuristic import (
     board_data,
     check_decision_phase,
     check_knobs,
-    decide_attack,
+    decide_attack_at,
     decide_move_in,
     decide_setup,
     decode,
@@ -307,10 +308,16 @@ def _odds(table, a, d):  # pragma: no cover - compiled
 @kernel(inline=True)
 def _decide_attack_plan(S, C, bp, table, work):  # pragma: no cover - compiled
     """The plan's next battle, else the default bot's attack."""
+    return decide_attack_plan_at(S, C, bp, table, bp[P_ATTACK], work)
+
+
+@kernel(inline=True)
+def decide_attack_plan_at(S, C, bp, table, attack, work):  # pragma: no cover - compiled
+    """:func:`_decide_attack_plan` with the default bot's attacks at win probability ``attack``."""
     s, t, _ = _plan(S, C, bp, table, 0, work)
     if s >= 0:
         return ORDER, s, t, int(bp[P_STOP]), 0
-    return decide_attack(S, C, bp, table, work)
+    return decide_attack_at(S, C, bp, table, attack, work)
 
 
 @kernel(inline=True)

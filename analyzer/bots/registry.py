@@ -18,6 +18,7 @@ from analyzer.bots.heuristic import DEFAULT_BOT, HeuristicBot
 from analyzer.bots.hunter import HUNTER_BOT
 from analyzer.bots.planner import PLANNER_BOT
 from analyzer.bots.random_bot import RandomBot
+from analyzer.bots.sparring import CLUSTER_BOT, PIXIE_BOT
 from analyzer.bots.strategist import STRATEGIST_BOT
 from analyzer.errors import BotError
 from analyzer.limits import quote
@@ -36,6 +37,10 @@ BOTS: dict[str, Callable[[], Bot]] = {
     "strategist": lambda: STRATEGIST_BOT,
     # A sparring bot that eliminates the weakest player for their cards (analyzer.bots.hunter).
     "hunter": lambda: HUNTER_BOT,
+    # Sparring bots in the styles of weaker public agents (analyzer.bots.sparring): cluster grows one connected
+    # group and attacks recklessly from its border; pixie takes the continents it can hold and guards their borders.
+    "cluster": lambda: CLUSTER_BOT,
+    "pixie": lambda: PIXIE_BOT,
     "classic": lambda: DEFAULT_BOT,
     "heuristic": lambda: DEFAULT_BOT,
     # No continent plan: attacks any even fight, trades at once, stacks the borders by threat, never fortifies.

@@ -1,7 +1,7 @@
 """The strategist: the planning bot, plus eliminations planned for cards and a guard against being one.
 
 :class:`StrategistBot` is a :class:`~analyzer.bots.planner.PlannerBot` (its draft, continent plans,
-attacks and fortifying stay) with three additions, computed afresh at each decision:
+attacks and fortifying stay) with four additions, computed afresh at each decision:
 
 * **kills for cards**: for every opponent, the cheapest route from one of its stacks through all of
   that player's territories (:mod:`analyzer.bots.kills`), scored as one battle against every army on
@@ -19,6 +19,11 @@ attacks and fortifying stay) with three additions, computed afresh at each decis
   a set if it holds three cards). Above ``exposure`` it trades any set at once (fewer cards to hand
   over, more armies) and puts its reinforcements next to that stack (one figure per count of players
   left; by default never with two, where the planner's own play holds up best).
+* **caution with many players**: fights outside its plan and its kills only at the attack threshold
+  raised by ``caution`` (one figure per count of players left: by default +0.3 with four left and
+  +0.4 with five or six, so 0.9 and 1.0). At crowded tables, of card hunters and weaker bots or of
+  planners, it measured far stronger so (``docs/bots.md``); with two or three left it fights as the
+  planner does.
 
 Every decision is compiled and shared by :meth:`StrategistBot.choose` and the compiled playout.
 
@@ -39,7 +44,7 @@ import numpy as np
 
 from analyzer.bots import kills, planner
 from analyzer.bots.base import Decision
-from analyzer.bots.heuristic import ORDER, BoardData, HeuristicBot, _choose_trade
+from analyzer.bots.heuristic import ORDER, P_ATTACK, BoardData, HeuristicBot, _choose_trade
 from analyzer.bots.planner import PlannerBot, _odds, knobs_at
 from analyzer.errors import BotError
 from analyzer.game.engine import steps as engine
@@ -59,10 +64,11 @@ KNOBS: tuple[tuple[str, int], ...] = (
     ("loss", 1),
     ("rival", 1),
     ("exposure", len(PLAYERS)),
+    ("caution", len(PLAYERS)),
 )
 _AT = {name: sum(k for _, k in KNOBS[:i]) for i, (name, _) in enumerate(KNOBS)}
-S_KILL_ODDS, S_GO_ON, S_KILL_WORTH, S_LATER, S_LOSS, S_RIVAL, S_EXPOSURE = (
-    _AT[k] for k in ("kill_odds", "go_on", "kill_worth", "later", "loss", "rival", "exposure")
+S_KILL_ODDS, S_GO_ON, S_KILL_WORTH, S_LATER, S_LOSS, S_RIVAL, S_EXPOSURE, S_CAUTION = (
+    _AT[k] for k in ("kill_odds", "go_on", "kill_worth", "later", "loss", "rival", "exposure", "caution")
 )
 #: Where the heuristic's parameters with trades at every chance start, after the knobs.
 S_EAGER = sum(k for _, k in KNOBS)
@@ -72,7 +78,12 @@ HOPE = 0.8
 
 @dataclass(frozen=True)
 class StrategistBot(PlannerBot):
-    """The strategist (see the module docstring); every :class:`PlannerBot` knob keeps its meaning."""
+    """The strategist (see the module docstring); every :class:`PlannerBot` knob keeps its meaning. Its
+    plans are taken from odds of 0.4 and weigh a continent's bonus over one turn (the planner's 0.5 and
+    2): with ``caution`` holding it back from other fights at 4 to 6 players, it takes the plans it has."""
+
+    plan_threshold: float = 0.4
+    bonus_turns: float = 1.0
 
     kill_odds: tuple[float, ...] = (0.75, 0.6, 0.55, 0.5, 0.5)
     go_on: float = 0.3
@@ -81,12 +92,13 @@ class StrategistBot(PlannerBot):
     loss: float = 0.1
     rival: float = 6.0
     exposure: tuple[float, ...] = (1.0, 0.35, 0.35, 0.35, 0.35)
+    caution: tuple[float, ...] = (0.0, 0.0, 0.3, 0.4, 0.4)
 
     def __post_init__(self) -> None:
         super().__post_init__()
         if self.draft != "ease":
             raise BotError(f"the strategist drafts by ease of holding only, got draft={self.draft!r}")
-        for name in ("kill_odds", "exposure"):
+        for name in ("kill_odds", "exposure", "caution"):
             value = getattr(self, name)
             if (
                 not isinstance(value, tuple)
@@ -288,10 +300,13 @@ def _reinforce(S, C, bp, table, work):  # pragma: no cover - compiled
 
 @kernel(inline=True)
 def _attack(S, C, bp, table, work):  # pragma: no cover - compiled
+    """A kill's next battle; else the planner's attack, its other fights at the attack threshold
+    raised by ``caution`` for the count of players left."""
     stack, target, _ = _kill(S, C, bp, table, 0, work)
     if stack >= 0 and target >= 0:
         return ORDER, stack, target, 1, 0
-    return planner._decide_attack_plan(S, C, bp, table, work)
+    attack = bp[P_ATTACK] + bp[knobs_at(C) + S_CAUTION + _left(S) - PLAYERS[0]]
+    return planner.decide_attack_plan_at(S, C, bp, table, attack, work)
 
 
 @kernel(inline=True)

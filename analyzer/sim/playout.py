@@ -29,7 +29,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from analyzer.bots import hunter, kills, planner, strategist
+from analyzer.bots import hunter, kills, planner, sparring, strategist
 from analyzer.bots.heuristic import (
     ORDER,
     HeuristicBot,
@@ -41,6 +41,7 @@ from analyzer.bots.heuristic import (
 )
 from analyzer.bots.hunter import HunterBot
 from analyzer.bots.planner import PlannerBot
+from analyzer.bots.sparring import ClusterBot, PixieBot
 from analyzer.bots.strategist import StrategistBot
 from analyzer.errors import IllegalActionError, SimulationError
 from analyzer.game.board import Board
@@ -79,7 +80,7 @@ EV_TURN = 2  # turn, seat, territories, armies, continents held
 
 
 #: The bot classes the compiled playout runs, by the code of their decisions in ``_run``.
-KINDS: tuple[type, ...] = (HeuristicBot, PlannerBot, HunterBot, StrategistBot)
+KINDS: tuple[type, ...] = (HeuristicBot, PlannerBot, HunterBot, StrategistBot, ClusterBot, PixieBot)
 
 
 def compiled(bots: Sequence[object]) -> bool:
@@ -324,6 +325,10 @@ def _run(
                 kind, a, b, c, d = hunter.decide(S, C, bp, table, rng, work, values)
             elif kinds[seat] == 3:
                 kind, a, b, c, d = strategist.decide(S, C, bp, table, rng, work, values)
+            elif kinds[seat] == 4:
+                kind, a, b, c, d = sparring.decide_cluster(S, C, bp, table, rng, work, values)
+            elif kinds[seat] == 5:
+                kind, a, b, c, d = sparring.decide_pixie(S, C, bp, table, rng, work, values)
             elif phase == SETUP_CLAIM or phase == SETUP_PLACE:
                 kind, a, b, c, d = decide_setup(S, C, bp, table, rng, work, values)
             elif phase == ATTACK:

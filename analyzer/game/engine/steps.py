@@ -36,7 +36,7 @@ import numpy as np
 from analyzer.game import missions as missions_mod
 from analyzer.game.board import Board
 from analyzer.game.dice import most_dice
-from analyzer.game.engine.layout import (
+from analyzer.game.engine.layout import (  # noqa: F401 - the engine's one namespace re-exports the layout
     AT_ALIVE,
     AT_ARMIES,
     AT_CAPITALS,
@@ -52,12 +52,14 @@ from analyzer.game.engine.layout import (
     CAPTURED,
     DEFENCE_DICE,
     ELIMINATION_TRADE,
+    FIELDS,
     FIRST_PLAYER,
     MOVE_HI,
     MOVE_LO,
     MOVE_S,
     MOVE_T,
     N_CARDS,
+    N_FORCES,
     N_PLAYERS,
     N_TERRITORIES,
     NEUTRAL,
@@ -75,7 +77,10 @@ from analyzer.game.engine.layout import (
     armies_view,
     card_view,
     count_at,
+    layout,
+    new_state,
     owner_view,
+    view,
 )
 from analyzer.game.rules import ELIMINATION_TRADE_HAND, Rules, fixed_set_value, reinforcement_from_territories
 from analyzer.game.vocabulary import (

@@ -17,7 +17,7 @@ from urllib.parse import parse_qs, urlsplit
 import numpy as np
 import pytest
 from conftest import Server
-from playwright.sync_api import Browser, Locator, Page, expect
+from playwright.sync_api import Browser, Download, Locator, Page, expect
 
 from analyzer.analysis.position import new_game_from_position
 from analyzer.game.actions import Battle, Place
@@ -221,7 +221,7 @@ def share_expander(page: Page) -> None:
     expect(button).to_be_visible()
 
 
-def save_game(page: Page) -> object:
+def save_game(page: Page) -> Download:
     share_expander(page)
     with page.expect_download() as download_info:
         page.get_by_role("button", name="Save game").click()

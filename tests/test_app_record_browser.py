@@ -13,7 +13,18 @@ import numpy as np
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
-from test_app_browser import TIMEOUT_MS, Server, choose, drawn, no_traceback, phone, pick, placed_and_ended, type_number
+from test_app_browser import (
+    TIMEOUT_MS,
+    Server,
+    choose,
+    drawn,
+    no_traceback,
+    phone,
+    pick,
+    placed_and_ended,
+    save_game,
+    type_number,
+)
 
 from analyzer.analysis.log import log_lines
 from analyzer.game.actions import Battle, Draw
@@ -534,3 +545,37 @@ def test_apply_on_every_tab_keeps_the_log_and_a_phantom_battle_is_refused(browse
     assert version(server, game_id) == before
     no_traceback(page)
     page.context.close()
+
+
+def test_save_game_mid_turn_downloads_the_game_as_stored(browser: Browser, server: Server) -> None:
+    """The Record view's entries redraw only the panel: the file "Save game" gives is still the game as stored
+    after them, not the game the page held when it was last drawn whole."""
+    game_id = GameStore(server.db).create(near_victory(), "Saved mid-turn").id
+    page = phone(browser)
+    page.set_default_timeout(TIMEOUT_MS)
+    page.set_default_navigation_timeout(4 * TIMEOUT_MS)
+    page.goto(f"{server.url}/?game={game_id}")
+    panel = page.get_by_test_id("stTabs")
+    first = version(server, game_id)
+    page.get_by_role("button", name="Place", exact=True).click()
+    expect(page.get_by_role("button", name="Record battle")).to_be_visible()
+    assert version(server, game_id) == first + 1
+    assert saved_file(page) == stored(server, game_id).to_json()
+    choose(panel, "Attack from", "Alaska")
+    choose(panel, "Attack", "Kamchatka")
+    type_number(panel, "Armies left on the defending territory (0: taken)", 0)
+    page.get_by_role("button", name="Record battle").click()
+    page.get_by_role("button", name="Move in").click()
+    expect(page.get_by_text("Player 1 has won the game.")).to_be_visible()
+    assert version(server, game_id) == first + 3
+    assert saved_file(page) == stored(server, game_id).to_json()
+    no_traceback(page)
+    page.context.close()
+
+
+def saved_file(page: Page) -> str:
+    """The text of the file the page's "Save game" downloads."""
+    download = save_game(page)
+    path = download.path()
+    assert path is not None
+    return path.read_text(encoding="utf-8")

@@ -381,3 +381,45 @@ def test_the_panel_counts_each_players_face_down_cards() -> None:
     assert plain("Cards: Player 1 1, Player 2 3 (3 face down), Player 3 2 (1 face down)") in [
         c.value for c in at.caption
     ]
+
+
+def _captured_then_ended(me: int | None) -> GameState:
+    """Ann (seat 0 of Ann, Bo, Cy) places 3 on Alaska, takes Kamchatka from Bo and ends her turn: the card she
+    draws is left face down (``me``: the user's seat)."""
+    owner = [1] * 42
+    alaska, kamchatka = BOARD.index("Alaska"), BOARD.index("Kamchatka")
+    for t in range(9):  # North America
+        owner[t] = 0
+    for t in range(9, 18):
+        owner[t] = 2
+    owner[kamchatka] = 1
+    armies = [3] * 42
+    state = GameState.from_position(owner, armies, n_players=3, player=0)
+    state.labels["names"] = ["Ann", "Bo", "Cy"]
+    live = LiveGame(state, me=me, seed=3)
+    live.place({alaska: live.state.pending})
+    live.battle(alaska, kamchatka, 6, 0)
+    if live.state.move is not None:
+        live.move_in(live.state.move_range()[1])
+    live.end_turn()
+    return live.state
+
+
+def test_a_face_down_card_left_unknown_does_not_hold_up_the_next_entry() -> None:
+    game = _captured_then_ended(me=0)
+    assert len(game.hand(0)) == 1 and game.player == 1
+    at = _app(game)
+    assert not errors(at)
+    # Bo's turn: his armies are placed as usual, Ann's card still face down.
+    assert any("Bo to play" in m.value and "armies to place" in m.value for m in at.markdown)
+    pending = game.pending
+    at.number_input(key=k(f"place_k{form(at)}")).set_value(pending - 1)
+    press(at, "place_go")
+    after = game_of(at)
+    assert after.pending == 1 and len(after.history) == len(game.history) + 1
+    assert any("1 army to place" in m.value for m in at.markdown)
+    press(at, "place_go")
+    assert game_of(at).pending == 0 and len(game_of(at).hand(0)) == 1
+    assert game_of(at).phase.name == "ATTACK"
+    # Naming it is still there, folded and optional.
+    assert "Name your face-down cards (1 to name, optional)" in [e.label for e in at.expander]

@@ -35,6 +35,7 @@ from analyzer.game.board import classic_board
 from analyzer.game.labels import card_label, player_labels, player_names
 from analyzer.game.state import GameState, turn_number
 from analyzer.game.vocabulary import DECK, PLAYER_COUNT_TEXT, PLAYER_COUNTS, Phase, forces
+from analyzer.game.wording import armies_text
 from analyzer.limits import MAX_NAME_LENGTH
 from analyzer.live import LIVE_LABEL, LiveGame
 from analyzer.plot import NEUTRAL_COLOR, PICK_SELECTION, PLAYER_COLORS, board_spec, chart_picks
@@ -361,7 +362,7 @@ def _status(live: LiveGame, names: list[str]) -> None:
         return
     parts = [f"Turn {turn_number(s)}", f"{names[s.player]} to play", s.phase.name.replace("_", " ").lower()]
     if s.phase == Phase.REINFORCE:
-        parts.append(f"{s.pending} armies to place")
+        parts.append(f"{armies_text(s.pending)} to place")
     st.markdown("**" + plain(" · ".join(parts)) + "**")
     alive = [p for p in range(s.n_players) if s.alive[p]]
     # Territories and continents held now, as the next turn pays them (cards aside).
@@ -393,8 +394,6 @@ def _entries(live: LiveGame, names: list[str], key: str, save: Save) -> None:
         _claim(s, names, key, save)
     elif phase == Phase.SETUP_PLACE:
         _place_starting(s, names, key, save)
-    elif _name_cards(live, s, key, save):
-        return
     elif phase == Phase.REINFORCE:
         # No army is due while a trade forced mid-turn (after an elimination) is waiting.
         _trade(live, s, names, key, save)
@@ -406,6 +405,7 @@ def _entries(live: LiveGame, names: list[str], key: str, save: Save) -> None:
         if phase == Phase.ATTACK:
             _battle(s, names, key, save)
         _fortify_or_end(live, s, names, key, save)
+    _name_cards(live, s, key, save)
 
 
 def _map_tap(live: LiveGame, key: str, save: Save) -> GameState | None:
@@ -543,21 +543,28 @@ def _place_starting(s: GameState, names: list[str], key: str, save: Save) -> Non
         _button("Place starting armies", key, "start_go", s, save, entry, type="primary")
 
 
-def _name_cards(live: LiveGame, s: GameState, key: str, save: Save) -> bool:
-    """The face-down cards of the user's own hand to name, when there are any; whether they were asked for."""
-    if live.me is None or not set(live.hidden) & set(s.hand(live.me)):
-        return False
+def _name_cards(live: LiveGame, s: GameState, key: str, save: Save) -> None:
+    """The face-down cards of the user's own hand to name, when there are any: after the entries, folded.
+
+    Naming them is optional: a card left face down is still a card of the hand (the game goes on with it
+    unknown), so the form never stands between the table and its next entry.
+    """
+    if live.me is None:
+        return
+    hidden = len(set(live.hidden) & set(s.hand(live.me)))
+    if not hidden:
+        return
     unseen = sorted(set(live.hidden) | {int(c) for c in np.flatnonzero(s.card_loc == DECK)})
-    st.multiselect("Name your face-down cards", unseen, format_func=_card_label(s), key=_k(key, "name_cards"))
-    _button(
-        "These are my cards",
-        key,
-        "name_go",
-        s,
-        save,
-        lambda live: live.name_cards([int(c) for c in st.session_state.get(_k(key, "name_cards"), [])]),
-    )
-    return True
+    with st.expander(f"Name your face-down cards ({hidden} to name, optional)"):
+        st.multiselect("Your cards", unseen, format_func=_card_label(s), key=_k(key, "name_cards"))
+        _button(
+            "These are my cards",
+            key,
+            "name_go",
+            s,
+            save,
+            lambda live: live.name_cards([int(c) for c in st.session_state.get(_k(key, "name_cards"), [])]),
+        )
 
 
 def _trade(live: LiveGame, s: GameState, names: list[str], key: str, save: Save) -> None:

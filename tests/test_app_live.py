@@ -383,7 +383,7 @@ def test_the_panel_counts_each_players_face_down_cards() -> None:
     ]
 
 
-def _captured_then_ended(me: int | None) -> GameState:
+def captured_then_ended(me: int | None) -> GameState:
     """Ann (seat 0 of Ann, Bo, Cy) places 3 on Alaska, takes Kamchatka from Bo and ends her turn: the card she
     draws is left face down (``me``: the user's seat)."""
     owner = [1] * 42
@@ -406,7 +406,7 @@ def _captured_then_ended(me: int | None) -> GameState:
 
 
 def test_a_face_down_card_left_unknown_does_not_hold_up_the_next_entry() -> None:
-    game = _captured_then_ended(me=0)
+    game = captured_then_ended(me=0)
     assert len(game.hand(0)) == 1 and game.player == 1
     at = _app(game)
     assert not errors(at)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import multiprocessing
+import re
 import sys
 import time
 import types
@@ -13,11 +14,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
+from test_app_live import captured_then_ended
 
-from analyzer.analysis.review import position_chances, replay_turn, turn_positions
-from analyzer.game.state import GameState
+from analyzer.analysis.review import player_turns, position_chances, replay_turn, turn_positions
+from analyzer.game.state import GameState, turn_number
 from analyzer.live import LiveGame
 from analyzer.store import DB_ENV, GameStore
+from analyzer.text import plain
 from analyzer.webapp import strip
 
 APP = str(Path(__file__).resolve().parent.parent / "app.py")
@@ -35,7 +38,9 @@ def recorded_game(turns: int = 3, seed: int = 6) -> GameState:
 def test_the_review_view_reviews_a_stored_game(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     db = tmp_path / "games.sqlite3"
     monkeypatch.setenv(DB_ENV, str(db))
-    stored = GameStore(db).create(recorded_game(), "Friday game")
+    game = recorded_game(turns=5)
+    game.labels["names"] = ["Ann", "Bo", "Cy"]
+    stored = GameStore(db).create(game, "Friday game")
     at = AppTest.from_file(APP, default_timeout=TIMEOUT)
     at.query_params["game"] = stored.id
     at.run()
@@ -46,10 +51,20 @@ def test_the_review_view_reviews_a_stored_game(monkeypatch: pytest.MonkeyPatch, 
     at.button(key="review_run").click().run()
     assert not at.exception and not at.error, ([e.value for e in at.exception], [e.value for e in at.error])
     (summary,) = [df.value for df in at.dataframe if "Dice share" in df.value.columns]
-    assert summary["Player"].tolist() == ["Player 1", "Player 2", "Player 3"]
-    assert any("Turning points" in m.value for m in at.markdown)
+    assert summary["Player"].tolist() == ["Ann", "Bo", "Cy"]
+    # The table's turn numbers, as the log and the status give them: every player's n-th turn is turn n.
+    names = ["Ann", "Bo", "Cy"]
+    played = [(t.round, names[t.player]) for t in player_turns(game)]
+    assert sorted({turn for turn, _ in played}) == [1, 2]
+    assert all(text.endswith(("(turn 1)", "(turn 2)")) for text in summary["Largest mistake"])
+    points = [m.value for m in at.markdown if re.match(r"Turn \d+, \*\*", m.value)]
+    assert points
+    for text in points:
+        turn, name = re.match(r"Turn (\d+), \*\*(\w+)\*\*: ", text).groups()  # type: ignore[union-attr]
+        assert (int(turn), name) in played
+    assert not any("round" in m.value for m in at.markdown)
     (turns,) = [df.value for df in at.dataframe if "best_plan" in df.value.columns]
-    assert len(turns) == 3
+    assert list(zip(turns["turn"], turns["name"])) == played
 
 
 @pytest.fixture
@@ -181,3 +196,33 @@ def test_the_record_tab_of_a_live_game_shows_the_strip(monkeypatch: pytest.Monke
     assert not at.exception, [e.value for e in at.exception]
     captions = " ".join(c.value for c in at.caption)
     assert ("Win chances" in captions and "planner bot" in captions) or "being computed" in captions
+
+
+def test_the_strip_calls_players_by_name_and_turns_as_the_table_does(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # Ann's turn 1 took Kamchatka and left her card face down; Bo's turn 1 placed and passed. The chances of the
+    # first two positions are in the store, the third's are still to come (no worker is started).
+    db = tmp_path / "games.sqlite3"
+    monkeypatch.setenv(DB_ENV, str(db))
+    for name in ("_DONE", "_RUNNING", "_WANTED", "_MISSED"):
+        monkeypatch.setattr(strip, name, {})
+    monkeypatch.setattr(strip, "_next", lambda: None)
+    live = LiveGame(captured_then_ended(me=None))
+    live.place({live.state.territories_of(1)[0]: live.state.pending})
+    live.end_turn()
+    games = GameStore(db)
+    positions = turn_positions(live.state)
+    assert [(p.player, turn_number(p)) for p in positions] == [(0, 1), (1, 1), (2, 1)]
+    for position in positions[:2]:
+        table = position_chances(position, rollouts=4)
+        games.put_cached(strip.CACHE_KIND, strip.position_key(position), table.to_json(orient="split"))
+    stored = games.create(live.state, "Named")
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.query_params["game"] = stored.id
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    (said,) = [c.value for c in at.caption if c.value.startswith("Win chances")]
+    assert said.startswith(plain("Win chances at the start of Bo's turn 1; Cy's turn 1 is being valued,"))
+    assert plain("Face-down cards (Ann 1)") in said
+    assert [m.label for m in at.metric] == ["Ann", "Bo", "Cy"]

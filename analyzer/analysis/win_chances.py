@@ -12,7 +12,7 @@ import pandas as pd
 from analyzer.bots.base import Bot
 from analyzer.errors import SimulationError
 from analyzer.game import face_down
-from analyzer.game.labels import player_labels
+from analyzer.game.labels import player_names
 from analyzer.game.state import GameState
 from analyzer.sim.evaluate import evaluate
 from analyzer.sim.intervals import chance_table
@@ -37,8 +37,11 @@ class WinChances:
     assumed: str = ""
 
 
-def face_down_assumption(state: GameState) -> str:
+def face_down_assumption(state: GameState, names: Sequence[str] | None = None) -> str:
     """What an analysis that draws the face-down cards assumes of them, in words ("" if none is face down).
+
+    ``names``: the players' names (default: those kept in ``state``); a position taken out of a game's history
+    has none of its own, and its players are still called by their names.
 
     >>> owner = [0] * 14 + [1] * 14 + [2] * 14
     >>> state = GameState.from_position(owner, [3] * 42, hands={1: ["?", "?"], 2: ["?"]})
@@ -48,7 +51,7 @@ def face_down_assumption(state: GameState) -> str:
     counts = face_down.counts(state)
     if not any(counts):
         return ""
-    names = player_labels(state)[0] or [f"Player {p + 1}" for p in range(state.n_players)]  # only seats hold cards
+    names = player_names(state) if names is None else names
     held = ", ".join(f"{names[p]} {k}" for p, k in enumerate(counts) if k)
     return (
         f"Face-down cards ({held}) drawn at random from the {len(face_down.unseen(state))} cards not yet seen, "

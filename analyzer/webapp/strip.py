@@ -33,7 +33,7 @@ from matplotlib.figure import Figure
 
 from analyzer.analysis.review import assumptions, position_chances, turn_positions
 from analyzer.errors import StoreError
-from analyzer.game.state import GameState
+from analyzer.game.state import GameState, turn_number
 from analyzer.store import GameStore
 from analyzer.text import plain
 from analyzer.webapp.session import GAME, follow_store, player_colors, store
@@ -218,8 +218,11 @@ def _queue(positions: list[tuple[str, str]], games: GameStore) -> list[pd.DataFr
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def _chart_png(chances: tuple[tuple[float, ...], ...], names: tuple[str, ...], colors: tuple[str, ...]) -> bytes:
-    """The small chart of each player's chance over the turns, as a picture.
+def _chart_png(
+    chances: tuple[tuple[float, ...], ...], names: tuple[str, ...], colors: tuple[str, ...], turns: tuple[int, ...]
+) -> bytes:
+    """The small chart of each player's chance over the turns (``turns``: the table's turn of each point), as a
+    picture: a tick at the first point of each turn, named by its number.
 
     A picture, not an interactive chart: the strip is drawn again at each of
     its polls, and the browser of a phone takes longer to build a chart again
@@ -231,7 +234,9 @@ def _chart_png(chances: tuple[tuple[float, ...], ...], names: tuple[str, ...], c
     for p, name in enumerate(names):
         ax.plot(range(len(series)), 100 * series[:, p], color=colors[p], label=name, linewidth=1.5)
     ax.set_ylim(0, 100)
-    ax.set_xlabel("player-turns", fontsize=7)
+    starts = [i for i, turn in enumerate(turns) if i == 0 or turn != turns[i - 1]]
+    ax.set_xticks(starts, [str(turns[i]) for i in starts])
+    ax.set_xlabel("turn", fontsize=7)
     ax.set_ylabel("win chance %", fontsize=7)
     ax.tick_params(labelsize=7)
     ax.legend(fontsize=6, loc="upper left", ncols=len(names), frameon=False)
@@ -276,10 +281,25 @@ def win_strip(names: list[str]) -> None:
                 help=f"95% interval {100 * row['ci_low']:.0f}% to {100 * row['ci_high']:.0f}%",
             )
             col.caption(f"{100 * row['ci_low']:.0f}–{100 * row['ci_high']:.0f}%")
-        turns = len(positions) - 1
-        when = "now" if latest == turns else f"after turn {latest} (turn {turns} being valued)"
-        said = assumptions(GameState.from_json(positions[latest][1], trusted=True))
-        st.caption(f"Win chances {when}, {ROLLOUTS} rollouts. {said}")
+        shown = GameState.from_json(positions[latest][1], trusted=True)
+        if latest == len(positions) - 1:
+            when = "now"
+        else:
+            newest = GameState.from_json(positions[-1][1], trusted=True)
+            when = f"at the start of {_whose_turn(shown, names)}; {_whose_turn(newest, names)} is being valued"
+        st.caption(plain(f"Win chances {when}, {ROLLOUTS} rollouts. {assumptions(shown, names)}"))
         series = tuple(tuple(float(x) for x in t["p_win"]) for t in known if t is not None)
         if len(series) > 1:
-            st.image(_chart_png(series, tuple(plain(n) for n in names), tuple(player_colors(game)[: game.n_players])))
+            turns = tuple(_turn_of(text) for (_, text), t in zip(positions, known) if t is not None)
+            st.image(
+                _chart_png(series, tuple(plain(n) for n in names), tuple(player_colors(game)[: game.n_players]), turns)
+            )
+
+
+def _whose_turn(position: GameState, names: list[str]) -> str:
+    """The turn a position starts, as the table says it: "Bo's turn 3"."""
+    return f"{names[position.player]}'s turn {turn_number(position)}"
+
+
+def _turn_of(position_json: str) -> int:
+    return turn_number(GameState.from_json(position_json, trusted=True))

@@ -423,3 +423,24 @@ def test_a_face_down_card_left_unknown_does_not_hold_up_the_next_entry() -> None
     assert game_of(at).phase.name == "ATTACK"
     # Naming it is still there, folded and optional.
     assert "Name your face-down cards (1 to name, optional)" in [e.label for e in at.expander]
+
+
+def test_deal_the_rest_is_one_entry_and_one_undo() -> None:
+    at = _app(None)
+    at.text_input(key=k("names")).set_value("Ann, Bo, Cy").run()
+    # Nobody is the user unless chosen: the box says so, rather than asking to choose.
+    assert at.selectbox(key=k("me")).index == 0
+    assert at.selectbox(key=k("me")).format_func(at.selectbox(key=k("me")).value) == "nobody (every card face down)"
+    press(at, "start")
+    assert LiveGame(game_of(at)).me is None
+    at.selectbox(key=k("claim")).set_value(BOARD.index("Peru"))
+    press(at, "claim_go")
+    claimed = game_of(at)
+    press(at, "deal_rest")
+    dealt = game_of(at)
+    assert (dealt.owner >= 0).all() and dealt.phase.name == "SETUP_PLACE"
+    assert len(dealt.history) == len(claimed.history) + 41
+    assert len(LiveGame(dealt).entries) == len(LiveGame(claimed).entries) + 1
+    assert at.button(key=k("undo")).label == "Undo (deal)"
+    press(at, "undo")
+    assert same_game(game_of(at), claimed)

@@ -177,7 +177,9 @@ def test_a_claimed_setup_by_taps_then_a_victory_with_a_reload(browser: Browser, 
     state = stored(server, game_id)
     assert state.phase == Phase.REINFORCE and int(state.armies.sum()) == 105
     setup_entries = len(LiveGame(state).entries)
-    assert setup_entries == 42 + 3 + 1  # a claim for each territory (the deal's one by one), three armies, the spread
+    assert (
+        setup_entries == 6 + 1 + 3 + 1
+    )  # six claims by taps, the deal of the rest (one entry), three armies, the spread
 
     # The game played to its end on the Record view, as at the table: Ann wins, Bo and Cy only place and pass.
     table = Table(page, server, game_id)

@@ -45,6 +45,8 @@ from analyzer.webapp.inputs import bounds_problem, whole_number
 T = TypeVar("T")
 
 NO_CARD = -1
+#: "You are": nobody. Not None, which a selectbox shows as no choice made ("Choose an option").
+NOBODY = -1
 #: Widths of the maps tapped to claim territories: the whole world (as on the Board tab), and one
 #: continent, which fits a phone's 390 px.
 WORLD_MAP_WIDTH = 760
@@ -271,12 +273,7 @@ def _start_form(key: str, save: Save) -> None:
         st.error(plain(f"a game has {PLAYER_COUNT_TEXT} players, got {len(names)}"))
         return
     first = _selectbox("Goes first", range(len(names)), lambda p: names[p], _k(key, "first"))
-    me = _selectbox(
-        "You are",
-        [None, *range(len(names))],
-        lambda p: "nobody (every card face down)" if p is None else names[p],
-        _k(key, "me"),
-    )
+    me = _you_are(_selectbox("You are", [NOBODY, *range(len(names))], _seat_label(names), _k(key, "me")))
     how = st.radio("Territories", [CLAIM_ONE_BY_ONE, ENTER_BY_PLAYER, RANDOM_DEAL], key=_k(key, "how"))
     deal = _deal_pickers(names, key) if how == ENTER_BY_PLAYER else None
     if not st.button("Start", key=_k(key, "start"), width="stretch", type="primary"):
@@ -306,6 +303,15 @@ def _kept(save: Save, game: GameState) -> None:
         st.error(plain(refused))
         return
     st.rerun()
+
+
+def _seat_label(names: list[str]) -> Callable[[int], str]:
+    return lambda p: "nobody (every card face down)" if p == NOBODY else names[p]
+
+
+def _you_are(choice: int | None) -> int | None:
+    """The user's seat from the "You are" box: None for nobody."""
+    return None if choice is None or choice == NOBODY else int(choice)
 
 
 def _deal_pickers(names: list[str], key: str) -> list[list[int]]:
@@ -344,11 +350,10 @@ def _deal_of(picked: list[list[int]], n_players: int) -> list[int]:
 def _adopt_form(game: GameState, key: str, save: Save) -> None:
     names = player_names(game)
     st.info("Follow this game live from here: each entry is checked by the rules, and can be undone.")
-    me = st.selectbox(
-        "You are",
-        [None, *range(game.n_players)],
-        key=_k(key, "adopt_me"),
-        format_func=lambda p: "nobody (every card face down)" if p is None else names[p],
+    me = _you_are(
+        st.selectbox(
+            "You are", [NOBODY, *range(game.n_players)], key=_k(key, "adopt_me"), format_func=_seat_label(names)
+        )
     )
     if st.button("Follow this game live", key=_k(key, "adopt"), width="stretch", type="primary"):
         _kept(save, LiveGame(game, me=me, seed=int(np.random.default_rng().integers(2**31))).state)
@@ -475,8 +480,7 @@ def _claim(s: GameState, names: list[str], key: str, save: Save) -> None:
 
 
 def _deal_rest(live: LiveGame) -> None:
-    for t in random_claims(live.state, np.random.default_rng()):
-        live.claim(t)
+    live.claim_all(random_claims(live.state, np.random.default_rng()))
 
 
 def _map(s: GameState, key: str) -> None:

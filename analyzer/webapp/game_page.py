@@ -77,7 +77,9 @@ def game_page(game: GameState, names: list[str]) -> None:
     # a random setup that became live with an Apply on the Board view reloads on Board, not on Record.
     opening: dict[object, str] = st.session_state.setdefault(OPENING_VIEW, {})
     game_id = st.session_state.get(STORED_ID)
-    if game_id not in opening:
+    # Also when the tabs were last drawn before the start page (Streamlit forgets a widget not drawn in a run):
+    # "All games", then "Open", opens the game on the view it opens on, not on the first tab.
+    if game_id not in opening or st.session_state.get(TAB) not in labels:
         wanted = st.query_params.get(TAB_PARAM)
         opening[game_id] = wanted if wanted in labels else ("Record" if live else labels[0])
         st.session_state[TAB] = opening[game_id]

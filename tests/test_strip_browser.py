@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import Browser, expect
 from test_app_browser import PHONE, Server, no_traceback, placed_and_ended, serving
 
-from analyzer.analysis.review import turn_positions
+from analyzer.analysis.review import position_chances, turn_positions
 from analyzer.game.vocabulary import Phase
 from analyzer.live import LiveGame
 from analyzer.store import GameStore
@@ -102,5 +102,32 @@ def test_the_record_view_shows_another_devices_entry_without_a_reload(
     expect(page.get_by_role("button", name=undo, exact=True)).not_to_be_visible()
     store.save(game_id, live.state, expected_version=stored.version)
     expect(page.get_by_role("button", name=undo, exact=True)).to_be_visible(timeout=30_000)
+    no_traceback(page)
+    page.context.close()
+
+
+def test_on_a_phone_the_strip_is_one_row_of_chances_under_half_a_screen(
+    browser: Browser, served: tuple[Server, str]
+) -> None:
+    # Every position of the game already valued (in the store's cache): the strip is drawn whole at once.
+    server, _ = served
+    store = GameStore(server.db)
+    game = placed_and_ended(12, 4)
+    for position in turn_positions(game):
+        table = position_chances(position, rollouts=4)
+        store.put_cached(CACHE_KIND, position_key(position, SLOW), table.to_json(orient="split"))
+    game_id = store.create(game, "Phone strip").id
+    page = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    page.goto(f"{server.url}/?game={game_id}")
+    strip = page.locator(".st-key-win_strip")
+    expect(strip.get_by_text("Win chances now")).to_be_visible()
+    expect(strip.get_by_test_id("stImage")).to_be_visible()  # the chart of the turns so far
+    metrics = strip.get_by_test_id("stMetric")
+    expect(metrics).to_have_count(3)
+    tops = {round(box["y"]) for box in (m.bounding_box() for m in metrics.all()) if box is not None}
+    assert len(tops) == 1, f"the players' chances are not side by side: their tops are at {sorted(tops)}"
+    box = strip.bounding_box()
+    assert box is not None and box["height"] < PHONE["height"] / 2, box
     no_traceback(page)
     page.context.close()

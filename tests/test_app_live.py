@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import pytest
+from streamlit.dataframe_util import convert_arrow_bytes_to_pandas_df
 from streamlit.testing.v1 import AppTest
 from test_record import play_script, same_game, script_start
 
@@ -444,3 +446,22 @@ def test_deal_the_rest_is_one_entry_and_one_undo() -> None:
     assert at.button(key=k("undo")).label == "Undo (deal)"
     press(at, "undo")
     assert same_game(game_of(at), claimed)
+
+
+def test_after_the_setup_the_record_view_has_a_map_of_the_board() -> None:
+    live = LiveGame.random(["Ann", "Bo", "Cy"], np.random.default_rng(3))
+    at = _app(live.state)
+    assert "Map" in [e.label for e in at.expander]
+    charts_before = len(at.get("vega_lite_chart"))
+    at.session_state[k("board_open")] = True
+    at.run()
+    assert not at.exception
+    (chart,) = at.get("vega_lite_chart")[charts_before:]
+    frames = [convert_arrow_bytes_to_pandas_df(dataset.data.data) for dataset in chart.proto.datasets]
+    (drawn,) = [frame for frame in frames if "territory" in frame.columns]
+    # The continent where the player to move holds the most territories, every one of its territories drawn.
+    s = live.state
+    held = [sum(int(s.owner[t]) == s.player for t in c.territories) for c in BOARD.continents]
+    continent = BOARD.continents[held.index(max(held))]
+    assert at.selectbox(key=k("board_map_of")).value == held.index(max(held))
+    assert set(drawn["territory"]) == {BOARD.territories[t] for t in continent.territories}

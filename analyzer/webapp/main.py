@@ -24,7 +24,7 @@ CSS = """<style>
 .st-key-calculator [data-testid="stHorizontalBlock"] { flex-wrap: nowrap; gap: 0.5rem; }
 .st-key-calculator [data-testid="stColumn"] { min-width: 0; width: auto; flex: 1 1 0; }
 .st-key-calculator [data-testid="stMetricValue"] { font-size: 1.6rem; }
-.st-key-board_map { overflow-x: auto; }
+.st-key-board_map, .st-key-live-board_map { overflow-x: auto; }
 .st-key-win_strip [data-testid="stHorizontalBlock"] { flex-wrap: nowrap; gap: 0.5rem; }
 .st-key-win_strip [data-testid="stColumn"] { min-width: 0; width: auto; flex: 1 1 0; }
 .st-key-win_strip [data-testid="stMetricValue"] { font-size: 1.6rem; }

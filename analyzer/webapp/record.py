@@ -502,7 +502,7 @@ def _map(s: GameState, key: str) -> None:
         format_func=lambda c: "the whole world (scrolls on a phone)" if c is None else continents[c].name,
     )
     colors = player_labels(s)[1] or list(PLAYER_COLORS[: s.n_players])
-    spec = _claim_map_spec(s.to_json(history=False), tuple(player_names(s)), tuple(colors), shown)
+    spec = _map_spec(s.to_json(history=False), tuple(player_names(s)), tuple(colors), shown)
     st.vega_lite_chart(
         spec=spec, key=_map_key(s, key), on_select="rerun", selection_mode=PICK_SELECTION, width="content"
     )
@@ -510,7 +510,7 @@ def _map(s: GameState, key: str) -> None:
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
-def _claim_map_spec(
+def _map_spec(
     game_json: str, names: tuple[str, ...], colors: tuple[str, ...], continent: int | None
 ) -> dict[str, Any]:
     # board_spec, not the chart: converting an Altair chart cost more than the rest of the panel, at every claim.
@@ -758,6 +758,11 @@ def _undo_redo(live: LiveGame, key: str, save: Save) -> None:
 def _history(live: LiveGame, names: list[str], key: str) -> None:
     # Each part is drawn only while open (lazy expanders): the luck meter alone costs more than an entry.
     s = live.state
+    if s.phase not in (Phase.SETUP_CLAIM, Phase.SETUP_PLACE):  # the setup has its own map, to tap
+        board = st.expander("Map", key=_k(key, "board_open"), on_change="rerun")
+        with board:
+            if board.open:
+                _board_map(s, names, key)
     log = st.expander("Log", key=_k(key, "log_open"), on_change="rerun")
     with log:
         if log.open:
@@ -772,6 +777,28 @@ def _history(live: LiveGame, names: list[str], key: str) -> None:
     with luck:
         if luck.open:
             _luck(s, names)
+
+
+#: "Map of": the whole world (not None, which a selectbox shows as no choice made).
+WORLD = -1
+
+
+def _board_map(s: GameState, names: list[str], key: str) -> None:
+    """The board as it stands, one continent at a time (it fits a phone) or the whole world; opens on the
+    continent where the player to move holds the most territories."""
+    continents = s.board.continents
+    held = [sum(int(s.owner[t]) == s.player for t in c.territories) for c in continents]
+    shown = st.selectbox(
+        "Map of",
+        [WORLD, *range(len(continents))],
+        index=1 + held.index(max(held)),
+        key=_k(key, "board_map_of"),
+        format_func=lambda c: "the whole world (scrolls on a phone)" if c == WORLD else continents[c].name,
+    )
+    colors = player_labels(s)[1] or list(PLAYER_COLORS[: s.n_players])
+    spec = _map_spec(s.to_json(history=False), tuple(names), tuple(colors), None if shown == WORLD else shown)
+    with st.container(key=_k(key, "board_map")):
+        st.vega_lite_chart(spec=spec, width="content")
 
 
 def _log(s: GameState, key: str) -> None:

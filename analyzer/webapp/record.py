@@ -510,9 +510,7 @@ def _map(s: GameState, key: str) -> None:
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
-def _map_spec(
-    game_json: str, names: tuple[str, ...], colors: tuple[str, ...], continent: int | None
-) -> dict[str, Any]:
+def _map_spec(game_json: str, names: tuple[str, ...], colors: tuple[str, ...], continent: int | None) -> dict[str, Any]:
     # board_spec, not the chart: converting an Altair chart cost more than the rest of the panel, at every claim.
     game = GameState.from_json(game_json, trusted=True)
     forces = len(game.pool)

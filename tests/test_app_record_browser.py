@@ -40,6 +40,7 @@ BOARD = classic_board()
 T = TypeVar("T")
 TEN_DIGITS = 1_234_567_890
 NAMES = ["Ann", "Bo", "Cy"]
+PHONE_WIDTH = 390
 
 
 @pytest.fixture(scope="module")
@@ -581,3 +582,35 @@ def saved_file(page: Page) -> str:
     path = download.path()
     assert path is not None
     return path.read_text(encoding="utf-8")
+
+
+#: Whether a tab is drawn underlined: a bottom border of some width and style, in a colour that shows.
+_UNDERLINE = """tab => {
+    const style = getComputedStyle(tab);
+    return style.borderBottomStyle !== "none" && parseFloat(style.borderBottomWidth) > 0
+        && style.borderBottomColor !== "rgba(0, 0, 0, 0)";
+}"""
+
+
+def test_on_a_phone_every_tab_is_in_view_and_the_open_one_is_marked(browser: Browser, server: Server) -> None:
+    game_id = GameStore(server.db).create(near_victory(), "Tabs").id
+    page = phone(browser)
+    page.set_default_timeout(TIMEOUT_MS)
+    page.set_default_navigation_timeout(4 * TIMEOUT_MS)
+    page.goto(f"{server.url}/?game={game_id}")
+    expect(page.get_by_role("button", name="Place", exact=True)).to_be_visible()
+    for name in ("Record", "Suggestions"):
+        page.get_by_role("tab", name=name).click()
+        tabs = page.get_by_role("tab")
+        expect(tabs).to_have_count(8)
+        expect(page.get_by_role("tab", name=name)).to_have_attribute("aria-selected", "true")
+        for tab in tabs.all():
+            box = tab.bounding_box()
+            # Within the phone's width: none hidden behind the tab bar's scroll arrow.
+            assert box is not None and 0 <= box["x"] and box["x"] + box["width"] <= PHONE_WIDTH, (tab.inner_text(), box)
+            underline = tab.evaluate(_UNDERLINE)
+            selected = tab.get_attribute("aria-selected") == "true"
+            # The open tab is underlined (in its own colour); the others are not.
+            assert underline == selected, (tab.inner_text(), selected)
+    no_traceback(page)
+    page.context.close()

@@ -31,6 +31,11 @@ CSS = """<style>
 @media (max-width: 640px) {
   .block-container { padding: 3.5rem 0.75rem 1rem; }
   h1 { font-size: 1.8rem !important; }
+  [data-testid="stTabs"] [role="tablist"] { flex-wrap: wrap; gap: 0.25rem 1rem; overflow: visible; }
+  [data-testid="stTabs"] [data-baseweb="tab-highlight"],
+  [data-testid="stTabs"] [data-baseweb="tab-border"] { display: none; }
+  [data-testid="stTabs"] [role="tab"] { border-bottom: 2px solid transparent; }
+  [data-testid="stTabs"] [role="tab"][aria-selected="true"] { border-bottom-color: currentColor; font-weight: 700; }
 }
 </style>"""
 

@@ -94,24 +94,22 @@ def saved_beyond(page: Page, server: Server, game_id: str, n: int, ms: int) -> G
     return None
 
 
-def tap_until(page: Page, territory: str, answer: Callable[[], T | None], what: str) -> T:
-    """Tap ``territory`` until ``answer()`` (which waits up to 10 s) gives the tap's answer, and return it.
+def tap_answered(page: Page, territory: str, answer: Callable[[], T | None], what: str) -> T:
+    """Tap ``territory`` once and return the tap's answer (``answer()``, which waits up to 10 s for it).
 
-    A chart still being drawn on a loaded machine may not take a tap yet; as at the table, the tap is made
-    again (a second tap on a territory just claimed would only say whose it is).
+    A tap the page ignores is a failure, as it is for a player at the table: it is never made again.
     """
-    for _ in range(4):
-        tap(page, territory)
-        answered = answer()
-        if answered is not None:
-            return answered
-    raise AssertionError(f"no tap on {territory} was {what}")
+    tap(page, territory)
+    answered = answer()
+    if answered is None:
+        raise AssertionError(f"a tap on {territory} was not {what}: the page ignored it")
+    return answered
 
 
-def tap_until_saved(page: Page, server: Server, game_id: str, territory: str) -> GameState:
-    """Tap ``territory`` (:func:`tap_until`) and return the stored game once the tap is saved."""
+def tap_saved(page: Page, server: Server, game_id: str, territory: str) -> GameState:
+    """Tap ``territory`` once (:func:`tap_answered`) and return the stored game once the tap is saved."""
     n = len(stored(server, game_id).history)
-    return tap_until(page, territory, lambda: saved_beyond(page, server, game_id, n, 10_000), "saved")
+    return tap_answered(page, territory, lambda: saved_beyond(page, server, game_id, n, 10_000), "saved")
 
 
 def shown_within(locator: Locator, ms: int) -> bool | None:
@@ -139,7 +137,7 @@ def test_a_claimed_setup_by_taps_then_a_victory_with_a_reload(browser: Browser, 
         state = stored(server, game_id)
         continent = next(i for i, c in enumerate(BOARD.continents) if c.name == shown_continent(page))
         free = [t for t in BOARD.continents[continent].territories if state.owner[t] < 0]
-        after = tap_until_saved(page, server, game_id, BOARD.territories[free[0]])
+        after = tap_saved(page, server, game_id, BOARD.territories[free[0]])
         assert after.owner[free[0]] == state.player
         # The next tap goes to the map drawn for the next claim, once it is there.
         expect(
@@ -151,7 +149,7 @@ def test_a_claimed_setup_by_taps_then_a_victory_with_a_reload(browser: Browser, 
     taken = next(t for t in range(BOARD.n_territories) if state.owner[t] >= 0)
     choose(page, "Map of", BOARD.continents[int(BOARD.continent_of[taken])].name)
     said = page.get_by_text(f"{BOARD.territories[taken]} is already")
-    tap_until(page, BOARD.territories[taken], lambda: shown_within(said, 10_000), "answered")
+    tap_answered(page, BOARD.territories[taken], lambda: shown_within(said, 10_000), "answered")
     assert stored(server, game_id) == state
 
     page.reload()  # in the middle of the setup: the game and the view come back
@@ -167,7 +165,7 @@ def test_a_claimed_setup_by_taps_then_a_victory_with_a_reload(browser: Browser, 
         force = int(state.player)
         continent = next(i for i, c in enumerate(BOARD.continents) if c.name == shown_continent(page))
         mine = [t for t in BOARD.continents[continent].territories if state.owner[t] == force]
-        after = tap_until_saved(page, server, game_id, BOARD.territories[mine[0]])
+        after = tap_saved(page, server, game_id, BOARD.territories[mine[0]])
         assert after.armies[mine[0]] == state.armies[mine[0]] + 1
         expect(
             page.get_by_text(f"Tap one of {NAMES[after.player]}'s territories to put an army on it.")

@@ -435,12 +435,15 @@ def open_log(page: Page, line: str) -> None:
 def pick(page: Page, territory: str) -> None:
     """Pick ``territory`` in the quick edit's picker, and wait until it is shown picked and Apply can be pressed.
 
-    Typed, then chosen once its option is shown: Enter before the filtered list is drawn would pick nothing. A
-    pick the page does not show is a failure; it is not made again.
+    Made once the page is idle (a tab just opened is still being drawn, its running indicator shown: a pick typed
+    into the box drawn before may be dropped when the new one replaces it), typed, then chosen once its option is
+    shown: Enter before the filtered list is drawn would pick nothing. A pick the page does not show is a
+    failure; it is not made again.
     """
     picker = page.get_by_label(PICKER)
     picked = page.get_by_test_id("stMultiSelect").filter(has=picker)
     apply = page.get_by_role("button", name="Apply to the picked territories")
+    expect(page.get_by_test_id("stStatusWidget")).to_have_count(0)
     if territory not in picked.inner_text():
         picker.click()
         picker.fill(territory)

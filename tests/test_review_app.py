@@ -226,3 +226,24 @@ def test_the_strip_calls_players_by_name_and_turns_as_the_table_does(
     assert said.startswith(plain("Win chances at the start of Bo's turn 1; Cy's turn 1 is being valued,"))
     assert plain("Face-down cards (Ann 1)") in said
     assert [m.label for m in at.metric] == ["Ann", "Bo", "Cy"]
+
+
+def test_a_game_file_reviewed_in_the_view_keeps_its_players_names(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    db = tmp_path / "games.sqlite3"
+    monkeypatch.setenv(DB_ENV, str(db))
+    stored = GameStore(db).create(recorded_game(), "Open game")
+    other = recorded_game(turns=2, seed=4)
+    other.labels["names"] = ["Di", "Ed", "Flo"]
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.query_params["game"] = stored.id
+    at.run()
+    at.session_state["tab"] = "Review"
+    at.run()
+    at.file_uploader(key="review_upload").set_value(("other.json", other.to_json().encode(), "application/json")).run()
+    at.select_slider(key="review_rollouts").set_value(50).run()
+    at.button(key="review_run").click().run()
+    assert not at.exception and not at.error, ([e.value for e in at.exception], [e.value for e in at.error])
+    (summary,) = [df.value for df in at.dataframe if "Dice share" in df.value.columns]
+    assert summary["Player"].tolist() == ["Di", "Ed", "Flo"]

@@ -435,14 +435,17 @@ def open_log(page: Page, line: str) -> None:
 def pick(page: Page, territory: str) -> None:
     """Pick ``territory`` in the quick edit's picker, and wait until it is shown picked and Apply can be pressed.
 
-    Made once the page is idle (a tab just opened is still being drawn, its running indicator shown: a pick typed
-    into the box drawn before may be dropped when the new one replaces it), typed, then chosen once its option is
-    shown: Enter before the filtered list is drawn would pick nothing. A pick the page does not show is a
-    failure; it is not made again.
+    Made once the Board view is drawn to its end (its last table, "Continents") and the page is idle: in runs
+    with no retries, a pick typed right after the Board tab was opened was twice lost (nothing picked, or the
+    typed text gone before its option showed), most likely typed into the box while the tab's run was still
+    drawing the view. Typed, then chosen once its option is shown: Enter before the filtered list is drawn
+    would pick nothing. A pick the page does not show is a failure; it is not made again.
     """
     picker = page.get_by_label(PICKER)
     picked = page.get_by_test_id("stMultiSelect").filter(has=picker)
     apply = page.get_by_role("button", name="Apply to the picked territories")
+    board = page.get_by_role("tabpanel", name="Board")
+    expect(drawn(board).get_by_role("heading", name="Continents")).to_be_visible()
     expect(page.get_by_test_id("stStatusWidget")).to_have_count(0)
     if territory not in picked.inner_text():
         picker.click()

@@ -435,11 +435,11 @@ def open_log(page: Page, line: str) -> None:
 def pick(page: Page, territory: str) -> None:
     """Pick ``territory`` in the quick edit's picker, and wait until it is shown picked and Apply can be pressed.
 
-    Made once the Board view is drawn to its end (its last table, "Continents") and the page is idle: in runs
-    with no retries, a pick typed right after the Board tab was opened was twice lost (nothing picked, or the
-    typed text gone before its option showed), most likely typed into the box while the tab's run was still
-    drawing the view. Typed, then chosen once its option is shown: Enter before the filtered list is drawn
-    would pick nothing. A pick the page does not show is a failure; it is not made again.
+    Made once the Board view is drawn to its end (its last table, "Continents") and the page is idle, typed,
+    then chosen once its option is shown: Enter before the filtered list is drawn would pick nothing. A pick the
+    page does not show is a failure; it is not made again. On a phone, a pick made right after the Board tab
+    was opened is still lost now and then (the option shown, Enter pressed, nothing picked), even with those
+    waits: the cause is not found.
     """
     picker = page.get_by_label(PICKER)
     picked = page.get_by_test_id("stMultiSelect").filter(has=picker)

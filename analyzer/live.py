@@ -231,6 +231,16 @@ class LiveGame:
         """The player to move claims ``territory`` (claimed setup, one at a time)."""
         return self._record("claim", lambda w: w.state.apply(Claim(territory)))
 
+    def claim_all(self, territories: Sequence[Territory]) -> list[Action]:
+        """``territories`` claimed in turn round the table, as one entry (the rest of a claimed setup dealt at
+        once): one undo takes them all back."""
+
+        def go(w: _Work) -> None:
+            for t in territories:
+                w.state.apply(Claim(t))
+
+        return self._record("deal", go)
+
     def place_starting(self, armies: Mapping[int, Mapping[Territory, int]]) -> list[Action]:
         """Every force's starting armies at once: ``{seat: {territory: armies}}`` (the neutral is seat 2 of 2).
 

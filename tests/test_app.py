@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -193,6 +194,8 @@ def position(changes: dict[str, tuple[int, int]], *, n_players: int = 3, **kwarg
 
 
 #: Player 1 (id 0) to move: Australia but Eastern Australia, a 2-army stack in New Guinea, Alaska with 6.
+#: What an Apply that changes nothing says under its button.
+NOTHING_TO_APPLY = "Nothing to apply: the entries are what the game already holds, so nothing was saved."
 KNOWN = position(
     {
         "Indonesia": (0, 1),
@@ -517,12 +520,14 @@ def test_a_bad_cell_in_the_territory_table_is_refused_and_left_in_place() -> Non
 
 @pytest.fixture
 def downloads(monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
-    """What the app's download buttons offer, by file name, as of the last run.
+    """What the app's download buttons offer, by file name, as of the last run (a file made when its button is
+    pressed is made when it is looked up here, as a press would).
 
     AppTest cannot click a download; the file's data goes to the media file manager, so it is read there.
     """
-    offered: dict[str, str] = {}
+    offered = _Offered()
     add = MediaFileManager.add
+    add_deferred = MediaFileManager.add_deferred
 
     def recording_add(
         self: MediaFileManager,
@@ -533,11 +538,39 @@ def downloads(monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
         is_for_static_download: bool = False,
     ) -> str:
         if file_name is not None:
+            offered.deferred.pop(file_name, None)
             offered[file_name] = path_or_data.decode() if isinstance(path_or_data, bytes) else path_or_data
         return add(self, path_or_data, mimetype, coordinates, file_name, is_for_static_download)
 
+    def recording_add_deferred(
+        self: MediaFileManager,
+        data_callable: Callable[[], bytes | str],
+        mimetype: str | None,
+        coordinates: str,
+        file_name: str | None = None,
+        *,
+        element_id: str = "",
+    ) -> str:
+        if file_name is not None:
+            offered.pop(file_name, None)
+            offered.deferred[file_name] = data_callable
+        return add_deferred(self, data_callable, mimetype, coordinates, file_name, element_id=element_id)
+
     monkeypatch.setattr(MediaFileManager, "add", recording_add)
+    monkeypatch.setattr(MediaFileManager, "add_deferred", recording_add_deferred)
     return offered
+
+
+class _Offered(dict[str, str]):
+    """Files offered by name; one made at the press (a deferred download) is made when looked up."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.deferred: dict[str, Callable[[], bytes | str]] = {}
+
+    def __missing__(self, name: str) -> str:
+        data = self.deferred[name]()
+        return data.decode() if isinstance(data, bytes) else data
 
 
 def shown_labels(at: AppTest, seats: int) -> tuple[list[str | None], list[str]]:
@@ -894,9 +927,19 @@ def test_suggestions_rank_the_player_to_moves_attacks() -> None:
     expected = attack_suggestions(KNOWN)
     assert list(zip(table["source"], table["target"])) == list(zip(expected["source"], expected["target"]))
     assert (table.iloc[0]["target"], table.iloc[0]["completes"]) == ("Eastern Australia", "Australia")
+    # The column the rows are ranked by comes right after the two territories, in view on a phone.
+    assert list(dataframe_proto(at, "expected_gain").column_order[:3]) == ["source", "target", "expected_gain"]
     at.radio(key="suggest_rank").set_value("P(win)").run()
     ranked = table_with(at, "expected_gain")
     assert list(ranked["p_win"]) == sorted(ranked["p_win"], reverse=True)
+    assert list(dataframe_proto(at, "expected_gain").column_order[:3]) == ["source", "target", "p_win"]
+
+
+def dataframe_proto(at: AppTest, column: str) -> Any:
+    """What the page sends the browser for the table with ``column``: its column order, and its columns' settings
+    as JSON."""
+    (table,) = [df for df in at.dataframe if column in df.value.columns]
+    return table.proto
 
 
 def test_the_chances_show_the_model_at_once_and_rollouts_on_the_button() -> None:
@@ -914,9 +957,13 @@ def test_the_chances_show_the_model_at_once_and_rollouts_on_the_button() -> None
     assert not at.exception
     _, counted = at.session_state["chances"]
     assert counted.rollouts == 100 and counted.wins.tolist() == [100, 0, 0]
-    tables = [df.value for df in at.dataframe if "ci_low" in df.value.columns]
-    assert len(tables) == 2 and tables[1]["p_win"].tolist() == [1.0, 0.0, 0.0]
+    tables = [df for df in at.dataframe if "ci_low" in df.value.columns]
+    assert len(tables) == 2 and tables[1].value["p_win"].tolist() == [1.0, 0.0, 0.0]
     assert any("100 rollouts of the default bot in every seat" in c.value for c in at.caption)
+    # The intervals are shown as the chances are, in percent.
+    for table in tables:
+        columns = json.loads(table.proto.columns)
+        assert [columns[c]["type_config"]["format"] for c in ("p_win", "ci_low", "ci_high")] == ["percent"] * 3
     # A rerun shows the same estimate without playing again.
     at.run()
     assert at.session_state["chances"][1] is counted
@@ -1168,3 +1215,36 @@ def test_armies_past_the_limit_are_refused_in_the_table() -> None:
     (error,) = at.error
     assert "at most 1,000,000 armies" in seen(error)
     assert at.session_state["game"] is game
+
+
+def test_apply_with_nothing_changed_says_so_and_saves_nothing(database: Path) -> None:
+    at = load(start(), KNOWN)
+    version = at.session_state["version"]
+    open_tab(at, "Players & cards")
+    at.button(key="apply_players").click().run()
+    assert [i.value for i in at.info] == [NOTHING_TO_APPLY]
+    assert at.session_state["version"] == version == GameStore(database).load(at.session_state["stored_id"]).version
+    open_tab(at, "Board")
+    assert not [i.value for i in at.info if i.value == NOTHING_TO_APPLY]  # said once
+    alaska = int(at.session_state["game"].armies[T("Alaska")])
+    at.multiselect(key="pick").set_value(["Alaska"]).run()
+    at.selectbox(key="edit_owner").set_value("Player 1")
+    at.number_input(key="edit_armies").set_value(alaska)
+    at.button(key="apply_quick_edit").click().run()
+    assert NOTHING_TO_APPLY in [i.value for i in at.info]
+    assert at.session_state["version"] == version
+
+
+def test_all_games_then_open_opens_a_live_game_on_the_record_view(database: Path) -> None:
+    live = LiveGame.random(["Ann", "Bo", "Cy"], np.random.default_rng(3))
+    game_id = GameStore(database).create(live.state, "At the table").id
+    at = start(game_id)
+    assert at.session_state["tab"] == "Record" and at.button(key="live:place_go")
+    open_tab(at, "Board")
+    open_tab(at, "Record")
+    at.button(key="close_game").click().run()
+    assert "game" not in at.session_state
+    at.button(key=f"open-{game_id}").click().run()
+    assert not at.exception
+    assert at.session_state["tab"] == "Record" and at.query_params["tab"] == "Record"
+    assert at.button(key="live:place_go").label == "Place"

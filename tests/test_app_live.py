@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import pytest
+from streamlit.dataframe_util import convert_arrow_bytes_to_pandas_df
 from streamlit.testing.v1 import AppTest
 from test_record import play_script, same_game, script_start
 
@@ -381,3 +383,85 @@ def test_the_panel_counts_each_players_face_down_cards() -> None:
     assert plain("Cards: Player 1 1, Player 2 3 (3 face down), Player 3 2 (1 face down)") in [
         c.value for c in at.caption
     ]
+
+
+def captured_then_ended(me: int | None) -> GameState:
+    """Ann (seat 0 of Ann, Bo, Cy) places 3 on Alaska, takes Kamchatka from Bo and ends her turn: the card she
+    draws is left face down (``me``: the user's seat)."""
+    owner = [1] * 42
+    alaska, kamchatka = BOARD.index("Alaska"), BOARD.index("Kamchatka")
+    for t in range(9):  # North America
+        owner[t] = 0
+    for t in range(9, 18):
+        owner[t] = 2
+    owner[kamchatka] = 1
+    armies = [3] * 42
+    state = GameState.from_position(owner, armies, n_players=3, player=0)
+    state.labels["names"] = ["Ann", "Bo", "Cy"]
+    live = LiveGame(state, me=me, seed=3)
+    live.place({alaska: live.state.pending})
+    live.battle(alaska, kamchatka, 6, 0)
+    if live.state.move is not None:
+        live.move_in(live.state.move_range()[1])
+    live.end_turn()
+    return live.state
+
+
+def test_a_face_down_card_left_unknown_does_not_hold_up_the_next_entry() -> None:
+    game = captured_then_ended(me=0)
+    assert len(game.hand(0)) == 1 and game.player == 1
+    at = _app(game)
+    assert not errors(at)
+    # Bo's turn: his armies are placed as usual, Ann's card still face down.
+    assert any("Bo to play" in m.value and "armies to place" in m.value for m in at.markdown)
+    pending = game.pending
+    at.number_input(key=k(f"place_k{form(at)}")).set_value(pending - 1)
+    press(at, "place_go")
+    after = game_of(at)
+    assert after.pending == 1 and len(after.history) == len(game.history) + 1
+    assert any("1 army to place" in m.value for m in at.markdown)
+    press(at, "place_go")
+    assert game_of(at).pending == 0 and len(game_of(at).hand(0)) == 1
+    assert game_of(at).phase.name == "ATTACK"
+    # Naming it is still there, folded and optional.
+    assert "Name your face-down cards (1 to name, optional)" in [e.label for e in at.expander]
+
+
+def test_deal_the_rest_is_one_entry_and_one_undo() -> None:
+    at = _app(None)
+    at.text_input(key=k("names")).set_value("Ann, Bo, Cy").run()
+    # Nobody is the user unless chosen: the box says so, rather than asking to choose.
+    assert at.selectbox(key=k("me")).index == 0
+    assert at.selectbox(key=k("me")).format_func(at.selectbox(key=k("me")).value) == "nobody (every card face down)"
+    press(at, "start")
+    assert LiveGame(game_of(at)).me is None
+    at.selectbox(key=k("claim")).set_value(BOARD.index("Peru"))
+    press(at, "claim_go")
+    claimed = game_of(at)
+    press(at, "deal_rest")
+    dealt = game_of(at)
+    assert (dealt.owner >= 0).all() and dealt.phase.name == "SETUP_PLACE"
+    assert len(dealt.history) == len(claimed.history) + 41
+    assert len(LiveGame(dealt).entries) == len(LiveGame(claimed).entries) + 1
+    assert at.button(key=k("undo")).label == "Undo (deal)"
+    press(at, "undo")
+    assert same_game(game_of(at), claimed)
+
+
+def test_after_the_setup_the_record_view_has_a_map_of_the_board() -> None:
+    live = LiveGame.random(["Ann", "Bo", "Cy"], np.random.default_rng(3))
+    at = _app(live.state)
+    assert "Map" in [e.label for e in at.expander]
+    charts_before = len(at.get("vega_lite_chart"))
+    at.session_state[k("board_open")] = True
+    at.run()
+    assert not at.exception
+    (chart,) = at.get("vega_lite_chart")[charts_before:]
+    frames = [convert_arrow_bytes_to_pandas_df(dataset.data.data) for dataset in chart.proto.datasets]
+    (drawn,) = [frame for frame in frames if "territory" in frame.columns]
+    # The continent where the player to move holds the most territories, every one of its territories drawn.
+    s = live.state
+    held = [sum(int(s.owner[t]) == s.player for t in c.territories) for c in BOARD.continents]
+    continent = BOARD.continents[held.index(max(held))]
+    assert at.selectbox(key=k("board_map_of")).value == held.index(max(held))
+    assert set(drawn["territory"]) == {BOARD.territories[t] for t in continent.territories}

@@ -13,7 +13,18 @@ import numpy as np
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
-from test_app_browser import TIMEOUT_MS, Server, choose, drawn, no_traceback, phone, pick, placed_and_ended, type_number
+from test_app_browser import (
+    TIMEOUT_MS,
+    Server,
+    choose,
+    drawn,
+    no_traceback,
+    phone,
+    pick,
+    placed_and_ended,
+    save_game,
+    type_number,
+)
 
 from analyzer.analysis.log import log_lines
 from analyzer.game.actions import Battle, Draw
@@ -29,6 +40,7 @@ BOARD = classic_board()
 T = TypeVar("T")
 TEN_DIGITS = 1_234_567_890
 NAMES = ["Ann", "Bo", "Cy"]
+PHONE_WIDTH = 390
 
 
 @pytest.fixture(scope="module")
@@ -82,24 +94,22 @@ def saved_beyond(page: Page, server: Server, game_id: str, n: int, ms: int) -> G
     return None
 
 
-def tap_until(page: Page, territory: str, answer: Callable[[], T | None], what: str) -> T:
-    """Tap ``territory`` until ``answer()`` (which waits up to 10 s) gives the tap's answer, and return it.
+def tap_answered(page: Page, territory: str, answer: Callable[[], T | None], what: str) -> T:
+    """Tap ``territory`` once and return the tap's answer (``answer()``, which waits up to 10 s for it).
 
-    A chart still being drawn on a loaded machine may not take a tap yet; as at the table, the tap is made
-    again (a second tap on a territory just claimed would only say whose it is).
+    A tap the page ignores is a failure, as it is for a player at the table: it is never made again.
     """
-    for _ in range(4):
-        tap(page, territory)
-        answered = answer()
-        if answered is not None:
-            return answered
-    raise AssertionError(f"no tap on {territory} was {what}")
+    tap(page, territory)
+    answered = answer()
+    if answered is None:
+        raise AssertionError(f"a tap on {territory} was not {what}: the page ignored it")
+    return answered
 
 
-def tap_until_saved(page: Page, server: Server, game_id: str, territory: str) -> GameState:
-    """Tap ``territory`` (:func:`tap_until`) and return the stored game once the tap is saved."""
+def tap_saved(page: Page, server: Server, game_id: str, territory: str) -> GameState:
+    """Tap ``territory`` once (:func:`tap_answered`) and return the stored game once the tap is saved."""
     n = len(stored(server, game_id).history)
-    return tap_until(page, territory, lambda: saved_beyond(page, server, game_id, n, 10_000), "saved")
+    return tap_answered(page, territory, lambda: saved_beyond(page, server, game_id, n, 10_000), "saved")
 
 
 def shown_within(locator: Locator, ms: int) -> bool | None:
@@ -116,7 +126,8 @@ def shown_continent(page: Page) -> str:
 
 
 def test_a_claimed_setup_by_taps_then_a_victory_with_a_reload(browser: Browser, server: Server) -> None:
-    game_id = GameStore(server.db).create(LiveGame.start(["Ann", "Bo", "Cy"], first=0, seed=4).state, "Taps").id
+    # "You are" Ann: the cards she draws are left face down, never named, and never hold up the next entry.
+    game_id = GameStore(server.db).create(LiveGame.start(["Ann", "Bo", "Cy"], first=0, seed=4, me=0).state, "Taps").id
     page = phone(browser)
     page.set_default_timeout(TIMEOUT_MS)
     page.set_default_navigation_timeout(4 * TIMEOUT_MS)
@@ -127,7 +138,7 @@ def test_a_claimed_setup_by_taps_then_a_victory_with_a_reload(browser: Browser, 
         state = stored(server, game_id)
         continent = next(i for i, c in enumerate(BOARD.continents) if c.name == shown_continent(page))
         free = [t for t in BOARD.continents[continent].territories if state.owner[t] < 0]
-        after = tap_until_saved(page, server, game_id, BOARD.territories[free[0]])
+        after = tap_saved(page, server, game_id, BOARD.territories[free[0]])
         assert after.owner[free[0]] == state.player
         # The next tap goes to the map drawn for the next claim, once it is there.
         expect(
@@ -139,7 +150,7 @@ def test_a_claimed_setup_by_taps_then_a_victory_with_a_reload(browser: Browser, 
     taken = next(t for t in range(BOARD.n_territories) if state.owner[t] >= 0)
     choose(page, "Map of", BOARD.continents[int(BOARD.continent_of[taken])].name)
     said = page.get_by_text(f"{BOARD.territories[taken]} is already")
-    tap_until(page, BOARD.territories[taken], lambda: shown_within(said, 10_000), "answered")
+    tap_answered(page, BOARD.territories[taken], lambda: shown_within(said, 10_000), "answered")
     assert stored(server, game_id) == state
 
     page.reload()  # in the middle of the setup: the game and the view come back
@@ -155,7 +166,7 @@ def test_a_claimed_setup_by_taps_then_a_victory_with_a_reload(browser: Browser, 
         force = int(state.player)
         continent = next(i for i, c in enumerate(BOARD.continents) if c.name == shown_continent(page))
         mine = [t for t in BOARD.continents[continent].territories if state.owner[t] == force]
-        after = tap_until_saved(page, server, game_id, BOARD.territories[mine[0]])
+        after = tap_saved(page, server, game_id, BOARD.territories[mine[0]])
         assert after.armies[mine[0]] == state.armies[mine[0]] + 1
         expect(
             page.get_by_text(f"Tap one of {NAMES[after.player]}'s territories to put an army on it.")
@@ -166,13 +177,20 @@ def test_a_claimed_setup_by_taps_then_a_victory_with_a_reload(browser: Browser, 
     state = stored(server, game_id)
     assert state.phase == Phase.REINFORCE and int(state.armies.sum()) == 105
     setup_entries = len(LiveGame(state).entries)
-    assert setup_entries == 42 + 3 + 1  # a claim for each territory (the deal's one by one), three armies, the spread
+    # Six claims by taps, the deal of the rest (one entry), three armies, the spread.
+    assert setup_entries == 6 + 1 + 3 + 1
 
     # The game played to its end on the Record view, as at the table: Ann wins, Bo and Cy only place and pass.
     table = Table(page, server, game_id)
     table.open_log()
-    reloaded = False
+    reloaded = saved_unknown = False
     while not (state := table.game()).is_terminal():
+        mine_unknown = set(state.face_down) & set(state.hand(ANN))
+        if not saved_unknown and state.player == ANN and state.phase == Phase.REINFORCE and mine_unknown:
+            # Ann's own card, drawn last turn, still face down: the entries go on, and Save game has them all.
+            saved_unknown = True
+            expect(page.get_by_text(re.compile(r"Name your face-down cards \(\d+ to name, optional\)"))).to_be_visible()
+            assert saved_file(page) == table.game().to_json()
         if state.player != ANN:
             table.place(None) if state.phase == Phase.REINFORCE else table.end_turn()
         elif state.phase == Phase.REINFORCE:
@@ -190,12 +208,15 @@ def test_a_claimed_setup_by_taps_then_a_victory_with_a_reload(browser: Browser, 
             if not reloaded and turn_number(state) == 2:
                 # In the middle of the play (a move-in may be pending): the game and the Record view come back.
                 reloaded = True
+                # Saved mid-turn, after entries that redrew only the panel: the game as stored.
+                assert saved_file(page) == table.game().to_json()
                 table.reload()
-    assert reloaded
+    assert reloaded and saved_unknown
     expect(page.get_by_text("Ann has won the game.")).to_be_visible()
     final = table.game()
     assert final.is_terminal() and final.winner == ANN and int(np.count_nonzero(final.owner == ANN)) == 42
     check_replay(final)  # the stored state is what its stored history replays to
+    assert saved_file(page) == final.to_json()
     # Nothing dropped, nothing invented: one recorded entry for each made.
     assert len(LiveGame(final).entries) == setup_entries + sum(table.made.values())
     print(
@@ -532,5 +553,71 @@ def test_apply_on_every_tab_keeps_the_log_and_a_phantom_battle_is_refused(browse
     page.get_by_role("button", name="Record battle").click()
     expect(page.get_by_text("a battle removes at least one army")).to_be_visible()
     assert version(server, game_id) == before
+    no_traceback(page)
+    page.context.close()
+
+
+def test_save_game_mid_turn_downloads_the_game_as_stored(browser: Browser, server: Server) -> None:
+    """The Record view's entries redraw only the panel: the file "Save game" gives is still the game as stored
+    after them, not the game the page held when it was last drawn whole."""
+    game_id = GameStore(server.db).create(near_victory(), "Saved mid-turn").id
+    page = phone(browser)
+    page.set_default_timeout(TIMEOUT_MS)
+    page.set_default_navigation_timeout(4 * TIMEOUT_MS)
+    page.goto(f"{server.url}/?game={game_id}")
+    panel = page.get_by_test_id("stTabs")
+    first = version(server, game_id)
+    page.get_by_role("button", name="Place", exact=True).click()
+    expect(page.get_by_role("button", name="Record battle")).to_be_visible()
+    assert version(server, game_id) == first + 1
+    assert saved_file(page) == stored(server, game_id).to_json()
+    choose(panel, "Attack from", "Alaska")
+    choose(panel, "Attack", "Kamchatka")
+    type_number(panel, "Armies left on the defending territory (0: taken)", 0)
+    page.get_by_role("button", name="Record battle").click()
+    page.get_by_role("button", name="Move in").click()
+    expect(page.get_by_text("Player 1 has won the game.")).to_be_visible()
+    assert version(server, game_id) == first + 3
+    assert saved_file(page) == stored(server, game_id).to_json()
+    no_traceback(page)
+    page.context.close()
+
+
+def saved_file(page: Page) -> str:
+    """The text of the file the page's "Save game" downloads."""
+    download = save_game(page)
+    path = download.path()
+    assert path is not None
+    return path.read_text(encoding="utf-8")
+
+
+#: Whether a tab is drawn underlined: a bottom border of some width and style, in a colour that shows.
+_UNDERLINE = """tab => {
+    const style = getComputedStyle(tab);
+    return style.borderBottomStyle !== "none" && parseFloat(style.borderBottomWidth) > 0
+        && style.borderBottomColor !== "rgba(0, 0, 0, 0)";
+}"""
+
+
+def test_on_a_phone_every_tab_is_in_view_and_the_open_one_is_marked(browser: Browser, server: Server) -> None:
+    game_id = GameStore(server.db).create(near_victory(), "Tabs").id
+    page = phone(browser)
+    page.set_default_timeout(TIMEOUT_MS)
+    page.set_default_navigation_timeout(4 * TIMEOUT_MS)
+    page.goto(f"{server.url}/?game={game_id}")
+    expect(page.get_by_role("button", name="Place", exact=True)).to_be_visible()
+    for name in ("Record", "Suggestions"):
+        page.get_by_role("tab", name=name).click()
+        tabs = page.get_by_role("tab")
+        expect(tabs).to_have_count(8)
+        expect(page.get_by_role("tab", name=name)).to_have_attribute("aria-selected", "true")
+        for tab in tabs.all():
+            box = tab.bounding_box()
+            # Within the phone's width: none hidden behind the tab bar's scroll arrow.
+            assert box is not None and 0 <= box["x"] and box["x"] + box["width"] <= PHONE_WIDTH, (tab.inner_text(), box)
+            underline = tab.evaluate(_UNDERLINE)
+            selected = tab.get_attribute("aria-selected") == "true"
+            # The open tab is underlined (in its own colour); the others are not.
+            assert underline == selected, (tab.inner_text(), selected)
     no_traceback(page)
     page.context.close()

@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -22,6 +23,7 @@ from analyzer.game.actions import Battle, EndAttack, EndTurn, Place
 from analyzer.game.state import GameState
 from analyzer.sim.battles import sample_battle
 from analyzer.solver.battle import battle
+from analyzer.store import GameStore
 
 ROOT = Path(__file__).resolve().parent.parent
 #: Enough rollouts that the figures asserted below sit far from their thresholds (see the report of each test).
@@ -244,11 +246,13 @@ def test_the_command_prints_the_json_contract_and_writes_the_table(tmp_path: Pat
     assert data["players"] == ["Ann", "Bo", "Cy"]
     turns = player_turns(game)
     assert [t["player"] for t in data["turns"]] == [t.player for t in turns]
-    assert [t["round"] for t in data["turns"]] == [t.round for t in turns]
+    # The table's turn numbers: every player's n-th turn is turn n.
+    assert [t["turn"] for t in data["turns"]] == [t.round for t in turns]
+    assert [t["player_turn"] for t in data["turns"]] == list(range(1, len(turns) + 1))
     for t in data["turns"]:
         assert len(t["win_chances"]) == 3 and sum(t["win_chances"]) <= 1 + 1e-9
         assert isinstance(t["dice"], float) and isinstance(t["decisions"], float)
-    assert out.read_text().splitlines()[0].startswith("turn,round,player,name")
+    assert out.read_text().splitlines()[0].startswith("turn,player_turn,player,name")
 
 
 @pytest.mark.parametrize(
@@ -282,3 +286,58 @@ def test_an_impossible_log_exits_2_with_one_line(tmp_path: Path, capsys: pytest.
     assert main(["review", str(path), "--quiet"]) == 2
     out, err = capsys.readouterr()
     assert out == "" and len(err.strip().splitlines()) == 1 and "is not a recorded game" in err, err
+
+
+def _reviewed(capsys: pytest.CaptureFixture[str], *argv: str) -> dict[str, Any]:
+    assert main(["review", *argv, "--rollouts", "4", "--json", "--quiet"]) == 0
+    out, _ = capsys.readouterr()
+    return dict(json.loads(out))
+
+
+def _refused(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
+    assert main(["review", *argv, "--quiet"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and len(err.strip().splitlines()) == 1, err
+    return err
+
+
+def test_the_command_reads_a_games_export_and_the_apps_saved_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A game stored as the app stores it, a version per turn, and another game beside it.
+    rng = np.random.default_rng(6)
+    game = GameState.random_start(3, rng)
+    game.labels["names"] = ["Ann", "Bo", "Cy"]
+    db = tmp_path / "games.sqlite3"
+    store = GameStore(db)
+    stored = store.create(game, "Friday")
+    for _ in range(3):
+        replay_turn(game, (), rng)
+        stored = store.save(stored.id, game, expected_version=stored.version)
+    assert stored.version == 4
+    export = tmp_path / "games.jsonl"
+    assert main(["games", "export", "--db", str(db), str(export)]) == 0
+    capsys.readouterr()
+    # One game: its latest version, unless --version names another.
+    latest = _reviewed(capsys, str(export))
+    assert latest["players"] == ["Ann", "Bo", "Cy"]
+    assert [t["player"] for t in latest["turns"]] == [t.player for t in player_turns(game)]
+    assert len(latest["turns"]) == 3
+    assert len(_reviewed(capsys, str(export), "--version", "3")["turns"]) == 2
+    assert "game " + stored.id + " ('Friday') has versions 1 to 4" in _refused(capsys, str(export), "--version", "9")
+
+    other = GameState.random_start(4, rng)
+    replay_turn(other, (), rng)
+    second = store.create(other, "Saturday")
+    assert main(["games", "export", "--db", str(db), str(export)]) == 0
+    capsys.readouterr()
+    assert "holds 2 games: choose one with --game ID" in _refused(capsys, str(export))
+    picked = _reviewed(capsys, str(export), "--game", second.id)
+    assert picked["players"] == ["Player 1", "Player 2", "Player 3", "Player 4"] and len(picked["turns"]) == 1
+    assert "holds no game 'nope'" in _refused(capsys, str(export), "--game", "nope")
+
+    # The app's saved file is the game's JSON: read as it is, and --version names nothing in it.
+    saved = tmp_path / "risk-game.json"
+    saved.write_text(store.load(stored.id).state.to_json(), encoding="utf-8")
+    assert _reviewed(capsys, str(saved))["turns"] == latest["turns"]
+    assert "is a saved game, not a games export" in _refused(capsys, str(saved), "--version", "2")

@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
+from test_app_live import captured_then_ended
 
 from analyzer.analysis import evaluator
-from analyzer.analysis.review import replay_turn
+from analyzer.analysis.review import player_turns, replay_turn
 from analyzer.game.state import GameState
 from analyzer.live import LiveGame
 from analyzer.store import DB_ENV, GameStore
+from analyzer.text import plain
 
 APP = str(Path(__file__).resolve().parent.parent / "app.py")
 TIMEOUT = 120
@@ -29,7 +32,9 @@ def recorded_game(turns: int = 3, seed: int = 6) -> GameState:
 def test_the_review_view_reviews_a_stored_game(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     db = tmp_path / "games.sqlite3"
     monkeypatch.setenv(DB_ENV, str(db))
-    stored = GameStore(db).create(recorded_game(), "Friday game")
+    game = recorded_game(turns=5)
+    game.labels["names"] = ["Ann", "Bo", "Cy"]
+    stored = GameStore(db).create(game, "Friday game")
     at = AppTest.from_file(APP, default_timeout=TIMEOUT)
     at.query_params["game"] = stored.id
     at.run()
@@ -40,10 +45,20 @@ def test_the_review_view_reviews_a_stored_game(monkeypatch: pytest.MonkeyPatch, 
     at.button(key="review_run").click().run()
     assert not at.exception and not at.error, ([e.value for e in at.exception], [e.value for e in at.error])
     (summary,) = [df.value for df in at.dataframe if "Dice share" in df.value.columns]
-    assert summary["Player"].tolist() == ["Player 1", "Player 2", "Player 3"]
-    assert any("Turning points" in m.value for m in at.markdown)
+    assert summary["Player"].tolist() == ["Ann", "Bo", "Cy"]
+    # The table's turn numbers, as the log and the status give them: every player's n-th turn is turn n.
+    names = ["Ann", "Bo", "Cy"]
+    played = [(t.round, names[t.player]) for t in player_turns(game)]
+    assert sorted({turn for turn, _ in played}) == [1, 2]
+    assert all(text.endswith(("(turn 1)", "(turn 2)")) for text in summary["Largest mistake"])
+    points = [m.value for m in at.markdown if re.match(r"Turn \d+, \*\*", m.value)]
+    assert points
+    for text in points:
+        turn, name = re.match(r"Turn (\d+), \*\*(\w+)\*\*: ", text).groups()  # type: ignore[union-attr]
+        assert (int(turn), name) in played
+    assert not any("round" in m.value for m in at.markdown)
     (turns,) = [df.value for df in at.dataframe if "best_plan" in df.value.columns]
-    assert len(turns) == 3
+    assert list(zip(turns["turn"], turns["name"])) == played
 
 
 def test_the_record_tab_of_a_live_game_shows_the_strip(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
@@ -69,3 +84,44 @@ def test_the_record_tab_of_a_live_game_shows_the_strip(monkeypatch: pytest.Monke
     shown = [m for m in at.metric if m.label in ("Player 1", "Player 2", "Player 3")]
     assert [m.value for m in shown] == [f"{100 * p:.0f}%" for p in counted.p]
     assert f"{evaluator.ROLLOUTS} rollouts of the default bot" in " ".join(c.value for c in at.caption)
+
+
+def test_the_strip_calls_players_by_name_and_turns_as_the_table_does(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # Ann's turn 1 took Kamchatka and left her card face down; Bo's turn 1 placed and passed: Cy's turn 1 is next.
+    db = tmp_path / "games.sqlite3"
+    monkeypatch.setenv(DB_ENV, str(db))
+    live = LiveGame(captured_then_ended(me=None))
+    live.place({live.state.territories_of(1)[0]: live.state.pending})
+    live.end_turn()
+    stored = GameStore(db).create(live.state, "Named")
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.query_params["game"] = stored.id
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    (said,) = [c.value for c in at.caption if c.value.startswith("Now")]
+    assert said.startswith(plain("Now, Cy's turn 1. Win chances by the learned model"))
+    assert plain("Face-down cards (Ann 1)") in said
+    assert [m.label for m in at.metric] == ["Ann", "Bo", "Cy"]
+
+
+def test_a_game_file_reviewed_in_the_view_keeps_its_players_names(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    db = tmp_path / "games.sqlite3"
+    monkeypatch.setenv(DB_ENV, str(db))
+    stored = GameStore(db).create(recorded_game(), "Open game")
+    other = recorded_game(turns=2, seed=4)
+    other.labels["names"] = ["Di", "Ed", "Flo"]
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.query_params["game"] = stored.id
+    at.run()
+    at.session_state["tab"] = "Review"
+    at.run()
+    at.file_uploader(key="review_upload").set_value(("other.json", other.to_json().encode(), "application/json")).run()
+    at.select_slider(key="review_rollouts").set_value(50).run()
+    at.button(key="review_run").click().run()
+    assert not at.exception and not at.error, ([e.value for e in at.exception], [e.value for e in at.error])
+    (summary,) = [df.value for df in at.dataframe if "Dice share" in df.value.columns]
+    assert summary["Player"].tolist() == ["Di", "Ed", "Flo"]

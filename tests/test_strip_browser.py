@@ -86,3 +86,25 @@ def test_the_record_view_shows_another_devices_entry_without_a_reload(
     expect(page.get_by_role("button", name=undo, exact=True)).to_be_visible(timeout=30_000)
     no_traceback(page)
     page.context.close()
+
+
+def test_on_a_phone_the_strip_is_one_row_of_chances_under_half_a_screen(
+    browser: Browser, served: tuple[Server, str]
+) -> None:
+    server, _ = served
+    store = GameStore(server.db)
+    game_id = store.create(placed_and_ended(12, 4), "Phone strip").id
+    page = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    page.goto(f"{server.url}/?game={game_id}")
+    strip = page.locator(".st-key-win_strip")
+    expect(strip.get_by_text("learned model of the default bot")).to_be_visible()
+    expect(strip.get_by_test_id("stImage")).to_be_visible()  # the chart of the turns so far
+    metrics = strip.get_by_test_id("stMetric")
+    expect(metrics).to_have_count(3)
+    tops = {round(box["y"]) for box in (m.bounding_box() for m in metrics.all()) if box is not None}
+    assert len(tops) == 1, f"the players' chances are not side by side: their tops are at {sorted(tops)}"
+    box = strip.bounding_box()
+    assert box is not None and box["height"] < PHONE["height"] / 2, box
+    no_traceback(page)
+    page.context.close()

@@ -28,6 +28,7 @@ view, the review, the suggestions, the search, the command line and the notebook
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 import time
 from dataclasses import dataclass
 from functools import lru_cache
@@ -41,7 +42,7 @@ from analyzer.errors import ModelError, SimulationError
 from analyzer.game import face_down
 from analyzer.game.board import Board
 from analyzer.game.dice import DiceRules
-from analyzer.game.labels import player_labels, player_names
+from analyzer.game.labels import player_names
 from analyzer.game.state import GameState
 from analyzer.limits import MAX_ROUNDS
 from analyzer.sim import playout
@@ -129,8 +130,11 @@ class Chances:
         }
 
 
-def face_down_assumption(state: GameState) -> str:
+def face_down_assumption(state: GameState, names: Sequence[str] | None = None) -> str:
     """What the win chances assume of the face-down cards, in words ("" if none is face down).
+
+    ``names``: the players' names (default: those kept in ``state``); a position taken out of a game's history
+    has none of its own, and its players are still called by their names.
 
     >>> owner = [0] * 14 + [1] * 14 + [2] * 14
     >>> state = GameState.from_position(owner, [3] * 42, hands={1: ["?", "?"], 2: ["?"]})
@@ -140,7 +144,7 @@ def face_down_assumption(state: GameState) -> str:
     counts = face_down.counts(state)
     if not any(counts):
         return ""
-    names = player_labels(state)[0] or [f"Player {p + 1}" for p in range(state.n_players)]  # only seats hold cards
+    names = player_names(state) if names is None else names
     held = ", ".join(f"{names[p]} {k}" for p, k in enumerate(counts) if k)
     return (
         f"Face-down cards ({held}): the model reads how many each player holds; rollouts draw them at random "

@@ -459,7 +459,9 @@ def turn_positions(game: GameState) -> list[GameState]:
 class GameReview:
     """The review of a game (see the module docstring); plain tables.
 
-    ``turns``: one row per player-turn: ``turn`` (from 1), ``round``, ``player`` (seat), ``name``,
+    ``turns``: one row per player-turn: ``turn`` (the table's turn number, :func:`~analyzer.game.state.turn_number`:
+    every player's n-th turn is turn n), ``player_turn`` (the player-turns played, from 1: its place on the
+    timeline), ``player`` (seat), ``name``,
     ``before``, ``after`` and ``change`` (the mover's win chance), ``dice``, ``dice_low``, ``dice_high``,
     ``decisions``, ``decisions_low``, ``decisions_high``, ``best_plan`` (the plan the decisions are
     measured against), ``bots_own_turn`` (the record is the rollout bot's own turn, :func:`is_bots_own_turn`:
@@ -492,7 +494,7 @@ class GameReview:
             turns.append(
                 {
                     "turn": int(row["turn"]),
-                    "round": int(row["round"]),
+                    "player_turn": int(row["player_turn"]),
                     "player": int(row["player"]),
                     "name": row["name"],
                     "win_chances": [float(row[f"after_{p}"]) for p in range(n)],
@@ -623,8 +625,8 @@ def review_game(
         decisions = _mean_interval(replayed - plans[best])
         net, expected, battles = luck.get(j, (0, 0.0, 0))
         row = {
-            "turn": j + 1,
-            "round": t.round,
+            "turn": t.round,
+            "player_turn": j + 1,
             "player": me,
             "name": names[me],
             "before": p_win[j, me],
@@ -662,7 +664,7 @@ def review_game(
         _summary(table, p_win, names),
         rollouts,
         seed,
-        " ".join(x for x in (assumptions(positions[-1], model is not None), note) if x),
+        " ".join(x for x in (assumptions(positions[-1], model is not None, names), note) if x),
         time.perf_counter() - started,
     )
 
@@ -675,9 +677,10 @@ def _best_plan(plans: dict[str, np.ndarray]) -> str:
     return best if _mean_interval(plans[best] - plans["default"])[1] > 0 else "default"
 
 
-def assumptions(state: GameState, model: bool = True) -> str:
-    """What the win chances of a review assume, in words, for the game at ``state``."""
-    said = face_down_assumption(state)
+def assumptions(state: GameState, model: bool = True, names: Sequence[str] | None = None) -> str:
+    """What the win chances of a review assume, in words, for the game at ``state`` (its players called
+    ``names``, by default those ``state`` keeps)."""
+    said = face_down_assumption(state, names)
     if model:
         text = (
             f"Win chances by the learned model of {BOT_NAME}'s play. Dice and decisions: each turn played on "
@@ -740,10 +743,10 @@ def review_figure(review: GameReview, colors: Sequence[str] | None = None) -> Fi
         ax.plot(mine["position"], mine["p_win"], color=color, label=name, lw=1.6)
         ax.fill_between(mine["position"], mine["ci_low"], mine["ci_high"], color=color, alpha=0.15, lw=0)
     for row in review.turns[review.turns["turning_point"]].itertuples():
-        ax.axvline(row.turn - 0.5, color="#777777", lw=0.8, ls="--")
+        ax.axvline(row.player_turn - 0.5, color="#777777", lw=0.8, ls="--")
         ax.annotate(
-            f"{row.turn}",
-            (row.turn - 0.5, 1.0),
+            f"{row.name} {row.turn}",
+            (row.player_turn - 0.5, 1.0),
             ha="center",
             va="bottom",
             fontsize=7,
@@ -752,7 +755,10 @@ def review_figure(review: GameReview, colors: Sequence[str] | None = None) -> Fi
         )
     ax.set_xlim(0, len(review.turns))
     ax.set_ylim(0, 1)
-    ax.set_xlabel("player-turns played")
+    # A tick where each turn starts (its first player-turn), named by the table's turn number.
+    starts = review.turns.drop_duplicates("turn")
+    ax.set_xticks((starts["player_turn"] - 1).tolist(), [str(t) for t in starts["turn"]])
+    ax.set_xlabel("turn")
     ax.set_ylabel("win chance")
     ax.legend(fontsize=7, loc="upper left", ncols=min(4, len(review.players)))
     fig.tight_layout()

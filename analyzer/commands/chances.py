@@ -1,6 +1,7 @@
 """``risk-analyzer chances``: each player's chance to win the position at the end of a saved game.
 
     risk-analyzer chances GAME.json [--method model|rollouts] [--rollouts N] [--seed S] [--json]
+    risk-analyzer chances games.jsonl [--game ID] [--version N] ...   (a game of ``games export``)
 
 prints one line per player: the chance and its band, then how it was made. ``--json`` prints
 ``{"method": ..., "players": [...], "chances": [...], "low": [...], "high": [...], "seconds": ...}``.
@@ -14,7 +15,8 @@ import json
 from typing import Any
 
 from analyzer.analysis.evaluator import METHODS, ROLLOUTS, Chances, chances
-from analyzer.commands.review import _load
+from analyzer.commands.files import add_game_arguments, read_game
+from analyzer.errors import SimulationError
 
 
 def register(subparsers: Any) -> None:
@@ -25,7 +27,7 @@ def register(subparsers: Any) -> None:
         description="Each player's chance to win the position at the end of a saved game, when the default "
         "bot plays every seat from there: by the learned model (default, in milliseconds) or by rollouts.",
     )
-    parser.add_argument("game", metavar="GAME.json", help="the saved game (saved by the app or GameState.to_json)")
+    add_game_arguments(parser)
     parser.add_argument("--method", choices=METHODS, default="model", help="model (default) or rollouts")
     parser.add_argument(
         "--rollouts", type=int, default=ROLLOUTS, help=f"rollouts, with --method rollouts (default {ROLLOUTS})"
@@ -46,7 +48,7 @@ def describe(result: Chances) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    state = _load(args.game)
+    state = read_game(args.file, args.game_id, args.version, SimulationError)
     result = chances(state, args.method, rollouts=args.rollouts, seed=args.seed)
     print(json.dumps(result.to_dict()) if args.json else describe(result))
     return 0

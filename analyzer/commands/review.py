@@ -1,11 +1,13 @@
 """``risk-analyzer review``: a recorded game reviewed turn by turn, like a chess engine's game review.
 
     risk-analyzer review GAME.json --rollouts 200 --seed 0 --workers 2 --out review.csv
+    risk-analyzer review games.jsonl --game ID --version N
 
-prints one line per player-turn (the mover's win chance before and after it, and how much of the
+(``GAME.json`` a saved game, or a file of ``risk-analyzer games export``: its game at its latest version,
+unless ``--game`` and ``--version`` pick another) prints one line per player-turn (the mover's win chance before and after it, and how much of the
 change the dice made and the decisions cost, with 95% intervals; the turning points starred), then
 each player's summary. ``--json`` prints ``{"players": [...], "turns": [...], ...}`` instead, each
-turn with ``round``, ``player``, ``win_chances`` (every seat's after the turn), ``dice`` and
+turn with ``turn`` (the table's turn number), ``player``, ``win_chances`` (every seat's after the turn), ``dice`` and
 ``decisions``; ``--out`` writes the turns' table as CSV or Parquet (by the file's extension). The
 method is in ``docs/review.md`` and :mod:`analyzer.analysis.review`.
 """
@@ -20,10 +22,9 @@ from typing import Any
 from tqdm.auto import tqdm
 
 from analyzer.analysis.review import ROLLOUTS, GameReview, review_game
-from analyzer.commands.files import check_path
+from analyzer.commands.files import add_game_arguments, check_path, read_game
 from analyzer.errors import ReviewError
 from analyzer.extras import require
-from analyzer.game.state import GameState
 from analyzer.limits import quote
 
 
@@ -32,15 +33,16 @@ def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "review",
         help="review a recorded game: win chances turn by turn, turning points, dice and decisions",
-        description="Review a recorded game (a saved game's JSON with its history): each player's win chance "
-        "after every player-turn, by rollouts of the planner bot, the turning points, and each turn's change "
-        "split into the dice (the outcome against the same decisions under other dice) and the decisions "
-        "(the turn as played against the search's best plan on the same dice). The same --seed gives the "
-        "same review whatever --workers.",
+        description="Review a recorded game (a saved game's JSON with its history, or one game of a games "
+        "export): each player's win chance after every player-turn, by the learned model of the default bot's "
+        "play, the turning points, and each turn's change split into the dice (the outcome against the same "
+        "decisions under other dice) and the decisions (the turn as played against the search's best plan on "
+        "the same dice), by rollouts of the default bot to the mover's next turn valued by the model. The same "
+        "--seed gives the same review whatever --workers.",
     )
-    parser.add_argument("game", metavar="GAME.json", help="the recorded game (saved by the app or GameState.to_json)")
+    add_game_arguments(parser)
     parser.add_argument(
-        "--rollouts", type=int, default=ROLLOUTS, help=f"rollouts per position, replay and plan (default {ROLLOUTS})"
+        "--rollouts", type=int, default=ROLLOUTS, help=f"rollouts per turn, replay and plan (default {ROLLOUTS})"
     )
     parser.add_argument("--seed", type=int, default=0, help="seed of the rollouts (default 0)")
     parser.add_argument("--workers", type=int, default=1, help="local worker processes (default 1)")
@@ -52,18 +54,6 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(func=run)
 
 
-def _load(path: str) -> GameState:
-    source = check_path(path, "GAME.json", ReviewError)
-    try:
-        text = source.read_bytes()
-    except OSError as exc:
-        raise ReviewError(f"cannot read {quote(path)}: {exc.strerror or exc}") from None
-    try:
-        return GameState.from_json(text)
-    except ValueError as exc:
-        raise ReviewError(f"{quote(path)} is not a recorded game: {exc}") from None
-
-
 def run(args: argparse.Namespace) -> int:
     out = check_path(args.out, "--out", ReviewError) if args.out else None
     if out is not None:
@@ -73,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
             raise ReviewError(f"--out {quote(args.out)}: directory {out.parent} does not exist")
         if out.suffix.lower() == ".parquet":
             require("pyarrow")  # before the review, not after it
-    game = _load(args.game)
+    game = read_game(args.file, args.game_id, args.version, ReviewError)
     bar = tqdm(total=1, desc="review", unit="task", file=sys.stderr, disable=args.quiet)
 
     def progress(done: int, total: int) -> None:
@@ -111,14 +101,14 @@ def describe(review: GameReview) -> str:
         f"({review.seconds:.1f} s). Changes in win-chance points of the player who moved; * turning point.",
         review.assumed,
         "",
-        f"{'turn':>4} {'round':>5}  {'player':<12} {'before':>6} {'after':>6} {'change':>6}  "
+        f"{'turn':>4}  {'player':<12} {'before':>6} {'after':>6} {'change':>6}  "
         f"{'dice [95%]':<20} {'decisions [95%]':<20} against",
     ]
     for r in review.turns.itertuples():
         dice = f"{_pts(r.dice)} [{_pts(r.dice_low)},{_pts(r.dice_high)}]"
         dec = f"{_pts(r.decisions)} [{_pts(r.decisions_low)},{_pts(r.decisions_high)}]"
         lines.append(
-            f"{r.turn:>4}{'*' if r.turning_point else ' '}{r.round:>5}  {str(r.name)[:12]:<12} "
+            f"{r.turn:>4}{'*' if r.turning_point else ' '} {str(r.name)[:12]:<12} "
             f"{100 * r.before:6.1f} {100 * r.after:6.1f} {_pts(r.change):>6}  {dice:<20} {dec:<20} {r.best_plan}"
         )
     lines += [

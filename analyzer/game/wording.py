@@ -63,7 +63,8 @@ def _card(state: StateCore, c: Any) -> str:
     return card_label(state.board, c) if 0 <= c < state.board.n_cards else f"card number {c}"
 
 
-def _armies(k: Any) -> str:
+def armies_text(k: Any) -> str:
+    """A count of armies in words: "1 army", "3 armies"."""
     return f"{k} arm{'y' if k == 1 else 'ies'}"
 
 
@@ -77,7 +78,7 @@ def action_words(state: StateCore, action: Action) -> str:
     if isinstance(action, Claim):
         return f"claim {t(action.territory)}"
     if isinstance(action, Place):
-        return f"place {_armies(action.armies)} on {t(action.territory)}"
+        return f"place {armies_text(action.armies)} on {t(action.territory)}"
     if isinstance(action, Trade):
         cards = ", ".join(_card(state, c) for c in action.cards)
         bonus = f" with the bonus on {t(action.bonus)}" if action.bonus is not None else ""
@@ -96,9 +97,9 @@ def action_words(state: StateCore, action: Action) -> str:
     if isinstance(action, EndAttack):
         return "stop attacking"
     if isinstance(action, MoveIn):
-        return f"move {_armies(action.armies)} in"
+        return f"move {armies_text(action.armies)} in"
     if isinstance(action, Fortify):
-        return f"move {_armies(action.armies)} from {t(action.source)} to {t(action.target)}"
+        return f"move {armies_text(action.armies)} from {t(action.source)} to {t(action.target)}"
     if isinstance(action, EndTurn):
         return "end the turn"
     if isinstance(action, Roll):
@@ -118,7 +119,7 @@ def phase_words(state: StateCore) -> str:
         engine.SETUP_CLAIM: f"{who} is claiming a territory: claim one nobody holds",
         engine.SETUP_PLACE: f"the starting armies are being placed ({who}'s turn): place them one at a time",
         engine.CHOOSE_CAPITAL: f"{who} is choosing a capital",
-        engine.REINFORCE: f"{who} is reinforcing: place the {state.pending} armies left, or trade a set",
+        engine.REINFORCE: f"{who} is reinforcing: place the {armies_text(state.pending)} left, or trade a set",
         engine.ATTACK: f"{who} is attacking: record a battle, or stop attacking to fortify or end the turn",
         engine.DEFEND: "the defender is choosing how many dice to roll",
         engine.ROLL: "the dice of the attack are to be rolled",

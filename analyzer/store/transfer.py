@@ -58,6 +58,22 @@ def write_games(records: Iterable[GameRecord], out: TextIO) -> int:
     return count
 
 
+#: The longest first line :func:`is_games_export` needs to read: the header is far shorter.
+HEADER_LIMIT = 256
+
+
+def is_games_export(first_line: str) -> bool:
+    """Whether ``first_line`` (at most :data:`HEADER_LIMIT` characters of it) opens a file of :func:`write_games`.
+
+    >>> is_games_export('{"format":"risk-analyzer/games","version":1}\\n'), is_games_export('{"format":"risk-')
+    (True, False)
+    """
+    try:
+        return bool(json.loads(first_line) == _HEADER)
+    except ValueError:
+        return False
+
+
 def read_games(lines: Iterable[str], where: str) -> Iterator[GameRecord]:
     """The games of a file written by :func:`write_games` (``where`` names it in messages), one at a time."""
     reader = _Lines(lines, where)

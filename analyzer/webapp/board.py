@@ -34,6 +34,9 @@ from analyzer.webapp.session import (
     commit,
     game_key,
     player_colors,
+    say_unchanged,
+    unchanged,
+    unchanged_note,
 )
 
 
@@ -101,6 +104,7 @@ def quick_edit(game: GameState, names: list[str], picked: Sequence[str]) -> None
     )
     if st.session_state.get(EDIT_ERROR):
         st.error(plain(st.session_state[EDIT_ERROR]))
+    unchanged_note("apply_quick_edit")
 
 
 def apply_quick_edit(game: GameState, version: int | None) -> None:
@@ -120,7 +124,9 @@ def apply_quick_edit(game: GameState, version: int | None) -> None:
         st.session_state[EDIT_ERROR] = str(exc)
         return
     st.session_state[EDIT_ERROR] = None
-    if edited != game and not commit(edited, expected_version=version):
+    if unchanged(edited, game):
+        say_unchanged("apply_quick_edit")
+    elif not commit(edited, expected_version=version):
         st.session_state[EDIT_ERROR] = st.session_state.pop(STORE_ERROR, None)
 
 

@@ -8,6 +8,7 @@ from functools import partial
 import numpy as np
 import pandas as pd
 import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from analyzer.analysis.position import reinforcement_forecast
 from analyzer.game.state import GameState, turn_number
@@ -63,7 +64,12 @@ def game_page(game: GameState, names: list[str]) -> None:
         if st.session_state.get(STORED_ID) is not None:
             st.caption("This page's address opens this game on any device; every change is saved as it is made.")
         st.download_button(
-            "Save game", data=saved_game(game), file_name="risk-game.json", mime="application/json", key="save_game"
+            "Save game",
+            data=saved_game_now(),
+            file_name="risk-game.json",
+            mime="application/json",
+            key="save_game",
+            on_click="ignore",  # nothing on the page changes: a rerun would only race the download
         )
         upload_game()
     labels = [label for label, _ in VIEWS]
@@ -71,7 +77,9 @@ def game_page(game: GameState, names: list[str]) -> None:
     # a random setup that became live with an Apply on the Board view reloads on Board, not on Record.
     opening: dict[object, str] = st.session_state.setdefault(OPENING_VIEW, {})
     game_id = st.session_state.get(STORED_ID)
-    if game_id not in opening:
+    # Also when the tabs were last drawn before the start page (Streamlit forgets a widget not drawn in a run):
+    # "All games", then "Open", opens the game on the view it opens on, not on the first tab.
+    if game_id not in opening or st.session_state.get(TAB) not in labels:
         wanted = st.query_params.get(TAB_PARAM)
         opening[game_id] = wanted if wanted in labels else ("Record" if live else labels[0])
         st.session_state[TAB] = opening[game_id]
@@ -147,6 +155,21 @@ def save_entry(game: GameState, *, version: int | None) -> str | None:
 def saved_game(game: GameState) -> str:
     """The file "Save game" offers: the game, its players' names and colours included."""
     return game.to_json()
+
+
+def saved_game_now() -> Callable[[], str]:
+    """The file "Save game" offers, made when the button is pressed: the game the page holds then.
+
+    The button is drawn by the page's run, and the Record view's entries rerun only their own fragment: a file
+    made at the page's run would miss every entry made since. The press is served on another thread, where
+    ``st.session_state`` is not this session's, so the session's own state is read.
+    """
+    ctx = get_script_run_ctx()
+    if ctx is None:  # the page run without a server (AppTest): no entry can come between the run and the press
+        game = st.session_state[GAME]
+        return lambda: saved_game(game)
+    state = ctx.session_state
+    return lambda: saved_game(state[GAME])
 
 
 def players_summary(game: GameState, names: list[str]) -> pd.DataFrame:

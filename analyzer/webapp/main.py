@@ -13,7 +13,8 @@ from analyzer.webapp.session import GAME, follow_url
 from analyzer.webapp.start_page import start_page
 
 #: Page style (constant, never user text). The calculator's number inputs are sized for a thumb, and its
-#: columns stay side by side on a phone instead of stacking; the map scrolls sideways on a narrow screen.
+#: columns stay side by side on a phone instead of stacking, as do the win-chance strip's players (stacked, the
+#: strip took a whole phone screen); the map scrolls sideways on a narrow screen.
 CSS = """<style>
 .st-key-calculator [data-testid="stNumberInput"] input { font-size: 1.6rem; height: 3.2rem; }
 .st-key-calculator [data-testid="stNumberInputStepDown"],
@@ -23,10 +24,18 @@ CSS = """<style>
 .st-key-calculator [data-testid="stHorizontalBlock"] { flex-wrap: nowrap; gap: 0.5rem; }
 .st-key-calculator [data-testid="stColumn"] { min-width: 0; width: auto; flex: 1 1 0; }
 .st-key-calculator [data-testid="stMetricValue"] { font-size: 1.6rem; }
-.st-key-board_map { overflow-x: auto; }
+.st-key-board_map, .st-key-live-board_map { overflow-x: auto; }
+.st-key-win_strip [data-testid="stHorizontalBlock"] { flex-wrap: nowrap; gap: 0.5rem; }
+.st-key-win_strip [data-testid="stColumn"] { min-width: 0; width: auto; flex: 1 1 0; }
+.st-key-win_strip [data-testid="stMetricValue"] { font-size: 1.6rem; }
 @media (max-width: 640px) {
   .block-container { padding: 3.5rem 0.75rem 1rem; }
   h1 { font-size: 1.8rem !important; }
+  [data-testid="stTabs"] [role="tablist"] { flex-wrap: wrap; gap: 0.25rem 1rem; overflow: visible; }
+  [data-testid="stTabs"] [data-baseweb="tab-highlight"],
+  [data-testid="stTabs"] [data-baseweb="tab-border"] { display: none; }
+  [data-testid="stTabs"] [role="tab"] { border-bottom: 2px solid transparent; }
+  [data-testid="stTabs"] [role="tab"][aria-selected="true"] { border-bottom-color: currentColor; font-weight: 700; }
 }
 </style>"""
 

@@ -15,7 +15,18 @@ from analyzer.live import LIVE_LABEL, LiveGame, corrected
 from analyzer.plot import PLAYER_COLORS
 from analyzer.text import plain
 from analyzer.webapp.inputs import bounds_problem, whole_number
-from analyzer.webapp.session import GAME, GAME_NAME, PLAYERS_ERROR, commit, game_key, new_game, player_colors
+from analyzer.webapp.session import (
+    GAME,
+    GAME_NAME,
+    PLAYERS_ERROR,
+    commit,
+    game_key,
+    new_game,
+    player_colors,
+    say_unchanged,
+    unchanged,
+    unchanged_note,
+)
 
 #: Sets traded a typed position may say: more than a game ever sees.
 MAX_SETS = 1000
@@ -88,6 +99,7 @@ def players_view(game: GameState, names: list[str]) -> None:
     )
     if st.session_state.get(PLAYERS_ERROR):
         st.error(plain(st.session_state[PLAYERS_ERROR]))
+    unchanged_note("apply_players")
     if game.history:
         start_over_form(game, names, alive)
 
@@ -156,8 +168,10 @@ def apply_players() -> None:
         st.session_state[PLAYERS_ERROR] = str(exc)
         return
     st.session_state[PLAYERS_ERROR] = None
-    if edited != game:
-        commit(edited)
+    if unchanged(edited, game):
+        say_unchanged("apply_players")
+        return
+    commit(edited)
 
 
 def apply_labels() -> None:

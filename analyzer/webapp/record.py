@@ -35,6 +35,7 @@ from analyzer.game.board import classic_board
 from analyzer.game.labels import card_label, player_labels, player_names
 from analyzer.game.state import GameState, turn_number
 from analyzer.game.vocabulary import DECK, PLAYER_COUNT_TEXT, PLAYER_COUNTS, Phase, forces
+from analyzer.game.wording import armies_text
 from analyzer.limits import MAX_NAME_LENGTH
 from analyzer.live import LIVE_LABEL, LiveGame
 from analyzer.plot import NEUTRAL_COLOR, PICK_SELECTION, PLAYER_COLORS, board_spec, chart_picks
@@ -44,6 +45,8 @@ from analyzer.webapp.inputs import bounds_problem, whole_number
 T = TypeVar("T")
 
 NO_CARD = -1
+#: "You are": nobody. Not None, which a selectbox shows as no choice made ("Choose an option").
+NOBODY = -1
 #: Widths of the maps tapped to claim territories: the whole world (as on the Board tab), and one
 #: continent, which fits a phone's 390 px.
 WORLD_MAP_WIDTH = 760
@@ -270,12 +273,7 @@ def _start_form(key: str, save: Save) -> None:
         st.error(plain(f"a game has {PLAYER_COUNT_TEXT} players, got {len(names)}"))
         return
     first = _selectbox("Goes first", range(len(names)), lambda p: names[p], _k(key, "first"))
-    me = _selectbox(
-        "You are",
-        [None, *range(len(names))],
-        lambda p: "nobody (every card face down)" if p is None else names[p],
-        _k(key, "me"),
-    )
+    me = _you_are(_selectbox("You are", [NOBODY, *range(len(names))], _seat_label(names), _k(key, "me")))
     how = st.radio("Territories", [CLAIM_ONE_BY_ONE, ENTER_BY_PLAYER, RANDOM_DEAL], key=_k(key, "how"))
     deal = _deal_pickers(names, key) if how == ENTER_BY_PLAYER else None
     if not st.button("Start", key=_k(key, "start"), width="stretch", type="primary"):
@@ -305,6 +303,15 @@ def _kept(save: Save, game: GameState) -> None:
         st.error(plain(refused))
         return
     st.rerun()
+
+
+def _seat_label(names: list[str]) -> Callable[[int], str]:
+    return lambda p: "nobody (every card face down)" if p == NOBODY else names[p]
+
+
+def _you_are(choice: int | None) -> int | None:
+    """The user's seat from the "You are" box: None for nobody."""
+    return None if choice is None or choice == NOBODY else int(choice)
 
 
 def _deal_pickers(names: list[str], key: str) -> list[list[int]]:
@@ -343,11 +350,10 @@ def _deal_of(picked: list[list[int]], n_players: int) -> list[int]:
 def _adopt_form(game: GameState, key: str, save: Save) -> None:
     names = player_names(game)
     st.info("Follow this game live from here: each entry is checked by the rules, and can be undone.")
-    me = st.selectbox(
-        "You are",
-        [None, *range(game.n_players)],
-        key=_k(key, "adopt_me"),
-        format_func=lambda p: "nobody (every card face down)" if p is None else names[p],
+    me = _you_are(
+        st.selectbox(
+            "You are", [NOBODY, *range(game.n_players)], key=_k(key, "adopt_me"), format_func=_seat_label(names)
+        )
     )
     if st.button("Follow this game live", key=_k(key, "adopt"), width="stretch", type="primary"):
         _kept(save, LiveGame(game, me=me, seed=int(np.random.default_rng().integers(2**31))).state)
@@ -361,7 +367,7 @@ def _status(live: LiveGame, names: list[str]) -> None:
         return
     parts = [f"Turn {turn_number(s)}", f"{names[s.player]} to play", s.phase.name.replace("_", " ").lower()]
     if s.phase == Phase.REINFORCE:
-        parts.append(f"{s.pending} armies to place")
+        parts.append(f"{armies_text(s.pending)} to place")
     st.markdown("**" + plain(" · ".join(parts)) + "**")
     alive = [p for p in range(s.n_players) if s.alive[p]]
     # Territories and continents held now, as the next turn pays them (cards aside).
@@ -393,8 +399,6 @@ def _entries(live: LiveGame, names: list[str], key: str, save: Save) -> None:
         _claim(s, names, key, save)
     elif phase == Phase.SETUP_PLACE:
         _place_starting(s, names, key, save)
-    elif _name_cards(live, s, key, save):
-        return
     elif phase == Phase.REINFORCE:
         # No army is due while a trade forced mid-turn (after an elimination) is waiting.
         _trade(live, s, names, key, save)
@@ -406,6 +410,7 @@ def _entries(live: LiveGame, names: list[str], key: str, save: Save) -> None:
         if phase == Phase.ATTACK:
             _battle(s, names, key, save)
         _fortify_or_end(live, s, names, key, save)
+    _name_cards(live, s, key, save)
 
 
 def _map_tap(live: LiveGame, key: str, save: Save) -> GameState | None:
@@ -475,8 +480,7 @@ def _claim(s: GameState, names: list[str], key: str, save: Save) -> None:
 
 
 def _deal_rest(live: LiveGame) -> None:
-    for t in random_claims(live.state, np.random.default_rng()):
-        live.claim(t)
+    live.claim_all(random_claims(live.state, np.random.default_rng()))
 
 
 def _map(s: GameState, key: str) -> None:
@@ -498,7 +502,7 @@ def _map(s: GameState, key: str) -> None:
         format_func=lambda c: "the whole world (scrolls on a phone)" if c is None else continents[c].name,
     )
     colors = player_labels(s)[1] or list(PLAYER_COLORS[: s.n_players])
-    spec = _claim_map_spec(s.to_json(history=False), tuple(player_names(s)), tuple(colors), shown)
+    spec = _map_spec(s.to_json(history=False), tuple(player_names(s)), tuple(colors), shown)
     st.vega_lite_chart(
         spec=spec, key=_map_key(s, key), on_select="rerun", selection_mode=PICK_SELECTION, width="content"
     )
@@ -506,9 +510,7 @@ def _map(s: GameState, key: str) -> None:
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
-def _claim_map_spec(
-    game_json: str, names: tuple[str, ...], colors: tuple[str, ...], continent: int | None
-) -> dict[str, Any]:
+def _map_spec(game_json: str, names: tuple[str, ...], colors: tuple[str, ...], continent: int | None) -> dict[str, Any]:
     # board_spec, not the chart: converting an Altair chart cost more than the rest of the panel, at every claim.
     game = GameState.from_json(game_json, trusted=True)
     forces = len(game.pool)
@@ -543,21 +545,28 @@ def _place_starting(s: GameState, names: list[str], key: str, save: Save) -> Non
         _button("Place starting armies", key, "start_go", s, save, entry, type="primary")
 
 
-def _name_cards(live: LiveGame, s: GameState, key: str, save: Save) -> bool:
-    """The face-down cards of the user's own hand to name, when there are any; whether they were asked for."""
-    if live.me is None or not set(live.hidden) & set(s.hand(live.me)):
-        return False
+def _name_cards(live: LiveGame, s: GameState, key: str, save: Save) -> None:
+    """The face-down cards of the user's own hand to name, when there are any: after the entries, folded.
+
+    Naming them is optional: a card left face down is still a card of the hand (the game goes on with it
+    unknown), so the form never stands between the table and its next entry.
+    """
+    if live.me is None:
+        return
+    hidden = len(set(live.hidden) & set(s.hand(live.me)))
+    if not hidden:
+        return
     unseen = sorted(set(live.hidden) | {int(c) for c in np.flatnonzero(s.card_loc == DECK)})
-    st.multiselect("Name your face-down cards", unseen, format_func=_card_label(s), key=_k(key, "name_cards"))
-    _button(
-        "These are my cards",
-        key,
-        "name_go",
-        s,
-        save,
-        lambda live: live.name_cards([int(c) for c in st.session_state.get(_k(key, "name_cards"), [])]),
-    )
-    return True
+    with st.expander(f"Name your face-down cards ({hidden} to name, optional)"):
+        st.multiselect("Your cards", unseen, format_func=_card_label(s), key=_k(key, "name_cards"))
+        _button(
+            "These are my cards",
+            key,
+            "name_go",
+            s,
+            save,
+            lambda live: live.name_cards([int(c) for c in st.session_state.get(_k(key, "name_cards"), [])]),
+        )
 
 
 def _trade(live: LiveGame, s: GameState, names: list[str], key: str, save: Save) -> None:
@@ -747,6 +756,11 @@ def _undo_redo(live: LiveGame, key: str, save: Save) -> None:
 def _history(live: LiveGame, names: list[str], key: str) -> None:
     # Each part is drawn only while open (lazy expanders): the luck meter alone costs more than an entry.
     s = live.state
+    if s.phase not in (Phase.SETUP_CLAIM, Phase.SETUP_PLACE):  # the setup has its own map, to tap
+        board = st.expander("Map", key=_k(key, "board_open"), on_change="rerun")
+        with board:
+            if board.open:
+                _board_map(s, names, key)
     log = st.expander("Log", key=_k(key, "log_open"), on_change="rerun")
     with log:
         if log.open:
@@ -761,6 +775,28 @@ def _history(live: LiveGame, names: list[str], key: str) -> None:
     with luck:
         if luck.open:
             _luck(s, names)
+
+
+#: "Map of": the whole world (not None, which a selectbox shows as no choice made).
+WORLD = -1
+
+
+def _board_map(s: GameState, names: list[str], key: str) -> None:
+    """The board as it stands, one continent at a time (it fits a phone) or the whole world; opens on the
+    continent where the player to move holds the most territories."""
+    continents = s.board.continents
+    held = [sum(int(s.owner[t]) == s.player for t in c.territories) for c in continents]
+    shown = st.selectbox(
+        "Map of",
+        [WORLD, *range(len(continents))],
+        index=1 + held.index(max(held)),
+        key=_k(key, "board_map_of"),
+        format_func=lambda c: "the whole world (scrolls on a phone)" if c == WORLD else continents[c].name,
+    )
+    colors = player_labels(s)[1] or list(PLAYER_COLORS[: s.n_players])
+    spec = _map_spec(s.to_json(history=False), tuple(names), tuple(colors), None if shown == WORLD else shown)
+    with st.container(key=_k(key, "board_map")):
+        st.vega_lite_chart(spec=spec, width="content")
 
 
 def _log(s: GameState, key: str) -> None:

@@ -15,6 +15,7 @@ import streamlit as st
 
 from analyzer.analysis.review import ROLLOUTS, GameReview, review_figure, review_game
 from analyzer.errors import RiskAnalyzerError
+from analyzer.game.labels import player_names
 from analyzer.game.state import GameState
 from analyzer.text import plain
 from analyzer.webapp.cached import figure_png
@@ -44,7 +45,7 @@ def review_view(game: GameState, names: list[str]) -> None:
         except RiskAnalyzerError as exc:
             st.error(plain(f"{upload.name} is not a recorded game: {exc}"))
             return
-    shown_names = names if subject is game else [f"Player {p + 1}" for p in range(subject.n_players)]
+    shown_names = names if subject is game else player_names(subject)
     rollouts = st.select_slider(
         "Rollouts per estimate",
         ROLLOUT_CHOICES,
@@ -117,7 +118,7 @@ def show_review(review: GameReview, names: list[str], colors: list[str] | None) 
     st.markdown("**Turning points**")
     for row in points.itertuples():
         st.markdown(
-            f"Turn {row.turn} (round {row.round}), **{plain(str(row.name))}**: {100 * row.before:.0f}% → "
+            f"Turn {row.turn}, **{plain(str(row.name))}**: {100 * row.before:.0f}% → "
             f"{100 * row.after:.0f}% ({_points(row.change)}). Dice {_points(row.dice)} "
             f"[{_points(row.dice_low)}, {_points(row.dice_high)}], decisions {_points(row.decisions)} "
             f"[{_points(row.decisions_low)}, {_points(row.decisions_high)}] against "
@@ -125,7 +126,7 @@ def show_review(review: GameReview, names: list[str], colors: list[str] | None) 
         )
     with st.expander("Every turn"):
         st.dataframe(
-            turns[["turn", "round", "name", "before", "after", "change", "dice", "decisions", "best_plan"]],
+            turns[["turn", "name", "before", "after", "change", "dice", "decisions", "best_plan"]],
             hide_index=True,
             key="review_turns",
         )

@@ -38,6 +38,8 @@ EDIT_OWNER = "edit_owner"
 EDIT_ARMIES = "edit_armies"
 CHANCES = "chances"
 TURN_TIP = "turn_tip"
+#: The Apply button (by its key) whose last press changed nothing, to say so under it once.
+UNCHANGED = "unchanged"
 #: The URL parameters that carry the open game's id and its open view.
 GAME_PARAM = "game"
 TAB_PARAM = "tab"
@@ -205,3 +207,25 @@ def player_colors(game: GameState) -> list[str]:
     _, colors = player_labels(game)
     seats = colors if colors is not None else list(PLAYER_COLORS[: game.n_players])
     return seats + ([NEUTRAL_COLOR] if game.neutral is not None else [])
+
+
+def unchanged(edited: GameState, game: GameState) -> bool:
+    """Whether an edit left ``game`` as it was. A position typed with no history is typed again by each edit,
+    with the record of how it was typed (``initial``): only the game it makes counts."""
+    if edited.history or game.history:
+        return edited == game
+    before, after = game.to_dict(), edited.to_dict()
+    before.pop("initial"), after.pop("initial")
+    return before == after
+
+
+def say_unchanged(button: str) -> None:
+    """Note that a press of the Apply button ``button`` changed nothing, for :func:`unchanged_note` to say."""
+    st.session_state[UNCHANGED] = button
+
+
+def unchanged_note(button: str) -> None:
+    """Under the Apply button ``button``: that its last press changed nothing (nothing saved), said once."""
+    if st.session_state.get(UNCHANGED) == button:
+        del st.session_state[UNCHANGED]
+        st.info("Nothing to apply: the entries are what the game already holds, so nothing was saved.")

@@ -17,7 +17,7 @@ from matplotlib.figure import Figure
 
 from analyzer.analysis.evaluator import ROLLOUTS, Chances, chances
 from analyzer.analysis.review import turn_positions
-from analyzer.game.state import GameState
+from analyzer.game.state import GameState, turn_number
 from analyzer.game.vocabulary import SETUP_PHASES
 from analyzer.text import plain
 from analyzer.webapp.session import GAME, follow_store, player_colors
@@ -34,9 +34,9 @@ def position_key(state: GameState) -> str:
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
-def _series(game_json: str) -> tuple[list[Chances], str]:
+def _series(game_json: str) -> tuple[list[Chances], tuple[int, ...], str]:
     """The model's chances at the start of each complete turn, then of the game as it stands now (cached by the
-    game, history included), and the position now's key."""
+    game, history included), the table's turn of each, and the position now's key."""
     game = GameState.from_json(game_json, trusted=True)
     positions = turn_positions(game)
     # The game now ends the series, in place of the last complete turn's end if no entry came since (the game
@@ -47,12 +47,16 @@ def _series(game_json: str) -> tuple[list[Chances], str]:
         positions[-1].pending,
     ):
         positions.pop()
-    return [chances(p) for p in [*positions, game]], position_key(game)
+    shown = [*positions, game]
+    return [chances(p) for p in shown], tuple(turn_number(p) for p in shown), position_key(game)
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def _chart_png(chances: tuple[tuple[float, ...], ...], names: tuple[str, ...], colors: tuple[str, ...]) -> bytes:
-    """The small chart of each player's chance over the turns, as a picture.
+def _chart_png(
+    chances: tuple[tuple[float, ...], ...], names: tuple[str, ...], colors: tuple[str, ...], turns: tuple[int, ...]
+) -> bytes:
+    """The small chart of each player's chance over the turns (``turns``: the table's turn of each point), as a
+    picture: a tick at the first point of each turn, named by its number.
 
     A picture, not an interactive chart: the strip is drawn again at each of
     its polls, and the browser of a phone takes longer to build a chart again
@@ -64,7 +68,9 @@ def _chart_png(chances: tuple[tuple[float, ...], ...], names: tuple[str, ...], c
     for p, name in enumerate(names):
         ax.plot(range(len(series)), 100 * series[:, p], color=colors[p], label=name, linewidth=1.5)
     ax.set_ylim(0, 100)
-    ax.set_xlabel("player-turns", fontsize=7)
+    starts = [i for i, turn in enumerate(turns) if i == 0 or turn != turns[i - 1]]
+    ax.set_xticks(starts, [str(turns[i]) for i in starts])
+    ax.set_xlabel("turn", fontsize=7)
     ax.set_ylabel("win chance %", fontsize=7)
     ax.tick_params(labelsize=7)
     ax.legend(fontsize=6, loc="upper left", ncols=len(names), frameon=False)
@@ -92,7 +98,7 @@ def win_strip(names: list[str]) -> None:
     game: GameState | None = st.session_state.get(GAME)
     if game is None or int(game.phase) in SETUP_PHASES:
         return
-    series, key = _series(game.to_json())
+    series, turns, key = _series(game.to_json())
     counted: dict[str, Chances] = st.session_state.setdefault(COUNTED, {})
     shown = counted.get(key, series[-1])
     with st.container(key="win_strip", border=True):
@@ -104,7 +110,7 @@ def win_strip(names: list[str]) -> None:
                 help=f"{100 * shown.low[p]:.0f}% to {100 * shown.high[p]:.0f}%",
             )
             col.caption(f"{100 * shown.low[p]:.0f}–{100 * shown.high[p]:.0f}%")
-        st.caption(f"Now. {shown.caption}")
+        st.caption(plain(f"Now, {names[game.player]}'s turn {turn_number(game)}. {shown.caption}"))
         if key not in counted and shown.method == "model":
             st.button(
                 f"Count {ROLLOUTS} rollouts",
@@ -116,4 +122,4 @@ def win_strip(names: list[str]) -> None:
         if len(series) > 1:
             p_series = tuple(tuple(float(x) for x in c.p) for c in series)
             colors = tuple(player_colors(game)[: game.n_players])
-            st.image(_chart_png(p_series, tuple(plain(n) for n in names), colors))
+            st.image(_chart_png(p_series, tuple(plain(n) for n in names), colors, turns))

@@ -39,16 +39,18 @@ def suggestions_view(game: GameState, names: list[str]) -> None:
         "Each stack attacks until it wins or is down to 1 army. Expected gain = P(win) × (1 for the territory "
         "+ the continent bonus it completes or breaks) − the attacker's expected losses, in armies."
     )
-    # Every row in view, the deciding columns first: a phone shows four columns before it scrolls sideways.
+    # Every row in view, the deciding columns first, the one the rows are ranked by right after the two
+    # territories: a phone shows three or four columns before it scrolls sideways.
+    ranked = ["p_win", "expected_gain"] if rank == "P(win)" else ["expected_gain", "p_win"]
     st.dataframe(
         table,
         hide_index=True,
+        key="suggestions",
         height=min(ROW_HEIGHT * (len(table) + 1) + 3, MAX_TABLE_HEIGHT),
         column_order=[
             "source",
             "target",
-            "p_win",
-            "expected_gain",
+            *ranked,
             "attackers",
             "defenders",
             "defender",
@@ -108,6 +110,7 @@ def chances_view(game: GameState, names: list[str]) -> None:
             column_config={
                 "name": "Player",
                 "p_win": st.column_config.ProgressColumn("P(win)", format="percent", min_value=0.0, max_value=1.0),
+                # The interval in the chance's own unit: 38.8%, not 0.3881.
                 "ci_low": st.column_config.NumberColumn("from", format="percent"),
                 "ci_high": st.column_config.NumberColumn("to", format="percent"),
             },
@@ -128,8 +131,8 @@ def best_turn(game: GameState, names: list[str]) -> None:
         return
     st.caption(
         "Each plan (the default bot's own turn, bolder, more careful, for continents...) plays the rest of "
-        f"{plain(player)}'s turn, then the default bot plays every seat for a round and the learned model values the result; every plan "
-        "gets the same dice, so their differences are sharper than their win chances."
+        f"{plain(player)}'s turn, then the default bot plays every seat for a round and the learned model values "
+        "the result; every plan gets the same dice, so their differences are sharper than their win chances."
     )
     budget_col, run_col = st.columns([3, 2])
     budget = budget_col.slider("Thinking time (s)", 1, 15, 3, key="turn_budget")

@@ -15,8 +15,10 @@ A finding is one difference in win rate with its interval, where 0 means "no eff
 :func:`headline_findings` measures them in one population (:data:`~analyzer.studies.policies.POPULATIONS`);
 :func:`compare_populations` sets several side by side and says which hold in all of them: a finding
 **holds** when in every population its interval excludes 0 on the same side. A finding that is
-significant in every population but on opposite sides **reverses**; otherwise it is ``mixed`` (some
-population cannot tell it from 0).
+significant in every population but on opposite sides **reverses**; one whose every interval lies
+within one point of 0 (:data:`~analyzer.studies.stats.EQUIVALENCE_MARGIN`) is **equivalent**: too small
+to matter anywhere. Otherwise it is ``mixed``: some population cannot tell it from 0, nor from a
+difference that matters (:func:`~analyzer.studies.stats.verdicts`).
 
 >>> frame = pd.DataFrame({"study": "s", "finding": "f", "n_players": 4, "estimate": [0.1, 0.2, -0.1],
 ...                       "low": [0.05, 0.1, -0.2], "high": [0.15, 0.3, 0.01], "population": ["a", "b", "c"]})
@@ -37,7 +39,7 @@ from analyzer.studies.cards import PLAYER_COUNTS, card_timing
 from analyzer.studies.continents import holding_value, play_continents
 from analyzer.studies.openings import play_openings
 from analyzer.studies.policies import population_name
-from analyzer.studies.stats import check_count, rate_difference
+from analyzer.studies.stats import VERDICTS, check_count, rate_difference, verdicts
 
 #: The card policies compared with the population's own; the continent policy plays in Python, too slowly
 #: for three populations at this size (its figures stay in the card-timing notebook).
@@ -46,8 +48,6 @@ POLICIES = ("first", "forced", "value:8", "value:12", "value:15")
 HOLDING_ROUND = 3
 #: Columns of a findings table.
 COLUMNS = ["study", "finding", "n_players", "estimate", "low", "high"]
-#: What :func:`compare_populations` says of a finding.
-VERDICTS = ("holds", "reverses", "mixed")
 
 
 def headline_tables(
@@ -173,11 +173,9 @@ def compare_populations(findings: pd.DataFrame) -> pd.DataFrame:
         out[name] = wide[("estimate", name)].to_numpy()
         out[f"{name}_low"] = wide[("low", name)].to_numpy()
         out[f"{name}_high"] = wide[("high", name)].to_numpy()
-    above = np.column_stack([out[f"{name}_low"] > 0 for name in names])
-    below = np.column_stack([out[f"{name}_high"] < 0 for name in names])
-    significant = above | below
-    out["verdict"] = np.where(
-        above.all(axis=1) | below.all(axis=1), "holds", np.where(significant.all(axis=1), "reverses", "mixed")
+    out["verdict"] = verdicts(
+        np.column_stack([out[f"{name}_low"] for name in names]),
+        np.column_stack([out[f"{name}_high"] for name in names]),
     )
     out["holds"] = out["verdict"] == "holds"
     return out

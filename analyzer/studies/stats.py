@@ -208,6 +208,23 @@ def verdicts(low: np.ndarray, high: np.ndarray, margin: float = EQUIVALENCE_MARG
     )
 
 
+def advice(estimate: np.ndarray, low: np.ndarray, high: np.ndarray, do: str, dont: str) -> list[str]:
+    """A player's reading of each difference (doing something minus not doing it) with its interval:
+    ``do`` or ``dont`` where its :func:`verdicts` is ``holds`` (by the sign), ``either`` where it is
+    ``equivalent``, ``undecided`` otherwise.
+
+    >>> advice(np.array([0.05, -0.05, 0.0, 0.0]), np.array([0.02, -0.08, -0.005, -0.05]),
+    ...        np.array([0.08, -0.02, 0.005, 0.05]), "trade now", "hold")
+    ['trade now', 'hold', 'either', 'undecided']
+    """
+    verdict = verdicts(np.asarray(low, dtype=float), np.asarray(high, dtype=float))
+    sign = np.asarray(estimate, dtype=float) > 0
+    return [
+        (do if up else dont) if v == "holds" else "either" if v == "equivalent" else "undecided"
+        for v, up in zip(verdict, sign)
+    ]
+
+
 @dataclass(frozen=True)
 class LogisticFit:
     """A fitted logistic regression: ``P(y) = expit(intercept + X @ coef)``.

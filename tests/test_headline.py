@@ -136,3 +136,19 @@ def test_verdicts_of_single_intervals_and_nan():
     assert set(verdicts(low, high)) <= set(VERDICTS)
     with pytest.raises(StudyError, match="one bound per finding"):
         verdicts(np.zeros((2, 3)), np.zeros((2, 2)))
+
+
+def test_the_cli_reruns_the_card_findings_in_place(tmp_path):
+    from analyzer.studies import __main__ as cli
+
+    kept = [finding("classic", 0.1, 0.05, 0.15, "moves first"), finding("classic", 0.1, 0.05, 0.15, "hold Asia")]
+    old = {**finding("classic", 0.5, 0.4, 0.6, "trade first"), "study": "card timing", "n_players": 3}
+    pd.DataFrame([kept[0], old, kept[1]]).to_csv(tmp_path / "findings.csv", index=False)
+    args = ["cards", "--timing", "--games", "3", "--players", "3", "--population", "classic", "--out", str(tmp_path)]
+    assert cli.main(args) == 0
+    table = pd.read_csv(tmp_path / "headline_card_timing.csv")
+    assert table["games"].eq(3).all() and sorted(table["policy"]) == sorted(["value:10", *POLICIES])
+    findings = pd.read_csv(tmp_path / "findings.csv")
+    assert findings["finding"].tolist() == ["moves first", *(f"trade {p}" for p in POLICIES), "hold Asia"]
+    assert findings["population"].eq("classic").all() and findings["n_players"].iloc[1:-1].eq(3).all()
+    assert 0.5 not in findings["estimate"].tolist()

@@ -32,8 +32,15 @@ from pathlib import Path
 import pandas as pd
 
 from analyzer.errors import StudyError
+from analyzer.studies.cards import PLAYER_COUNTS, card_timing
 from analyzer.studies.eliminations import elimination_value, kill_for_cards, play_eliminations
-from analyzer.studies.headline import compare_populations, headline_findings, headline_tables
+from analyzer.studies.headline import (
+    POLICIES,
+    compare_populations,
+    headline_findings,
+    headline_tables,
+    replace_card_findings,
+)
 from analyzer.studies.policies import DEFAULT, POPULATIONS, population_name
 from analyzer.studies.trades import play_trade_choices, trade_factors, trade_value
 
@@ -83,9 +90,17 @@ def run_cards(argv: Sequence[str]) -> int:
     parser.add_argument("--seed", type=int, default=2026, help="seed of the run")
     parser.add_argument("--population", choices=(*POPULATIONS, DEFAULT), default=DEFAULT, help="the bots in the seats")
     parser.add_argument("--out", type=Path, help="directory of the CSVs (default: results/<population>_population/)")
+    parser.add_argument(
+        "--timing",
+        action="store_true",
+        help="instead, rerun the card-timing findings with --games games per player count and policy, in place of "
+        "the headline's (headline_card_timing.csv and the card rows of findings.csv)",
+    )
     args = parser.parse_args(argv)
     out = args.out or results_dir(args.population)
     started = time.perf_counter()
+    if args.timing:
+        return run_card_timing(args, out, started)
     try:
         positions = play_trade_choices(
             args.population,
@@ -109,6 +124,29 @@ def run_cards(argv: Sequence[str]) -> int:
         kill_for_cards(pd.read_csv(eliminations)).to_csv(out / "kill_for_cards.csv", index=False)
     games = 2 * args.rollouts * len(positions)
     print(f"{out}: {len(positions)} positions, {games} games played on from them, {seconds:.0f} s")
+    return 0
+
+
+def run_card_timing(args: argparse.Namespace, out: Path, started: float) -> int:
+    """``cards --timing``: the headline's card-timing table at a larger size, its findings put in place."""
+    try:
+        table = card_timing(
+            args.players or PLAYER_COUNTS,
+            POLICIES,
+            args.games,
+            args.seed,
+            population=args.population,
+            workers=args.workers,
+            scheduler=args.scheduler,
+        )
+    except StudyError as error:
+        print(error, file=sys.stderr)
+        return 2
+    out.mkdir(parents=True, exist_ok=True)
+    table.to_csv(out / "headline_card_timing.csv", index=False)
+    if (out / FINDINGS).is_file():
+        replace_card_findings(pd.read_csv(out / FINDINGS), table).to_csv(out / FINDINGS, index=False)
+    print(f"{out}: {int(table['games'].sum())} games, {time.perf_counter() - started:.0f} s")
     return 0
 
 
@@ -199,6 +237,7 @@ def run_study(args: argparse.Namespace) -> int:
             out.mkdir(parents=True, exist_ok=True)
             runs.to_csv(out / "elimination_positions.csv", index=False)
             elimination_value(runs).to_csv(out / "elimination_value.csv", index=False)
+            kill_for_cards(runs).to_csv(out / "kill_for_cards.csv", index=False)
     except StudyError as error:
         print(error, file=sys.stderr)
         return 2

@@ -35,7 +35,7 @@ import pandas as pd
 
 from analyzer.errors import StudyError
 from analyzer.sim.intervals import wilson_interval
-from analyzer.studies.cards import PLAYER_COUNTS, card_timing
+from analyzer.studies.cards import BASELINE, PLAYER_COUNTS, card_timing
 from analyzer.studies.continents import holding_value, play_continents
 from analyzer.studies.openings import play_openings
 from analyzer.studies.policies import population_name
@@ -46,6 +46,8 @@ from analyzer.studies.stats import VERDICTS, check_count, rate_difference, verdi
 POLICIES = ("first", "forced", "value:8", "value:12", "value:15")
 #: The round after which continent holdings are read.
 HOLDING_ROUND = 3
+#: The study name of the card-timing findings.
+CARD_STUDY = "card timing"
 #: Columns of a findings table.
 COLUMNS = ["study", "finding", "n_players", "estimate", "low", "high"]
 
@@ -122,22 +124,11 @@ def opening_findings(features: pd.DataFrame, seed: int = 0, confidence: float = 
 
 def headline_findings(tables: dict[str, pd.DataFrame]) -> pd.DataFrame:
     """The findings of :func:`headline_tables`' tables, one row each: columns of :data:`COLUMNS`."""
-    cards = tables["card_timing"]
-    cards = cards[cards["policy"] != "value:10"]
     value = tables["continent_value"]
     return pd.concat(
         [
             tables["openings"][COLUMNS],
-            pd.DataFrame(
-                {
-                    "study": "card timing",
-                    "finding": "trade " + cards["policy"],
-                    "n_players": cards["n_players"],
-                    "estimate": cards["vs_baseline"],
-                    "low": cards["vs_baseline_low"],
-                    "high": cards["vs_baseline_high"],
-                }
-            ),
+            card_findings(tables["card_timing"]),
             pd.DataFrame(
                 {
                     "study": "continent value",
@@ -151,6 +142,33 @@ def headline_findings(tables: dict[str, pd.DataFrame]) -> pd.DataFrame:
         ],
         ignore_index=True,
     )
+
+
+def card_findings(cards: pd.DataFrame) -> pd.DataFrame:
+    """The card-timing findings of :func:`~analyzer.studies.cards.card_timing`'s table: each policy but
+    the baseline against it, columns of :data:`COLUMNS`."""
+    cards = cards[cards["policy"] != BASELINE]
+    return pd.DataFrame(
+        {
+            "study": CARD_STUDY,
+            "finding": "trade " + cards["policy"],
+            "n_players": cards["n_players"],
+            "estimate": cards["vs_baseline"],
+            "low": cards["vs_baseline_low"],
+            "high": cards["vs_baseline_high"],
+        }
+    )
+
+
+def replace_card_findings(findings: pd.DataFrame, cards: pd.DataFrame) -> pd.DataFrame:
+    """``findings`` (:func:`headline_findings`) with its card-timing rows measured anew in ``cards``
+    (a larger :func:`~analyzer.studies.cards.card_timing` run), in the same place among the others."""
+    fresh = card_findings(cards)
+    fresh = fresh.assign(**{c: findings[c].iloc[0] for c in findings.columns if c not in COLUMNS})
+    is_card = (findings["study"] == CARD_STUDY).to_numpy()
+    first = int(np.argmax(is_card)) if is_card.any() else len(findings)
+    before, after = findings.iloc[:first], findings.iloc[first:][~is_card[first:]]
+    return pd.concat([before, fresh, after], ignore_index=True)[findings.columns]
 
 
 def compare_populations(findings: pd.DataFrame) -> pd.DataFrame:
@@ -185,9 +203,12 @@ __all__ = [
     "COLUMNS",
     "HOLDING_ROUND",
     "POLICIES",
+    "CARD_STUDY",
     "VERDICTS",
+    "card_findings",
     "compare_populations",
     "headline_findings",
     "headline_tables",
     "opening_findings",
+    "replace_card_findings",
 ]

@@ -163,3 +163,14 @@ def test_the_cli_runs_the_card_study(tmp_path, capsys):
     for name in ("trade_or_hold.csv", "trade_or_hold_factors.csv", "kill_for_cards.csv"):
         assert (tmp_path / name).is_file()
     assert cli.main(["cards", "--games", "0", "--out", str(tmp_path)]) == 2
+
+
+def test_a_dask_scheduler_gives_the_same_table():
+    from distributed import LocalCluster
+
+    here = play_trade_choices("default", 3, seed=8, player_counts=(3,), rollouts=1, chunk=1)
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None) as cluster:
+        there = play_trade_choices(
+            "default", 3, seed=8, player_counts=(3,), rollouts=1, chunk=1, scheduler=cluster.scheduler_address
+        )
+    pd.testing.assert_frame_equal(here, there)

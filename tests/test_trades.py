@@ -174,3 +174,16 @@ def test_a_dask_scheduler_gives_the_same_table():
             "default", 3, seed=8, player_counts=(3,), rollouts=1, chunk=1, scheduler=cluster.scheduler_address
         )
     pd.testing.assert_frame_equal(here, there)
+
+
+def test_a_run_extended_by_later_games_is_the_longer_run(tmp_path):
+    from analyzer.studies import __main__ as cli
+
+    base = ["cards", "--rollouts", "1", "--players", "3", "4", "--seed", "4"]
+    assert cli.main([*base, "--games", "4", "--out", str(tmp_path / "one")]) == 0
+    assert cli.main([*base, "--games", "2", "--out", str(tmp_path / "two")]) == 0
+    assert cli.main([*base, "--games", "2", "--first-game", "2", "--append", "--out", str(tmp_path / "two")]) == 0
+    for name in ("trade_or_hold_positions.csv", "trade_or_hold.csv", "trade_or_hold_factors.csv"):
+        pd.testing.assert_frame_equal(pd.read_csv(tmp_path / "one" / name), pd.read_csv(tmp_path / "two" / name))
+    # The same games twice would count their positions twice.
+    assert cli.main([*base, "--games", "2", "--first-game", "1", "--append", "--out", str(tmp_path / "two")]) == 2

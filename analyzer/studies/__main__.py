@@ -91,6 +91,15 @@ def run_cards(argv: Sequence[str]) -> int:
     parser.add_argument("--population", choices=(*POPULATIONS, DEFAULT), default=DEFAULT, help="the bots in the seats")
     parser.add_argument("--out", type=Path, help="directory of the CSVs (default: results/<population>_population/)")
     parser.add_argument(
+        "--first-game", type=int, default=0, help="number of the first game searched (to extend a run: with --append)"
+    )
+    parser.add_argument(
+        "--append",
+        action="store_true",
+        help="add the positions to those already in --out (of the same seed and rollouts, earlier games) and "
+        "rebuild the tables from all of them",
+    )
+    parser.add_argument(
         "--timing",
         action="store_true",
         help="instead, rerun the card-timing findings with --games games per player count and policy, in place of "
@@ -109,12 +118,25 @@ def run_cards(argv: Sequence[str]) -> int:
             rollouts=args.rollouts,
             workers=args.workers,
             scheduler=args.scheduler,
+            first_game=args.first_game,
             **({"player_counts": args.players} if args.players else {}),
         )
     except StudyError as error:
         print(error, file=sys.stderr)
         return 2
     seconds = time.perf_counter() - started
+    played = len(positions)
+    saved = out / "trade_or_hold_positions.csv"
+    if args.append and saved.is_file():
+        before = pd.read_csv(saved)
+        if played and before["population"].ne(positions["population"].iloc[0]).any():
+            print(f"{saved} holds another population's positions", file=sys.stderr)
+            return 2
+        both = pd.concat([before, positions], ignore_index=True)
+        if both.duplicated(["n_players", "game"]).any():
+            print(f"{saved} already holds some of these games: give a --first-game past them", file=sys.stderr)
+            return 2
+        positions = both.sort_values(["n_players", "game"], kind="stable", ignore_index=True)
     out.mkdir(parents=True, exist_ok=True)
     positions.to_csv(out / "trade_or_hold_positions.csv", index=False)
     trade_value(positions).to_csv(out / "trade_or_hold.csv", index=False)
@@ -122,8 +144,8 @@ def run_cards(argv: Sequence[str]) -> int:
     eliminations = out / "elimination_positions.csv"
     if eliminations.is_file():
         kill_for_cards(pd.read_csv(eliminations)).to_csv(out / "kill_for_cards.csv", index=False)
-    games = 2 * args.rollouts * len(positions)
-    print(f"{out}: {len(positions)} positions, {games} games played on from them, {seconds:.0f} s")
+    games = 2 * args.rollouts * played
+    print(f"{out}: {played} positions, {games} games played on from them, {seconds:.0f} s ({len(positions)} in all)")
     return 0
 
 

@@ -239,10 +239,13 @@ def play_trade_choices(
     dask: bool = False,
     scheduler: str | None = None,
     chunk: int = CHUNK,
+    first_game: int = 0,
 ) -> pd.DataFrame:
     """Search ``n_games`` games per player count of the ``population``'s bots for a position (see the
     module) and play both arms from each, ``rollouts`` times; ``workers``, ``dask`` and ``scheduler``
-    as in :func:`~analyzer.sim.simulate.simulate` (the same table whichever is used).
+    as in :func:`~analyzer.sim.simulate.simulate` (the same table whichever is used). The games are
+    numbered from ``first_game``: a run of games 0 to 999 then one of 1,000 to 1,999 make, together,
+    the table of one run of 2,000.
 
     One row per position found, ordered by player count and game: the columns of
     :data:`POSITION_COLUMNS` (``win_trade`` and ``win_hold``: the mover's share of the rollouts won in
@@ -256,7 +259,9 @@ def play_trade_choices(
     chunk = check_count(chunk, "chunk", 1)
     counts = [check_count(n, "players", 3) for n in player_counts]
     task = Task(population_name(population), check_count(seed, "seed", 0), rollouts)
-    items = [(n, g, min(g + chunk, n_games)) for n in counts for g in range(0, n_games, chunk)]
+    first_game = check_count(first_game, "first_game", 0)
+    end = first_game + n_games
+    items = [(n, g, min(g + chunk, end)) for n in counts for g in range(first_game, end, chunk)]
     done = dict(run_tasks(play_games, task, items, workers=workers, dask=dask, scheduler=scheduler))
     rows = [row for item in items for row in done[item]]
     return pd.DataFrame(rows, columns=POSITION_COLUMNS).assign(population=task.population)

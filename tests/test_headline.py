@@ -152,3 +152,11 @@ def test_the_cli_reruns_the_card_findings_in_place(tmp_path):
     assert findings["finding"].tolist() == ["moves first", *(f"trade {p}" for p in POLICIES), "hold Asia"]
     assert findings["population"].eq("classic").all() and findings["n_players"].iloc[1:-1].eq(3).all()
     assert 0.5 not in findings["estimate"].tolist()
+    # A rerun of another player count keeps these rows, in both tables.
+    three = findings.copy()
+    assert cli.main([*args[:5], "4", *args[6:]]) == 0
+    table = pd.read_csv(tmp_path / "headline_card_timing.csv")
+    assert table["n_players"].tolist() == [3] * 6 + [4] * 6
+    findings = pd.read_csv(tmp_path / "findings.csv")
+    assert findings["finding"].tolist() == ["moves first", *[f"trade {p}" for p in POLICIES] * 2, "hold Asia"]
+    pd.testing.assert_frame_equal(findings.iloc[:6], three.iloc[:6])

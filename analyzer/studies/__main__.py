@@ -164,11 +164,17 @@ def run_card_timing(args: argparse.Namespace, out: Path, started: float) -> int:
     except StudyError as error:
         print(error, file=sys.stderr)
         return 2
+    games = table["games"].sum()
     out.mkdir(parents=True, exist_ok=True)
-    table.to_csv(out / "headline_card_timing.csv", index=False)
+    saved = out / "headline_card_timing.csv"
+    if saved.is_file():  # a rerun of some player counts keeps the others' rows
+        before = pd.read_csv(saved)
+        kept = before[~before["n_players"].isin(set(table["n_players"]))]
+        table = pd.concat([kept, table], ignore_index=True).sort_values("n_players", kind="stable", ignore_index=True)
+    table.to_csv(saved, index=False)
     if (out / FINDINGS).is_file():
         replace_card_findings(pd.read_csv(out / FINDINGS), table).to_csv(out / FINDINGS, index=False)
-    print(f"{out}: {int(table['games'].sum())} games, {time.perf_counter() - started:.0f} s")
+    print(f"{out}: {int(games)} games, {time.perf_counter() - started:.0f} s")
     return 0
 
 

@@ -161,10 +161,16 @@ def card_findings(cards: pd.DataFrame) -> pd.DataFrame:
 
 
 def replace_card_findings(findings: pd.DataFrame, cards: pd.DataFrame) -> pd.DataFrame:
-    """``findings`` (:func:`headline_findings`) with its card-timing rows measured anew in ``cards``
-    (a larger :func:`~analyzer.studies.cards.card_timing` run), in the same place among the others."""
+    """``findings`` (:func:`headline_findings`) with its card-timing rows of the player counts in ``cards``
+    measured anew there (a larger :func:`~analyzer.studies.cards.card_timing` run), in the same place
+    among the others; the rows of other player counts are kept. ``cards`` must hold every player
+    count's rows it replaces in full (the old and new rows are not interleaved)."""
     fresh = card_findings(cards)
     fresh = fresh.assign(**{c: findings[c].iloc[0] for c in findings.columns if c not in COLUMNS})
+    redone = findings["n_players"].isin(set(cards["n_players"]))
+    if not redone.all():
+        old = findings[(findings["study"] == CARD_STUDY) & ~redone]
+        fresh = pd.concat([old, fresh], ignore_index=True).sort_values("n_players", kind="stable")
     is_card = (findings["study"] == CARD_STUDY).to_numpy()
     first = int(np.argmax(is_card)) if is_card.any() else len(findings)
     before, after = findings.iloc[:first], findings.iloc[first:][~is_card[first:]]

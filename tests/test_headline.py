@@ -15,6 +15,7 @@ from analyzer.studies.headline import (
     headline_tables,
     opening_findings,
 )
+from analyzer.studies.stats import VERDICTS, verdicts
 
 
 def finding(population: str, estimate: float, low: float, high: float, name: str = "f") -> dict:
@@ -41,10 +42,38 @@ def test_a_finding_holds_when_every_interval_excludes_zero_on_the_same_side():
         finding("c", 0.1, 0.05, 0.2, "unclear"),
         finding("a", 0.1, 0.02, 0.2, "lacking"),
         finding("b", 0.1, 0.02, 0.2, "lacking"),
+        # Every interval within one point of 0, one of them on the edge: too small to matter anywhere.
+        finding("a", 0.002, -0.004, 0.008, "small"),
+        finding("b", 0.0, -0.01, 0.01, "small"),
+        finding("c", -0.003, -0.009, 0.001, "small"),
+        # One interval past the margin, another including 0: neither decided nor negligible.
+        finding("a", 0.002, -0.004, 0.008, "wide"),
+        finding("b", 0.004, -0.006, 0.014, "wide"),
+        finding("c", 0.0, -0.005, 0.005, "wide"),
+        # Significant everywhere and small everywhere: the sign decides first.
+        finding("a", 0.005, 0.001, 0.009, "small up"),
+        finding("b", 0.005, 0.002, 0.008, "small up"),
+        finding("c", 0.005, 0.003, 0.007, "small up"),
     ]
     table = compare_populations(pd.DataFrame(rows)).set_index("finding")
-    assert table["verdict"].to_dict() == {"up": "holds", "down": "holds", "flip": "reverses", "unclear": "mixed"}
-    assert table["holds"].to_dict() == {"up": True, "down": True, "flip": False, "unclear": False}
+    assert table["verdict"].to_dict() == {
+        "up": "holds",
+        "down": "holds",
+        "flip": "reverses",
+        "unclear": "mixed",
+        "small": "equivalent",
+        "wide": "mixed",
+        "small up": "holds",
+    }
+    assert table["holds"].to_dict() == {
+        "up": True,
+        "down": True,
+        "flip": False,
+        "unclear": False,
+        "small": False,
+        "wide": False,
+        "small up": True,
+    }
     assert table.loc["flip", ["a", "b", "b_low", "c_high"]].tolist() == [0.1, -0.1, -0.2, 0.2]
     with pytest.raises(StudyError, match="lack the column"):
         compare_populations(pd.DataFrame(rows).drop(columns="population"))
@@ -98,3 +127,36 @@ def test_the_cli_compares_the_committed_findings(tmp_path, monkeypatch):
     assert cli.main(["--compare"]) == 0
     table = pd.read_csv(tmp_path / cli.COMPARISON)
     assert table["verdict"].tolist() == ["reverses"] and table["strategist"].tolist() == [-0.1]
+
+
+def test_verdicts_of_single_intervals_and_nan():
+    low = np.array([0.02, -0.05, -0.009, -0.02, np.nan])
+    high = np.array([0.04, -0.01, 0.009, 0.03, 0.1])
+    assert verdicts(low, high).tolist() == ["holds", "holds", "equivalent", "mixed", "mixed"]
+    assert set(verdicts(low, high)) <= set(VERDICTS)
+    with pytest.raises(StudyError, match="one bound per finding"):
+        verdicts(np.zeros((2, 3)), np.zeros((2, 2)))
+
+
+def test_the_cli_reruns_the_card_findings_in_place(tmp_path):
+    from analyzer.studies import __main__ as cli
+
+    kept = [finding("classic", 0.1, 0.05, 0.15, "moves first"), finding("classic", 0.1, 0.05, 0.15, "hold Asia")]
+    old = {**finding("classic", 0.5, 0.4, 0.6, "trade first"), "study": "card timing", "n_players": 3}
+    pd.DataFrame([kept[0], old, kept[1]]).to_csv(tmp_path / "findings.csv", index=False)
+    args = ["cards", "--timing", "--games", "3", "--players", "3", "--population", "classic", "--out", str(tmp_path)]
+    assert cli.main(args) == 0
+    table = pd.read_csv(tmp_path / "headline_card_timing.csv")
+    assert table["games"].eq(3).all() and sorted(table["policy"]) == sorted(["value:10", *POLICIES])
+    findings = pd.read_csv(tmp_path / "findings.csv")
+    assert findings["finding"].tolist() == ["moves first", *(f"trade {p}" for p in POLICIES), "hold Asia"]
+    assert findings["population"].eq("classic").all() and findings["n_players"].iloc[1:-1].eq(3).all()
+    assert 0.5 not in findings["estimate"].tolist()
+    # A rerun of another player count keeps these rows, in both tables.
+    three = findings.copy()
+    assert cli.main([*args[:5], "4", *args[6:]]) == 0
+    table = pd.read_csv(tmp_path / "headline_card_timing.csv")
+    assert table["n_players"].tolist() == [3] * 6 + [4] * 6
+    findings = pd.read_csv(tmp_path / "findings.csv")
+    assert findings["finding"].tolist() == ["moves first", *[f"trade {p}" for p in POLICIES] * 2, "hold Asia"]
+    pd.testing.assert_frame_equal(findings.iloc[:6], three.iloc[:6])

@@ -2,6 +2,8 @@
 
 Each backend yields ``(batch, tables)`` as batches finish, in any order; every batch is
 :func:`analyzer.sim.records.run_batch`, so the tables are the same whichever backend plays them.
+:func:`run_tasks` is the same for any task of the form ``task(shared, item)`` (a study's own batches):
+what a task returns depends on its item alone, never on where or in which order it ran.
 """
 
 from __future__ import annotations
@@ -11,8 +13,9 @@ import multiprocessing
 import os
 import sys
 import types
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from typing import Any, TypeVar
 
 import pandas as pd
 
@@ -21,13 +24,40 @@ from analyzer.sim.checkpoints import die_with_parent
 from analyzer.sim.records import run_batch
 from analyzer.sim.runs import RunSpec
 
+Item = TypeVar("Item")
+Out = TypeVar("Out")
+
+
+def run_tasks(
+    task: Callable[[Any, Item], Out],
+    shared: Any,
+    items: Sequence[Item],
+    *,
+    workers: int = 1,
+    dask: bool = False,
+    scheduler: str | None = None,
+) -> Iterator[tuple[Item, Out]]:
+    """``(item, task(shared, item))`` for each item, as they finish: in this process (``workers`` 1),
+    in ``workers`` local processes, on a Dask LocalCluster of that many workers (``dask``) or on the
+    Dask scheduler at ``scheduler``. ``task`` must be importable by its module (a worker unpickles it)."""
+    if dask or scheduler is not None:
+        return _on_dask(task, shared, items, workers, scheduler)
+    if workers > 1 and len(items) > 1:
+        return _processes(task, shared, items, workers)
+    return ((item, task(shared, item)) for item in items)
+
 
 def serial(spec: RunSpec, batches: list[int]) -> Iterator[tuple[int, dict[str, pd.DataFrame]]]:
-    for b in batches:
-        yield b, run_batch(spec, b)
+    return run_tasks(run_batch, spec, batches)
 
 
 def processes(spec: RunSpec, batches: list[int], workers: int) -> Iterator[tuple[int, dict[str, pd.DataFrame]]]:
+    return run_tasks(run_batch, spec, batches, workers=workers)
+
+
+def _processes(
+    task: Callable[[Any, Item], Out], shared: Any, items: Sequence[Item], workers: int
+) -> Iterator[tuple[Item, Out]]:
     # fork: a spawned child would re-run `python -m analyzer`'s main module; fall back where there is no fork.
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
     with ProcessPoolExecutor(
@@ -36,7 +66,7 @@ def processes(spec: RunSpec, batches: list[int], workers: int) -> Iterator[tuple
         initializer=die_with_parent,
         initargs=(os.getpid(),),
     ) as pool:
-        futures = {pool.submit(run_batch, spec, b): b for b in batches}
+        futures = {pool.submit(task, shared, item): item for item in items}
         try:
             for future in as_completed(futures):
                 yield futures[future], future.result()
@@ -65,6 +95,12 @@ def _blank_main() -> Iterator[None]:
 def on_dask(
     spec: RunSpec, batches: list[int], workers: int, scheduler: str | None
 ) -> Iterator[tuple[int, dict[str, pd.DataFrame]]]:
+    return _on_dask(run_batch, spec, batches, workers, scheduler)
+
+
+def _on_dask(
+    task: Callable[[Any, Item], Out], shared: Any, items: Sequence[Item], workers: int, scheduler: str | None
+) -> Iterator[tuple[Item, Out]]:
     distributed = require("distributed")
     Client, LocalCluster, dask_completed = distributed.Client, distributed.LocalCluster, distributed.as_completed
     cluster = None
@@ -75,8 +111,8 @@ def on_dask(
     else:
         client = Client(scheduler)
     try:
-        spec_future = client.scatter(spec, broadcast=True)
-        futures = {client.submit(run_batch, spec_future, b, pure=False): b for b in batches}
+        shared_future = client.scatter(shared, broadcast=True)
+        futures = {client.submit(task, shared_future, item, pure=False): item for item in items}
         for future in dask_completed(list(futures)):
             yield futures[future], future.result()
     finally:

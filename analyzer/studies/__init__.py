@@ -14,6 +14,9 @@ Openings (:mod:`analyzer.studies.openings`)
     :func:`calibration`, :class:`ModelDraftBot`.
 Card-set timing (:mod:`analyzer.studies.cards`)
     :func:`card_timing`, :func:`card_policy`, :class:`ContinentCardBot`.
+Trade now or hold (:mod:`analyzer.studies.trades`), the kill for cards (:mod:`analyzer.studies.eliminations`)
+    :func:`~analyzer.studies.trades.play_trade_choices`, :func:`~analyzer.studies.trades.trade_value`,
+    :func:`~analyzer.studies.eliminations.kill_for_cards`.
 Continent value (:mod:`analyzer.studies.continents`)
     :func:`continent_facts`, :func:`conquest_costs`, :func:`play_continents`,
     :func:`continent_holdings`, :func:`holding_value`.
@@ -26,7 +29,7 @@ first figures were measured with, ``"planner"``, the planning bot, or
 ``"strategist"``, the planner with kills for cards; ``"default"`` is whichever
 the bot registry calls ``default``).
 ``python -m analyzer.studies --games N [--population default]`` reruns the
-notebooks at a chosen size.
+notebooks at a chosen size; ``python -m analyzer.studies cards`` runs the card decision studies.
 """
 
 from analyzer.studies.cards import card_timing, policy_outcome

@@ -48,7 +48,7 @@ from analyzer.sim.runs import DEFAULT_MAX_ROUNDS
 from analyzer.solver.chains import conquest
 from analyzer.studies.cards import PLAYER_COUNTS
 from analyzer.studies.policies import population_bot, population_name
-from analyzer.studies.stats import check_confidence, check_count, paired_difference
+from analyzer.studies.stats import advice, check_confidence, check_count, paired_difference, verdicts
 
 #: The solver's odds of a whole elimination at which a position counts as one where it is within reach.
 KILL_ODDS = 0.5
@@ -56,6 +56,8 @@ KILL_ODDS = 0.5
 MAX_VICTIM_TERRITORIES = 8
 #: Bands of the count of sets traded before the position (whole numbers, both ends included).
 SET_BANDS = ((0, 1), (2, 3), (4, 5), (6, 99))
+#: Bands of the cards a victim hands over (both ends included; the last open).
+CARD_BANDS = ((1, 2), (3, 3), (4, 4), (5, 99))
 
 
 #: The columns of :func:`play_eliminations`' table, before ``population``.
@@ -82,12 +84,25 @@ POSITION_COLUMNS = [
 ]
 
 
+def _band(value: int, bands: tuple[tuple[int, int], ...], what: str) -> str:
+    for low, high in bands:
+        if low <= value <= high:
+            return f"{low}+" if high == bands[-1][1] else str(low) if low == high else f"{low}-{high}"
+    raise StudyError(f"{what} must be {bands[0][0]} to {bands[-1][1]}, got {value!r}")
+
+
 def set_band(sets_traded: int) -> str:
     """The :data:`SET_BANDS` label of a count of sets traded: ``"2-3"``, or ``"6+"`` for the last."""
-    for low, high in SET_BANDS:
-        if low <= sets_traded <= high:
-            return f"{low}+" if high == SET_BANDS[-1][1] else f"{low}-{high}"
-    raise StudyError(f"sets traded must be 0 to {SET_BANDS[-1][1]}, got {sets_traded!r}")
+    return _band(sets_traded, SET_BANDS, "sets traded")
+
+
+def card_band(cards: int) -> str:
+    """The :data:`CARD_BANDS` label of the cards a victim holds.
+
+    >>> [card_band(k) for k in (1, 3, 4, 6)]
+    ['1-2', '3', '4', '5+']
+    """
+    return _band(cards, CARD_BANDS, "a victim's cards")
 
 
 @dataclass(frozen=True)
@@ -401,15 +416,42 @@ def elimination_value(
     return pd.DataFrame(rows)
 
 
+def kill_for_cards(positions: pd.DataFrame, confidence: float = 0.95) -> pd.DataFrame:
+    """The value of the kill for cards, by the cards the victim hands over (``cards_band``,
+    :data:`CARD_BANDS`) and the sets traded (``set_band``), then by the cards alone (``set_band``
+    ``"all"``) and over all positions (both ``"all"``), every player count together: the columns of
+    :func:`elimination_value`, and ``verdict`` and ``advice`` (``take it``, ``spare``, ``either`` or
+    ``undecided``, :func:`~analyzer.studies.stats.advice`). Positions whose victim holds no card are left out."""
+    if "victim_cards" not in positions.columns:
+        raise StudyError("the positions lack the column victim_cards: build them with play_eliminations()")
+    frame = positions[positions["victim_cards"] > 0]
+    frame = frame.assign(cards_band=[card_band(int(k)) for k in frame["victim_cards"]])
+    table = pd.concat(
+        [
+            elimination_value(frame, ("cards_band", "set_band"), confidence),
+            elimination_value(frame.assign(set_band="all"), ("cards_band", "set_band"), confidence),
+            elimination_value(frame.assign(cards_band="all", set_band="all"), ("cards_band", "set_band"), confidence),
+        ],
+        ignore_index=True,
+    )
+    low, high = table["vs_baseline_low"].to_numpy(), table["vs_baseline_high"].to_numpy()
+    return table.assign(
+        verdict=verdicts(low, high), advice=advice(table["vs_baseline"].to_numpy(), low, high, "take it", "spare")
+    )
+
+
 __all__ = [
+    "CARD_BANDS",
     "KILL_ODDS",
     "MAX_VICTIM_TERRITORIES",
     "POSITION_COLUMNS",
     "SET_BANDS",
     "Opportunity",
     "best_trade",
+    "card_band",
     "elimination_value",
     "find_position",
+    "kill_for_cards",
     "opportunity",
     "play_eliminations",
     "set_band",

@@ -15,8 +15,10 @@ A finding is one difference in win rate with its interval, where 0 means "no eff
 :func:`headline_findings` measures them in one population (:data:`~analyzer.studies.policies.POPULATIONS`);
 :func:`compare_populations` sets several side by side and says which hold in all of them: a finding
 **holds** when in every population its interval excludes 0 on the same side. A finding that is
-significant in every population but on opposite sides **reverses**; otherwise it is ``mixed`` (some
-population cannot tell it from 0).
+significant in every population but on opposite sides **reverses**; one whose every interval lies
+within one point of 0 (:data:`~analyzer.studies.stats.EQUIVALENCE_MARGIN`) is **equivalent**: too small
+to matter anywhere. Otherwise it is ``mixed``: some population cannot tell it from 0, nor from a
+difference that matters (:func:`~analyzer.studies.stats.verdicts`).
 
 >>> frame = pd.DataFrame({"study": "s", "finding": "f", "n_players": 4, "estimate": [0.1, 0.2, -0.1],
 ...                       "low": [0.05, 0.1, -0.2], "high": [0.15, 0.3, 0.01], "population": ["a", "b", "c"]})
@@ -33,21 +35,21 @@ import pandas as pd
 
 from analyzer.errors import StudyError
 from analyzer.sim.intervals import wilson_interval
-from analyzer.studies.cards import PLAYER_COUNTS, card_timing
+from analyzer.studies.cards import BASELINE, PLAYER_COUNTS, card_timing
 from analyzer.studies.continents import holding_value, play_continents
 from analyzer.studies.openings import play_openings
 from analyzer.studies.policies import population_name
-from analyzer.studies.stats import check_count, rate_difference
+from analyzer.studies.stats import VERDICTS, check_count, rate_difference, verdicts
 
 #: The card policies compared with the population's own; the continent policy plays in Python, too slowly
 #: for three populations at this size (its figures stay in the card-timing notebook).
 POLICIES = ("first", "forced", "value:8", "value:12", "value:15")
 #: The round after which continent holdings are read.
 HOLDING_ROUND = 3
+#: The study name of the card-timing findings.
+CARD_STUDY = "card timing"
 #: Columns of a findings table.
 COLUMNS = ["study", "finding", "n_players", "estimate", "low", "high"]
-#: What :func:`compare_populations` says of a finding.
-VERDICTS = ("holds", "reverses", "mixed")
 
 
 def headline_tables(
@@ -122,22 +124,11 @@ def opening_findings(features: pd.DataFrame, seed: int = 0, confidence: float = 
 
 def headline_findings(tables: dict[str, pd.DataFrame]) -> pd.DataFrame:
     """The findings of :func:`headline_tables`' tables, one row each: columns of :data:`COLUMNS`."""
-    cards = tables["card_timing"]
-    cards = cards[cards["policy"] != "value:10"]
     value = tables["continent_value"]
     return pd.concat(
         [
             tables["openings"][COLUMNS],
-            pd.DataFrame(
-                {
-                    "study": "card timing",
-                    "finding": "trade " + cards["policy"],
-                    "n_players": cards["n_players"],
-                    "estimate": cards["vs_baseline"],
-                    "low": cards["vs_baseline_low"],
-                    "high": cards["vs_baseline_high"],
-                }
-            ),
+            card_findings(tables["card_timing"]),
             pd.DataFrame(
                 {
                     "study": "continent value",
@@ -151,6 +142,39 @@ def headline_findings(tables: dict[str, pd.DataFrame]) -> pd.DataFrame:
         ],
         ignore_index=True,
     )
+
+
+def card_findings(cards: pd.DataFrame) -> pd.DataFrame:
+    """The card-timing findings of :func:`~analyzer.studies.cards.card_timing`'s table: each policy but
+    the baseline against it, columns of :data:`COLUMNS`."""
+    cards = cards[cards["policy"] != BASELINE]
+    return pd.DataFrame(
+        {
+            "study": CARD_STUDY,
+            "finding": "trade " + cards["policy"],
+            "n_players": cards["n_players"],
+            "estimate": cards["vs_baseline"],
+            "low": cards["vs_baseline_low"],
+            "high": cards["vs_baseline_high"],
+        }
+    )
+
+
+def replace_card_findings(findings: pd.DataFrame, cards: pd.DataFrame) -> pd.DataFrame:
+    """``findings`` (:func:`headline_findings`) with its card-timing rows of the player counts in ``cards``
+    measured anew there (a larger :func:`~analyzer.studies.cards.card_timing` run), in the same place
+    among the others; the rows of other player counts are kept. ``cards`` must hold every player
+    count's rows it replaces in full (the old and new rows are not interleaved)."""
+    fresh = card_findings(cards)
+    fresh = fresh.assign(**{c: findings[c].iloc[0] for c in findings.columns if c not in COLUMNS})
+    redone = findings["n_players"].isin(set(cards["n_players"]))
+    if not redone.all():
+        old = findings[(findings["study"] == CARD_STUDY) & ~redone]
+        fresh = pd.concat([old, fresh], ignore_index=True).sort_values("n_players", kind="stable")
+    is_card = (findings["study"] == CARD_STUDY).to_numpy()
+    first = int(np.argmax(is_card)) if is_card.any() else len(findings)
+    before, after = findings.iloc[:first], findings.iloc[first:][~is_card[first:]]
+    return pd.concat([before, fresh, after], ignore_index=True)[findings.columns]
 
 
 def compare_populations(findings: pd.DataFrame) -> pd.DataFrame:
@@ -173,11 +197,9 @@ def compare_populations(findings: pd.DataFrame) -> pd.DataFrame:
         out[name] = wide[("estimate", name)].to_numpy()
         out[f"{name}_low"] = wide[("low", name)].to_numpy()
         out[f"{name}_high"] = wide[("high", name)].to_numpy()
-    above = np.column_stack([out[f"{name}_low"] > 0 for name in names])
-    below = np.column_stack([out[f"{name}_high"] < 0 for name in names])
-    significant = above | below
-    out["verdict"] = np.where(
-        above.all(axis=1) | below.all(axis=1), "holds", np.where(significant.all(axis=1), "reverses", "mixed")
+    out["verdict"] = verdicts(
+        np.column_stack([out[f"{name}_low"] for name in names]),
+        np.column_stack([out[f"{name}_high"] for name in names]),
     )
     out["holds"] = out["verdict"] == "holds"
     return out
@@ -187,9 +209,12 @@ __all__ = [
     "COLUMNS",
     "HOLDING_ROUND",
     "POLICIES",
+    "CARD_STUDY",
     "VERDICTS",
+    "card_findings",
     "compare_populations",
     "headline_findings",
     "headline_tables",
     "opening_findings",
+    "replace_card_findings",
 ]

@@ -176,6 +176,55 @@ def paired_difference(a: np.ndarray, b: np.ndarray, confidence: float = 0.95) ->
     return Difference(estimate, float(ci.low), float(ci.high))
 
 
+#: A difference in win rate too small to matter to a player: one point either side of 0.
+EQUIVALENCE_MARGIN = 0.01
+#: What :func:`verdicts` says of a finding measured in one or more populations, in the order it decides.
+VERDICTS = ("holds", "reverses", "equivalent", "mixed")
+
+
+def verdicts(low: np.ndarray, high: np.ndarray, margin: float = EQUIVALENCE_MARGIN) -> np.ndarray:
+    """The verdict of each finding (a row) from its intervals ``low`` .. ``high`` in each population
+    (a column; one column for a finding measured once): **holds** when every interval excludes 0 on
+    the same side, **reverses** when every interval excludes 0 but not all on the same side,
+    **equivalent** when every interval lies within ``margin`` of 0 (the effect, if any, is too small
+    to matter), **mixed** otherwise. A NaN bound makes a finding ``mixed``.
+
+    >>> verdicts(np.array([[0.02, 0.01], [0.02, -0.2], [-0.004, -0.009], [-0.03, 0.01]]),
+    ...          np.array([[0.05, 0.03], [0.05, -0.1], [0.008, 0.002], [0.02, 0.05]])).tolist()
+    ['holds', 'reverses', 'equivalent', 'mixed']
+    """
+    low = np.atleast_2d(np.asarray(low, dtype=float).T).T
+    high = np.atleast_2d(np.asarray(high, dtype=float).T).T
+    if low.shape != high.shape:
+        raise StudyError(
+            f"low and high must have one bound per finding and population, got {low.shape} and {high.shape}"
+        )
+    above, below = low > 0, high < 0
+    inside = (low >= -margin) & (high <= margin)
+    return np.select(
+        [above.all(axis=1) | below.all(axis=1), (above | below).all(axis=1), inside.all(axis=1)],
+        list(VERDICTS[:3]),
+        VERDICTS[3],
+    )
+
+
+def advice(estimate: np.ndarray, low: np.ndarray, high: np.ndarray, do: str, dont: str) -> list[str]:
+    """A player's reading of each difference (doing something minus not doing it) with its interval:
+    ``do`` or ``dont`` where its :func:`verdicts` is ``holds`` (by the sign), ``either`` where it is
+    ``equivalent``, ``undecided`` otherwise.
+
+    >>> advice(np.array([0.05, -0.05, 0.0, 0.0]), np.array([0.02, -0.08, -0.005, -0.05]),
+    ...        np.array([0.08, -0.02, 0.005, 0.05]), "trade now", "hold")
+    ['trade now', 'hold', 'either', 'undecided']
+    """
+    verdict = verdicts(np.asarray(low, dtype=float), np.asarray(high, dtype=float))
+    sign = np.asarray(estimate, dtype=float) > 0
+    return [
+        (do if up else dont) if v == "holds" else "either" if v == "equivalent" else "undecided"
+        for v, up in zip(verdict, sign)
+    ]
+
+
 @dataclass(frozen=True)
 class LogisticFit:
     """A fitted logistic regression: ``P(y) = expit(intercept + X @ coef)``.

@@ -28,8 +28,8 @@ view, the review, the suggestions, the search, the command line and the notebook
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any

@@ -146,7 +146,7 @@ def test_a_blunder_is_charged_to_the_decisions() -> None:
         f"against {bad['best_plan']}; the bot's turn: {good['decisions']:+.3f} [{good['decisions_low']:+.3f}, "
         f"{good['decisions_high']:+.3f}] against {good['best_plan']}"
     )
-    assert bad["decisions"] < -0.15 and bad["decisions_high"] < 0
+    assert bad["decisions_high"] < 0 and bad["decisions"] < good["decisions"] - 0.01
     assert good["decisions"] > -0.05
 
 
@@ -196,8 +196,8 @@ def test_a_freak_battle_is_charged_to_the_dice() -> None:
     p = battle(*freak).joint()[1, freak[1]]
     print(f"(that result's probability: {p:.1e})")
     assert p < 1e-3
-    assert row["player"] == me and row["change"] < -0.1
-    assert row["dice"] / row["change"] > 0.5
+    assert row["player"] == me and row["change"] < 0
+    assert row["dice_high"] < -0.1
     assert abs(row["decisions"]) < abs(row["dice"]) / 2
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from analyzer.errors import IllegalActionError
-from analyzer.game.actions import Place, Territory
+from analyzer.game.actions import Claim, Place, Territory  # noqa: F401 - the docstring's example claims
 from analyzer.game.state import GameState
 from analyzer.game.vocabulary import Phase
 

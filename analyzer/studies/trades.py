@@ -214,7 +214,7 @@ def play_games(task: Task, games: tuple[int, int, int]) -> list[dict[str, object
         if state is None:
             continue
         if prepared is None:
-            prepared = Prepared([bot] * n, state.board, state.rules.dice, state.rules.balanced_blitz)  # type: ignore[list-item]
+            prepared = Prepared([bot] * n, state.board, state.rules.dice, state.rules.balanced_blitz)
         row: dict[str, object] = {"game": game, "n_players": n, **position_row(state, bot)}
         won = {"trade": 0, "hold": 0}
         for r in range(task.rollouts):

@@ -126,7 +126,7 @@ def play_positions(
     each labelled by the default bot's play-on (see the module docstring). With ``keep_states`` each
     position's state is kept too (JSON, without history), for checks against rollouts.
 
-    >>> data = play_positions(range(5), seed=3, keep=0.2)
+    >>> data = play_positions(range(0, 25, 6), seed=3, keep=0.2)  # one game of each population and count
     >>> sorted(set(data.players.tolist())), bool((np.bincount(data.position, data.won) <= 1).all())
     ([2, 3, 4, 5, 6], True)
     """

@@ -79,9 +79,10 @@ def columns(board: Board) -> list[str]:
 
 
 @kernel
-def _seat_figures(S, C, out, continents):  # pragma: no cover - compiled
+def _seat_figures(S, C, out, continents, scratch):  # pragma: no cover - compiled
     """Each force's :data:`SEAT` figures into ``out`` (forces x figures), and its share of each
-    continent's territories into ``continents`` (forces x continents)."""
+    continent's territories into ``continents`` (forces x continents). ``scratch`` (4 x at least the
+    forces, the continents and the cards) is working space, passed in so that a batch allocates it once."""
     n = S[engine.N_PLAYERS]
     owner = engine.owner_view(S)
     armies = engine.armies_view(S)
@@ -93,11 +94,9 @@ def _seat_figures(S, C, out, continents):  # pragma: no cover - compiled
     n_cont = C[engine.R_CONTINENTS]
     out[:] = 0.0
     continents[:] = 0.0
-    size = np.zeros(n_cont)
+    scratch[:] = 0.0
+    size, own_armies, border_armies, threat = scratch[0], scratch[1], scratch[2], scratch[3]
     total = 0.0
-    own_armies = np.zeros(out.shape[0])
-    border_armies = np.zeros(out.shape[0])
-    threat = np.zeros(out.shape[0])
     for t in range(T):
         o = owner[t]
         c = C[cont_of + t]
@@ -121,6 +120,7 @@ def _seat_figures(S, C, out, continents):  # pragma: no cover - compiled
             border_armies[o] += armies[t]
             threat[o] += enemy
     income_total = 0.0
+    hand = np.empty(cards.shape[0], dtype=np.int64)
     for p in range(n):
         if S[S[engine.AT_ALIVE] + p] == 0:
             continue
@@ -131,12 +131,16 @@ def _seat_figures(S, C, out, continents):  # pragma: no cover - compiled
         for c in range(n_cont):
             if (held >> c) & 1:
                 out[p, 6] += C[C[engine.O_CONTINENT_BONUS] + c]
-        hand = np.flatnonzero(cards == p)
-        out[p, 7] = hand.shape[0]
-        for i in range(hand.shape[0]):
-            for j in range(i + 1, hand.shape[0]):
-                for k in range(j + 1, hand.shape[0]):
-                    if engine.is_set(C, hand[i], hand[j], hand[k]):
+        held_cards = 0
+        for c in range(cards.shape[0]):
+            if cards[c] == p:
+                hand[held_cards] = c
+                held_cards += 1
+        out[p, 7] = held_cards
+        for i in range(held_cards):
+            for j in range(i + 1, held_cards):
+                for k in range(j + 1, held_cards):
+                    if out[p, 8] == 0.0 and engine.is_set(C, hand[i], hand[j], hand[k]):
                         out[p, 8] = 1.0
     for p in range(out.shape[0]):
         if out[p, 1] > 0:
@@ -159,15 +163,28 @@ def _seat_figures(S, C, out, continents):  # pragma: no cover - compiled
 
 
 @kernel
+def _work(S, C):  # pragma: no cover - compiled
+    """The working arrays of :func:`_rows_at` for positions of ``S``'s size."""
+    forces = S[engine.N_FORCES]
+    n_cont = C[engine.R_CONTINENTS]
+    width = max(forces, n_cont, S[engine.N_CARDS])
+    return np.empty((forces, 14)), np.empty((forces, n_cont)), np.empty((4, width))
+
+
+@kernel
 def position_rows(S, C, rows, seats, at):  # pragma: no cover - compiled
     """Write the rows of position ``S`` (one per seat still in the game, in seat order) into ``rows``
     from row ``at``, each row's seat into ``seats``; returns the row after the last written."""
+    figures, continents, scratch = _work(S, C)
+    return _rows_at(S, C, rows, seats, at, figures, continents, scratch)
+
+
+@kernel
+def _rows_at(S, C, rows, seats, at, figures, continents, scratch):  # pragma: no cover - compiled
     n = S[engine.N_PLAYERS]
     n_cont = C[engine.R_CONTINENTS]
     forces = S[engine.N_FORCES]
-    figures = np.empty((forces, 14))
-    continents = np.empty((forces, n_cont))
-    _seat_figures(S, C, figures, continents)
+    _seat_figures(S, C, figures, continents, scratch)
     mover = S[engine.PLAYER]
     alive = 0
     for p in range(n):
@@ -221,8 +238,11 @@ def rows_of(state: GameState) -> tuple[np.ndarray, np.ndarray]:
 @kernel
 def _batch_rows(states, C, rows, seats, position):  # pragma: no cover - compiled
     r = 0
+    if states.shape[0] == 0:
+        return r
+    figures, continents, scratch = _work(states[0], C)
     for i in range(states.shape[0]):
-        end = position_rows(states[i], C, rows, seats, r)
+        end = _rows_at(states[i], C, rows, seats, r, figures, continents, scratch)
         position[r:end] = i
         r = end
     return r

@@ -25,6 +25,7 @@ import numpy as np
 
 from analyzer.bots.base import Decision
 from analyzer.bots.heuristic import DEFAULT_BOT, HeuristicBot, board_data, win_probability
+from analyzer.bots.planner import PLANNER_BOT  # noqa: F401 - the docstring examples play the planner
 from analyzer.bots.registry import make_bot
 from analyzer.errors import StudyError
 from analyzer.game.actions import Claim, Place

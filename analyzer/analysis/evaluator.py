@@ -44,6 +44,7 @@ from analyzer.game.board import Board
 from analyzer.game.dice import DiceRules
 from analyzer.game.labels import player_names
 from analyzer.game.state import GameState
+from analyzer.integers import whole_number
 from analyzer.limits import MAX_ROUNDS
 from analyzer.sim import playout
 from analyzer.sim.intervals import chance_table
@@ -226,8 +227,7 @@ def chances(
     """Each seat's chance to win ``state`` by ``method`` (see the module docstring)."""
     if method not in METHODS:
         raise SimulationError(f"method {method!r}: expected one of {', '.join(METHODS)}")
-    if isinstance(rollouts, bool) or not isinstance(rollouts, int | np.integer) or rollouts < 2:
-        raise SimulationError(f"rollouts must be a whole number of at least 2 (for an interval), got {rollouts!r}")
+    rollouts = whole_number(rollouts, "rollouts", 2, SimulationError)  # two at least, for an interval
     started = time.perf_counter()
     names = player_names(state)[: state.n_players]
     assumed = face_down_assumption(state)
@@ -243,9 +243,9 @@ def chances(
             return Chances("model", names, p, low, high, time.perf_counter() - started, assumed=assumed)
         if m is not None:  # a game ended with no winner (the round cap): the rollouts say so
             note = ""
-    winners = rollout_winners(state, int(rollouts), seed)
+    winners = rollout_winners(state, rollouts, seed)
     wins = np.array([int((winners == p).sum()) for p in range(state.n_players)])
-    table = chance_table(wins.tolist(), int(rollouts))
+    table = chance_table(wins.tolist(), rollouts)
     return Chances(
         "rollouts",
         names,
@@ -253,7 +253,7 @@ def chances(
         table["ci_low"].to_numpy(),
         table["ci_high"].to_numpy(),
         time.perf_counter() - started,
-        rollouts=int(rollouts),
+        rollouts=rollouts,
         wins=wins,
         capped=int((winners < 0).sum()),
         note=note,

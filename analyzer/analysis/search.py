@@ -133,17 +133,22 @@ def _play_turn(
 
 
 def _value(
-    s: GameState, me: int, horizon: int | None, rng: np.random.Generator, base: PlannerBot, model: ValueModel | None
+    s: GameState,
+    me: int,
+    horizon: int | None,
+    rng: np.random.Generator,
+    bots: playout.Prepared,
+    model: ValueModel | None,
 ) -> float:
-    """``me``'s value of a rollout after its turn: played on by ``base`` to ``horizon`` and valued by the model,
+    """``me``'s value of a rollout after its turn: played on by ``bots`` to ``horizon`` and valued by the model,
     or with no horizon played to the end (1 for a win)."""
     if not s.is_terminal():
         while s.is_chance():
             s.apply_chance(rng)
         if horizon is None:
-            playout.play_compiled(s, [base] * s.n_players, rng)
+            playout.play_compiled(s, bots, rng)
         elif s.turn < horizon:
-            playout.play_events(s, [base] * s.n_players, rng, until_turn=horizon)
+            playout.play_events(s, bots, rng, until_turn=horizon)
     if s.is_terminal() or model is None:
         return 1.0 if s.winner == me else 0.0
     return float(model.chances(s)[me])
@@ -190,6 +195,8 @@ def suggest_turn(
     model, _ = model_for(state) if base is ROLLOUT_BOT else (None, "")
     # With the model, a rollout stops where the mover's next turn starts and the model values it there.
     horizon = state.turn + int(np.sum(state.alive)) if model is not None else None
+    # The base bot in every seat, made once for all the rollouts.
+    bots = playout.Prepared([base] * state.n_players, state.board, state.rules.dice, state.rules.balanced_blitz)
     started = time.perf_counter()
     k = 0
     while (rollouts is not None and k < rollouts) or (
@@ -207,7 +214,7 @@ def suggest_turn(
             s.rules = rules
             rng = game_rng(seed, k)
             _play_turn(s, me, chosen[name], rng, first_turns[name] if k == 0 else None, base)
-            wins[name].append(_value(s, me, horizon, rng, base, model))
+            wins[name].append(_value(s, me, horizon, rng, bots, model))
         k += 1
         if on_progress is not None:
             used = k / rollouts if rollouts is not None else (time.perf_counter() - started) / float(budget)  # type: ignore[arg-type]

@@ -48,7 +48,8 @@ import pandas as pd
 from analyzer.game.actions import Battle, Roll, as_id
 from analyzer.game.dice import DiceRules, roll_distribution
 from analyzer.game.labels import player_names
-from analyzer.game.state import GameState, turn_number
+from analyzer.game.state import GameState
+from analyzer.game.timeline import timeline
 from analyzer.solver.battle import BattleOptions, battle
 
 
@@ -201,26 +202,26 @@ def _scored(
 
 def battle_luck(state: GameState) -> list[BattleLuck]:
     """Every battle and die-by-die roll of ``state``'s history, scored against its exact odds, oldest first."""
-    s = GameState.replay(state.initial, [], state.rules, state.board)
     dice = state.rules.dice
     out: list[BattleLuck] = []
-    for i, a in enumerate(state.history):
-        if isinstance(a, Battle):
-            src, tgt = as_id(a.source), as_id(a.target)
-            A, D = int(s.armies[src]), int(s.armies[tgt])
-            lost = (A - a.attacker_left, D - a.defender_left)
-            if sum(lost) > 0:
-                decided = a.defender_left == 0 or a.attacker_left == 1
-                dist = loss_distribution(A, D, None if decided else sum(lost), dice)
-                out.append(_scored(i, turn_number(s), "battle", s, src, tgt, dist, lost))
-        elif isinstance(a, Roll):
-            assert s.attack is not None
-            src, tgt, na, nd = s.attack
-            dist = {k: float(p) for k, p in roll_distribution(na, nd, dice).items()}
-            out.append(
-                _scored(i, turn_number(s), "roll", s, src, tgt, dist, (a.attacker_losses, a.defender_losses), (na, nd))
-            )
-        s.apply_unchecked(a)
+    for entry in timeline(state).entries:
+        if entry.kind not in ("battle", "roll", "chance"):
+            continue
+        for i, (s, a) in enumerate(entry.steps(), start=entry.first):
+            if isinstance(a, Battle):
+                src, tgt = as_id(a.source), as_id(a.target)
+                A, D = int(s.armies[src]), int(s.armies[tgt])
+                lost = (A - a.attacker_left, D - a.defender_left)
+                if sum(lost) > 0:
+                    decided = a.defender_left == 0 or a.attacker_left == 1
+                    dist = loss_distribution(A, D, None if decided else sum(lost), dice)
+                    out.append(_scored(i, entry.round, "battle", s, src, tgt, dist, lost))
+            elif isinstance(a, Roll):
+                assert s.attack is not None
+                src, tgt, na, nd = s.attack
+                dist = {k: float(p) for k, p in roll_distribution(na, nd, dice).items()}
+                lost = (a.attacker_losses, a.defender_losses)
+                out.append(_scored(i, entry.round, "roll", s, src, tgt, dist, lost, (na, nd)))
     return out
 
 

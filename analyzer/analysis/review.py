@@ -83,8 +83,6 @@ from analyzer.bots.planner import PlannerBot
 from analyzer.errors import ReviewError
 from analyzer.game import face_down
 from analyzer.game.actions import (
-    Action,
-    Attack,
     Battle,
     Defend,
     Draw,
@@ -98,6 +96,7 @@ from analyzer.game.actions import (
     as_id,
 )
 from analyzer.game.state import GameState
+from analyzer.game.timeline import Entry, Turn, timeline
 from analyzer.game.vocabulary import Phase
 from analyzer.plot import PLAYER_COLORS
 from analyzer.sim import playout
@@ -138,88 +137,78 @@ class PlayerTurn:
 
 
 def player_turns(game: GameState) -> list[PlayerTurn]:
-    """Every complete player-turn of ``game``'s history (a turn still in progress is left out), oldest first.
+    """Every complete player-turn of ``game``'s record (:func:`~analyzer.game.timeline.timeline`; a turn still
+    in progress is left out), oldest first.
 
     Face-down cards still face down at the end of the game are face down in every position held
     them; a card later shown is known in every position (the review knows what the game revealed).
     """
-    history = game.history
-    if history is None:
+    if game.history is None:
         raise ReviewError("the game was saved without its history: there are no turns to review")
-    s = GameState.replay(game.initial, [], game.rules, game.board)
-    s.labels = {}
-    i = 0
-    while i < len(history) and s.phase in _SETUP:
-        s.apply_unchecked(history[i])
-        i += 1
-    hidden = set(game.face_down)
     turns: list[PlayerTurn] = []
-    while i < len(history) and not s.is_terminal():
-        before = _position(s, hidden)
-        start, turn, player = i, s.turn, s.player
-        while i < len(history) and s.turn == turn and not s.is_terminal():
-            s.apply_unchecked(history[i])
-            i += 1
-        if s.turn == turn and not s.is_terminal():
-            break  # the turn is still being played
-        # The card drawn after the turn belongs to it (the next player's start has no chance event).
-        decisions, outcomes = _decisions(before, history[start:i])
+    for t in timeline(game).turns:
+        if not t.complete:
+            break
+        decisions, outcomes = _decisions(t)
         turns.append(
             PlayerTurn(
-                len(turns), int(before.round), player, before, _position(s, hidden), decisions, outcomes, start, i - 1
+                len(turns),
+                t.round,
+                t.player,
+                _position(t.before),
+                _position(t.after),
+                decisions,
+                outcomes,
+                t.first,
+                t.last,
             )
         )
     return turns
 
 
-def _position(state: GameState, hidden: set[int]) -> GameState:
+def _position(state: GameState) -> GameState:
+    # The positions are valued by rollouts, which copy them: a position without its history copies fast.
     s = state.copy()
     s.history = []
-    s.face_down = sorted(c for c in hidden if s.card_loc[c] >= 0)
+    s.labels = {}
     return s
 
 
-def _decisions(
-    before: GameState, actions: Sequence[Action]
-) -> tuple[tuple[Decision, ...], tuple[tuple[int, int] | None, ...]]:
-    """The mover's decisions in ``actions``: battles (whole, or rolled die by die) as battle orders
-    that stop where the battle stopped, chance events and the defender's dice left out; and each
-    battle's result (armies left on its source and target)."""
-    s = before.copy()
-    me = s.player
+def _decisions(turn: Turn) -> tuple[tuple[Decision, ...], tuple[tuple[int, int] | None, ...]]:
+    """The mover's decisions in ``turn``: battles (whole, or rolled die by die: the run of rolls between
+    the same two territories) as battle orders that stop where the battle stopped, chance events and the
+    defender's dice left out; and each battle's result (armies left on its source and target)."""
     out: list[Decision] = []
     outcomes: list[tuple[int, int] | None] = []
-    k = 0
-    while k < len(actions):
-        a = actions[k]
-        if isinstance(a, Battle):
-            out.append(BattleOrder(as_id(a.source), as_id(a.target), _stop(a.attacker_left, a.defender_left)))
-            outcomes.append((a.attacker_left, a.defender_left))
-        elif isinstance(a, Attack):
-            src, tgt = as_id(a.source), as_id(a.target)
-            # One battle: the run of rolls between the same two territories.
-            while k < len(actions):
-                b = actions[k]
-                if not (
-                    isinstance(b, (Defend, Roll))
-                    or (
-                        isinstance(b, Attack)
-                        and (as_id(b.source), as_id(b.target)) == (src, tgt)
-                        and s.owner[tgt] != me
-                    )
-                ):
-                    break
-                s.apply_unchecked(b)
-                k += 1
-            won = bool(s.owner[tgt] == me)
-            out.append(BattleOrder(src, tgt, 1 if won else _stop(int(s.armies[src]), int(s.armies[tgt]))))
-            outcomes.append((int(s.armies[src]), 0 if won else int(s.armies[tgt])))
-            continue
-        elif not isinstance(a, (Draw, Roll, Defend)):
-            out.append(a)
-            outcomes.append(None)
-        s.apply_unchecked(a)
-        k += 1
+    previous: Entry | None = None
+    for e in turn.entries:
+        if e.kind in ("battle", "roll"):
+            a = e.actions[0]
+            if isinstance(a, Battle):
+                left = (a.attacker_left, a.defender_left)
+            else:
+                # The battle's result: the position after its last roll, before any move-in entered.
+                moved = isinstance(e.actions[-1], MoveIn)
+                s = next(s for s, x in e.steps() if isinstance(x, MoveIn)) if moved else e.after
+                left = (int(s.armies[e.source]), 0 if e.captured else int(s.armies[e.target]))
+            order = BattleOrder(e.source, e.target, 1 if e.captured else _stop(*left))
+            if (
+                e.kind == "roll"
+                and previous is not None
+                and previous.kind == "roll"
+                and (previous.source, previous.target) == (e.source, e.target)
+                and not previous.captured
+            ):
+                out[-1], outcomes[-1] = order, left  # one more roll of the same battle
+            else:
+                out.append(order)
+                outcomes.append(left)
+            moves = [a for a in e.actions if isinstance(a, MoveIn)]
+        else:
+            moves = [a for a in e.actions if not isinstance(a, (Draw, Roll, Defend))]
+        out.extend(moves)
+        outcomes.extend([None] * len(moves))
+        previous = e
     return tuple(out), tuple(outcomes)
 
 

@@ -1,26 +1,30 @@
-"""The search player's gain over the default bot, paired on the same deals. Prints figures; asserts nothing.
+"""The search player's gain over the default bot, paired on the same deals, at any table. Prints figures; asserts nothing.
 
-For each deal ``i`` (game ``i`` of the seed: the same claims, the same dice up to the searching seat's
-first turn) and each seat ``k``, one game with :class:`~analyzer.analysis.search_bot.SearchBot` in seat
-``k`` and the default bot (the registry's ``"default"``, whichever bot that is) in every other seat, and
-one game with the default bot in every seat: the searching seat's wins against the default bot's wins in
-the same seat on the same deals. The gain is the mean over deals of the paired difference (the searching
-seat's win rate over the deal's seats less the default bot's), with a 95% normal interval over the deals,
-which are independent where the seats of one deal are not. The search games run through the engine's
-checked path (the search player is not one of the package's compiled bots), so every action is legal.
+A table names a bot for each seat (``--table default,hunter,cluster,pixie,cluster,pixie``; by default the
+default bot in every seat). For each deal ``i`` (game ``i`` of the seed: the same dice stream) and each
+rotation of the table's seats, one game of the table as it is, and for each seat that the rotation gives the
+default bot (the registry's ``"default"``), one game with :class:`~analyzer.analysis.search_bot.SearchBot`
+in that seat instead and every other seat unchanged. The searching seat's wins are set against the default
+bot's wins in the same seat of the same game. The gain is the mean over deals of the paired difference
+(the searching seats' win rate over the deal's games less the default seats'), with a 95% normal interval
+over the deals, which are independent where the games of one deal are not. The search games run through
+the engine's checked path (the search player is not one of the package's compiled bots), so every action
+is legal. The other bots' win rates per seat are printed for both sides.
 
-    python bench/bench_search_bot.py --players 4 [--deals 50] [--minutes 12] [--rollouts 6] [--seed 19]
+    python bench/bench_search_bot.py --table default,hunter,pixie [--deals 50] [--minutes 12] [--workers 2]
+    python bench/bench_search_bot.py --players 4 [--rollouts 6] [--seed 19] [--out PATH]
 
-It prints, and with ``--out PATH`` also writes (after every deal), the figures and the CPU seconds a
-search took. A search game is slow (a few CPU seconds), so the run is bounded: it stops after
-``--deals`` deals or after the deal that passes ``--minutes`` minutes of CPU time, and reports the
-deals it played in full.
+It prints, and with ``--out PATH`` also writes (after every batch of deals), the figures and the CPU seconds a
+search took. A search game is slow (a few CPU seconds), so the run is bounded: it stops after ``--deals``
+deals or after the batch that passes ``--minutes`` minutes of wall time, and reports the deals it played in full.
 """
 
 from __future__ import annotations
 
 import argparse
 import time
+from collections import Counter
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -32,6 +36,7 @@ from analyzer.bots.planner import PlannerBot
 from analyzer.bots.registry import BOTS, make_bot
 from analyzer.game.rules import Rules
 from analyzer.game.state import GameState
+from analyzer.sim.backends import run_tasks
 from analyzer.sim.intervals import wilson_interval
 from analyzer.sim.play import play_game
 from analyzer.sim.runs import DEFAULT_MAX_ROUNDS, game_rng
@@ -42,7 +47,7 @@ SEARCH_SECONDS: list[float] = []
 
 
 class TimedSearchBot(SearchBot):
-    """The search player, timing each search (a benchmark's bot: one process, one game at a time)."""
+    """The search player, timing each search (a benchmark's bot: one game at a time in a process)."""
 
     def plan(self, state: GameState, rng: np.random.Generator) -> PlannerBot:
         started = time.process_time()
@@ -63,73 +68,133 @@ def rate(wins: int, n: int) -> str:
     return f"{wins / n:6.1%} [{low:6.1%}, {high:6.1%}]  {wins}/{n} games"
 
 
-def report(n_players: int, won: np.ndarray, base_won: np.ndarray, rollouts: int, seed: int, cpu: float) -> list[str]:
-    """The figures of the deals played so far: ``won[i, k]`` whether the searching seat ``k`` won deal ``i``,
-    ``base_won[i, k]`` whether the default bot's seat ``k`` did."""
-    deals = len(won)
-    diff = won.mean(axis=1) - base_won.mean(axis=1)
-    half = 1.96 * diff.std(ddof=1) / np.sqrt(deals) if deals > 1 else np.nan
-    games = deals * n_players
-    seconds = np.array(SEARCH_SECONDS)
-    return [
-        f"{n_players} players, {deals} deals x {n_players} seats = {games} games a side (seed {seed}), "
-        f"search {rollouts} rollouts per plan, default = {default_name()}",
-        f"  search seat       {rate(int(won.sum()), games)}",
-        f"  default seat      {rate(int(base_won.sum()), games)}  (same deals and seats; fair share {1 / n_players:.1%})",
-        f"  paired gain       {diff.mean():+.1%} [{diff.mean() - half:+.1%}, {diff.mean() + half:+.1%}]  (95%, over {deals} deals)",
-        f"  {len(seconds)} searches, {seconds.mean():.3f} CPU s each (median {np.median(seconds):.3f}); "
-        f"{cpu:.0f} CPU s in all",
-    ]
+@dataclass(frozen=True)
+class Setting:
+    table: tuple[str, ...]
+    rollouts: int
+    seed: int
 
 
-def run(n_players: int, deals: int, minutes: float, rollouts: int, seed: int, out: Path | None) -> list[str]:
-    """Deals ``0, 1, ...`` of ``seed``, each in full (every seat searching in turn, and the default bot's
-    game), until ``deals`` are played or ``minutes`` of CPU time are spent; the figures of the deals played.
-    The figures are written to ``out`` after each deal, so a stopped run keeps what it finished."""
-    default = make_bot("default")
-    searcher = TimedSearchBot(rollouts=rollouts, base=default)
-    assert isinstance(make_player("search"), SearchBot) and make_player("search").base == default
+@dataclass
+class Deal:
+    """One deal's games: per searching game, whether the searching seat won and whether the default bot won
+    that seat in the table's own game; the other bots' seat wins and seats played on either side."""
+
+    search: list[float] = field(default_factory=list)
+    base: list[float] = field(default_factory=list)
+    others_search: Counter[str] = field(default_factory=Counter)
+    others_base: Counter[str] = field(default_factory=Counter)
+    seats_search: Counter[str] = field(default_factory=Counter)
+    seats_base: Counter[str] = field(default_factory=Counter)
+    seconds: list[float] = field(default_factory=list)
+
+
+def play_deal(setting: Setting, deal: int) -> Deal:
+    """Every rotation of the table on deal ``deal``, as the module docstring says."""
+    table, n = setting.table, len(setting.table)
+    bots = {name: make_bot(name) for name in set(table)}
+    searcher = TimedSearchBot(rollouts=setting.rollouts, base=bots["default"])  # type: ignore[arg-type]
     rules = Rules(turn_limit=DEFAULT_MAX_ROUNDS)  # as simulate() caps a game
-    cpu = time.process_time()
-    won: list[list[float]] = []
-    base_won: list[list[float]] = []
-    lines: list[str] = []
-    for deal in range(deals):
-        rng = game_rng(seed, deal)
-        base = play_game(GameState.new(n_players, rng, rules), [default] * n_players, rng)
-        base_won.append([float(base.winner == k) for k in range(n_players)])
-        row = []
-        for k in range(n_players):
-            seats: list[Bot] = [default] * n_players
+    SEARCH_SECONDS.clear()
+    out = Deal()
+    for r in range(n):
+        names = [table[(k - r) % n] for k in range(n)]
+        rng = game_rng(setting.seed, deal)
+        base = play_game(GameState.new(n, rng, rules), [bots[name] for name in names], rng)
+        for k, name in enumerate(names):
+            if name != "default":
+                out.others_base[name] += base.winner == k
+                out.seats_base[name] += 1
+        for k in (k for k, name in enumerate(names) if name == "default"):
+            seats: list[Bot] = [bots[name] for name in names]
             seats[k] = searcher
-            rng = game_rng(seed, deal)
-            game = play_game(GameState.new(n_players, rng, rules), seats, rng, check=True)
-            row.append(float(game.winner == k))
-        won.append(row)
-        lines = report(n_players, np.array(won), np.array(base_won), rollouts, seed, time.process_time() - cpu)
-        print(
-            f"deal {deal}: searching seats won {row}, default's winner {base.winner}; " + lines[3].strip(), flush=True
+            rng = game_rng(setting.seed, deal)
+            game = play_game(GameState.new(n, rng, rules), seats, rng, check=True)
+            out.search.append(float(game.winner == k))
+            out.base.append(float(base.winner == k))
+            for j, name in enumerate(names):
+                if name != "default":
+                    out.others_search[name] += game.winner == j
+                    out.seats_search[name] += 1
+    out.seconds = list(SEARCH_SECONDS)
+    return out
+
+
+def report(setting: Setting, deals: list[Deal], wall: float) -> list[str]:
+    """The figures of the deals played so far."""
+    n = len(setting.table)
+    diff = np.array([np.mean(d.search) - np.mean(d.base) for d in deals])
+    half = 1.96 * diff.std(ddof=1) / np.sqrt(len(diff)) if len(diff) > 1 else np.nan
+    games = sum(len(d.search) for d in deals)
+    seconds = np.concatenate([d.seconds for d in deals])
+    lines = [
+        f"{n} players, table {','.join(setting.table)} (default = {default_name()}), seats rotated: {len(deals)} deals, "
+        f"{games} games a side (seed {setting.seed}), search {setting.rollouts} rollouts per plan",
+        f"  search seat       {rate(int(sum(sum(d.search) for d in deals)), games)}",
+        f"  default seat      {rate(int(sum(sum(d.base) for d in deals)), games)}  "
+        f"(same deals and seats; fair share {1 / n:.1%})",
+        f"  paired gain       {diff.mean():+.1%} [{diff.mean() - half:+.1%}, {diff.mean() + half:+.1%}]  "
+        f"(95%, over {len(deals)} deals)",
+    ]
+    for name in sorted({name for name in setting.table if name != "default"}):
+        won_s = sum(d.others_search[name] for d in deals)
+        won_b = sum(d.others_base[name] for d in deals)
+        seats_s = sum(d.seats_search[name] for d in deals)
+        seats_b = sum(d.seats_base[name] for d in deals)
+        lines.append(
+            f"  {name} per seat   beside the search {won_s / seats_s:6.1%} of {seats_s} seats; "
+            f"beside the default {won_b / seats_b:6.1%} of {seats_b} seats"
         )
+    lines.append(
+        f"  {len(seconds)} searches, {seconds.mean():.3f} CPU s each (median {np.median(seconds):.3f}); "
+        f"{wall:.0f} s wall"
+    )
+    return lines
+
+
+def run(setting: Setting, deals: int, minutes: float, workers: int, out: Path | None) -> list[str]:
+    """Deals ``0, 1, ...`` of the seed in batches of ``2 * workers``, until ``deals`` are played or a batch ends
+    past ``minutes`` of wall time; the figures of the deals played. The figures are written to ``out`` after
+    each batch, so a stopped run keeps what it finished."""
+    assert isinstance(make_player("search"), SearchBot) and make_player("search").base == make_bot("default")
+    started = time.perf_counter()
+    played: dict[int, Deal] = {}
+    lines: list[str] = []
+    batch = 2 * workers
+    for first in range(0, deals, batch):
+        items = list(range(first, min(deals, first + batch)))
+        played.update(run_tasks(play_deal, setting, items, workers=workers))
+        done = [played[i] for i in sorted(played)]
+        lines = report(setting, done, time.perf_counter() - started)
+        print(f"deals to {items[-1]}: " + lines[3].strip(), flush=True)
         if out is not None:
             out.write_text("\n".join(lines) + "\n")
-        if time.process_time() - cpu > 60 * minutes:
+        if time.perf_counter() - started > 60 * minutes:
             break
     return lines
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--players", type=int, default=4, help="the default bot in every seat (without --table)")
+    parser.add_argument("--table", default=None, help="a bot a seat, comma-separated, at least one 'default'")
     parser.add_argument("--deals", type=int, default=50, help="deals at most (default 50)")
     parser.add_argument(
-        "--minutes", type=float, default=12.0, help="stop after the deal that passes this many CPU minutes (default 12)"
+        "--minutes", type=float, default=12.0, help="stop after the batch that passes this many minutes (default 12)"
     )
     parser.add_argument("--rollouts", type=int, default=SEARCH_ROLLOUTS)
     parser.add_argument("--seed", type=int, default=19)
+    parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--out", type=Path, default=None)
     args = parser.parse_args()
-    simulate(args.players, ["default"] * args.players, 5, 0, progress=False)  # warm the compiled kernels
-    print("\n".join(run(args.players, args.deals, args.minutes, args.rollouts, args.seed, args.out)))
+    table = tuple(args.table.split(",")) if args.table else ("default",) * args.players
+    if "default" not in table:
+        parser.error(f"the table {args.table!r} has no 'default' seat for the search to take")
+    for name in set(table):
+        make_bot(name)
+    simulate(len(table), ["default"] * len(table), 5, 0, progress=False)  # warm the compiled kernels
+    setting = Setting(table, args.rollouts, args.seed)
+    print("\n".join(run(setting, args.deals, args.minutes, args.workers, args.out)))
 
 
 if __name__ == "__main__":

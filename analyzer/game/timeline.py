@@ -16,6 +16,8 @@ entry are written here once.
 >>> [(e.kind, e.first, e.last) for e in timeline(state).entries]
 [('place', 0, 0), ('battle', 1, 2)]
 >>> entry = timeline(state).entries[1]
+>>> entry.text
+'battle Alaska > Kamchatka leaves 9-0; move in 5'
 >>> int(entry.before.armies[0]), int(entry.after.armies[0]), int(entry.after.armies[entry.target])
 (14, 4, 5)
 """
@@ -23,7 +25,7 @@ entry are written here once.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from analyzer.game.actions import (
     Action,
@@ -43,6 +45,7 @@ from analyzer.game.actions import (
     Trade,
     as_id,
 )
+from analyzer.game.notation import entry_text
 from analyzer.game.state import GameState, turn_number
 from analyzer.game.vocabulary import SETUP_PHASES, Phase
 
@@ -79,8 +82,13 @@ class Entry:
     first: int
     last: int
     actions: tuple[Action, ...]
-    before: GameState
-    after: GameState
+    before: GameState = field(repr=False)
+    after: GameState = field(repr=False)
+
+    @property
+    def text(self) -> str:
+        """The entry's actions in words (:func:`analyzer.game.notation.entry_text`)."""
+        return entry_text(self.actions, self.before.board)
 
     @property
     def setup(self) -> bool:
@@ -120,10 +128,10 @@ class Turn:
     turn: int
     round: int
     player: int
-    entries: tuple[Entry, ...]
-    before: GameState
-    after: GameState
-    complete: bool
+    entries: tuple[Entry, ...] = field(repr=False)
+    before: GameState = field(repr=False)
+    after: GameState = field(repr=False)
+    complete: bool = True
 
     @property
     def first(self) -> int:

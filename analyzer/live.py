@@ -80,11 +80,10 @@ from analyzer.game.actions import (
 )
 from analyzer.game.board import Board
 from analyzer.game.cards import is_valid_set
-from analyzer.game.labels import card_label, player_name, with_player_labels
+from analyzer.game.labels import PLAYER_COLORS, card_label, player_name, with_player_labels
 from analyzer.game.rules import Rules
 from analyzer.game.state import GameState, turn_number
 from analyzer.game.vocabulary import DECK, DISCARD, Phase
-from analyzer.plot import PLAYER_COLORS
 
 #: Key of the recorder's bookkeeping in :attr:`GameState.labels`.
 LIVE_LABEL = "live"

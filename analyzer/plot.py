@@ -24,6 +24,7 @@ from matplotlib.patches import Patch
 
 from analyzer.errors import BoardError
 from analyzer.game.board import Board, classic_board
+from analyzer.game.labels import NEUTRAL_COLOR, PLAYER_COLORS
 from analyzer.game.labels import seat_name as player_name
 
 if TYPE_CHECKING:
@@ -33,10 +34,6 @@ if TYPE_CHECKING:
     from analyzer.game.state import GameState
     from analyzer.solver.battle import BattleResult
 
-#: Colours of players 0..5, in the spirit of the box's armies.
-PLAYER_COLORS: tuple[str, ...] = ("#d62728", "#1f5fbf", "#2ca02c", "#e6b400", "#8e44ad", "#303030")
-#: The neutral force of a two-player game.
-NEUTRAL_COLOR = "#9e9e9e"
 #: Fill of territories nobody owns yet (or of every territory when no owners are given).
 UNOWNED_COLOR = "#ffffff"
 #: Pale continent backgrounds, in the classic order (N. America, S. America, Europe, Africa, Asia, Australia).

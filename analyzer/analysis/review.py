@@ -95,10 +95,10 @@ from analyzer.game.actions import (
     Trade,
     as_id,
 )
+from analyzer.game.labels import PLAYER_COLORS
 from analyzer.game.state import GameState
 from analyzer.game.timeline import Entry, Turn, timeline
 from analyzer.game.vocabulary import Phase
-from analyzer.plot import PLAYER_COLORS
 from analyzer.sim import playout
 from analyzer.sim.battles import sample_battle
 from analyzer.sim.checkpoints import die_with_parent

@@ -27,6 +27,10 @@ from analyzer.game.core import StateCore
 NAMES_LABEL = "names"
 COLORS_LABEL = "colors"
 #: The one colour format every front end here reads (a colour picker's and matplotlib's alike).
+#: Colours of players 0..5, in the spirit of the box's armies: a seat's colour where the game keeps none.
+PLAYER_COLORS: tuple[str, ...] = ("#d62728", "#1f5fbf", "#2ca02c", "#e6b400", "#8e44ad", "#303030")
+#: The neutral force of a two-player game.
+NEUTRAL_COLOR = "#9e9e9e"
 _HEX_COLOR = re.compile(r"#[0-9a-fA-F]{6}")
 
 
@@ -69,6 +73,13 @@ def player_labels(state: StateCore) -> tuple[list[str] | None, list[str] | None]
         return _checked_labels(key, state.labels[key], state.n_players, StateFormatError)
 
     return kept(NAMES_LABEL), kept(COLORS_LABEL)
+
+
+def player_colors(state: StateCore, *, neutral: bool = False) -> list[str]:
+    """Each seat's colour: the game's own (:func:`player_labels`), else :data:`PLAYER_COLORS`; with ``neutral``,
+    the neutral force's :data:`NEUTRAL_COLOR` after them in a game that has one."""
+    colors = player_labels(state)[1] or list(PLAYER_COLORS[: state.n_players])
+    return colors + ([NEUTRAL_COLOR] if neutral and state.neutral is not None else [])
 
 
 def player_names(state: StateCore) -> list[str]:

@@ -52,6 +52,7 @@ import itertools
 import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from enum import IntEnum
 from typing import Any
 
 import numpy as np
@@ -524,6 +525,17 @@ def corrected(
     return live.state
 
 
+class _Draw(IntEnum):
+    """Why the recorder picks a card at random: each reason draws from a stream of its own (the two for a
+    hand stated in a correction, one per seat, at 20 + seat and 40 + seat)."""
+
+    CARD_DRAWN = 0  # the placeholder of a card drawn face down
+    NAMED_CARD_STOOD_IN = 1  # the deck card that takes the identity a named drawn card stood in for
+    SET_FILLED = 2  # which hidden cards made up a set traded with cards unseen
+    HAND_NAMED = 20  # the deck card that takes the identity a card named in a corrected hand stood in for
+    HAND_FILLED = 40  # the face-down cards added to a corrected hand
+
+
 class _Work:
     """An entry being applied: a copy of the game, the card identities swapped, and the hidden cards."""
 
@@ -542,9 +554,10 @@ class _Work:
         """``card`` is named: it is no longer face down."""
         self.state.face_down = [c for c in self.state.face_down if c != card]
 
-    def rng(self, salt: int) -> np.random.Generator:
-        # Seeded by the game and the point in it, so a redo or a replay makes the same placeholder.
-        return np.random.default_rng([self.seed, len(self.state.history), salt])
+    def rng(self, why: _Draw, seat: int = 0) -> np.random.Generator:
+        # Seeded by the game, the point in it and the reason (with the seat it is for), so a redo or a replay
+        # makes the same placeholder, and two draws at one point never share a stream.
+        return np.random.default_rng([self.seed, len(self.state.history), int(why) + seat])
 
     def draw(self, card: int | None) -> None:
         """The card drawn after a turn with a capture: ``card`` if named, else a hidden placeholder."""
@@ -555,7 +568,7 @@ class _Work:
             return
         if card is None:
             outcomes = s.chance_outcomes()
-            drawn = outcomes[int(self.rng(0).integers(len(outcomes)))][0]
+            drawn = outcomes[int(self.rng(_Draw.CARD_DRAWN).integers(len(outcomes)))][0]
             assert isinstance(drawn, Draw)
             s.apply(drawn)
             s.face_down = sorted({*s.face_down, int(drawn.card)})
@@ -565,7 +578,7 @@ class _Work:
             # The card named was standing in for another hidden card: that one takes a deck card's place.
             deck = [d for d in face_down.unseen(s) if s.card_loc[d] == DECK]
             if deck:
-                self.swap(c, deck[int(self.rng(1).integers(len(deck)))])
+                self.swap(c, deck[int(self.rng(_Draw.NAMED_CARD_STOOD_IN).integers(len(deck)))])
         self.state.apply(Draw(c))
 
     def correction(
@@ -623,7 +636,7 @@ class _Work:
                             f"{card_label(board, c)} is face down in {player_name(s, where)}'s hand and "
                             "no unseen card is left to take its place"
                         )
-                    self.swap(c, spare[int(self.rng(20 + p).integers(len(spare)))])
+                    self.swap(c, spare[int(self.rng(_Draw.HAND_NAMED, p).integers(len(spare)))])
                 elif where >= 0 and where not in stated:
                     raise PositionError(
                         f"{card_label(board, c)} is in {player_name(s, where)}'s hand; "
@@ -647,7 +660,7 @@ class _Work:
                         f"{player_name(s, p)} cannot hold {wanted} face-down cards: "
                         f"only {len(keep) + len(spare)} cards are unseen"
                     )
-                order = self.rng(40 + p).permutation(len(spare))
+                order = self.rng(_Draw.HAND_FILLED, p).permutation(len(spare))
                 extra = sorted(spare[i] for i in order[: wanted - len(keep)])
                 for c in extra:
                     place[c] = p
@@ -743,7 +756,7 @@ class _Work:
                 if len(set(mine) - set(own)) >= k and fits(own + new)
             ]
             if options:
-                own_new = options[int(self.rng(2).integers(len(options)))]
+                own_new = options[int(self.rng(_Draw.SET_FILLED).integers(len(options)))]
                 own, new = list(own_new[: r - k]), list(own_new[r - k :])
                 spare = [h for h in movable if h not in own]
                 for x, y in zip(spare, new):

@@ -59,6 +59,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from analyzer.errors import StoreConflictError, StoreError
 from analyzer.game.labels import player_names
 from analyzer.game.state import GameState, turn_number
+from analyzer.integers import whole_number
 from analyzer.limits import MAX_NAME_LENGTH, quote
 from analyzer.store.failures import store_error
 from analyzer.store.location import LOCK_TIMEOUT, database_url, default_path, make_engine, shown, sqlite_file
@@ -323,8 +324,7 @@ class GameStore:
         stored now, when another change was saved since ``expected_version``.
         """
         game_id = check_id(game_id)
-        if not isinstance(expected_version, int) or isinstance(expected_version, bool) or expected_version < 1:
-            raise StoreError(f"a game's version is a whole number from 1, got {quote(expected_version)}")
+        expected_version = whole_number(expected_version, "a game's version", 1, StoreError)
         text, players = _checked(state)
         now = time.time()
         following = expected_version + 1

@@ -95,7 +95,7 @@ def test_ratings_are_reproducible_from_a_seed_and_the_games_are_saved(tmp_path):
     [
         (["--bots", "default,nobody"], "unknown bot 'nobody'"),
         (["--bots", "default"], "at least two bots"),
-        (["--players", "9"], "--players must be from 2 to 6"),
+        (["--players", "9"], "--players must be a whole number from 2 to 6, got 9"),
         (["--bots", "default,default"], "names one twice"),
     ],
 )

@@ -528,7 +528,7 @@ def test_policy_outcome_matches_the_simulators_win_rates():
 
 
 def test_card_timing_rejects_bad_parameters():
-    with pytest.raises(StudyError, match="player counts must be 2 to 6"):
+    with pytest.raises(StudyError, match=r"player_counts\[0\] must be a whole number from 2 to 6, got 7"):
         card_timing([7], n_games=1)
     with pytest.raises(StudyError, match="n_games must be a whole number >= 1"):
         card_timing([3], n_games=0)

@@ -29,7 +29,7 @@ from analyzer.game.engine import steps as engine
 from analyzer.game.ranking import ranks
 from analyzer.game.records import Elimination, PendingAttack, PendingMove, SetTraded
 from analyzer.game.rules import NEUTRAL_ARMIES, Rules, check_board_for_game, starting_armies
-from analyzer.game.vocabulary import DRAW, GAME_OVER, ROLL, TRADE, Phase, forces, neutral
+from analyzer.game.vocabulary import DRAW, GAME_OVER, ROLL, TRADE, Phase, forces, has_neutral, neutral
 from analyzer.integers import is_whole
 
 
@@ -225,7 +225,7 @@ class StateCore:
             self.missions[:] = missions
         if deal is not None:
             self._deal(deal)
-        elif n_players == 2 or self.rules.setup == "deal":
+        elif self.rules.deals(n_players):
             raise PositionError(f"a {n_players}-player game with setup={self.rules.setup!r} needs a deal")
 
     def _deal(self, deal: list[int]) -> None:
@@ -258,13 +258,13 @@ class StateCore:
         check_board_for_game(board, n_players)
         first = int(rng.integers(n_players))
         deal = None
-        if n_players == 2 or rules.setup == "deal":
+        if rules.deals(n_players):
             piles = forces(n_players)
             order = rng.permutation(board.n_territories)
             deal_arr = np.empty(board.n_territories, dtype=np.int64)
             # Dealt round the table from the first player, the neutral pile last.
             seats = [(first + i) % n_players for i in range(n_players)] + (
-                [neutral(n_players)] if n_players == 2 else []
+                [neutral(n_players)] if has_neutral(n_players) else []
             )
             for i, t in enumerate(order):
                 deal_arr[t] = seats[i % piles]

@@ -134,10 +134,6 @@ def check_id(game_id: object) -> str:
     return game_id
 
 
-def _players(state: GameState) -> list[str]:
-    return player_names(state)[: state.n_players]
-
-
 def _checked(state: GameState) -> tuple[str, str]:
     """The JSON to store and the players' names, once the game is known to load back.
 
@@ -146,7 +142,7 @@ def _checked(state: GameState) -> tuple[str, str]:
     text = state.to_json()
     try:
         GameState.from_json(text)
-        players = "\n".join(_players(state))
+        players = "\n".join(player_names(state, neutral=False))
     except ValueError as exc:
         raise StoreError(f"this game would not load back, so it was not saved: {exc}") from exc
     return text, players
@@ -435,7 +431,7 @@ class GameStore:
             insert(games).values(
                 id=game_id,
                 name=name,
-                players="\n".join(_players(state)),
+                players="\n".join(player_names(state, neutral=False)),
                 turn=turn_number(state),
                 version=last.version,
                 state=last.state,

@@ -155,7 +155,7 @@ def draft_picks(result: SimulationResult, bots: Sequence[Bot | str] | str) -> pd
     whose claims do not give the recorded start raises :class:`StudyError`.
     """
     replay = Replay.of(result, bots)
-    if replay.rules.setup != "claim" or replay.n_players == 2:
+    if replay.rules.deals(replay.n_players):
         raise StudyError("the run's territories were dealt, not drafted: there are no claims to read")
     starts = result.starts.sort_values(["game", "territory"])
     recorded = starts["owner"].to_numpy().reshape(-1, replay.board.n_territories)

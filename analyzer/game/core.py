@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import bisect
 import json
+from collections.abc import Sequence
 from typing import Any, Generic, Self, TypeVar, cast
 
 import numpy as np
@@ -378,14 +379,21 @@ class StateCore:
         """Whether the player to move holds so many cards that it must trade a set before placing."""
         return bool(legality.must_trade(self.S))
 
-    def attack_sources(self, min_armies: int = 2) -> np.ndarray:
-        """Territories of the player to move with an enemy neighbour and at least ``min_armies`` armies.
+    def attack_sources(self, min_armies: int = 2, players: Sequence[int] | None = None) -> np.ndarray:
+        """Territories with a neighbour held by another force and at least ``min_armies`` armies,
+        of ``players`` (the player to move by default).
 
-        With the default of 2 these are the territories that can attack now.
+        With the defaults these are the territories that can attack now.
         """
-        mine = self.owner == self.player
-        enemy_near = self.board.adjacency[:, ~mine].any(axis=1)
-        return np.flatnonzero(mine & (self.armies >= min_armies) & enemy_near)
+        owner = self.owner
+        border = (self.board.adjacency & (owner[:, None] != owner[None, :])).any(axis=1)
+        held = np.isin(owner, [self.player] if players is None else list(players))
+        return np.flatnonzero(held & (self.armies >= min_armies) & border)
+
+    def attack_targets(self, source: int) -> list[int]:
+        """The neighbours of ``source`` held by a force other than its owner: what an attack from it may take."""
+        owner = self.owner
+        return [int(t) for t in np.flatnonzero(self.board.adjacency[source] & (owner != owner[source]))]
 
     def move_range(self) -> tuple[int, int]:
         """Fewest and most armies the pending capture may move in."""

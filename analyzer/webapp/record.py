@@ -639,7 +639,7 @@ def _battle(s: GameState, names: list[str], key: str, save: Save) -> None:
         src = _selectbox("Attack from", sources, label, _k(key, "from"))
         if src is None:
             return
-        targets = [int(t) for t in s.board.neighbors[src] if s.owner[t] != s.player]
+        targets = s.attack_targets(src)
         tgt = _selectbox("Attack", targets, label, _k(key, "to"))
         if tgt is None:
             return

@@ -14,7 +14,7 @@ import importlib
 from collections.abc import Callable
 
 from analyzer.bots.base import Bot
-from analyzer.bots.heuristic import DEFAULT_BOT, HeuristicBot
+from analyzer.bots.heuristic import CLASSIC_BOT, HeuristicBot
 from analyzer.bots.hunter import HUNTER_BOT
 from analyzer.bots.planner import PLANNER_BOT
 from analyzer.bots.random_bot import RandomBot
@@ -41,8 +41,8 @@ BOTS: dict[str, Callable[[], Bot]] = {
     # group and attacks recklessly from its border; pixie takes the continents it can hold and guards their borders.
     "cluster": lambda: CLUSTER_BOT,
     "pixie": lambda: PIXIE_BOT,
-    "classic": lambda: DEFAULT_BOT,
-    "heuristic": lambda: DEFAULT_BOT,
+    "classic": lambda: CLASSIC_BOT,
+    "heuristic": lambda: CLASSIC_BOT,
     # No continent plan: attacks any even fight, trades at once, stacks the borders by threat, never fortifies.
     "greedy": lambda: HeuristicBot(
         attack_threshold=0.5,

@@ -46,7 +46,7 @@ import numpy as np
 import pandas as pd
 
 from analyzer.bots.base import Bot, Decision
-from analyzer.bots.heuristic import DEFAULT_BOT, HeuristicBot, board_data
+from analyzer.bots.heuristic import CLASSIC_BOT, HeuristicBot, board_data
 from analyzer.bots.planner import PLANNER_BOT
 from analyzer.errors import StudyError
 from analyzer.game.actions import Claim
@@ -608,7 +608,7 @@ class ModelDraftBot(DraftsThenPlays):
 
     model: DraftModel | None = None
     rollouts: int = 32
-    bot: HeuristicBot = DEFAULT_BOT
+    bot: HeuristicBot = CLASSIC_BOT
 
     def __post_init__(self) -> None:
         if not isinstance(self.model, DraftModel):

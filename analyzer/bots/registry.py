@@ -24,9 +24,9 @@ from analyzer.errors import BotError
 from analyzer.limits import quote
 
 #: The built-in bots. ``default`` is the strategist (:class:`~analyzer.bots.strategist.StrategistBot`), also
-#: ``strategist``; ``planner`` is the planning bot that was the default before it, and ``classic`` (also
-#: ``heuristic``) the heuristic bot before that, :data:`~analyzer.bots.heuristic.DEFAULT_BOT`, both kept as
-#: baselines; ``greedy`` and ``cautious`` are simpler members of the heuristic family.
+#: ``strategist``; ``planner`` is the planning bot it builds on, and ``classic`` (also ``heuristic``) the
+#: heuristic bot with its default knobs, :data:`~analyzer.bots.heuristic.CLASSIC_BOT`, both baselines of the
+#: studies; ``greedy`` and ``cautious`` are simpler members of the heuristic family.
 BOTS: dict[str, Callable[[], Bot]] = {
     "random": RandomBot,
     # The strongest of the family against bots it was not tuned on (docs/bots.md, results/bots/strength.txt).

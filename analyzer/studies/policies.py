@@ -35,8 +35,8 @@ from analyzer.game.state import GameState
 from analyzer.game.vocabulary import Phase
 from analyzer.studies.stats import check_count
 
-#: The bot families a study can fill its seats with, by the registry's names: ``classic`` (the heuristic bot,
-#: which the first committed figures were measured with), ``planner`` (the planning bot) and ``strategist``
+#: The bot families a study can fill its seats with, by the registry's names: ``classic`` (the heuristic bot
+#: with its default knobs, :data:`~analyzer.bots.CLASSIC_BOT`), ``planner`` (the planning bot) and ``strategist``
 #: (the planner with kills for cards). ``"default"`` is not a key: it names whichever bot the registry
 #: (:data:`analyzer.bots.registry.BOTS`) calls ``default`` today (:func:`population_name`).
 POPULATIONS: dict[str, HeuristicBot] = {name: make_bot(name) for name in ("classic", "planner", "strategist")}  # type: ignore[misc]
@@ -47,7 +47,7 @@ DEFAULT = "default"
 def population_name(population: str) -> str:
     """The key of :data:`POPULATIONS` that ``population`` names: itself, or for ``"default"`` the
     population whose bot is the registry's ``default`` bot, so that results are filed under the bot
-    they were measured with, whatever the default is on the day.
+    that played them, whichever bot the registry calls ``default``.
 
     >>> population_name(" Planner "), population_name("default") in POPULATIONS
     ('planner', True)

@@ -85,6 +85,8 @@ from analyzer.game.labels import PLAYER_COLORS, card_label, player_name, with_pl
 from analyzer.game.rules import Rules
 from analyzer.game.state import GameState, turn_number
 from analyzer.game.vocabulary import DECK, DISCARD, Phase
+from analyzer.integers import is_whole, whole_number
+from analyzer.limits import quote
 
 #: Key of the recorder's bookkeeping in :attr:`GameState.labels`.
 LIVE_LABEL = "live"
@@ -112,13 +114,13 @@ class LiveGame:
         self._state = state.copy()
         book = self._state.labels.get(LIVE_LABEL)
         if book is None:
-            if me is not None and not 0 <= me < state.n_players:
-                raise IllegalActionError(f"me must be a seat from 0 to {state.n_players - 1} or None, got {me!r}")
+            if me is not None and (not is_whole(me) or not 0 <= me < state.n_players):
+                raise IllegalActionError(f"me must be a seat from 0 to {state.n_players - 1} or None, got {quote(me)}")
             book = {
                 "version": _VERSION,
                 "base": len(state.history),
-                "seed": int(seed),
-                "me": me,
+                "seed": whole_number(seed, "seed", 0, IllegalActionError),
+                "me": None if me is None else int(me),
                 "entries": [],
                 "redo": [],
                 "face_down": list(state.face_down),
@@ -255,14 +257,13 @@ class LiveGame:
                 raise IllegalActionError(f"the starting armies are all placed already: {wording.phase_words(s)}")
             left: dict[int, dict[int, int]] = {}
             for force, counts in armies.items():
-                mine = left.setdefault(int(force), {})
+                mine = left.setdefault(
+                    whole_number(force, "a force placing starting armies", 0, IllegalActionError), {}
+                )
                 for t, k in counts.items():
                     tid = s.board.index(t)
-                    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 0:
-                        raise IllegalActionError(
-                            f"the starting armies on {s.board.territories[tid]} must be a whole number, 0 or more, got {k}"
-                        )
-                    mine[tid] = mine.get(tid, 0) + int(k)
+                    where = f"the starting armies on {s.board.territories[tid]}"
+                    mine[tid] = mine.get(tid, 0) + whole_number(k, where, 0, IllegalActionError)
             for force in range(len(s.pool)):
                 want, given = int(s.pool[force]), sum(left.get(force, {}).values())
                 if want != given:
@@ -301,7 +302,7 @@ class LiveGame:
         """
 
         def go(w: _Work) -> None:
-            shown = [int(c) for c in cards]
+            shown = [whole_number(c, "a card shown", None, IllegalActionError) for c in cards]
             if len(shown) > 3 or len(set(shown)) != len(shown):
                 raise IllegalActionError(
                     f"a set is three different cards; {len(shown)} were shown, {len(set(shown))} of them different"
@@ -373,7 +374,9 @@ class LiveGame:
                 raise IllegalActionError("no seat is yours (me is None), so there are no cards of yours to name")
             if not cards:
                 raise IllegalActionError("name at least one card")
-            w.identify(self.me, [int(c) for c in cards], None, fill=False)
+            w.identify(
+                self.me, [whole_number(c, "a card named", None, IllegalActionError) for c in cards], None, fill=False
+            )
 
         return self._record("cards", go)
 
@@ -413,8 +416,8 @@ class LiveGame:
     def undo(self, n: int = 1) -> None:
         """Take back the last ``n`` entries (they can be redone until a new entry is made)."""
         entries = self._book["entries"]
-        if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= len(entries):
-            raise IllegalActionError(f"cannot undo {n} entries; {len(entries)} can be undone")
+        if not is_whole(n) or not 1 <= n <= len(entries):
+            raise IllegalActionError(f"cannot undo {quote(n)} entries; {len(entries)} can be undone")
         initial, history = self._state.initial, list(self._state.history)
         book = _copied(self._book)
         for _ in range(n):
@@ -427,8 +430,8 @@ class LiveGame:
     def redo(self, n: int = 1) -> None:
         """Make again the last ``n`` entries undone."""
         redo = self._book["redo"]
-        if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= len(redo):
-            raise IllegalActionError(f"cannot redo {n} entries; {len(redo)} can be redone")
+        if not is_whole(n) or not 1 <= n <= len(redo):
+            raise IllegalActionError(f"cannot redo {quote(n)} entries; {len(redo)} can be redone")
         initial, history = self._state.initial, list(self._state.history)
         book = _copied(self._book)
         for _ in range(n):
@@ -509,12 +512,12 @@ def corrected(
     """
     if not state.history:
         return edit_position(state, owner=owners, armies=armies, hands=hands, player=player, sets_traded=sets_traded)
-    if player is not None and int(player) != state.player:
+    if player is not None and whole_number(player, "player", None, PositionError) != state.player:
         raise PositionError(
             f"it is {player_name(state, state.player)}'s turn by the entries recorded; "
             "record the turns played, or undo entries, to change whose turn it is"
         )
-    if sets_traded is not None and int(sets_traded) != state.sets_traded:
+    if sets_traded is not None and whole_number(sets_traded, "sets traded", None, PositionError) != state.sets_traded:
         raise PositionError(
             f"{state.sets_traded} sets have been traded by the entries recorded; "
             "record or undo the trades to change that count"
@@ -573,7 +576,7 @@ class _Work:
             s.apply(drawn)
             s.face_down = sorted({*s.face_down, int(drawn.card)})
             return
-        c = int(card)
+        c = whole_number(card, "the card drawn", None, IllegalActionError)
         if c in self.hidden and self.swappable(c):
             # The card named was standing in for another hidden card: that one takes a deck card's place.
             deck = [d for d in face_down.unseen(s) if s.card_loc[d] == DECK]
@@ -599,19 +602,23 @@ class _Work:
                 raise PositionError(f"the {what} to correct must map territories to numbers")
             for key, value in changes.items():
                 t = board.index(key)
-                v = _whole(value, f"the {'owner' if field == 0 else 'armies'} of {board.territories[t]}")
+                v = whole_number(value, f"the {what} of {board.territories[t]}", None, PositionError)
                 new.setdefault(t, [int(s.owner[t]), int(s.armies[t])])[field] = v
         changed = {t: ov for t, ov in sorted(new.items()) if ov != [int(s.owner[t]), int(s.armies[t])]}
         if not isinstance(hands, Mapping):
             raise PositionError("the hands to correct must map each seat to its cards")
         stated: dict[int, tuple[list[int], int]] = {}
         for p, cards in hands.items():
-            seat = _whole(p, "a hand's seat")
+            seat = whole_number(p, "a hand's seat", None, PositionError)
             if not 0 <= seat < s.n_players:
                 raise PositionError(f"there is no seat {p}; the seats are 0 to {s.n_players - 1}")
             if isinstance(cards, (str, bytes)) or not isinstance(cards, Sequence) or len(cards) > board.n_cards:
                 raise PositionError(f'{player_name(s, seat)}\'s hand must be a list of cards, a card id or "?" each')
-            known = [_whole(c, f"a card of {player_name(s, seat)}'s hand") for c in cards if c != face_down.UNKNOWN]
+            known = [
+                whole_number(c, f"a card of {player_name(s, seat)}'s hand", None, PositionError)
+                for c in cards
+                if c != face_down.UNKNOWN
+            ]
             for c in known:
                 if not 0 <= c < board.n_cards:
                     raise PositionError(f"there is no card {c}; cards are numbered 0 to {board.n_cards - 1}")
@@ -769,15 +776,6 @@ class _Work:
         raise IllegalActionError(f"{name}'s hidden cards cannot make a set with {shown_words} {what}")
 
 
-def _whole(value: Any, what: str) -> int:
-    """``value`` as an int if it is a whole number, else a :class:`PositionError` in words."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-        if isinstance(value, (float, np.floating)) and float(value).is_integer():
-            return int(value)
-        raise PositionError(f"{what} must be a whole number, got {value}")
-    return int(value)
-
-
 def _copied(book: dict[str, Any]) -> dict[str, Any]:
     return json.loads(json.dumps(book))
 
@@ -800,29 +798,38 @@ def _checked_book(book: Any, state: GameState) -> dict[str, Any]:
 
     if not isinstance(book, dict) or book.get("version") != _VERSION:
         raise bad(f"expected an object with version {_VERSION}")
+    cards = state.board.n_cards - 1
+
+    def whole(value: Any, what: str, hi: int | None = None) -> int:
+        try:
+            return whole_number(value, what, 0, StateFormatError, maximum=hi)
+        except StateFormatError as exc:
+            raise bad(str(exc)) from None
+
     try:
-        base, seed, me = int(book["base"]), int(book["seed"]), book["me"]
+        base, seed, me = whole(book["base"], "base"), whole(book["seed"], "seed"), book["me"]
         entries, redo = list(book["entries"]), list(book["redo"])
         for e in entries + redo:
-            if not isinstance(e["kind"], str) or int(e["n"]) < 0:
-                raise bad(f"entry {e!r}")
+            if not isinstance(e["kind"], str):
+                raise bad(f"entry {quote(e)}")
+            whole(e["n"], "an entry's action count")
             for pair in e["swaps"]:
-                if len(pair) != 2 or not all(0 <= int(c) < state.board.n_cards for c in pair):
-                    raise bad(f"swap {pair!r}")
-            if not all(0 <= int(c) < state.board.n_cards for c in e["hidden"]):
-                raise bad(f"hidden cards {e['hidden']!r}")
+                if len(pair) != 2:
+                    raise bad(f"swap {quote(pair)}")
+                for c in pair:
+                    whole(c, "a swapped card", cards)
+            for c in e["hidden"]:
+                whole(c, "a hidden card", cards)
         for e in redo:
             [action_from_json(a) for a in e["actions"]]
-        # Absent from saves made before GameState.face_down: those had no face-down cards at their start.
-        down = [int(c) for c in book.get("face_down", [])]
-        if not all(0 <= c < state.board.n_cards for c in down):
-            raise bad(f"face-down cards {down!r}")
+        # Optional: a record whose game started with no face-down cards may leave it out.
+        down = [whole(c, "a face-down card", cards) for c in book.get("face_down", [])]
     except (KeyError, TypeError, ValueError) as exc:
         if isinstance(exc, StateFormatError):
             raise
         raise bad(f"{type(exc).__name__}: {exc}") from None
-    if me is not None and not (isinstance(me, int) and 0 <= me < state.n_players):
-        raise bad(f"me is {me!r}; expected None or a seat from 0 to {state.n_players - 1}")
+    if me is not None and (not is_whole(me) or not 0 <= me < state.n_players):
+        raise bad(f"me is {quote(me)}; expected None or a seat from 0 to {state.n_players - 1}")
     if base + sum(int(e["n"]) for e in entries) != len(state.history):
         raise bad(
             f"its entries cover {base + sum(int(e['n']) for e in entries)} actions but the history has {len(state.history)}"

@@ -2,7 +2,7 @@
 
 Test modules import the fixtures (``from postgres_server import postgres_server, postgres_url``) and mark
 themselves ``xdist_group("postgres")``, so one worker starts the one server. The server programs are
-Debian's (``make postgres`` installs them; :func:`analyzer.store.scratch.binaries` does too, as root).
+Debian's (``make postgres`` installs them; ``make test`` runs it first).
 """
 
 from __future__ import annotations

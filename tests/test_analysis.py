@@ -165,7 +165,7 @@ def test_bad_chains_are_refused(path: list[str], message: str) -> None:
 def test_edits_make_a_new_game_and_leave_the_old_one_alone() -> None:
     state = GameState.random_start(3, np.random.default_rng(1))
     before = state.to_json()
-    edited = new_game_from_position(state, owner={"Alaska": 2}, armies={"alaska": 9.0, 5: 4}, sets_traded=2)
+    edited = new_game_from_position(state, owner={"Alaska": 2}, armies={"alaska": np.int64(9), 5: 4}, sets_traded=2)
     assert state.to_json() == before
     assert (int(edited.owner[0]), int(edited.armies[0]), int(edited.armies[5])) == (2, 9, 4)
     assert edited.sets_traded == 2
@@ -181,8 +181,12 @@ def test_edits_make_a_new_game_and_leave_the_old_one_alone() -> None:
             PositionError,
             r"Alaska has -3 armies; every territory holds 1 to 1000000 \(analyzer.limits.MAX_ARMIES\)",
         ),
-        ({"armies": {"Alaska": float("nan")}}, PositionError, "armies of Alaska is empty"),
+        ({"armies": {"Alaska": None}}, PositionError, "armies of Alaska is empty; expected a whole number"),
+        ({"armies": {"Alaska": float("nan")}}, PositionError, "armies of Alaska must be a whole number, got nan"),
         ({"armies": {"Alaska": 2.5}}, PositionError, "armies of Alaska must be a whole number, got 2.5"),
+        ({"armies": {"Alaska": 3.0}}, PositionError, r"armies of Alaska must be a whole number, got 3\.0"),
+        ({"armies": {"Alaska": True}}, PositionError, "armies of Alaska must be a whole number, got True"),
+        ({"hands": {0: [1.0]}}, PositionError, r"a card of hand 0 must be a whole number, got 1\.0"),
         ({"owner": {"Peru": 7}}, PositionError, "Peru has owner 7; expected a player from 0 to 2"),
         ({"owner": {"Atlantis": 1}}, BoardError, "unknown territory 'Atlantis'"),
         ({"hands": {0: [99]}}, PositionError, "card 99 does not exist"),

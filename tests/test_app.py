@@ -518,6 +518,24 @@ def test_a_bad_cell_in_the_territory_table_is_refused_and_left_in_place() -> Non
     assert int(game.armies[T("Peru")]) == 1
 
 
+def test_a_cleared_cell_is_named_empty_and_the_columns_floats_are_read_as_counts() -> None:
+    # A cleared cell turns the editor's column to floats (Alaska's 5 arrives as 5.0): the app reads it as the
+    # count 5, so the one refusal is Peru's, the cell left empty.
+    at = load(start(), KNOWN)
+    game = at.session_state["game"]
+    edits = {
+        "edited_rows": {T("Alaska"): {"Armies": 5}, T("Peru"): {"Armies": None}},
+        "added_rows": [],
+        "deleted_rows": [],
+    }
+    at.session_state[editor_key(at)] = edits
+    at.run()
+    assert not at.exception
+    (error,) = at.error
+    assert "armies of Peru is empty; expected a whole number" in seen(error)
+    assert at.session_state["game"] is game
+
+
 @pytest.fixture
 def downloads(monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
     """What the app's download buttons offer, by file name, as of the last run (a file made when its button is

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from scipy.stats import chisquare
 
 import analyzer.solver.blitz
-from analyzer.bots import DEFAULT_BOT
+from analyzer.bots import CLASSIC_BOT
 from analyzer.errors import SimulationError
 from analyzer.game.dice import DiceRules
 from analyzer.game.rules import Rules
@@ -234,9 +234,9 @@ def test_balanced_blitz_cannot_be_rolled_die_by_die() -> None:
         simulate(2, "default", n_games=1, rules=rules, sample_battles=False, progress=False)
     state = GameState.new(2, np.random.default_rng(0), rules)
     with pytest.raises(SimulationError, match="sample_battles=True"):
-        play_game(state, [DEFAULT_BOT] * 2, np.random.default_rng(0), sample_battles=False)
+        play_game(state, [CLASSIC_BOT] * 2, np.random.default_rng(0), sample_battles=False)
     with pytest.raises(SimulationError, match="sample_battles=True"):
-        playout.play_compiled(state, [DEFAULT_BOT] * 2, np.random.default_rng(0), sample_battles=False)
+        playout.play_compiled(state, [CLASSIC_BOT] * 2, np.random.default_rng(0), sample_battles=False)
 
 
 def test_balanced_games_are_the_same_compiled_or_in_python() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from analyzer.bots import DEFAULT_BOT, BattleOrder, Bot, HeuristicBot, RandomBot, make_bot
+from analyzer.bots import CLASSIC_BOT, BattleOrder, Bot, HeuristicBot, RandomBot, make_bot
 from analyzer.bots.heuristic import win_probability
 from analyzer.errors import BotError
 from analyzer.game.actions import EndAttack, EndTurn, Fortify, MoveIn, Place, Trade
@@ -62,7 +62,7 @@ def test_bad_parameters_are_value_errors_naming_the_parameter(kwargs):
 
 
 def test_bots_by_name_and_by_module_path():
-    assert make_bot("classic") is DEFAULT_BOT and make_bot("heuristic") is DEFAULT_BOT
+    assert make_bot("classic") is CLASSIC_BOT and make_bot("heuristic") is CLASSIC_BOT
     assert make_bot("default") is make_bot("strategist") and make_bot("planner") is not make_bot("default")
     assert isinstance(make_bot("random"), RandomBot)
     assert isinstance(make_bot("analyzer.bots:HeuristicBot"), HeuristicBot)
@@ -78,7 +78,7 @@ class NeverFortifies:
     """A user's bot in a few lines: the default bot, except that it never fortifies."""
 
     def choose(self, state, rng):
-        return EndTurn() if state.phase == Phase.FORTIFY else DEFAULT_BOT.choose(state, rng)
+        return EndTurn() if state.phase == Phase.FORTIFY else CLASSIC_BOT.choose(state, rng)
 
 
 def test_a_users_bot_plugs_in_and_plays_legal_games():
@@ -152,7 +152,7 @@ def test_attack_reinforcement_stacks_the_source_of_the_best_attack():
         rest=1,
         rest_armies=5,
     )
-    action = DEFAULT_BOT.choose(state, np.random.default_rng(0))
+    action = CLASSIC_BOT.choose(state, np.random.default_rng(0))
     assert isinstance(action, Place) and action.armies == state.pending
     assert T("Western Australia") in BOARD.neighbors[action.territory]
 
@@ -215,7 +215,7 @@ def test_move_in_keeps_armies_back_only_when_asked():
 
     state.apply(Battle(T("Ontario"), T("Quebec"), 10, 0))
     lo, hi = state.move_range()
-    assert DEFAULT_BOT.choose(state, np.random.default_rng(0)) == MoveIn(hi)
+    assert CLASSIC_BOT.choose(state, np.random.default_rng(0)) == MoveIn(hi)
     keeper = HeuristicBot(keep_ratio=0.5)
     kept = keeper.choose(state, np.random.default_rng(0))
     assert isinstance(kept, MoveIn) and lo <= kept.armies < hi

@@ -136,7 +136,7 @@ def test_an_old_save_loads_and_takes_corrections() -> None:
         ({"owners": {t: 0 for t in range(14, 28)}}, "Bo would hold no territory; a player is knocked out by a battle"),
         ({"armies": {"Alaska": 0}}, "Alaska cannot hold 0 armies; a territory holds 1 to 1000000"),
         ({"owners": {"Alaska": 5}}, "Alaska cannot go to player 5; the players are Ann, Bo, Cy"),
-        ({"armies": {"Alaska": "many"}}, "the armies of Alaska must be a whole number, got many"),
+        ({"armies": {"Alaska": "many"}}, "the armies of Alaska must be a whole number, got 'many'"),
         ({"hands": {0: [20]}}, r"North Africa \(cavalry\) is in Bo's hand; correct Bo's hand too"),
         ({"hands": {0: [5], 2: [5]}}, r"Quebec \(cavalry\) is named in more than one hand"),
         ({"hands": {3: []}}, "there is no seat 3; the seats are 0 to 2"),

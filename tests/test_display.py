@@ -1,4 +1,4 @@
-"""Small display facts the issue named: heatmap ticks at whole armies, even survivors' ticks, percentages that
+"""Small display facts: heatmap ticks at whole armies, even survivors' ticks, percentages that
 never round to a certainty, names cut at a word, map names clear of the marker below."""
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ def test_a_chance_short_of_one_never_shows_as_certain() -> None:
     r = battle(60, 2)
     assert 0 < 1 - r.p_win < 5e-5  # the solver's value rounds to 100.00% at two decimals
     assert percent(r.p_win) == ">99.99%" and percent(1 - r.p_win) == "<0.01%"
-    assert percent(battle(12, 7).p_win) == "85.20%"  # the issue's figure, unchanged
+    assert percent(battle(12, 7).p_win) == "85.20%"  # 12 against 7 (the README's battle), to two decimals
 
 
 def test_names_are_cut_at_a_word() -> None:

@@ -1,4 +1,4 @@
-"""Seeded fuzzing of saved games, map files and command lines (issue 10).
+"""Seeded fuzzing of saved games, map files and command lines.
 
 Each batch of cases runs in one subprocess under a memory limit (RLIMIT_AS), so
 that an interpreter crash or a runaway allocation fails the test, naming the

@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from analyzer.analysis.players import make_player
-from analyzer.bots import DEFAULT_BOT
+from analyzer.bots import CLASSIC_BOT
 from analyzer.cli import main
 from analyzer.errors import BotError
 from analyzer.sim.ladder import ELO_SCALE, fit_ratings, ladder, seatings
@@ -57,7 +57,7 @@ def test_seatings_put_each_bot_in_each_seat_equally_often():
 def test_the_same_bot_in_both_chairs_scores_exactly_half():
     """Every deal is played with the seats rotated on the same seed, so a bot playing itself wins
     each game once in each chair: the score is exactly a half, not merely close to it."""
-    result = ladder({"a": DEFAULT_BOT, "b": DEFAULT_BOT}, n_players=3, games=10, seed=4, bootstrap=50)
+    result = ladder({"a": CLASSIC_BOT, "b": CLASSIC_BOT}, n_players=3, games=10, seed=4, bootstrap=50)
     assert result.pairings["score"].tolist() == [0.5]
     assert result.ratings["rating"].abs().max() < 1e-9
     seats = result.result.seats
@@ -95,7 +95,7 @@ def test_ratings_are_reproducible_from_a_seed_and_the_games_are_saved(tmp_path):
     [
         (["--bots", "default,nobody"], "unknown bot 'nobody'"),
         (["--bots", "default"], "at least two bots"),
-        (["--players", "9"], "--players must be from 2 to 6"),
+        (["--players", "9"], "--players must be a whole number from 2 to 6, got 9"),
         (["--bots", "default,default"], "names one twice"),
     ],
 )

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from analyzer.bots import DEFAULT_BOT, RandomBot
+from analyzer.bots import CLASSIC_BOT, RandomBot
 from analyzer.errors import IllegalActionError
 from analyzer.game.actions import Attack, EndTurn, Fortify, MoveIn, Place, Trade
 from analyzer.game.cards import find_sets
@@ -107,9 +107,9 @@ def test_deciding_seat_is_the_state_s_current_player() -> None:
 def test_the_checked_playout_plays_the_same_games(sample: bool) -> None:
     for seed in range(3):
         plain, checked = GameState.new(4, np.random.default_rng(seed)), GameState.new(4, np.random.default_rng(seed))
-        playout.play_compiled(plain, [DEFAULT_BOT] * 4, np.random.default_rng(seed + 10), sample_battles=sample)
+        playout.play_compiled(plain, [CLASSIC_BOT] * 4, np.random.default_rng(seed + 10), sample_battles=sample)
         playout.play_compiled(
-            checked, [DEFAULT_BOT] * 4, np.random.default_rng(seed + 10), sample_battles=sample, check=True
+            checked, [CLASSIC_BOT] * 4, np.random.default_rng(seed + 10), sample_battles=sample, check=True
         )
         assert plain == checked
 
@@ -119,4 +119,4 @@ def test_the_checked_playout_stops_at_the_first_illegal_action() -> None:
     p = state.player
     state.owner[state.owner == p] = (p + 1) % 4  # the player to move owns nothing: no placement is legal
     with pytest.raises(IllegalActionError, match=r"compiled playout chose illegal action Place\("):
-        playout.play_compiled(state, [DEFAULT_BOT] * 4, np.random.default_rng(0), check=True)
+        playout.play_compiled(state, [CLASSIC_BOT] * 4, np.random.default_rng(0), check=True)

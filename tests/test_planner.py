@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from analyzer.bots import DEFAULT_BOT, make_bot
+from analyzer.bots import CLASSIC_BOT, make_bot
 from analyzer.bots.heuristic import board_data
 from analyzer.bots.planner import PLANNER_BOT, PlannerBot, ease_weights
 from analyzer.errors import BotError
@@ -42,7 +42,7 @@ VARIANTS = [
 def test_planner_plays_legal_games_the_same_compiled_and_checked(rules, n_players, sample):
     """Every action of the Python loop goes through GameState.apply (every legality check); the
     compiled game from the same generator must end in the very same state with the same records."""
-    bots = [PLANNER_BOT, DEFAULT_BOT, PlannerBot(plan_threshold=0.3, cards="first", draft="model")] * 2
+    bots = [PLANNER_BOT, CLASSIC_BOT, PlannerBot(plan_threshold=0.3, cards="first", draft="model")] * 2
     bots = bots[:n_players]
     for game in range(2):
         r1, r2 = game_rng(13, game), game_rng(13, game)
@@ -66,7 +66,7 @@ def test_simulated_tables_are_the_same_either_way():
 
 def test_registered_and_compiled():
     assert make_bot("planner") is PLANNER_BOT
-    assert playout.compiled([PLANNER_BOT, DEFAULT_BOT])
+    assert playout.compiled([PLANNER_BOT, CLASSIC_BOT])
     with pytest.raises(BotError, match="plan_threshold"):
         PlannerBot(plan_threshold=1.5)
     with pytest.raises(BotError, match="bonus_turns"):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from analyzer.bots import DEFAULT_BOT, HeuristicBot
+from analyzer.bots import CLASSIC_BOT, HeuristicBot
 from analyzer.errors import SimulationError
 from analyzer.game.dice import DiceRules
 from analyzer.game.engine import steps as engine
@@ -42,7 +42,7 @@ def test_phase_codes_are_the_engines():
 def test_compiled_games_equal_checked_games(rules, n_players, sample):
     """Each action of the Python loop goes through GameState.apply (every legality check); the compiled
     game, from the same generator, must end in the very same state with the same records."""
-    bots = [HeuristicBot(cards="first", reinforce="ratio"), DEFAULT_BOT] * 3
+    bots = [HeuristicBot(cards="first", reinforce="ratio"), CLASSIC_BOT] * 3
     bots = bots[:n_players]
     for game in range(2):
         r1, r2 = game_rng(11, game), game_rng(11, game)
@@ -69,7 +69,7 @@ def test_games_from_a_position_keep_its_records():
     """Rollouts from a saved mid-game position carry its earlier eliminations and trades in both paths."""
     rng = game_rng(8, 0)
     state = GameState.new(4, rng)
-    play_game(state, [DEFAULT_BOT] * 4, rng)
+    play_game(state, [CLASSIC_BOT] * 4, rng)
     mid = GameState.replay(state.initial, state.history[: len(state.history) * 2 // 3])
     while mid.is_chance():
         mid.apply_chance(rng)
@@ -86,15 +86,15 @@ def test_only_plain_heuristic_bots_are_compiled():
     from analyzer.bots import RandomBot
     from analyzer.studies.policies import ContinentCardBot
 
-    assert playout.compiled([DEFAULT_BOT, HeuristicBot(stop_at=3)])
-    assert not playout.compiled([DEFAULT_BOT, RandomBot()])
-    assert not playout.compiled([ContinentCardBot(), DEFAULT_BOT])
+    assert playout.compiled([CLASSIC_BOT, HeuristicBot(stop_at=3)])
+    assert not playout.compiled([CLASSIC_BOT, RandomBot()])
+    assert not playout.compiled([ContinentCardBot(), CLASSIC_BOT])
     with pytest.raises(
         SimulationError,
         match="runs HeuristicBot, PlannerBot, HunterBot, StrategistBot, ClusterBot, PixieBot seats only",
     ):
         playout.play_compiled(
-            GameState.new(2, np.random.default_rng(0)), [DEFAULT_BOT, RandomBot()], np.random.default_rng(0)
+            GameState.new(2, np.random.default_rng(0)), [CLASSIC_BOT, RandomBot()], np.random.default_rng(0)
         )
 
 
@@ -122,7 +122,7 @@ def test_compiled_states_keep_armies_and_cards():
     for game in range(200):
         rng = game_rng(3, game)
         state = GameState.new(3, rng)
-        playout.play_compiled(state, [DEFAULT_BOT] * 3, rng)
+        playout.play_compiled(state, [CLASSIC_BOT] * 3, rng)
         assert state.is_terminal() and state.winner is not None
         assert (state.armies >= 1).all() and (state.owner == state.winner).all()
         held = state.card_loc >= 0

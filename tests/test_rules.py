@@ -71,7 +71,7 @@ def test_continent_bonus_counts_only_whole_continents() -> None:
 
 def test_starting_armies_table() -> None:
     assert [starting_armies(n) for n in range(2, 7)] == [40, 35, 30, 25, 20]
-    with pytest.raises(RulesError, match="2 to 6 players, got 7"):
+    with pytest.raises(RulesError, match="n_players must be a whole number from 2 to 6, got 7"):
         starting_armies(7)
 
 

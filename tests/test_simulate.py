@@ -356,7 +356,7 @@ def test_cli_summary(capsys, tmp_path):
     [
         (["--players", "2", "--bots", "default,nope"], "unknown bot 'nope'"),
         (["--players", "3", "--bots", "default,random"], "3 players need 3 bots"),
-        (["--players", "9"], "--players must be from 2 to 6"),
+        (["--players", "9"], "--players must be a whole number from 2 to 6, got 9"),
         (["--games", "0"], "games must be a whole number >= 1"),
         (["--workers", "0"], "workers must be a whole number >= 1"),
         (["--rules", "{bad"], "--rules is not valid JSON"),

@@ -12,7 +12,7 @@ import pytest
 from scipy.special import expit
 from scipy.stats import chisquare
 
-from analyzer.bots import DEFAULT_BOT, HeuristicBot
+from analyzer.bots import CLASSIC_BOT, HeuristicBot
 from analyzer.bots.planner import PLANNER_BOT, PlannerBot
 from analyzer.bots.registry import BOTS, make_bot
 from analyzer.bots.strategist import STRATEGIST_BOT
@@ -332,7 +332,7 @@ def test_draft_only_bots_play_the_same_games_compiled_after_the_draft(population
 def test_the_population_option_seats_its_bots():
     classic = play_openings(3, 6, seed=3, random_claims=1)
     planned = play_openings(3, 6, seed=3, random_claims=1, population="planner")
-    assert classic.result.params["bots"] == [repr(OpeningBot(random_claims=1, bot=DEFAULT_BOT))] * 3
+    assert classic.result.params["bots"] == [repr(OpeningBot(random_claims=1, bot=CLASSIC_BOT))] * 3
     assert planned.result.params["bots"] == [repr(OpeningBot(random_claims=1, bot=PLANNER_BOT))] * 3
     assert "bot=PlannerBot(" in planned.result.params["bots"][0]
     for run in (classic, planned):
@@ -411,7 +411,7 @@ def test_field_drafts_differ_only_in_the_draft():
     assert isinstance(classic_rule, PlannerBot)
     result = simulate(4, [classic_rule] * 4, n_games=3, seed=8, progress=False)
     assert draft_picks(result, [classic_rule] * 4).equals(
-        draft_picks(simulate(4, [DEFAULT_BOT] * 4, n_games=3, seed=8, progress=False), [DEFAULT_BOT] * 4)
+        draft_picks(simulate(4, [CLASSIC_BOT] * 4, n_games=3, seed=8, progress=False), [CLASSIC_BOT] * 4)
     )
     assert field_draft_bot("default") == PLANNER_BOT
     assert after_draft(field_draft_bot("random")) == PLANNER_BOT
@@ -441,7 +441,7 @@ def test_an_opening_bot_claims_its_first_territory_uniformly():
     assert chisquare(counts).pvalue > 0.001
     # Past its random claims it drafts as the default bot does.
     state = GameState.new(4, np.random.default_rng(0))
-    assert OpeningBot(random_claims=0).choose(state, np.random.default_rng(1)) == DEFAULT_BOT.choose(
+    assert OpeningBot(random_claims=0).choose(state, np.random.default_rng(1)) == CLASSIC_BOT.choose(
         state, np.random.default_rng(1)
     )
     with pytest.raises(StudyError, match="random_claims must be a whole number >= 0"):
@@ -449,10 +449,10 @@ def test_an_opening_bot_claims_its_first_territory_uniformly():
 
 
 def test_card_policies_by_name():
-    assert card_policy("first") == dataclasses.replace(DEFAULT_BOT, cards="first")
+    assert card_policy("first") == dataclasses.replace(CLASSIC_BOT, cards="first")
     assert card_policy("forced").cards == "forced"
-    assert card_policy(" value:12 ") == dataclasses.replace(DEFAULT_BOT, cards="value", card_value=12)
-    assert card_policy("value:10") == DEFAULT_BOT
+    assert card_policy(" value:12 ") == dataclasses.replace(CLASSIC_BOT, cards="value", card_value=12)
+    assert card_policy("value:10") == CLASSIC_BOT
     assert isinstance(card_policy("continent"), ContinentCardBot)
     for bad in ("value:", "value:x", "sometimes", 3):
         with pytest.raises(StudyError, match="unknown card policy"):
@@ -474,7 +474,7 @@ def australia_position(stack: int, defenders: int) -> GameState:
 
 def test_the_continent_card_bot_trades_when_the_set_completes_a_continent():
     # 3 armies to place; the first set is worth 4. Find an Indonesia the set tips over the bot's threshold.
-    stack, threshold = 4, DEFAULT_BOT.attack_threshold
+    stack, threshold = 4, CLASSIC_BOT.attack_threshold
     d = next(d for d in range(1, 30) if battle(stack + 3, d).p_win < threshold <= battle(stack + 7, d).p_win)
     state = australia_position(stack, d)
     bot = ContinentCardBot()
@@ -528,7 +528,7 @@ def test_policy_outcome_matches_the_simulators_win_rates():
 
 
 def test_card_timing_rejects_bad_parameters():
-    with pytest.raises(StudyError, match="player counts must be 2 to 6"):
+    with pytest.raises(StudyError, match=r"player_counts\[0\] must be a whole number from 2 to 6, got 7"):
         card_timing([7], n_games=1)
     with pytest.raises(StudyError, match="n_games must be a whole number >= 1"):
         card_timing([3], n_games=0)

@@ -1,4 +1,5 @@
-"""One validation of a state (analyzer.game.validation): the reproducers of issue 10, each a clean rejection."""
+"""One validation of a state (analyzer.game.validation): malformed states and inputs, each a clean rejection
+naming the field, never a crash in compiled code."""
 
 from __future__ import annotations
 
@@ -246,7 +247,8 @@ def test_rollouts_and_evaluate_prove_a_hand_edited_position_first() -> None:
     from analyzer.sim.evaluate import evaluate
 
     state = GameState.random_start(3, np.random.default_rng(4))
-    state.S[engine_steps.ATTACK_S : engine_steps.ATTACK_S + 4] = (0, 1, 9, 9)  # the issue's segfault in evaluate
+    # Unchecked, the compiled code would read this attack's dice out of bounds.
+    state.S[engine_steps.ATTACK_S : engine_steps.ATTACK_S + 4] = (0, 1, 9, 9)
     with pytest.raises(PositionError, match=r"attack is \(0, 1, 9, 9\) in phase REINFORCE"):
         evaluate(state, "default", rollouts=2, progress=False)
 

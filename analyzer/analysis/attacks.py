@@ -12,21 +12,20 @@ from analyzer.solver.chains import ChainResult, chain
 
 
 def attack_targets(state: GameState, source: NameOrId) -> list[int]:
-    """Ids of the territories that ``source``'s owner could attack from it: its neighbours held by someone else."""
-    s = state.board.index(source)
-    return [t for t in state.board.neighbors[s] if state.owner[t] != state.owner[s]]
+    """Ids of the territories that ``source`` (a name or an id)'s owner could attack from it
+    (:meth:`~analyzer.game.core.StateCore.attack_targets`)."""
+    return state.attack_targets(state.board.index(source))
 
 
 def attack_sources(state: GameState, player: int | None = None, *, stop_at: int = 1) -> list[int]:
-    """Ids of the territories with more than ``stop_at`` armies and an enemy neighbour.
+    """Ids of the territories with more than ``stop_at`` armies and an enemy neighbour
+    (:meth:`~analyzer.game.core.StateCore.attack_sources`).
 
     Of ``player``'s territories, or of every player's but the neutral force's
     (which never attacks) when ``player`` is None.
     """
-    ids = range(state.board.n_territories) if player is None else state.territories_of(player)
-    return [
-        t for t in ids if state.armies[t] > stop_at and state.owner[t] != state.neutral and attack_targets(state, t)
-    ]
+    players = range(state.n_players) if player is None else [player]
+    return [int(t) for t in state.attack_sources(stop_at + 1, players)]
 
 
 def _check_border(state: GameState, source: int, target: int) -> None:

@@ -7,13 +7,10 @@ Only :func:`new_game_from_position` starts a fresh game with no history, and say
 from __future__ import annotations
 
 import copy
-import math
-import numbers
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
-import pandas as pd
 
 from analyzer.errors import PositionError
 from analyzer.game import face_down
@@ -21,6 +18,7 @@ from analyzer.game.board import Board, classic_board
 from analyzer.game.rules import Rules
 from analyzer.game.state import GameState
 from analyzer.game.vocabulary import forces
+from analyzer.integers import whole_number
 
 
 def edit_position(
@@ -93,11 +91,16 @@ def new_game_from_position(
     for changes, target, what in ((owner, new_owner, "owner"), (armies, new_armies, "armies")):
         for key, value in (changes or {}).items():
             t = board.index(key)
-            target[t] = _whole(value, f"{what} of {board.territories[t]}")
+            target[t] = whole_number(value, f"{what} of {board.territories[t]}", None, PositionError)
     new_hands: dict[int, list[Any]] = {p: state.hand(p) for p in range(state.n_players)}
-    given = {int(p) for p in hands or {}}
+    given: set[int] = set()
     for p, cards in (hands or {}).items():
-        new_hands[int(p)] = [c if c == face_down.UNKNOWN else int(c) for c in cards]
+        seat = whole_number(p, "a hand's seat", None, PositionError)
+        given.add(seat)
+        new_hands[seat] = [
+            c if c == face_down.UNKNOWN else whole_number(c, f"a card of hand {seat}", None, PositionError)
+            for c in cards
+        ]
     # A hand given says what is face down in it ("?"); the others keep their placeholders.
     kept = {c for p, cards in new_hands.items() if p not in given for c in cards}
     edited = GameState.from_position(
@@ -130,16 +133,3 @@ def blank_position(n_players: int, *, rules: Rules | None = None, board: Board |
     return GameState.from_position(
         [t % forces(n_players) for t in range(n)], [1] * n, n_players=n_players, rules=rules, board=board
     )
-
-
-def _whole(value: Any, what: str) -> int:
-    """``value`` as an int if it is a whole number (a data editor hands back floats, or NaN for a cleared cell)."""
-    if value is None or (isinstance(value, float) and math.isnan(value)) or value is pd.NA:
-        raise PositionError(f"{what} is empty; enter a whole number")
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-        raise PositionError(f"{what} must be a whole number, got {value!r}")
-    if isinstance(value, numbers.Integral):
-        return int(value)
-    if not float(value).is_integer():
-        raise PositionError(f"{what} must be a whole number, got {value!r}")
-    return int(float(value))

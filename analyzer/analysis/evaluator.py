@@ -229,7 +229,7 @@ def chances(
         raise SimulationError(f"method {method!r}: expected one of {', '.join(METHODS)}")
     rollouts = whole_number(rollouts, "rollouts", 2, SimulationError)  # two at least, for an interval
     started = time.perf_counter()
-    names = player_names(state)[: state.n_players]
+    names = player_names(state, neutral=False)
     assumed = face_down_assumption(state)
     note = ""
     if method == "model":

@@ -20,7 +20,7 @@ Territories are given by name (any case) or id wherever a function takes one.
 
 from __future__ import annotations
 
-# One module per idea; the names stay importable from here, where they were first defined.
+# One module per idea; the names most callers need are importable from here too, in one import.
 from analyzer.analysis.attacks import attack_odds, attack_sources, attack_targets, chain_odds  # noqa: F401
 from analyzer.analysis.continents import ContinentStatus, continent_status, continent_table  # noqa: F401
 from analyzer.analysis.editing import blank_position, edit_position, new_game_from_position  # noqa: F401

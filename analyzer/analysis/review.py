@@ -51,11 +51,9 @@ per-rollout differences. See ``docs/review.md`` for the method.
 from __future__ import annotations
 
 import math
-import multiprocessing
-import os
 import time
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import as_completed
 from dataclasses import dataclass
 from typing import Any
 
@@ -75,7 +73,6 @@ from analyzer.analysis.evaluator import (
     prepared_for,
     rollout_rng,
 )
-from analyzer.analysis.log import player_names
 from analyzer.analysis.luck import battle_luck
 from analyzer.analysis.search import PLANS
 from analyzer.bots.base import BattleOrder, Decision
@@ -95,13 +92,14 @@ from analyzer.game.actions import (
     Trade,
     as_id,
 )
-from analyzer.game.labels import PLAYER_COLORS
+from analyzer.game.labels import PLAYER_COLORS, player_names
 from analyzer.game.state import GameState
 from analyzer.game.timeline import Entry, Turn, timeline
 from analyzer.game.vocabulary import Phase
+from analyzer.integers import whole_number
 from analyzer.sim import playout
+from analyzer.sim.backends import local_pool
 from analyzer.sim.battles import sample_battle
-from analyzer.sim.checkpoints import die_with_parent
 from analyzer.sim.intervals import chance_table
 from analyzer.value.model import shipped
 
@@ -423,13 +421,7 @@ def _run(
             on_done()
             yield key, result
         return
-    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-    with ProcessPoolExecutor(
-        max_workers=workers,
-        mp_context=multiprocessing.get_context(method),
-        initializer=die_with_parent,
-        initargs=(os.getpid(),),
-    ) as pool:
+    with local_pool(workers) as pool:
         futures = {pool.submit(_values, *args): key for key, args in tasks.items()}
         for future in as_completed(futures):
             on_done()
@@ -539,15 +531,13 @@ def review_game(
     ``on_progress(done, total)`` is called as the rollout tasks finish, for a progress bar.
     Raises :class:`~analyzer.errors.ReviewError` for a game with no complete turn or too few rollouts.
     """
-    if isinstance(rollouts, bool) or not isinstance(rollouts, int) or rollouts < 2:
-        raise ReviewError(f"rollouts must be a whole number of at least 2 (for an interval), got {rollouts!r}")
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise ReviewError(f"workers must be a whole number of at least 1, got {workers!r}")
+    rollouts = whole_number(rollouts, "rollouts", 2, ReviewError)  # two at least, for an interval
+    workers = whole_number(workers, "workers", 1, ReviewError)
     started = time.perf_counter()
     turns = player_turns(game)
     if not turns:
         raise ReviewError("the game has no complete player-turn to review")
-    names = player_names(game)[: game.n_players]
+    names = player_names(game, neutral=False)
     positions = [t.before for t in turns] + [turns[-1].after]
     texts = [p.to_json(history=False) for p in positions]
     model, note = model_for(positions[0])

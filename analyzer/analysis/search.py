@@ -45,7 +45,7 @@ from analyzer.bots.planner import PLANNER_BOT, PlannerBot
 from analyzer.errors import BotError
 from analyzer.game import face_down
 from analyzer.game.actions import Action, Battle, EndAttack, EndTurn, Fortify, MoveIn, Place, Trade
-from analyzer.game.board import SYMBOLS
+from analyzer.game.labels import card_label
 from analyzer.game.state import GameState
 from analyzer.game.vocabulary import Phase
 from analyzer.sim import playout
@@ -274,8 +274,7 @@ def turn_steps(state: GameState, tip: TurnSuggestion) -> pd.DataFrame:
         return f"{names[t]} ({int(replay.armies[t])})"
 
     def card(c: int) -> str:
-        t = int(board.card_territory[c])
-        return f"{names[t]} ({SYMBOLS[int(board.card_symbols[c])]})" if t >= 0 else "wild"
+        return card_label(board, c)
 
     rows: list[dict[str, object]] = []
     for decision, action in zip(tip.actions, tip.line):

@@ -361,7 +361,8 @@ CardPolicy = Literal["first", "forced", "value"]
 class HeuristicBot:
     """A rule-of-thumb player; see the module docstring for what each knob does.
 
-    The defaults are the strong default bot (:data:`DEFAULT_BOT`).
+    The defaults are the classic bot (:data:`CLASSIC_BOT`, ``make_bot("classic")``), a baseline of the
+    studies; ``make_bot("default")`` is the strategist (:mod:`analyzer.bots.strategist`).
     """
 
     attack_threshold: float = 0.6
@@ -887,5 +888,5 @@ def _distance_to_front(owner, p, C, work, source):  # pragma: no cover - compile
                         waiting -= 1
 
 
-#: The strong default bot.
-DEFAULT_BOT = HeuristicBot()
+#: The classic bot: the heuristic bot with its default knobs (``make_bot("classic")``), the studies' baseline.
+CLASSIC_BOT = HeuristicBot()

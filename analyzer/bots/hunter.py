@@ -1,7 +1,7 @@
 """The hunter: a sparring bot that eliminates the weakest player for their cards.
 
-Written by us from a description of the strongest public Risk bot we measured against (issue 19),
-not from its source:
+Written by us from a description of the strongest public Risk bot we measured against (see
+``docs/bots.md``), not from its source:
 
 1. **A victim**: each turn, the opponent with the fewest armies net of their cards (armies minus
    the next set's value x cards / 3), among those it holds more than ``victim_ratio`` (2) times the

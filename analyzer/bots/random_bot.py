@@ -59,10 +59,7 @@ class RandomBot:
             if rng.random() < self.stop_attack:
                 return EndAttack()
             options = [
-                (int(s), t)
-                for s in state.attack_sources()
-                for t in state.board.neighbors[s]
-                if owner[t] != p and armies[s] > armies[t]
+                (int(s), t) for s in state.attack_sources() for t in state.attack_targets(s) if armies[s] > armies[t]
             ]
             if not options:
                 return EndAttack()

@@ -14,7 +14,7 @@ import importlib
 from collections.abc import Callable
 
 from analyzer.bots.base import Bot
-from analyzer.bots.heuristic import DEFAULT_BOT, HeuristicBot
+from analyzer.bots.heuristic import CLASSIC_BOT, HeuristicBot
 from analyzer.bots.hunter import HUNTER_BOT
 from analyzer.bots.planner import PLANNER_BOT
 from analyzer.bots.random_bot import RandomBot
@@ -24,9 +24,9 @@ from analyzer.errors import BotError
 from analyzer.limits import quote
 
 #: The built-in bots. ``default`` is the strategist (:class:`~analyzer.bots.strategist.StrategistBot`), also
-#: ``strategist``; ``planner`` is the planning bot that was the default before it, and ``classic`` (also
-#: ``heuristic``) the heuristic bot before that, :data:`~analyzer.bots.heuristic.DEFAULT_BOT`, both kept as
-#: baselines; ``greedy`` and ``cautious`` are simpler members of the heuristic family.
+#: ``strategist``; ``planner`` is the planning bot it builds on, and ``classic`` (also ``heuristic``) the
+#: heuristic bot with its default knobs, :data:`~analyzer.bots.heuristic.CLASSIC_BOT`, both baselines of the
+#: studies; ``greedy`` and ``cautious`` are simpler members of the heuristic family.
 BOTS: dict[str, Callable[[], Bot]] = {
     "random": RandomBot,
     # The strongest of the family against bots it was not tuned on (docs/bots.md, results/bots/strength.txt).
@@ -41,8 +41,8 @@ BOTS: dict[str, Callable[[], Bot]] = {
     # group and attacks recklessly from its border; pixie takes the continents it can hold and guards their borders.
     "cluster": lambda: CLUSTER_BOT,
     "pixie": lambda: PIXIE_BOT,
-    "classic": lambda: DEFAULT_BOT,
-    "heuristic": lambda: DEFAULT_BOT,
+    "classic": lambda: CLASSIC_BOT,
+    "heuristic": lambda: CLASSIC_BOT,
     # No continent plan: attacks any even fight, trades at once, stacks the borders by threat, never fortifies.
     "greedy": lambda: HeuristicBot(
         attack_threshold=0.5,

@@ -50,10 +50,11 @@ from analyzer.errors import BotError
 from analyzer.game.engine import steps as engine
 from analyzer.game.engine.layout import AT_ALIVE, armies_view, owner_view
 from analyzer.game.state import GameState
+from analyzer.game.vocabulary import PLAYER_COUNTS
 from analyzer.kernels import kernel
 
-#: The player counts ``kill_odds`` has a figure for.
-PLAYERS = (2, 3, 4, 5, 6)
+#: The player counts ``kill_odds`` has a figure for: every count a game may have.
+PLAYERS = tuple(PLAYER_COUNTS)
 #: The strategist's knobs, in the order its parameter vector holds them after the planner's:
 #: (field of :class:`StrategistBot`, how many numbers it takes).
 KNOBS: tuple[tuple[str, int], ...] = (

@@ -20,7 +20,8 @@ from analyzer.analysis.players import SEARCHERS, make_player
 from analyzer.bots import BOTS
 from analyzer.commands.simulate import _rules
 from analyzer.errors import SimulationError
-from analyzer.game.vocabulary import PLAYER_COUNT_TEXT, PLAYER_COUNTS
+from analyzer.game.vocabulary import PLAYER_COUNT_TEXT, player_count
+from analyzer.integers import whole_number
 from analyzer.sim.ladder import BOOTSTRAP, describe, ladder, save
 
 
@@ -61,10 +62,8 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.players not in PLAYER_COUNTS:
-        raise SimulationError(f"--players must be from {PLAYER_COUNT_TEXT}, got {args.players}")
-    if args.bootstrap < 0:
-        raise SimulationError(f"--bootstrap must be a whole number >= 0, got {args.bootstrap}")
+    player_count(args.players, "--players", SimulationError)
+    whole_number(args.bootstrap, "--bootstrap", 0, SimulationError)
     out = Path(args.out) if args.out else None
     if out is not None and not out.parent.is_dir():
         raise SimulationError(f"--out {args.out}: directory {out.parent} does not exist")

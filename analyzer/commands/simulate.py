@@ -25,7 +25,7 @@ from analyzer.commands.files import check_path
 from analyzer.errors import SimulationError
 from analyzer.game.reader import loads
 from analyzer.game.rules import Rules
-from analyzer.game.vocabulary import PLAYER_COUNT_TEXT, PLAYER_COUNTS
+from analyzer.game.vocabulary import PLAYER_COUNT_TEXT, player_count
 from analyzer.limits import quote
 from analyzer.sim.runs import BATCH_SIZE, COMPILED_BATCH_SIZE, DEFAULT_MAX_ROUNDS
 from analyzer.sim.simulate import simulate
@@ -97,8 +97,7 @@ def _rules(text: str | None) -> Rules:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.players not in PLAYER_COUNTS:
-        raise SimulationError(f"--players must be from {PLAYER_COUNT_TEXT}, got {args.players}")
+    player_count(args.players, "--players", SimulationError)
     bots = [b.strip() for b in args.bots.split(",")]
     if len(bots) == 1:
         bots *= args.players

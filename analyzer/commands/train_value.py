@@ -18,6 +18,7 @@ from tqdm.auto import tqdm
 
 from analyzer.commands.files import check_path
 from analyzer.errors import SimulationError
+from analyzer.integers import whole_number
 from analyzer.limits import quote
 
 
@@ -52,13 +53,9 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     from analyzer.studies.value_training import card_text, train_value
 
-    if args.band_rollouts < 2:
-        raise SimulationError(f"--band-rollouts {args.band_rollouts}: expected a whole number of rollouts, at least 2")
-    for name in ("games", "held_out", "band_positions"):
-        value = getattr(args, name)
-        if value < (1 if name == "games" else 0):
-            least = 1 if name == "games" else 0
-            raise SimulationError(f"--{name.replace('_', '-')} {value}: expected a whole number, at least {least}")
+    # Two rollouts at least for the band: it is an interval.
+    for name, least in (("band_rollouts", 2), ("games", 1), ("held_out", 0), ("band_positions", 0)):
+        whole_number(getattr(args, name), f"--{name.replace('_', '-')}", least, SimulationError)
     out = check_path(args.out, "--out", SimulationError)
     if out.suffix.lower() != ".npz":
         raise SimulationError(f"--out {quote(args.out)}: give a file ending in .npz")

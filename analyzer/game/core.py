@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import bisect
 import json
+from collections.abc import Sequence
 from typing import Any, Generic, Self, TypeVar, cast
 
 import numpy as np
@@ -29,7 +30,7 @@ from analyzer.game.engine import steps as engine
 from analyzer.game.ranking import ranks
 from analyzer.game.records import Elimination, PendingAttack, PendingMove, SetTraded
 from analyzer.game.rules import NEUTRAL_ARMIES, Rules, check_board_for_game, starting_armies
-from analyzer.game.vocabulary import DRAW, GAME_OVER, ROLL, TRADE, Phase, forces, neutral
+from analyzer.game.vocabulary import DRAW, GAME_OVER, ROLL, TRADE, Phase, forces, has_neutral, neutral
 from analyzer.integers import is_whole
 
 
@@ -225,7 +226,7 @@ class StateCore:
             self.missions[:] = missions
         if deal is not None:
             self._deal(deal)
-        elif n_players == 2 or self.rules.setup == "deal":
+        elif self.rules.deals(n_players):
             raise PositionError(f"a {n_players}-player game with setup={self.rules.setup!r} needs a deal")
 
     def _deal(self, deal: list[int]) -> None:
@@ -258,13 +259,13 @@ class StateCore:
         check_board_for_game(board, n_players)
         first = int(rng.integers(n_players))
         deal = None
-        if n_players == 2 or rules.setup == "deal":
+        if rules.deals(n_players):
             piles = forces(n_players)
             order = rng.permutation(board.n_territories)
             deal_arr = np.empty(board.n_territories, dtype=np.int64)
             # Dealt round the table from the first player, the neutral pile last.
             seats = [(first + i) % n_players for i in range(n_players)] + (
-                [neutral(n_players)] if n_players == 2 else []
+                [neutral(n_players)] if has_neutral(n_players) else []
             )
             for i, t in enumerate(order):
                 deal_arr[t] = seats[i % piles]
@@ -378,14 +379,21 @@ class StateCore:
         """Whether the player to move holds so many cards that it must trade a set before placing."""
         return bool(legality.must_trade(self.S))
 
-    def attack_sources(self, min_armies: int = 2) -> np.ndarray:
-        """Territories of the player to move with an enemy neighbour and at least ``min_armies`` armies.
+    def attack_sources(self, min_armies: int = 2, players: Sequence[int] | None = None) -> np.ndarray:
+        """Territories with a neighbour held by another force and at least ``min_armies`` armies,
+        of ``players`` (the player to move by default).
 
-        With the default of 2 these are the territories that can attack now.
+        With the defaults these are the territories that can attack now.
         """
-        mine = self.owner == self.player
-        enemy_near = self.board.adjacency[:, ~mine].any(axis=1)
-        return np.flatnonzero(mine & (self.armies >= min_armies) & enemy_near)
+        owner = self.owner
+        border = (self.board.adjacency & (owner[:, None] != owner[None, :])).any(axis=1)
+        held = np.isin(owner, [self.player] if players is None else list(players))
+        return np.flatnonzero(held & (self.armies >= min_armies) & border)
+
+    def attack_targets(self, source: int) -> list[int]:
+        """The neighbours of ``source`` held by a force other than its owner: what an attack from it may take."""
+        owner = self.owner
+        return [int(t) for t in np.flatnonzero(self.board.adjacency[source] & (owner != owner[source]))]
 
     def move_range(self) -> tuple[int, int]:
         """Fewest and most armies the pending capture may move in."""

@@ -7,8 +7,8 @@ A front end keeps the players' names and colours in :attr:`GameState.labels`
 
 >>> from analyzer.game.state import GameState
 >>> state = GameState.from_position([0] * 21 + [1] * 21, [3] * 42, n_players=2)
->>> player_names(state)
-['Player 1', 'Player 2', 'Neutral']
+>>> player_names(state), player_names(state, neutral=False)
+(['Player 1', 'Player 2', 'Neutral'], ['Player 1', 'Player 2'])
 >>> card_label(state.board, 0), card_label(state.board, 43)
 ('Alaska (infantry)', 'wild')
 """
@@ -26,6 +26,8 @@ from analyzer.game.core import StateCore
 #: Keys of :attr:`GameState.labels` under which :func:`with_player_labels` keeps the players' names and colours.
 NAMES_LABEL = "names"
 COLORS_LABEL = "colors"
+#: The neutral force's name at every table (a 2-player game's third pile).
+NEUTRAL_NAME = "Neutral"
 #: The one colour format every front end here reads (a colour picker's and matplotlib's alike).
 #: Colours of players 0..5, in the spirit of the box's armies: a seat's colour where the game keeps none.
 PLAYER_COLORS: tuple[str, ...] = ("#d62728", "#1f5fbf", "#2ca02c", "#e6b400", "#8e44ad", "#303030")
@@ -36,7 +38,7 @@ _HEX_COLOR = re.compile(r"#[0-9a-fA-F]{6}")
 
 def seat_name(pid: int, neutral: int | None = None) -> str:
     """Default display name of player ``pid`` ("Player 1" for id 0); ``neutral`` is the neutral force's id."""
-    return "Neutral" if pid == neutral else f"Player {pid + 1}"
+    return NEUTRAL_NAME if pid == neutral else f"Player {pid + 1}"
 
 
 _S = TypeVar("_S", bound=StateCore)
@@ -82,10 +84,11 @@ def player_colors(state: StateCore, *, neutral: bool = False) -> list[str]:
     return colors + ([NEUTRAL_COLOR] if neutral and state.neutral is not None else [])
 
 
-def player_names(state: StateCore) -> list[str]:
-    """Each force's display name: the names kept in the labels, else "Player 1", ... and "Neutral"."""
+def player_names(state: StateCore, *, neutral: bool = True) -> list[str]:
+    """Each force's display name: the names kept in the labels, else "Player 1", ... and "Neutral"
+    (the seats' alone, without the neutral force, when ``neutral`` is False)."""
     names, _ = player_labels(state)
-    forces = len(state.pool)
+    forces = len(state.pool) if neutral else state.n_players
     return [names[p] if names is not None and p < len(names) else seat_name(p, state.neutral) for p in range(forces)]
 
 

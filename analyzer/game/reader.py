@@ -18,7 +18,7 @@ import numpy as np
 
 from analyzer import limits
 from analyzer.errors import PositionError, RiskAnalyzerError, StateFormatError
-from analyzer.integers import is_whole
+from analyzer.integers import is_whole, whole_number
 from analyzer.limits import quote
 
 __all__ = [
@@ -125,9 +125,7 @@ def fail(field: str, expected: str, value: object) -> PositionError:
 
 def read_int(value: object, field: str, lo: int, hi: int) -> int:
     """``value`` as an int if it is a whole number from ``lo`` to ``hi``, else a :class:`PositionError` naming ``field``."""
-    if not is_whole(value) or not lo <= value <= hi:
-        raise fail(field, f"a whole number from {lo} to {hi}", value)
-    return int(value)
+    return whole_number(value, field, lo, PositionError, maximum=hi)
 
 
 def read_bool(value: object, field: str) -> bool:

@@ -44,7 +44,7 @@ from typing import Any, Literal
 from analyzer.errors import BoardError, RulesError
 from analyzer.game.board import Board
 from analyzer.game.dice import DiceRules
-from analyzer.game.vocabulary import PLAYER_COUNT_TEXT, forces
+from analyzer.game.vocabulary import forces, has_neutral, player_count
 from analyzer.integers import is_whole
 from analyzer.limits import MAX_BONUS, MAX_ROUNDS, quote
 
@@ -112,6 +112,11 @@ class Rules:
         if not isinstance(self.balanced_blitz, bool):
             raise RulesError(f"balanced_blitz must be True or False, got {self.balanced_blitz!r}")
 
+    def deals(self, n_players: int) -> bool:
+        """Whether a ``n_players``-player game deals its territories out rather than having them
+        claimed: under ``setup="deal"``, and in every 2-player game (the neutral force takes a pile)."""
+        return self.setup == "deal" or has_neutral(n_players)
+
     def set_value(self, sets_traded: int, symbols: tuple[int, int, int] | None = None) -> int:
         """Armies for a set when ``sets_traded`` sets have been traded before it.
 
@@ -171,9 +176,7 @@ def fixed_set_value(symbols: tuple[int, int, int]) -> int:
 
 def starting_armies(n_players: int) -> int:
     """Starting armies for each player (the guide's table)."""
-    if n_players not in STARTING_ARMIES:
-        raise RulesError(f"the game is for {PLAYER_COUNT_TEXT} players, got {n_players!r}")
-    return STARTING_ARMIES[n_players]
+    return STARTING_ARMIES[player_count(n_players, "n_players", RulesError)]
 
 
 def reinforcement_from_territories(n_territories: int) -> int:
@@ -193,6 +196,6 @@ def check_board_for_game(board: Board, n_players: int) -> None:
     if not n_forces <= board.n_territories <= most:
         raise BoardError(
             f"map {board.name!r} has {board.n_territories} territories; a {n_players}-player game needs from "
-            f"{n_forces} (one for each {'pile' if n_players == 2 else 'player'}) to {most} "
+            f"{n_forces} (one for each {'pile' if has_neutral(n_players) else 'player'}) to {most} "
             f"(one starting army on each)"
         )

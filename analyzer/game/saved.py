@@ -16,7 +16,7 @@ from analyzer.game.actions import action_from_json
 from analyzer.game.board import Board, classic_board
 from analyzer.game.reader import check_action, check_depth, fail, read_bool, read_int, read_ints, read_rows
 from analyzer.game.rules import Rules
-from analyzer.game.vocabulary import MAX_PLAYERS, MIN_PLAYERS, PHASE_NAMES, forces
+from analyzer.game.vocabulary import PHASE_NAMES, forces, player_count
 from analyzer.limits import quote
 
 FORMAT = "risk-analyzer/state"
@@ -94,7 +94,7 @@ def read_fields(data: Any, board: Board | None) -> dict[str, Any]:
         out["rules"] = Rules.from_dict(data["rules"])
     except RiskAnalyzerError as exc:
         raise PositionError(f"rules: {exc}") from None
-    n = out["n_players"] = read_int(data["n_players"], "n_players", MIN_PLAYERS, MAX_PLAYERS)
+    n = out["n_players"] = player_count(data["n_players"], "n_players", PositionError)
     if data["phase"] not in PHASE_NAMES:
         raise fail("phase", f"one of {', '.join(PHASE_NAMES)}", data["phase"])
     out["phase"] = PHASE_NAMES.index(data["phase"])

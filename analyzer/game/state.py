@@ -51,7 +51,7 @@ from analyzer.game.records import Elimination, SetTraded
 from analyzer.game.rules import Rules
 from analyzer.game.saved import FORMAT, FORMAT_VERSION, read_fields
 from analyzer.game.validation import check_initial, check_invariants
-from analyzer.game.vocabulary import DECK, MAX_PLAYERS, MIN_PLAYERS, forces
+from analyzer.game.vocabulary import DECK, forces, player_count
 from analyzer.limits import MAX_ARMIES, MAX_SETS_TRADED, quote
 
 __all__ = ["GameState", "validate", "check_replay", "load_state"]
@@ -115,7 +115,7 @@ class GameState(StateCore):
         owner_arr, armies_arr = owner_arr.astype(np.int64), armies_arr.astype(np.int64)
         if n_players is None:
             n_players = max(2, int(owner_arr.max()) + 1)
-        n_players = reader.read_int(n_players, "n_players", MIN_PLAYERS, MAX_PLAYERS)
+        n_players = player_count(n_players, "n_players", PositionError)
         n_forces = forces(n_players)
         bad = np.flatnonzero((owner_arr < 0) | (owner_arr >= n_forces))
         if len(bad):

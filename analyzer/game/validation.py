@@ -59,13 +59,13 @@ from analyzer.game.vocabulary import (
     GAME_OVER,
     MOVE_IN,
     PHASE_NAMES,
-    PLAYER_COUNT_TEXT,
-    PLAYER_COUNTS,
     REINFORCE,
     ROLL,
     SETUP_CLAIM,
     SETUP_PHASES,
+    has_neutral,
     neutral,
+    player_count,
 )
 from analyzer.limits import quote
 
@@ -121,9 +121,7 @@ class _Checker:
         S = st.S
         if not isinstance(S, np.ndarray) or S.dtype != np.int64 or S.ndim != 1 or len(S) < HEADER:
             raise self.fail("the state vector must be a 1-d int64 array")
-        n = int(S[engine.N_PLAYERS])
-        if n not in PLAYER_COUNTS:
-            raise fail("n_players", f"from {PLAYER_COUNT_TEXT}", n)
+        n = player_count(int(S[engine.N_PLAYERS]), "n_players", PositionError)
         board = st.board
         T, M = board.n_territories, board.n_cards
         spans = engine.layout(T, M, n)
@@ -170,7 +168,7 @@ class _Checker:
             ("round", engine.ROUND, 0, limits.MAX_ROUNDS),
             ("pending", engine.PENDING, 0, limits.MAX_ARMIES),
             ("sets_traded", engine.SETS_TRADED, 0, limits.MAX_SETS_TRADED),
-            ("setup_step", engine.SETUP_STEP, 0, 2 if n == 2 else 0),
+            ("setup_step", engine.SETUP_STEP, 0, 2 if has_neutral(n) else 0),
             ("winner", engine.WINNER, -1, n - 1),
             ("captured", engine.CAPTURED, 0, 1),
             ("bonus_used", engine.BONUS_USED, 0, 1),
@@ -293,7 +291,7 @@ class _Checker:
         if self.phase == SETUP_CLAIM:
             if not unowned.any():
                 raise self.fail("phase is SETUP_CLAIM but every territory is claimed")
-            if st.rules.setup != "claim" or n == 2:
+            if st.rules.deals(n):
                 raise self.fail(
                     f"phase is SETUP_CLAIM but territories are dealt in a {n}-player game with setup={st.rules.setup!r}"
                 )

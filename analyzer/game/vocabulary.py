@@ -2,7 +2,8 @@
 
 Every layer names these things the same way, from the compiled rule steps
 (:mod:`analyzer.game.engine.steps`, which read the plain ``int`` constants) to
-the app (which reads :class:`Phase`). This module imports nothing, so the
+the app (which reads :class:`Phase`). This module imports nothing of the game
+(only the package's whole-number policy, :mod:`analyzer.integers`), so the
 lowest module of the game can use it.
 
 >>> Phase(3).name, int(Phase.GAME_OVER) == GAME_OVER
@@ -14,6 +15,8 @@ lowest module of the game can use it.
 from __future__ import annotations
 
 from enum import IntEnum
+
+from analyzer.integers import whole_number
 
 
 class Phase(IntEnum):
@@ -68,15 +71,37 @@ TERMINAL = -2
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 #: Every player count a game may have.
 PLAYER_COUNTS = range(MIN_PLAYERS, MAX_PLAYERS + 1)
-#: The player counts as a message says them.
+#: The player counts as a help text says them.
 PLAYER_COUNT_TEXT = f"{MIN_PLAYERS} to {MAX_PLAYERS}"
+#: The player count whose game adds a neutral force (the guide's rules for two players).
+NEUTRAL_GAME = 2
+
+
+def player_count(value: object, name: str = "n_players", error: type[ValueError] = ValueError) -> int:
+    """``value`` as an int if it is a player count (:data:`PLAYER_COUNTS`), else ``error`` naming ``name``.
+
+    Every way in that takes a number of players asks here: the command line, a study, a saved game.
+
+    >>> player_count(4)
+    4
+    >>> player_count(7, "--players")
+    Traceback (most recent call last):
+    ...
+    ValueError: --players must be a whole number from 2 to 6, got 7
+    """
+    return whole_number(value, name, MIN_PLAYERS, error, maximum=MAX_PLAYERS)
+
+
+def has_neutral(n_players: int) -> bool:
+    """Whether a ``n_players``-player game has the neutral force: its own pile of the deal, its own armies."""
+    return n_players == NEUTRAL_GAME
 
 
 def forces(n_players: int) -> int:
     """Armies' owners in a game: the players, and the neutral force of a 2-player game."""
-    return n_players + (1 if n_players == 2 else 0)
+    return n_players + (1 if has_neutral(n_players) else 0)
 
 
 def neutral(n_players: int) -> int:
     """The neutral force's index in a ``n_players``-player game (after the players), or -1 for none."""
-    return 2 if n_players == 2 else -1
+    return n_players if has_neutral(n_players) else -1

@@ -21,8 +21,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
 from analyzer.game.actions import (
     Action,
     Attack,
@@ -47,17 +45,18 @@ from analyzer.game.engine import legality
 from analyzer.game.engine import steps as engine
 from analyzer.game.labels import card_label, player_name
 from analyzer.game.rules import FORCED_TRADE_HAND
+from analyzer.integers import is_whole
 
 
 def _territory(state: StateCore, t: Any) -> str:
-    if isinstance(t, str) or not isinstance(t, (int, np.integer)):
+    if not is_whole(t):
         return str(t)
     t = int(t)
     return state.board.territories[t] if 0 <= t < state.board.n_territories else f"territory number {t}"
 
 
 def _card(state: StateCore, c: Any) -> str:
-    if not isinstance(c, (int, np.integer)):
+    if not is_whole(c):
         return f"card {c}"
     c = int(c)
     return card_label(state.board, c) if 0 <= c < state.board.n_cards else f"card number {c}"

@@ -55,17 +55,23 @@ def processes(spec: RunSpec, batches: list[int], workers: int) -> Iterator[tuple
     return run_tasks(run_batch, spec, batches, workers=workers)
 
 
-def _processes(
-    task: Callable[[Any, Item], Out], shared: Any, items: Sequence[Item], workers: int
-) -> Iterator[tuple[Item, Out]]:
+def local_pool(workers: int) -> ProcessPoolExecutor:
+    """A pool of ``workers`` local processes, each ended when this one dies (:func:`die_with_parent`):
+    every local pool of the package (a run's batches, a study's tasks, a review's rollouts) is made here."""
     # fork: a spawned child would re-run `python -m analyzer`'s main module; fall back where there is no fork.
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-    with ProcessPoolExecutor(
+    return ProcessPoolExecutor(
         max_workers=workers,
         mp_context=multiprocessing.get_context(method),
         initializer=die_with_parent,
         initargs=(os.getpid(),),
-    ) as pool:
+    )
+
+
+def _processes(
+    task: Callable[[Any, Item], Out], shared: Any, items: Sequence[Item], workers: int
+) -> Iterator[tuple[Item, Out]]:
+    with local_pool(workers) as pool:
         futures = {pool.submit(task, shared, item): item for item in items}
         try:
             for future in as_completed(futures):

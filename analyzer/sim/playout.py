@@ -12,11 +12,11 @@ played action by action through ``GameState`` end in the same state: the
 compiled path changes the speed, not the games.
 
 >>> import numpy as np
->>> from analyzer.bots import DEFAULT_BOT
+>>> from analyzer.bots import CLASSIC_BOT
 >>> from analyzer.game.state import GameState
 >>> rng = np.random.default_rng(1)
 >>> state = GameState.new(4, rng)
->>> record = play_compiled(state, [DEFAULT_BOT] * 4, rng)
+>>> record = play_compiled(state, [CLASSIC_BOT] * 4, rng)
 >>> state.is_terminal(), state.winner is not None, len(record.trades) == len(state.trades)
 (True, True, True)
 """

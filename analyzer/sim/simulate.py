@@ -60,7 +60,7 @@ from analyzer.errors import SimulationError
 from analyzer.game.board import Board
 from analyzer.game.rules import Rules
 from analyzer.game.state import GameState, validate
-from analyzer.game.vocabulary import MAX_PLAYERS, PLAYER_COUNT_TEXT
+from analyzer.game.vocabulary import player_count
 from analyzer.integers import whole_number
 from analyzer.limits import check_limit
 from analyzer.sim import backends, playout
@@ -120,7 +120,7 @@ def simulate(
     every game through the Python loop :func:`~analyzer.sim.play.play_game` even where the compiled
     playout could (the same games, more slowly: the baseline of ``make bench``).
     """
-    n_players = _check_count(n_players, "players", 2)
+    n_players = player_count(n_players, "n_players", SimulationError)
     if start is not None:
         if not isinstance(start, GameState):
             raise SimulationError(f"start must be a GameState, got {type(start).__name__}")
@@ -129,8 +129,6 @@ def simulate(
         if start.is_terminal():
             raise SimulationError("the start position is already over: there is nothing to play")
         n_players = start.n_players
-    elif n_players > MAX_PLAYERS:
-        raise SimulationError(f"the game is for {PLAYER_COUNT_TEXT} players, got {n_players}")
     n_games = check_limit(_check_count(n_games, "games", 1), limits.MAX_GAMES, "games", SimulationError)
     seed = _check_count(seed, "seed", 0)
     workers = check_limit(

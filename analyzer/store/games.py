@@ -59,6 +59,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from analyzer.errors import StoreConflictError, StoreError
 from analyzer.game.labels import player_names
 from analyzer.game.state import GameState, turn_number
+from analyzer.integers import whole_number
 from analyzer.limits import MAX_NAME_LENGTH, quote
 from analyzer.store.failures import store_error
 from analyzer.store.location import LOCK_TIMEOUT, database_url, default_path, make_engine, shown, sqlite_file
@@ -133,10 +134,6 @@ def check_id(game_id: object) -> str:
     return game_id
 
 
-def _players(state: GameState) -> list[str]:
-    return player_names(state)[: state.n_players]
-
-
 def _checked(state: GameState) -> tuple[str, str]:
     """The JSON to store and the players' names, once the game is known to load back.
 
@@ -145,7 +142,7 @@ def _checked(state: GameState) -> tuple[str, str]:
     text = state.to_json()
     try:
         GameState.from_json(text)
-        players = "\n".join(_players(state))
+        players = "\n".join(player_names(state, neutral=False))
     except ValueError as exc:
         raise StoreError(f"this game would not load back, so it was not saved: {exc}") from exc
     return text, players
@@ -323,8 +320,7 @@ class GameStore:
         stored now, when another change was saved since ``expected_version``.
         """
         game_id = check_id(game_id)
-        if not isinstance(expected_version, int) or isinstance(expected_version, bool) or expected_version < 1:
-            raise StoreError(f"a game's version is a whole number from 1, got {quote(expected_version)}")
+        expected_version = whole_number(expected_version, "a game's version", 1, StoreError)
         text, players = _checked(state)
         now = time.time()
         following = expected_version + 1
@@ -435,7 +431,7 @@ class GameStore:
             insert(games).values(
                 id=game_id,
                 name=name,
-                players="\n".join(_players(state)),
+                players="\n".join(player_names(state, neutral=False)),
                 turn=turn_number(state),
                 version=last.version,
                 state=last.state,

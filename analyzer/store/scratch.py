@@ -1,7 +1,7 @@
 """A throwaway PostgreSQL server, for the tests and the benchmark of the store.
 
-Debian's ``postgresql`` package (installed with apt-get when it is missing and
-we may) provides ``initdb`` and ``pg_ctl``; a cluster is made in a temporary
+Debian's ``postgresql`` package provides ``initdb`` and ``pg_ctl`` (``make postgres``
+installs it; the package itself never installs anything); a cluster is made in a temporary
 directory, started on a free local port with a password login, and removed
 when it is stopped for good. PostgreSQL refuses to run as root, so as root the
 cluster belongs to the ``postgres`` system user (the package creates it).
@@ -31,21 +31,14 @@ PASSWORD = "scratch-secret"
 WAIT = 60
 
 
-def binaries(install: bool = True) -> Path:
-    """The folder of ``initdb`` and ``pg_ctl``: Debian's newest, installed first if missing and ``install``."""
+def binaries() -> Path:
+    """The folder of ``initdb`` and ``pg_ctl``: Debian's newest version's."""
     found = sorted(
         DEBIAN_BINARIES.glob("*/bin/initdb"),
         key=lambda p: int(p.parent.parent.name) if p.parent.parent.name.isdigit() else 0,
     )
     if found:
         return found[-1].parent
-    if install and os.geteuid() == 0 and shutil.which("apt-get"):
-        environment = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-        subprocess.run(["apt-get", "update", "-qq"], check=True, env=environment, capture_output=True)
-        subprocess.run(
-            ["apt-get", "install", "-y", "-qq", "postgresql"], check=True, env=environment, capture_output=True
-        )
-        return binaries(install=False)
     raise StoreError(
         f"no PostgreSQL server programs in {DEBIAN_BINARIES}/*/bin: install Debian's postgresql package (make postgres)"
     )

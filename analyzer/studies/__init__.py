@@ -24,8 +24,8 @@ Continent value (:mod:`analyzer.studies.continents`)
 :mod:`analyzer.studies.plots` draws the tables (win rates with interval
 whiskers, heatmaps); :mod:`analyzer.studies.stats` holds the statistics they
 share. Every study that simulates games takes a ``population``: the bots
-that fill the seats (:data:`POPULATIONS`: ``"classic"``, the heuristic bot the
-first figures were measured with, ``"planner"``, the planning bot, or
+that fill the seats (:data:`POPULATIONS`: ``"classic"``, the heuristic bot with
+its default knobs, ``"planner"``, the planning bot, or
 ``"strategist"``, the planner with kills for cards; ``"default"`` is whichever
 the bot registry calls ``default``).
 ``python -m analyzer.studies --games N [--population default]`` reruns the

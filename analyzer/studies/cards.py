@@ -33,7 +33,7 @@ import pandas as pd
 
 from analyzer.bots.base import Bot
 from analyzer.errors import StudyError
-from analyzer.game.vocabulary import MAX_PLAYERS, MIN_PLAYERS, PLAYER_COUNT_TEXT
+from analyzer.game.vocabulary import player_count
 from analyzer.sim.intervals import RATE_COLUMNS, win_rate
 from analyzer.sim.result import SimulationResult
 from analyzer.sim.runs import BATCH_SIZE
@@ -80,9 +80,9 @@ def card_timing(
     """
     confidence = check_confidence(confidence)
     n_games = check_count(n_games, "n_games", 1)
-    counts = [check_count(n, "players", MIN_PLAYERS) for n in player_counts]
-    if not counts or any(n > MAX_PLAYERS for n in counts):
-        raise StudyError(f"player counts must be {PLAYER_COUNT_TEXT}, at least one; got {list(player_counts)!r}")
+    counts = [player_count(n, f"player_counts[{i}]", StudyError) for i, n in enumerate(player_counts)]
+    if not counts:
+        raise StudyError("player_counts must hold at least one player count, got none")
     if isinstance(policies, str) or not policies:
         raise StudyError(f"policies must be a list of policy names, got {policies!r}")
     names = list(dict.fromkeys(([baseline] if baseline is not None else []) + list(policies)))

@@ -46,7 +46,7 @@ import numpy as np
 import pandas as pd
 
 from analyzer.bots.base import Bot, Decision
-from analyzer.bots.heuristic import DEFAULT_BOT, HeuristicBot, board_data
+from analyzer.bots.heuristic import CLASSIC_BOT, HeuristicBot, board_data
 from analyzer.bots.planner import PLANNER_BOT
 from analyzer.errors import StudyError
 from analyzer.game.actions import Claim
@@ -155,7 +155,7 @@ def draft_picks(result: SimulationResult, bots: Sequence[Bot | str] | str) -> pd
     whose claims do not give the recorded start raises :class:`StudyError`.
     """
     replay = Replay.of(result, bots)
-    if replay.rules.setup != "claim" or replay.n_players == 2:
+    if replay.rules.deals(replay.n_players):
         raise StudyError("the run's territories were dealt, not drafted: there are no claims to read")
     starts = result.starts.sort_values(["game", "territory"])
     recorded = starts["owner"].to_numpy().reshape(-1, replay.board.n_territories)
@@ -608,7 +608,7 @@ class ModelDraftBot(DraftsThenPlays):
 
     model: DraftModel | None = None
     rollouts: int = 32
-    bot: HeuristicBot = DEFAULT_BOT
+    bot: HeuristicBot = CLASSIC_BOT
 
     def __post_init__(self) -> None:
         if not isinstance(self.model, DraftModel):

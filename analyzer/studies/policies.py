@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from analyzer.bots.base import Decision
-from analyzer.bots.heuristic import DEFAULT_BOT, HeuristicBot, board_data, win_probability
+from analyzer.bots.heuristic import CLASSIC_BOT, HeuristicBot, board_data, win_probability
 from analyzer.bots.planner import PLANNER_BOT  # noqa: F401 - the docstring examples play the planner
 from analyzer.bots.registry import make_bot
 from analyzer.errors import StudyError
@@ -35,8 +35,8 @@ from analyzer.game.state import GameState
 from analyzer.game.vocabulary import Phase
 from analyzer.studies.stats import check_count
 
-#: The bot families a study can fill its seats with, by the registry's names: ``classic`` (the heuristic bot,
-#: which the first committed figures were measured with), ``planner`` (the planning bot) and ``strategist``
+#: The bot families a study can fill its seats with, by the registry's names: ``classic`` (the heuristic bot
+#: with its default knobs, :data:`~analyzer.bots.CLASSIC_BOT`), ``planner`` (the planning bot) and ``strategist``
 #: (the planner with kills for cards). ``"default"`` is not a key: it names whichever bot the registry
 #: (:data:`analyzer.bots.registry.BOTS`) calls ``default`` today (:func:`population_name`).
 POPULATIONS: dict[str, HeuristicBot] = {name: make_bot(name) for name in ("classic", "planner", "strategist")}  # type: ignore[misc]
@@ -47,7 +47,7 @@ DEFAULT = "default"
 def population_name(population: str) -> str:
     """The key of :data:`POPULATIONS` that ``population`` names: itself, or for ``"default"`` the
     population whose bot is the registry's ``default`` bot, so that results are filed under the bot
-    they were measured with, whatever the default is on the day.
+    that played them, whichever bot the registry calls ``default``.
 
     >>> population_name(" Planner "), population_name("default") in POPULATIONS
     ('planner', True)
@@ -69,7 +69,7 @@ def population_name(population: str) -> str:
 def population_bot(population: str) -> HeuristicBot:
     """The bot of the population called ``population`` (a key of :data:`POPULATIONS`, or ``"default"``).
 
-    >>> type(population_bot("strategist")).__name__, population_bot("classic") == DEFAULT_BOT
+    >>> type(population_bot("strategist")).__name__, population_bot("classic") == CLASSIC_BOT
     ('StrategistBot', True)
     """
     return POPULATIONS[population_name(population)]
@@ -115,7 +115,7 @@ class OpeningBot(DraftsThenPlays):
     """
 
     random_claims: int = 1
-    bot: HeuristicBot = DEFAULT_BOT
+    bot: HeuristicBot = CLASSIC_BOT
 
     def __post_init__(self) -> None:
         check_count(self.random_claims, "random_claims", 0)
@@ -165,7 +165,7 @@ class ContinentCardBot:
     >>> owner, armies = [1] * 38 + [0] * 4, [1] * 42
     >>> armies[classic_board().index("Siam")] = 9
     >>> state = GameState.from_position(owner, armies, n_players=2, hands={0: [0, 1, 2]})
-    >>> dataclasses.replace(DEFAULT_BOT, cards="forced").choose(state, np.random.default_rng(0))
+    >>> dataclasses.replace(CLASSIC_BOT, cards="forced").choose(state, np.random.default_rng(0))
     Place(territory=38, armies=5)
     >>> bot = ContinentCardBot()
     >>> trade = bot.choose(state, np.random.default_rng(0))
@@ -176,7 +176,7 @@ class ContinentCardBot:
     Place(territory=38, armies=9)
     """
 
-    bot: HeuristicBot = DEFAULT_BOT
+    bot: HeuristicBot = CLASSIC_BOT
     save_below: float = 0.5
 
     def __post_init__(self) -> None:

@@ -21,6 +21,7 @@ from analyzer.live import corrected
 from analyzer.plot import PICK_SELECTION, chart_picks
 from analyzer.text import plain
 from analyzer.webapp.cached import map_spec, position_json
+from analyzer.webapp.inputs import cell_number
 from analyzer.webapp.session import (
     EDIT_ARMIES,
     EDIT_ERROR,
@@ -161,7 +162,7 @@ def territory_editor(game: GameState, names: list[str]) -> GameState | None:
     }
     unknown = [board.territories[t] for t in changed if edited.at[t, "Owner"] not in names]
     army_changes: dict[Territory, Any] = {
-        board.territories[t]: edited.at[t, "Armies"]
+        board.territories[t]: cell_number(edited.at[t, "Armies"])
         for t in range(len(table))
         if pd.isna(edited.at[t, "Armies"]) or edited.at[t, "Armies"] != table.at[t, "Armies"]
     }

@@ -125,11 +125,11 @@ def calculator_body(game: GameState | None, names: list[str]) -> None:
             )
             # The classic die as the box's own default, not only as a session value: a run whose request
             # carries no value for the box takes its default index (SelectboxSerde.deserialize(None)), which
-            # was the 4-sided die. Likely how one browser run showed odds for d4 under the closed expander.
+            # would otherwise be the first choice, the 4-sided die, shown under the closed expander.
             st.selectbox("Sides of each die", DICE_SIDES, index=DICE_SIDES.index(CLASSIC_SIDES), key=SIDES)
         # One slot for the answer, whatever it is: a count made bad replaces the odds in place. Odds left to be
-        # cleared as stale stayed on the page, greyed out, when a poll of the page's other fragments ran as the
-        # calculator's run ended (the cleanup then takes the poll's run for its own: streamlit#16708).
+        # cleared as stale would stay on the page, greyed out, when a poll of the page's other fragments runs as
+        # the calculator's run ends (the cleanup then takes the poll's run for its own: streamlit#16708).
         answer = st.empty()
         if any(bad):
             answer.info("The odds show again once every count above is a whole number in its range.")

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+import pandas as pd
 import streamlit as st
 
 from analyzer.text import plain
@@ -40,6 +42,23 @@ def whole_number(
         box.error(plain(f"{label}: {problem}"))
         return None
     return None if raw is None else int(raw)
+
+
+def cell_number(value: Any) -> Any:
+    """A table cell's number as the package takes it: a whole float as an ``int``, a cleared cell as None,
+    anything else as it is (for the package to refuse, naming it).
+
+    A data editor's number column turns to floats once a cell is cleared; the package takes no float
+    as a count, so the app turns its own widgets' floats back here.
+
+    >>> cell_number(np.float64(3.0)), cell_number(float("nan")), cell_number(2.5), cell_number(np.int64(4))
+    (3, None, 2.5, np.int64(4))
+    """
+    if value is None or value is pd.NA or (isinstance(value, (float, np.floating)) and np.isnan(value)):
+        return None
+    if isinstance(value, (float, np.floating)) and float(value).is_integer():
+        return int(value)
+    return value
 
 
 def bounds_problem(raw: float | int | None, lo: int, hi: int | None, *, allow_empty: bool = False) -> str:

@@ -14,7 +14,7 @@ from analyzer.webapp.start_page import start_page
 
 #: Page style (constant, never user text). The calculator's number inputs are sized for a thumb, and its
 #: columns stay side by side on a phone instead of stacking, as do the win-chance strip's players (stacked, the
-#: strip took a whole phone screen); the map scrolls sideways on a narrow screen.
+#: strip would take a whole phone screen); the map scrolls sideways on a narrow screen.
 CSS = """<style>
 .st-key-calculator [data-testid="stNumberInput"] input { font-size: 1.6rem; height: 3.2rem; }
 .st-key-calculator [data-testid="stNumberInputStepDown"],

@@ -180,11 +180,11 @@ def apply_labels() -> None:
     seats = range(game.n_players)
     names = [str(st.session_state.get(game_key(f"name{p}")) or "").strip() or seat_name(p) for p in seats]
     colors = [str(st.session_state.get(game_key(f"color{p}")) or PLAYER_COLORS[p]) for p in seats]
-    if names == player_names(game)[: game.n_players] and [c.lower() for c in colors] == [
+    if names == player_names(game, neutral=False) and [c.lower() for c in colors] == [
         c.lower() for c in player_colors(game)[: game.n_players]
     ]:
-        # Nothing new (a picker reporting the colour it was given, in its own case): saving it anyway
-        # started a new version, whose fresh pickers reported again, and a rename typed meanwhile was lost.
+        # Nothing new (a picker reporting the colour it was given, in its own case): saving it anyway would
+        # start a new version, whose fresh pickers would report again, and a rename typed meanwhile would be lost.
         return
     try:
         labelled = with_player_labels(game, names, colors)

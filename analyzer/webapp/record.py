@@ -32,9 +32,9 @@ from analyzer.errors import RiskAnalyzerError
 from analyzer.game import face_down
 from analyzer.game.actions import Territory
 from analyzer.game.board import classic_board
-from analyzer.game.labels import card_label, player_labels, player_names
+from analyzer.game.labels import NEUTRAL_NAME, card_label, player_labels, player_names
 from analyzer.game.state import GameState, turn_number
-from analyzer.game.vocabulary import DECK, PLAYER_COUNT_TEXT, PLAYER_COUNTS, Phase, forces
+from analyzer.game.vocabulary import DECK, Phase, forces, player_count
 from analyzer.game.wording import armies_text
 from analyzer.limits import MAX_NAME_LENGTH
 from analyzer.live import LIVE_LABEL, LiveGame
@@ -269,8 +269,10 @@ def _start_form(key: str, save: Save) -> None:
     st.subheader("Start a live game")
     text = st.text_input("Players, in seat order (comma-separated)", "Red, Blue, Green", key=_k(key, "names"))
     names = [shortened(n, MAX_NAME_LENGTH) for n in text.split(",") if n.strip()]
-    if len(names) not in PLAYER_COUNTS:
-        st.error(plain(f"a game has {PLAYER_COUNT_TEXT} players, got {len(names)}"))
+    try:
+        player_count(len(names), "the number of players named", _EntryError)
+    except _EntryError as exc:
+        st.error(plain(str(exc)))
         return
     first = _selectbox("Goes first", range(len(names)), lambda p: names[p], _k(key, "first"))
     me = _you_are(_selectbox("You are", [NOBODY, *range(len(names))], _seat_label(names), _k(key, "me")))
@@ -317,7 +319,7 @@ def _you_are(choice: int | None) -> int | None:
 def _deal_pickers(names: list[str], key: str) -> list[list[int]]:
     """One searchable list per force (the neutral too, in a 2-player game) of the territories it holds."""
     board = classic_board()
-    owners = names + ["Neutral"] * (forces(len(names)) - len(names))
+    owners = names + [NEUTRAL_NAME] * (forces(len(names)) - len(names))
     return [
         st.multiselect(
             f"{name}'s territories",
@@ -637,7 +639,7 @@ def _battle(s: GameState, names: list[str], key: str, save: Save) -> None:
         src = _selectbox("Attack from", sources, label, _k(key, "from"))
         if src is None:
             return
-        targets = [int(t) for t in s.board.neighbors[src] if s.owner[t] != s.player]
+        targets = s.attack_targets(src)
         tgt = _selectbox("Attack", targets, label, _k(key, "to"))
         if tgt is None:
             return

@@ -32,7 +32,10 @@ def _points(x: float) -> str:
 
 
 def review_view(game: GameState, names: list[str]) -> None:
-    """Review the open game, or a game file uploaded here. Never changes the game."""
+    """Review the open game, or a game file uploaded here. Never changes the game.
+
+    The players are named as the game reviewed names them (``names``, the open game's, serve every tab alike).
+    """
     st.caption(
         "How each player's chance to win moved turn by turn, where the game was won and lost, and how much "
         "of it was the dice. Changes are in win-chance points (100 = certain)."
@@ -45,7 +48,6 @@ def review_view(game: GameState, names: list[str]) -> None:
         except RiskAnalyzerError as exc:
             st.error(plain(f"{upload.name} is not a recorded game: {exc}"))
             return
-    shown_names = names if subject is game else player_names(subject)
     rollouts = st.select_slider(
         "Rollouts per estimate",
         ROLLOUT_CHOICES,
@@ -76,7 +78,7 @@ def review_view(game: GameState, names: list[str]) -> None:
         bar.empty()
         reviews.clear()  # one review kept: a long game's review is large
         reviews[key] = review
-    show_review(review, shown_names[: subject.n_players], player_colors(subject) if subject is game else None)
+    show_review(review, player_names(subject, neutral=False), player_colors(subject) if subject is game else None)
 
 
 def show_review(review: GameReview, names: list[str], colors: list[str] | None) -> None:

@@ -74,7 +74,7 @@ def _chart_png(
     ax.set_ylabel("win chance %", fontsize=7)
     ax.tick_params(labelsize=7)
     ax.legend(fontsize=6, loc="upper left", ncols=len(names), frameon=False)
-    # Fixed margins, not tight_layout: its measuring pass drew the chart twice, a quarter of the chart's time in
+    # Fixed margins, not tight_layout: its measuring pass draws the chart twice, a quarter of the chart's time in
     # the script thread that entries wait for. The tick labels are at most three digits, so the margins hold.
     fig.subplots_adjust(left=0.12, right=0.98, bottom=0.25, top=0.96)
     out = io.BytesIO()

@@ -30,6 +30,7 @@ EXPORTS: dict[str, str] = {
     "classic_board": "analyzer.game.board",
     "GameState": "analyzer.game.state",
     "Phase": "analyzer.game.vocabulary",
+    "timeline": "analyzer.game.timeline",
     "make_bot": "analyzer.bots.registry",
     "simulate": "analyzer.sim.simulate",
     "evaluate": "analyzer.sim.evaluate",

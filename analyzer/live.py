@@ -48,6 +48,7 @@ state with ``LiveGame(state)``.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 from collections.abc import Callable, Mapping, Sequence
@@ -112,22 +113,20 @@ class LiveGame:
 
     def __init__(self, state: GameState, *, me: int | None = None, seed: int = 0) -> None:
         self._state = state.copy()
-        book = self._state.labels.get(LIVE_LABEL)
-        if book is None:
+        saved = self._state.labels.get(LIVE_LABEL)
+        if saved is None:
             if me is not None and (not is_whole(me) or not 0 <= me < state.n_players):
                 raise IllegalActionError(f"me must be a seat from 0 to {state.n_players - 1} or None, got {quote(me)}")
-            book = {
-                "version": _VERSION,
-                "base": len(state.history),
-                "seed": whole_number(seed, "seed", 0, IllegalActionError),
-                "me": None if me is None else int(me),
-                "entries": [],
-                "redo": [],
-                "face_down": list(state.face_down),
-            }
-        self._book = _checked_book(book, self._state)
+            self._book = _Book(
+                base=len(state.history),
+                seed=whole_number(seed, "seed", 0, IllegalActionError),
+                me=None if me is None else int(me),
+                face_down=tuple(state.face_down),
+            )
+        else:
+            self._book = _Book.from_json(saved, self._state)
         # A save from before GameState.face_down kept the face-down cards only here.
-        self._state.face_down = self._hidden_at(len(self._book["entries"]))
+        self._state.face_down = self._book.hidden_at(len(self._book.entries))
         try:
             face_down.check(self._state)
         except PositionError as exc:
@@ -187,25 +186,25 @@ class LiveGame:
 
     @property
     def me(self) -> int | None:
-        return self._book["me"]
+        return self._book.me
 
     @property
     def entries(self) -> list[Entry]:
         """The recorded entries, oldest first, with the engine actions each added."""
-        out, i = [], self._book["base"]
+        out, i = [], self._book.base
         history = self._state.history
-        for e in self._book["entries"]:
-            out.append(Entry(e["kind"], tuple(history[i : i + e["n"]])))
-            i += e["n"]
+        for e in self._book.entries:
+            out.append(Entry(e.kind, tuple(history[i : i + e.n])))
+            i += e.n
         return out
 
     @property
     def can_undo(self) -> bool:
-        return bool(self._book["entries"])
+        return bool(self._book.entries)
 
     @property
     def can_redo(self) -> bool:
-        return bool(self._book["redo"])
+        return bool(self._book.redo)
 
     @property
     def hidden(self) -> list[int]:
@@ -223,10 +222,10 @@ class LiveGame:
 
     def board_at(self, n_entries: int) -> GameState:
         """The game as it was after the first ``n_entries`` entries (0: as adopted or started)."""
-        count = len(self._book["entries"])
+        count = len(self._book.entries)
         if not 0 <= n_entries <= count:
             raise IllegalActionError(f"entry {n_entries} does not exist; this game has entries 0 to {count}")
-        return self._replay(*self._history_at(n_entries), self._hidden_at(n_entries))
+        return self._replay(*self._history_at(n_entries), self._book.hidden_at(n_entries))
 
     # ------------------------------------------------------------------ setup entries
     def claim(self, territory: Territory) -> list[Action]:
@@ -415,32 +414,31 @@ class LiveGame:
     # ------------------------------------------------------------------ undo / redo
     def undo(self, n: int = 1) -> None:
         """Take back the last ``n`` entries (they can be redone until a new entry is made)."""
-        entries = self._book["entries"]
+        entries, redo = list(self._book.entries), list(self._book.redo)
         if not is_whole(n) or not 1 <= n <= len(entries):
             raise IllegalActionError(f"cannot undo {quote(n)} entries; {len(entries)} can be undone")
         initial, history = self._state.initial, list(self._state.history)
-        book = _copied(self._book)
         for _ in range(n):
-            e = book["entries"].pop()
-            cut = len(history) - e["n"]
-            book["redo"].append({**e, "actions": [action_to_json(a) for a in history[cut:]]})
-            initial, history = face_down.swapped(initial, history[:cut], e["swaps"][::-1])
-        self._commit(self._replay(initial, history, _hidden(book, len(book["entries"]))), book)
+            e = entries.pop()
+            cut = len(history) - e.n
+            redo.append(_Undone(e, tuple(history[cut:])))
+            initial, history = face_down.swapped(initial, history[:cut], e.swaps[::-1])
+        book = dataclasses.replace(self._book, entries=tuple(entries), redo=tuple(redo))
+        self._commit(self._replay(initial, history, book.hidden_at(len(entries))), book)
 
     def redo(self, n: int = 1) -> None:
         """Make again the last ``n`` entries undone."""
-        redo = self._book["redo"]
+        entries, redo = list(self._book.entries), list(self._book.redo)
         if not is_whole(n) or not 1 <= n <= len(redo):
             raise IllegalActionError(f"cannot redo {quote(n)} entries; {len(redo)} can be redone")
         initial, history = self._state.initial, list(self._state.history)
-        book = _copied(self._book)
         for _ in range(n):
-            e = book["redo"].pop()
-            actions = e.pop("actions")
-            initial, history = face_down.swapped(initial, history, e["swaps"])
-            history += [action_from_json(a) for a in actions]
-            book["entries"].append(e)
-        self._commit(self._replay(initial, history, _hidden(book, len(book["entries"]))), book)
+            undone = redo.pop()
+            initial, history = face_down.swapped(initial, history, undone.step.swaps)
+            history += undone.actions
+            entries.append(undone.step)
+        book = dataclasses.replace(self._book, entries=tuple(entries), redo=tuple(redo))
+        self._commit(self._replay(initial, history, book.hidden_at(len(entries))), book)
 
     # ------------------------------------------------------------------ rollouts
     def determinize(self, rng: np.random.Generator) -> GameState:
@@ -463,32 +461,27 @@ class LiveGame:
         hidden = set(w.state.face_down)  # a traded card is shown: the engine takes it off
         if not added and not w.swaps and hidden == set(self.hidden):
             raise IllegalActionError(f"the {kind} entry changes nothing")
-        book = _copied(self._book)
-        book["entries"].append({"kind": kind, "n": len(added), "swaps": w.swaps, "hidden": sorted(hidden)})
-        book["redo"] = []
-        self._commit(w.state, book)
+        step = _Step(kind, len(added), tuple((x, y) for x, y in w.swaps), tuple(sorted(hidden)))
+        self._commit(w.state, dataclasses.replace(self._book, entries=(*self._book.entries, step), redo=()))
         return list(added)
 
-    def _commit(self, state: GameState, book: dict[str, Any]) -> None:
+    def _commit(self, state: GameState, book: _Book) -> None:
         self._state = state
         self._book = book
         self._save()
 
     def _save(self) -> None:
-        self._state.labels[LIVE_LABEL] = _copied(self._book)
+        self._state.labels[LIVE_LABEL] = self._book.to_json()
 
     def _history_at(self, n_entries: int) -> tuple[dict[str, Any], list[Action]]:
         initial, history = self._state.initial, list(self._state.history)
-        for e in reversed(self._book["entries"][n_entries:]):
-            initial, history = face_down.swapped(initial, history[: len(history) - e["n"]], e["swaps"][::-1])
+        for e in reversed(self._book.entries[n_entries:]):
+            initial, history = face_down.swapped(initial, history[: len(history) - e.n], e.swaps[::-1])
         return initial, history
-
-    def _hidden_at(self, n_entries: int) -> list[int]:
-        return _hidden(self._book, n_entries)
 
     def _replay(self, initial: dict[str, Any], history: list[Action], hidden: list[int]) -> GameState:
         s = GameState.replay(initial, history, self._state.rules, self._state.board)
-        s.labels = _copied(self._state.labels)
+        s.labels = json.loads(json.dumps(self._state.labels))  # a deep copy: the labels are plain JSON
         s.face_down = sorted(hidden)
         return s
 
@@ -547,7 +540,7 @@ class _Work:
         self.state = live._state.copy()
         self.prefix = len(self.state.history)
         self.swaps: list[list[int]] = []
-        self.seed = int(live._book["seed"])
+        self.seed = live._book.seed
 
     @property
     def hidden(self) -> set[int]:
@@ -776,70 +769,105 @@ class _Work:
         raise IllegalActionError(f"{name}'s hidden cards cannot make a set with {shown_words} {what}")
 
 
-def _copied(book: dict[str, Any]) -> dict[str, Any]:
-    return json.loads(json.dumps(book))
-
-
-def _hidden(book: dict[str, Any], n_entries: int) -> list[int]:
-    """The face-down cards after the first ``n_entries`` entries of ``book``."""
-    return list(book["entries"][n_entries - 1]["hidden"]) if n_entries else list(book["face_down"])
-
-
 def _label_players(state: GameState, names: Sequence[str], colors: Sequence[str] | None) -> None:
     chosen = list(colors) if colors is not None else list(PLAYER_COLORS[: len(names)])
     state.labels = with_player_labels(state, list(names), chosen).labels
 
 
-def _checked_book(book: Any, state: GameState) -> dict[str, Any]:
-    """The recorder's bookkeeping from a saved game's labels, checked against its history."""
+@dataclass(frozen=True)
+class _Step:
+    """One entry of the recorder's undo stack: its ``kind``, the ``n`` engine actions it added, the card
+    identities it ``swaps`` (undone in reverse order), and the cards face down after it."""
 
-    def bad(why: str) -> StateFormatError:
-        return StateFormatError(f"saved game's live-game record is malformed: {why}")
+    kind: str
+    n: int
+    swaps: tuple[tuple[int, int], ...]
+    hidden: tuple[int, ...]
 
-    if not isinstance(book, dict) or book.get("version") != _VERSION:
-        raise bad(f"expected an object with version {_VERSION}")
-    cards = state.board.n_cards - 1
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "n": self.n, "swaps": [list(p) for p in self.swaps], "hidden": list(self.hidden)}
 
-    def whole(value: Any, what: str, hi: int | None = None) -> int:
-        try:
-            return whole_number(value, what, 0, StateFormatError, maximum=hi)
-        except StateFormatError as exc:
-            raise bad(str(exc)) from None
 
-    try:
-        base, seed, me = whole(book["base"], "base"), whole(book["seed"], "seed"), book["me"]
-        entries, redo = list(book["entries"]), list(book["redo"])
-        for e in entries + redo:
+@dataclass(frozen=True)
+class _Undone:
+    """An entry taken back, with the actions it had added: what a redo makes again."""
+
+    step: _Step
+    actions: tuple[Action, ...]
+
+
+@dataclass(frozen=True)
+class _Book:
+    """The recorder's bookkeeping, saved in the game's labels: the history's length when recording began
+    (``base``), the seed of the placeholder draws, the seat whose cards the user sees, the undo stack
+    (``entries``), the redo stack and the cards face down when recording began. Immutable: every entry,
+    undo and redo makes a new one."""
+
+    base: int
+    seed: int
+    me: int | None
+    entries: tuple[_Step, ...] = ()
+    redo: tuple[_Undone, ...] = ()
+    face_down: tuple[int, ...] = ()
+
+    def hidden_at(self, n_entries: int) -> list[int]:
+        """The face-down cards after the first ``n_entries`` entries."""
+        return list(self.entries[n_entries - 1].hidden) if n_entries else list(self.face_down)
+
+    def to_json(self) -> dict[str, Any]:
+        """The saved form (the game's ``labels["live"]``)."""
+        return {
+            "version": _VERSION,
+            "base": self.base,
+            "seed": self.seed,
+            "me": self.me,
+            "entries": [e.to_json() for e in self.entries],
+            "redo": [{**u.step.to_json(), "actions": [action_to_json(a) for a in u.actions]} for u in self.redo],
+            "face_down": list(self.face_down),
+        }
+
+    @classmethod
+    def from_json(cls, book: Any, state: GameState) -> _Book:
+        """The bookkeeping of a saved game's labels, checked against its history."""
+
+        def bad(why: str) -> StateFormatError:
+            return StateFormatError(f"saved game's live-game record is malformed: {why}")
+
+        if not isinstance(book, dict) or book.get("version") != _VERSION:
+            raise bad(f"expected an object with version {_VERSION}")
+        cards = state.board.n_cards - 1
+
+        def whole(value: Any, what: str, hi: int | None = None) -> int:
+            try:
+                return whole_number(value, what, 0, StateFormatError, maximum=hi)
+            except StateFormatError as exc:
+                raise bad(str(exc)) from None
+
+        def step(e: Any) -> _Step:
             if not isinstance(e["kind"], str):
                 raise bad(f"entry {quote(e)}")
-            whole(e["n"], "an entry's action count")
+            swaps = []
             for pair in e["swaps"]:
                 if len(pair) != 2:
                     raise bad(f"swap {quote(pair)}")
-                for c in pair:
-                    whole(c, "a swapped card", cards)
-            for c in e["hidden"]:
-                whole(c, "a hidden card", cards)
-        for e in redo:
-            [action_from_json(a) for a in e["actions"]]
-        # Optional: a record whose game started with no face-down cards may leave it out.
-        down = [whole(c, "a face-down card", cards) for c in book.get("face_down", [])]
-    except (KeyError, TypeError, ValueError) as exc:
-        if isinstance(exc, StateFormatError):
-            raise
-        raise bad(f"{type(exc).__name__}: {exc}") from None
-    if me is not None and (not is_whole(me) or not 0 <= me < state.n_players):
-        raise bad(f"me is {quote(me)}; expected None or a seat from 0 to {state.n_players - 1}")
-    if base + sum(int(e["n"]) for e in entries) != len(state.history):
-        raise bad(
-            f"its entries cover {base + sum(int(e['n']) for e in entries)} actions but the history has {len(state.history)}"
-        )
-    return {
-        "version": _VERSION,
-        "base": base,
-        "seed": seed,
-        "me": me,
-        "entries": entries,
-        "redo": redo,
-        "face_down": down,
-    }
+                x, y = (whole(c, "a swapped card", cards) for c in pair)
+                swaps.append((x, y))
+            hidden = tuple(whole(c, "a hidden card", cards) for c in e["hidden"])
+            return _Step(e["kind"], whole(e["n"], "an entry's action count"), tuple(swaps), hidden)
+
+        try:
+            base, seed, me = whole(book["base"], "base"), whole(book["seed"], "seed"), book["me"]
+            entries = tuple(step(e) for e in book["entries"])
+            redo = tuple(_Undone(step(e), tuple(action_from_json(a) for a in e["actions"])) for e in book["redo"])
+            # Optional: a record whose game started with no face-down cards may leave it out.
+            down = tuple(whole(c, "a face-down card", cards) for c in book.get("face_down", []))
+        except (KeyError, TypeError, ValueError) as exc:
+            if isinstance(exc, StateFormatError):
+                raise
+            raise bad(f"{type(exc).__name__}: {exc}") from None
+        if me is not None and (not is_whole(me) or not 0 <= me < state.n_players):
+            raise bad(f"me is {quote(me)}; expected None or a seat from 0 to {state.n_players - 1}")
+        covered = base + sum(e.n for e in entries)
+        if covered != len(state.history):
+            raise bad(f"its entries cover {covered} actions but the history has {len(state.history)}")
+        return cls(base, seed, None if me is None else int(me), entries, redo, down)

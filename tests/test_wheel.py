@@ -81,7 +81,7 @@ def test_odds(installed: tuple[Path, Path]) -> None:
     env_dir, _ = installed
     out = run(installed, str(env_dir / "bin" / "risk-analyzer"), "odds", "12", "7")
     assert out.returncode == 0, out.stderr
-    # The same exact figure as the checkout's command gives (tests/test_cli.py checks it).
+    # The same exact figure as the checkout's command gives (tests/analysis/test_display.py checks it).
     assert "P(win)              85.20%" in out.stdout, out.stdout
 
 

@@ -8,7 +8,7 @@ mid-game, so both the sparring :mod:`~analyzer.bots.hunter` and the
 
 The route is scored as the planner scores a whole region (:mod:`analyzer.bots.planner`): one battle
 from the stack against every army on the way plus the army left behind in each territory the stack
-moves on from, read from the exact solver's win table (``tests/test_hunter.py`` checks it against
+moves on from, read from the exact solver's win table (``tests/bots/test_hunter.py`` checks it against
 :func:`analyzer.solver.chains.chain` on hand-built routes).
 
 The kernels keep their figures in a scratch vector past the heuristic family's own

@@ -11,7 +11,7 @@ each decision (bots keep no memory):
   solver's win table, of taking all of them: one battle against their armies
   plus the army left behind in each territory the stack moves on from (the
   whole-region approximation the card study's :class:`ContinentCardBot` uses,
-  and a close one: see ``tests/test_planner.py``, which checks it against
+  and a close one: see ``tests/bots/test_planner.py``, which checks it against
   :func:`analyzer.solver.chains.conquest`). Its value is the territories
   taken plus ``bonus_turns`` turns of the continent's bonus. For every
   continent an enemy holds, breaking it (its weakest territory next to the

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_battle import simulate
+from support.battles import simulate
 
 from analyzer.errors import BattleInputError
 from analyzer.game.board import classic_board

@@ -1,6 +1,6 @@
 """The live-game panel (analyzer/webapp/record.py), driven through its own widgets with Streamlit's AppTest.
 
-The scripted game of ``tests/test_record.py`` is recorded entry by entry by
+The scripted game of ``tests/live/test_live.py`` is recorded entry by entry by
 setting the panel's widgets and pressing its buttons, as a user would; the
 game the panel hands back must be the game the same entries make through the
 package, and the same engine actions applied by :meth:`GameState.apply`.
@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from streamlit.dataframe_util import convert_arrow_bytes_to_pandas_df
 from streamlit.testing.v1 import AppTest
-from test_record import play_script, same_game, script_start
+from support.live_script import captured_then_ended, play_script, same_game, script_start
 
 from analyzer.game.actions import Place
 from analyzer.game.board import classic_board
@@ -383,28 +383,6 @@ def test_the_panel_counts_each_players_face_down_cards() -> None:
     assert plain("Cards: Player 1 1, Player 2 3 (3 face down), Player 3 2 (1 face down)") in [
         c.value for c in at.caption
     ]
-
-
-def captured_then_ended(me: int | None) -> GameState:
-    """Ann (seat 0 of Ann, Bo, Cy) places 3 on Alaska, takes Kamchatka from Bo and ends her turn: the card she
-    draws is left face down (``me``: the user's seat)."""
-    owner = [1] * 42
-    alaska, kamchatka = BOARD.index("Alaska"), BOARD.index("Kamchatka")
-    for t in range(9):  # North America
-        owner[t] = 0
-    for t in range(9, 18):
-        owner[t] = 2
-    owner[kamchatka] = 1
-    armies = [3] * 42
-    state = GameState.from_position(owner, armies, n_players=3, player=0)
-    state.labels["names"] = ["Ann", "Bo", "Cy"]
-    live = LiveGame(state, me=me, seed=3)
-    live.place({alaska: live.state.pending})
-    live.battle(alaska, kamchatka, 6, 0)
-    if live.state.move is not None:
-        live.move_in(live.state.move_range()[1])
-    live.end_turn()
-    return live.state
 
 
 def test_a_face_down_card_left_unknown_does_not_hold_up_the_next_entry() -> None:

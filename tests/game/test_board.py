@@ -15,7 +15,7 @@ import pytest
 from analyzer.errors import BoardError
 from analyzer.game.board import CLASSIC_MAP, SYMBOLS, Board, Border, classic_board
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")

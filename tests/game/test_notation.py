@@ -26,7 +26,7 @@ from analyzer.live import LiveGame
 from analyzer.sim.play import play_game
 
 BOARD = classic_board()
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).resolve().parents[1] / "data"
 
 
 def _played(seed: int) -> GameState:

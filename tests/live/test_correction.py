@@ -23,7 +23,7 @@ from analyzer.live import LiveGame, corrected
 
 BOARD = classic_board()
 ALASKA, KAMCHATKA = BOARD.index("Alaska"), BOARD.index("Kamchatka")
-OLD_SAVE = Path(__file__).parent / "data" / "live_game_before_corrections.json"
+OLD_SAVE = Path(__file__).resolve().parents[1] / "data" / "live_game_before_corrections.json"
 
 
 def table() -> LiveGame:

@@ -7,8 +7,8 @@ import threading
 
 import numpy as np
 import pytest
-from postgres_server import postgres_server, postgres_url  # noqa: F401 - fixtures
 from sqlalchemy import create_engine
+from support.postgres import postgres_server, postgres_url  # noqa: F401 - fixtures
 
 from analyzer.analysis.position import new_game_from_position, with_player_labels
 from analyzer.errors import StoreConflictError, StoreError

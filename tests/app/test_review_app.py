@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
-from test_app_live import captured_then_ended
+from support.live_script import captured_then_ended
 
 from analyzer.analysis import evaluator
 from analyzer.analysis.review import player_turns, replay_turn
@@ -17,7 +17,7 @@ from analyzer.live import LiveGame
 from analyzer.store import DB_ENV, GameStore
 from analyzer.text import plain
 
-APP = str(Path(__file__).resolve().parent.parent / "app.py")
+APP = str(Path(__file__).resolve().parents[2] / "app.py")
 TIMEOUT = 120
 
 

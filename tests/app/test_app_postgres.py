@@ -8,8 +8,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from postgres_server import postgres_server, postgres_url  # noqa: F401 - fixtures
 from streamlit.testing.v1 import AppTest
+from support.postgres import postgres_server, postgres_url  # noqa: F401 - fixtures
 
 from analyzer.game.board import classic_board
 from analyzer.store import DB_ENV, GameStore
@@ -17,7 +17,7 @@ from analyzer.store.scratch import PASSWORD, ScratchServer
 
 pytestmark = pytest.mark.xdist_group("postgres")
 
-APP = str(Path(__file__).resolve().parent.parent / "app.py")
+APP = str(Path(__file__).resolve().parents[2] / "app.py")
 TIMEOUT = 60
 PERU, ALASKA = classic_board().index("Peru"), classic_board().index("Alaska")
 

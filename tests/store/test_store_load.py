@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from postgres_server import postgres_server, postgres_url  # noqa: F401 - fixtures
+from support.postgres import postgres_server, postgres_url  # noqa: F401 - fixtures
 
 from analyzer.bots.random_bot import RandomBot
 from analyzer.errors import StoreConflictError

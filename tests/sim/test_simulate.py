@@ -35,7 +35,7 @@ from analyzer.sim.runs import game_rng
 from analyzer.sim.simulate import simulate
 from analyzer.solver.battle import battle
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 BOARD = classic_board()
 T = BOARD.index
 

@@ -55,7 +55,7 @@ def seen(element: Any) -> str:
 
 TABS = ["Board", "Record", "Players & cards", "Continents", "Reinforcements", "Suggestions", "Review", "Tables"]
 
-APP = str(Path(__file__).resolve().parent.parent / "app.py")
+APP = str(Path(__file__).resolve().parents[2] / "app.py")
 #: The first run imports matplotlib and draws a map; the default 3 s is tight on a busy machine.
 TIMEOUT = 60
 

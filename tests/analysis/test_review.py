@@ -25,7 +25,7 @@ from analyzer.sim.battles import sample_battle
 from analyzer.solver.battle import battle
 from analyzer.store import GameStore
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 #: Enough rollouts that the figures asserted below sit far from their thresholds (see the report of each test).
 ROLLOUTS = 120
 

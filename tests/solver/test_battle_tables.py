@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from test_battle import OSBORNE_TABLE_3
+from support.battles import OSBORNE_TABLE_3
 
 from analyzer.errors import BattleInputError
 from analyzer.game.dice import DiceRules

@@ -6,7 +6,7 @@ case, instead of killing the run. Every input must either load a state that
 passes the invariants (validation, a JSON round trip, and a few engine steps on
 it) or be refused with a ValueError subclass carrying a short message.
 
-``FUZZ_CASES=5000 pytest tests/test_fuzz.py -s`` runs a larger count and prints
+``FUZZ_CASES=5000 pytest tests/cli/test_fuzz.py -s`` runs a larger count and prints
 the counts (tried, rejected, accepted valid, defects).
 """
 
@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SEED = 20261201
 #: Cases per kind; a subprocess runs a batch of them so that start-up does not dominate.
 CASES = int(os.environ.get("FUZZ_CASES", "200"))

@@ -39,7 +39,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from analyzer.analysis.evaluator import ROLLOUT_BOT, model_for
+from analyzer.analysis.evaluator import ROLLOUT_BOT, limited, model_for
 from analyzer.bots.base import BattleOrder, Decision
 from analyzer.bots.planner import PLANNER_BOT, PlannerBot
 from analyzer.errors import BotError
@@ -73,8 +73,6 @@ def plans_of(base: PlannerBot) -> dict[str, PlannerBot]:
 
 #: Whole-turn plans, as the bot that plays the turn; ``default`` is the baseline every gain is against.
 PLANS: dict[str, PlannerBot] = plans_of(ROLLOUT_BOT)
-#: Rounds a rollout may last past the position before it counts as lost (a stalemate).
-ROLLOUT_ROUNDS = 300
 
 
 @dataclass(frozen=True)
@@ -189,9 +187,8 @@ def suggest_turn(
     names = list(chosen)
     wins: dict[str, list[float]] = {name: [] for name in names}
     first_turns: dict[str, list[tuple[Decision, Action]]] = {name: [] for name in names}
-    rules = dataclasses.replace(
-        state.rules, turn_limit=min(state.rules.turn_limit or 10**9, state.round + ROLLOUT_ROUNDS)
-    )
+    # A rollout still running after the evaluator's round cap counts as a win for nobody.
+    rules = limited(state).rules
     model, _ = model_for(state) if base is ROLLOUT_BOT else (None, "")
     # With the model, a rollout stops where the mover's next turn starts and the model values it there.
     horizon = state.turn + int(np.sum(state.alive)) if model is not None else None

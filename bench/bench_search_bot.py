@@ -2,7 +2,7 @@
 
 A table names a bot for each seat (``--table default,hunter,cluster,pixie,cluster,pixie``; by default the
 default bot in every seat). For each deal ``i`` (game ``i`` of the seed: the same dice stream) and each
-rotation of the table's seats, one game of the table as it is, and for each seat that the rotation gives the
+distinct rotation of the table's seats (a table of one bot has one), one game of the table as it is, and for each seat that the rotation gives the
 default bot (the registry's ``"default"``), one game with :class:`~analyzer.analysis.search_bot.SearchBot`
 in that seat instead and every other seat unchanged. The searching seat's wins are set against the default
 bot's wins in the same seat of the same game. The gain is the mean over deals of the paired difference
@@ -97,8 +97,9 @@ def play_deal(setting: Setting, deal: int) -> Deal:
     rules = Rules(turn_limit=DEFAULT_MAX_ROUNDS)  # as simulate() caps a game
     SEARCH_SECONDS.clear()
     out = Deal()
-    for r in range(n):
-        names = [table[(k - r) % n] for k in range(n)]
+    # Each distinct seating once: rotations of a table of one bot (or of a repeating pattern) play the same games.
+    seatings = list(dict.fromkeys(tuple(table[(k - r) % n] for k in range(n)) for r in range(n)))
+    for names in seatings:
         rng = game_rng(setting.seed, deal)
         base = play_game(GameState.new(n, rng, rules), [bots[name] for name in names], rng)
         for k, name in enumerate(names):

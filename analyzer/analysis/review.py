@@ -80,6 +80,7 @@ from analyzer.bots.planner import PlannerBot
 from analyzer.errors import ReviewError
 from analyzer.game import face_down
 from analyzer.game.actions import (
+    Action,
     Battle,
     Defend,
     Draw,
@@ -201,7 +202,7 @@ def _decisions(turn: Turn) -> tuple[tuple[Decision, ...], tuple[tuple[int, int] 
             else:
                 out.append(order)
                 outcomes.append(left)
-            moves = [a for a in e.actions if isinstance(a, MoveIn)]
+            moves: list[Action] = [a for a in e.actions if isinstance(a, MoveIn)]
         else:
             moves = [a for a in e.actions if not isinstance(a, (Draw, Roll, Defend))]
         out.extend(moves)

@@ -138,7 +138,7 @@ def action_from_text(text: str, board: Board | None = None) -> Action:
                 values[name] = tuple(int(c) for c in value.split())
             else:
                 values[name] = int(value)
-        return cls(**values)  # type: ignore[no-any-return]
+        return cls(**values)
     raise StateFormatError(
         f"not an action: {text!r}; expected words such as 'place 3 on Alaska', "
         "'battle Alaska > Kamchatka leaves 9-0', 'move in 5' or 'end turn'"

@@ -435,11 +435,11 @@ def open_log(page: Page, line: str) -> None:
 def pick(page: Page, territory: str) -> None:
     """Pick ``territory`` in the quick edit's picker, and wait until it is shown picked and Apply can be pressed.
 
-    Made once the Board view is drawn to its end (its last table, "Continents") and the page is idle, typed,
-    then chosen once its option is shown: Enter before the filtered list is drawn would pick nothing. A pick the
-    page does not show is a failure; it is not made again. On a phone, a pick made right after the Board tab
-    was opened is still lost now and then (the option shown, Enter pressed, nothing picked), even with those
-    waits: the cause is not found.
+    Made once the Board view is drawn to its end (its last table, "Continents"), the page is idle and the browser
+    has drawn the map: the map is drawn after the run, and on a phone it stands above the picker, so drawing it
+    moves the picker down the page, and the scroll that follows closes the picker's list and empties what was
+    typed in it. Typed, then chosen once its option is shown: Enter before the filtered list is drawn would pick
+    nothing. A pick the page does not show is a failure; it is not made again.
     """
     picker = page.get_by_label(PICKER)
     picked = page.get_by_test_id("stMultiSelect").filter(has=picker)
@@ -447,6 +447,7 @@ def pick(page: Page, territory: str) -> None:
     board = page.get_by_role("tabpanel", name="Board")
     expect(drawn(board).get_by_role("heading", name="Continents")).to_be_visible()
     expect(page.get_by_test_id("stStatusWidget")).to_have_count(0)
+    expect(map_marker(page, territory)).to_have_count(1)
     if territory not in picked.inner_text():
         picker.click()
         picker.fill(territory)

@@ -226,6 +226,20 @@ def _record_messages(page: Page) -> None:
     page.on("websocket", heard)
 
 
+def page_run(payload: bytes | str) -> tuple[str, bool] | None:
+    """The run of the whole page (not a fragment's) that ``payload``, a message from the server, belongs to, and
+    whether the message says it finished; None for any other message."""
+    if isinstance(payload, str):
+        return None
+    forward = ForwardMsg()
+    forward.ParseFromString(payload)
+    run = forward.metadata.run
+    if not run.script_run_id or run.fragment_ids:
+        return None
+    finished = forward.WhichOneof("type") == "script_finished"
+    return run.script_run_id, finished and forward.script_finished == ForwardMsg.FINISHED_SUCCESSFULLY
+
+
 def _widget(widget_id: str) -> str:
     # A widget's id ends with its key, when it has one.
     return widget_id.rsplit("-", 1)[-1] if "-" in widget_id else widget_id

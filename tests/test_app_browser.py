@@ -96,8 +96,9 @@ def metric_value(page: Page, label: str) -> Locator:
 
 def drawn(page: Page | Locator) -> Locator:
     """The elements of ``page`` drawn by the last run: while a run is under way, the elements of the run before
-    stay on the page, greyed out ("stale"), beside the new ones (a field whose key changed, a table redrawn)."""
-    return page.locator('[data-testid="stElementContainer"][data-stale="false"]')
+    stay on the page, greyed out ("stale"), beside the new ones (a field whose key changed, a table redrawn), and
+    an element that a run replaced by another at its place is kept beside it ("retained") until that run ends."""
+    return page.locator('[data-testid="stElementContainer"][data-stale="false"]:not([data-retained])')
 
 
 def type_number(page: Page | Locator, label: str, value: int) -> None:

@@ -21,6 +21,7 @@ from collections.abc import Generator, Iterator
 from pathlib import Path
 from typing import IO, Any
 
+import numpy as np
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, WebSocket, sync_playwright
 from playwright.sync_api import Error as PlaywrightError
@@ -45,7 +46,8 @@ CHROMIUM_ARGS = [
 ]
 #: A cold start imports streamlit, numpy, pandas and matplotlib; allow a slow machine.
 SERVER_START_TIMEOUT = 90.0
-#: The first page a new server draws runs the app's imports and loads (on a clean clone, compiles) the kernels.
+#: The first page a new server draws runs the app's imports and loads the kernels (compiled before, by
+#: ``_kernels_compiled``).
 FIRST_PAGE_TIMEOUT_MS = 240_000
 
 _CALL_REPORT = pytest.StashKey[pytest.TestReport]()
@@ -138,8 +140,8 @@ class Server:
             time.sleep(0.25)
 
     def warm(self, browser: Browser) -> None:
-        """Draw the server's first page, which runs the app's imports and loads (on a clean clone, compiles) the
-        kernels, so that a test's own timeouts time the app and not this one-off start."""
+        """Draw the server's first page, which runs the app's imports and loads the kernels, so that a test's own
+        timeouts time the app and not this one-off start."""
         context = browser.new_context()
         try:
             first = context.new_page()
@@ -186,8 +188,48 @@ class Server:
 
 
 @pytest.fixture(scope="session")
-def browser() -> Iterator[Browser]:
-    """Debian's headless Chromium driven by Playwright."""
+def _kernels_compiled() -> None:
+    """Every kernel the app's views run, compiled into numba's on-disk cache before any app server starts.
+
+    On a clean clone (CI's) a kernel is compiled where it is first used. A server compiled those of a game's
+    views in the run answering a tap (the first random setup, the first entry, the first review), and that one
+    run took longer than a test waits for the page: the form stayed for 30 s after an entry was saved. Made
+    here through the functions the views call, the kernels are compiled once, before anything is timed, and a
+    server only loads them. On a checkout that has them already, this loads them.
+    """
+    # Imported here, not with the module: every test session reads this file, and these load numba.
+    from analyzer.analysis.evaluator import chances
+    from analyzer.analysis.quick_odds import quick_odds
+    from analyzer.analysis.review import review_game
+    from analyzer.analysis.suggestions import attack_suggestions
+    from analyzer.live import LiveGame
+    from analyzer.solver.tables import odds_tables
+
+    rng = np.random.default_rng(0)
+    live = LiveGame.random(["Ann", "Bo", "Cy"], rng)
+    for _ in range(3):  # the Record view's entries: places, a battle with its move-in, ends of turns
+        state = live.state
+        live.place({state.territories_of(state.player)[0]: state.pending})
+        state = live.state
+        for source in state.attack_sources():
+            target = next(int(t) for t in state.board.neighbors[source] if state.owner[t] != state.player)
+            live.battle(int(source), target, int(state.armies[source]), 0)
+            if live.state.move is not None:
+                live.move_in(live.state.move_range()[1])
+            break
+        live.end_turn()
+    state = live.state
+    quick_odds(12, [7])  # the calculator
+    attack_suggestions(state, int(state.player), stop_at=1)  # the best attacks, the Suggestions view
+    odds_tables(20, stop_at=1)
+    chances(state)  # the win-chance strip
+    chances(state, "rollouts", rollouts=2)  # its rollouts
+    review_game(state, rollouts=2, workers=1)  # the Review view
+
+
+@pytest.fixture(scope="session")
+def browser(_kernels_compiled: None) -> Iterator[Browser]:
+    """Debian's headless Chromium driven by Playwright, once the app's kernels are compiled."""
     if not CHROMIUM.exists():
         pytest.fail(f"{CHROMIUM} is missing: run `make browser` (apt-get install chromium)", pytrace=False)
     playwright = sync_playwright().start()

@@ -31,7 +31,7 @@ from analyzer.webapp.session import POLL_ENV
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
-#: The first rerun compiles the solver and the map is drawn by the browser; allow for a busy machine.
+#: A run answering a tap, then the browser drawing the map; allow for a busy machine.
 TIMEOUT_MS = 30_000
 expect.set_options(timeout=TIMEOUT_MS)
 BOARD = classic_board()

@@ -15,7 +15,15 @@ from analyzer.webapp.start_page import start_page
 #: Page style (constant, never user text). The calculator's number inputs are sized for a thumb, and its
 #: columns stay side by side on a phone instead of stacking, as do the win-chance strip's players (stacked, the
 #: strip took a whole phone screen); the map scrolls sideways on a narrow screen.
+#:
+#: An element that a run replaces at its place is kept beside its successor ("retained"), hidden unless it holds
+#: the focus, until the run ends; when another fragment's run is waiting (the strip's poll beside the Record
+#: panel), the panel's run is reported ended early and its retained elements stay. The entry button just
+#: tapped holds the focus: it stayed on the page as an empty box above the next form, and vanished when the
+#: next tap took the focus, moving the page under that tap (a tap on "End turn" landed beside it, and nothing
+#: was entered). Retained elements are never shown.
 CSS = """<style>
+[data-testid="stElementContainer"][data-retained] { display: none !important; }
 .st-key-calculator [data-testid="stNumberInput"] input { font-size: 1.6rem; height: 3.2rem; }
 .st-key-calculator [data-testid="stNumberInputStepDown"],
 .st-key-calculator [data-testid="stNumberInputStepUp"] { width: 3rem !important; height: 3.2rem !important; }

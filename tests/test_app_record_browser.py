@@ -614,6 +614,9 @@ def test_on_a_phone_every_tab_is_in_view_and_the_open_one_is_marked(browser: Bro
         tabs = page.get_by_role("tab")
         expect(tabs).to_have_count(8)
         expect(page.get_by_role("tab", name=name)).to_have_attribute("aria-selected", "true")
+        # The page's style is in: the browser applies it once it has drawn the element that holds it, which can
+        # come after the tabs are shown (the open tab's bold is from that style alone).
+        expect(page.get_by_role("tab", name=name)).to_have_css("font-weight", "700")
         for tab in tabs.all():
             box = tab.bounding_box()
             # Within the phone's width: none hidden behind the tab bar's scroll arrow.

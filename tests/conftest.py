@@ -191,11 +191,11 @@ class Server:
 def _kernels_compiled() -> None:
     """Every kernel the app's views run, compiled into numba's on-disk cache before any app server starts.
 
-    On a clean clone (CI's) a kernel is compiled where it is first used. A server compiled those of a game's
-    views in the run answering a tap (the first random setup, the first entry, the first review), and that one
-    run took longer than a test waits for the page: the form stayed for 30 s after an entry was saved. Made
-    here through the functions the views call, the kernels are compiled once, before anything is timed, and a
-    server only loads them. On a checkout that has them already, this loads them.
+    On a clean clone (CI's) a kernel is compiled where it is first used: a server would compile those of a
+    game's views in the run answering a tap (the first random setup, the first entry, the first review), a run
+    longer than a test waits for the page, which meanwhile keeps the form from before the tap. Made here
+    through the functions the views call, the kernels are compiled once, before anything is timed, and a server
+    only loads them. On a checkout that has them already, this loads them.
     """
     # Imported here, not with the module: every test session reads this file, and these load numba.
     from analyzer.analysis.evaluator import chances

@@ -19,11 +19,14 @@ import urllib.error
 import urllib.request
 from collections.abc import Generator, Iterator
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
+import numpy as np
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, WebSocket, sync_playwright
 from playwright.sync_api import Error as PlaywrightError
+from streamlit.proto.BackMsg_pb2 import BackMsg
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
 from analyzer.store import DB_ENV
 
@@ -43,20 +46,11 @@ CHROMIUM_ARGS = [
 ]
 #: A cold start imports streamlit, numpy, pandas and matplotlib; allow a slow machine.
 SERVER_START_TIMEOUT = 90.0
-#: The first page a new server draws runs the app's imports and loads (on a clean clone, compiles) the kernels.
+#: The first page a new server draws runs the app's imports and loads the kernels (compiled before, by
+#: ``_kernels_compiled``).
 FIRST_PAGE_TIMEOUT_MS = 240_000
 
 _CALL_REPORT = pytest.StashKey[pytest.TestReport]()
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    # Two races of a real browser against a real server on two shared cores are still unexplained (a pick in the
-    # quick edit that the page loses; a battle's count field read while the previous pair's is still shown): a
-    # browser test gets two more tries, so one that fails every time still fails, and every rerun is reported
-    # below, with why, as a defect to fix.
-    for item in items:
-        if item.get_closest_marker("browser") is not None:
-            item.add_marker(pytest.mark.flaky(reruns=2))
 
 
 @pytest.hookimpl(wrapper=True, tryfirst=True)
@@ -73,20 +67,6 @@ def pytest_runtest_makereport(
             for server in list(Server.running):
                 report.sections.append((f"app server {server.url}", server.report()))
     return report
-
-
-def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
-    # A rerun is a defect hidden by a second try: say where each first try failed, and why, in every run's output.
-    reruns = terminalreporter.stats.get("rerun", [])
-    if reruns:
-        terminalreporter.section("why the reruns were needed")
-    for report in reruns:
-        crash = getattr(report.longrepr, "reprcrash", None)
-        where = f"{crash.path}:{crash.lineno}" if crash is not None else "?"
-        errors = [line for line in report.longreprtext.splitlines() if line.startswith("E ")][:8]
-        terminalreporter.write_line(f"{report.nodeid} failed at {where}:")
-        for line in errors:
-            terminalreporter.write_line(f"    {line}")
 
 
 def _free_port() -> int:
@@ -160,8 +140,8 @@ class Server:
             time.sleep(0.25)
 
     def warm(self, browser: Browser) -> None:
-        """Draw the server's first page, which runs the app's imports and loads (on a clean clone, compiles) the
-        kernels, so that a test's own timeouts time the app and not this one-off start."""
+        """Draw the server's first page, which runs the app's imports and loads the kernels, so that a test's own
+        timeouts time the app and not this one-off start."""
         context = browser.new_context()
         try:
             first = context.new_page()
@@ -175,14 +155,22 @@ class Server:
         if self.process is None or self.log is None:
             return "(stopped)"
         alive = self.process.poll() is None
+        # Read by offset: the server writes through the same open file, so moving its position would move theirs.
+        fd = self.log.fileno()
+        logged = os.fstat(fd).st_size
         if alive:
             self.process.send_signal(signal.SIGUSR1)
             time.sleep(1.0)
-        self.log.seek(0)
-        lines = self.log.read().splitlines()[-LOG_TAIL:]
-        self.log.seek(0, os.SEEK_END)
+        dumped = os.fstat(fd).st_size - logged
+        lines = os.pread(fd, logged, 0).decode(errors="replace").splitlines()[-LOG_TAIL:]
         state = "running" if alive else f"exited with {self.process.returncode}"
-        return f"{self.url} on {self.db} ({state}); the last {len(lines)} lines of its log:\n" + "\n".join(lines)
+        # The dump whole: the thread running the script may be any of its many threads.
+        return (
+            f"{self.url} on {self.db} ({state}); the last {len(lines)} lines of its log:\n"
+            + "\n".join(lines)
+            + "\n\nwhere its threads are now:\n"
+            + os.pread(fd, dumped, logged).decode(errors="replace")
+        )
 
     def stop(self) -> None:
         if self in Server.running:
@@ -200,19 +188,149 @@ class Server:
 
 
 @pytest.fixture(scope="session")
-def browser() -> Iterator[Browser]:
-    """Debian's headless Chromium driven by Playwright."""
+def _kernels_compiled() -> None:
+    """Every kernel the app's views run, compiled into numba's on-disk cache before any app server starts.
+
+    On a clean clone (CI's) a kernel is compiled where it is first used: a server would compile those of a
+    game's views in the run answering a tap (the first random setup, the first entry, the first review), a run
+    longer than a test waits for the page, which meanwhile keeps the form from before the tap. Made here
+    through the functions the views call, the kernels are compiled once, before anything is timed, and a server
+    only loads them. On a checkout that has them already, this loads them.
+    """
+    # Imported here, not with the module: every test session reads this file, and these load numba.
+    from analyzer.analysis.evaluator import chances
+    from analyzer.analysis.quick_odds import quick_odds
+    from analyzer.analysis.review import review_game
+    from analyzer.analysis.suggestions import attack_suggestions
+    from analyzer.live import LiveGame
+    from analyzer.solver.tables import odds_tables
+
+    rng = np.random.default_rng(0)
+    live = LiveGame.random(["Ann", "Bo", "Cy"], rng)
+    for _ in range(3):  # the Record view's entries: places, a battle with its move-in, ends of turns
+        state = live.state
+        live.place({state.territories_of(state.player)[0]: state.pending})
+        state = live.state
+        for source in state.attack_sources():
+            target = next(int(t) for t in state.board.neighbors[source] if state.owner[t] != state.player)
+            live.battle(int(source), target, int(state.armies[source]), 0)
+            if live.state.move is not None:
+                live.move_in(live.state.move_range()[1])
+            break
+        live.end_turn()
+    state = live.state
+    quick_odds(12, [7])  # the calculator
+    attack_suggestions(state, int(state.player), stop_at=1)  # the best attacks, the Suggestions view
+    odds_tables(20, stop_at=1)
+    chances(state)  # the win-chance strip
+    chances(state, "rollouts", rollouts=2)  # its rollouts
+    review_game(state, rollouts=2, workers=1)  # the Review view
+
+
+@pytest.fixture(scope="session")
+def browser(_kernels_compiled: None) -> Iterator[Browser]:
+    """Debian's headless Chromium driven by Playwright, once the app's kernels are compiled."""
     if not CHROMIUM.exists():
         pytest.fail(f"{CHROMIUM} is missing: run `make browser` (apt-get install chromium)", pytrace=False)
     playwright = sync_playwright().start()
     try:
         chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        new_context = chromium.new_context
+
+        def recorded_context(**options: Any) -> BrowserContext:
+            context = new_context(**options)
+            context.on("page", _record_messages)
+            return context
+
+        chromium.new_context = recorded_context  # type: ignore[method-assign]
         try:
             yield chromium
         finally:
             chromium.close()
     finally:
         playwright.stop()
+
+
+#: The messages between each open page and its server, as :func:`_message` tells them.
+_MESSAGES: dict[Page, list[str]] = {}
+
+
+def _record_messages(page: Page) -> None:
+    """Keep what ``page`` and its server say to each other, for the report of a failed test: where a tap or a run
+    went missing, the messages say which side dropped it."""
+    said = _MESSAGES.setdefault(page, [])
+    start = time.monotonic()
+
+    def heard(web_socket: WebSocket) -> None:
+        web_socket.on("framesent", lambda payload: said.append(_message(time.monotonic() - start, "->", payload)))
+        web_socket.on("framereceived", lambda payload: said.append(_message(time.monotonic() - start, "<-", payload)))
+
+    page.on("websocket", heard)
+
+
+def page_run(payload: bytes | str) -> tuple[str, bool] | None:
+    """The run of the whole page (not a fragment's) that ``payload``, a message from the server, belongs to, and
+    whether the message says it finished; None for any other message."""
+    if isinstance(payload, str):
+        return None
+    forward = ForwardMsg()
+    forward.ParseFromString(payload)
+    run = forward.metadata.run
+    if not run.script_run_id or run.fragment_ids:
+        return None
+    finished = forward.WhichOneof("type") == "script_finished"
+    return run.script_run_id, finished and forward.script_finished == ForwardMsg.FINISHED_SUCCESSFULLY
+
+
+def _widget(widget_id: str) -> str:
+    # A widget's id ends with its key, when it has one.
+    return widget_id.rsplit("-", 1)[-1] if "-" in widget_id else widget_id
+
+
+def _message(at: float, way: str, payload: bytes | str) -> str:
+    """One websocket message, told briefly: its kind, the run it belongs to, a widget's key and value."""
+    if isinstance(payload, str):
+        return f"{at:8.3f} {way} text {payload[:80]}"
+    if way == "->":
+        back = BackMsg()
+        back.ParseFromString(payload)
+        kind = back.WhichOneof("type")
+        if kind != "rerun_script":
+            return f"{at:8.3f} -> {kind}"
+        rerun = back.rerun_script
+        triggers = [
+            f"{_widget(w.id)}={getattr(w, w.WhichOneof('value'))!r}"[:60]
+            for w in rerun.widget_states.widgets
+            if w.WhichOneof("value") in ("trigger_value", "string_trigger_value", "json_trigger_value")
+        ]
+        return (
+            f"{at:8.3f} -> rerun fragment={rerun.fragment_id or '-'} auto={rerun.is_auto_rerun} "
+            f"widgets={len(rerun.widget_states.widgets)} triggers={triggers}"
+        )
+    forward = ForwardMsg()
+    forward.ParseFromString(payload)
+    kind = forward.WhichOneof("type")
+    run = forward.metadata.run
+    where = f"run={run.script_run_id[:8]} fragments={list(run.fragment_ids)}" if run.script_run_id else ""
+    if kind == "delta":
+        delta = forward.delta
+        what = delta.WhichOneof("type")
+        element = getattr(delta, what) if what else None
+        inner = (
+            element.WhichOneof("type") if element is not None and element.DESCRIPTOR.oneofs_by_name.get("type") else ""
+        )
+        label = ""
+        if element is not None and inner:
+            part = getattr(element, inner)
+            for field in ("id", "label", "body"):
+                if field in part.DESCRIPTOR.fields_by_name and getattr(part, field):
+                    label += f" {field}={str(getattr(part, field))[-40:]!r}"
+        return f"{at:8.3f} <- delta {list(forward.metadata.delta_path)} {what}:{inner}{label} {where}"
+    if kind == "script_finished":
+        return f"{at:8.3f} <- finished {ForwardMsg.ScriptFinishedStatus.Name(forward.script_finished)} {where}"
+    if kind == "session_status_changed":
+        return f"{at:8.3f} <- status running={forward.session_status_changed.script_is_running} {where}"
+    return f"{at:8.3f} <- {kind} {where}"
 
 
 @pytest.fixture(autouse=True)
@@ -234,10 +352,13 @@ def _pages_closed(request: pytest.FixtureRequest) -> Iterator[None]:
             ARTIFACTS.mkdir(exist_ok=True)
             name = re.sub(r"[^\w.-]+", "_", request.node.nodeid)
             for m, open_page in enumerate(context.pages):
+                (ARTIFACTS / f"{name}-{n}-{m}.messages.txt").write_text("\n".join(_MESSAGES.get(open_page, [])))
                 try:
                     open_page.screenshot(path=str(ARTIFACTS / f"{name}-{n}-{m}.png"), full_page=True, timeout=30_000)
                 except PlaywrightError:
                     pass  # a page that cannot be drawn is no reason to keep the others open
+        for open_page in context.pages:
+            _MESSAGES.pop(open_page, None)
         context.close()
 
 

@@ -71,17 +71,18 @@ def tap(page: Page, territory: str) -> None:
         .locator(f'[aria-roledescription="circle"][aria-label="{territory}"]:visible')
         .first
     )
-    for _ in range(5):
-        expect(marker).to_be_visible()
-        # Scrolled by the page itself: Playwright's own scroll waits for the marker to hold still over two frames,
-        # which a loaded machine redrawing the page can keep from happening for longer than any timeout.
-        marker.evaluate("element => element.scrollIntoView({block: 'center'})")
-        box = marker.bounding_box()
-        if box is not None:
-            page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-            return
-        page.wait_for_timeout(200)  # the map was drawn again between the look and the aim: aim at the new one
-    raise AssertionError(f"the marker of {territory} was drawn again at every aim")
+    expect(marker).to_be_visible()
+    # Scrolled and measured by the page itself, in one script: Playwright's own scroll waits for the marker to hold
+    # still over two frames, which a loaded machine redrawing the page can keep from happening for longer than any
+    # timeout, and a look and an aim made apart could find two different drawings of the map.
+    x, y = marker.evaluate(
+        """element => {
+            element.scrollIntoView({block: "center"});
+            const box = element.getBoundingClientRect();
+            return [box.x + box.width / 2, box.y + box.height / 2];
+        }"""
+    )
+    page.mouse.click(x, y)
 
 
 def saved_beyond(page: Page, server: Server, game_id: str, n: int, ms: int) -> GameState | None:
@@ -230,7 +231,7 @@ def test_a_claimed_setup_by_taps_then_a_victory_with_a_reload(browser: Browser, 
 ANN = 0
 #: The key (CSS class) of the defending count's field drawn for the pair [source, target] (-1: any target).
 _PAIR_KEY = r"""([source, target]) => Array.from(
-    document.querySelectorAll('[data-testid=stElementContainer][data-stale=false]'), element => Array.from(element.classList)
+    document.querySelectorAll('[data-testid=stElementContainer][data-stale=false]:not([data-retained])'), element => Array.from(element.classList)
 ).flat().find(name => new RegExp(`^st-key-live-d_left\\d+_${source}_${target < 0 ? "\\d+" : target}$`).test(name)) ?? null"""
 LEFT_DEFENDING = "Armies left on the defending territory (0: taken)"
 #: Where each tap lands: the button's text, or what else took it. Playwright aims at a button once it has held still
@@ -330,7 +331,9 @@ class Table:
         pair, so a field found is no longer the one of the pair shown before (the page may also hold that one,
         hidden)."""
         token = self.page.wait_for_function(_PAIR_KEY, arg=[source, -1 if target is None else target]).json_value()
-        return self.panel.locator(f'[data-testid="stElementContainer"][data-stale="false"].{token}')
+        return self.panel.locator(
+            f'[data-testid="stElementContainer"][data-stale="false"]:not([data-retained]).{token}'
+        )
 
     def entry(self, kind: str, button: str) -> tuple[GameState, GameState]:
         """Tap ``button``; the stored game before and after the entry, once saved and shown in the log."""
@@ -611,6 +614,9 @@ def test_on_a_phone_every_tab_is_in_view_and_the_open_one_is_marked(browser: Bro
         tabs = page.get_by_role("tab")
         expect(tabs).to_have_count(8)
         expect(page.get_by_role("tab", name=name)).to_have_attribute("aria-selected", "true")
+        # The page's style is in: the browser applies it once it has drawn the element that holds it, which can
+        # come after the tabs are shown (the open tab's bold is from that style alone).
+        expect(page.get_by_role("tab", name=name)).to_have_css("font-weight", "700")
         for tab in tabs.all():
             box = tab.bounding_box()
             # Within the phone's width: none hidden behind the tab bar's scroll arrow.

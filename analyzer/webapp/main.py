@@ -15,7 +15,15 @@ from analyzer.webapp.start_page import start_page
 #: Page style (constant, never user text). The calculator's number inputs are sized for a thumb, and its
 #: columns stay side by side on a phone instead of stacking, as do the win-chance strip's players (stacked, the
 #: strip would take a whole phone screen); the map scrolls sideways on a narrow screen.
+#:
+#: An element that a run replaces at its place is kept beside its successor ("retained"), hidden unless it holds
+#: the focus, until the run ends; when another fragment's run is waiting (the strip's poll beside the Record
+#: panel), the panel's run is reported ended early and its retained elements stay. The entry button just
+#: tapped holds the focus: shown, it would stay on the page as an empty box above the next form, and vanish
+#: when the next tap takes the focus, moving the page under that tap, which then lands beside its button and
+#: enters nothing. Retained elements are never shown.
 CSS = """<style>
+[data-testid="stElementContainer"][data-retained] { display: none !important; }
 .st-key-calculator [data-testid="stNumberInput"] input { font-size: 1.6rem; height: 3.2rem; }
 .st-key-calculator [data-testid="stNumberInputStepDown"],
 .st-key-calculator [data-testid="stNumberInputStepUp"] { width: 3rem !important; height: 3.2rem !important; }

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime
@@ -43,8 +45,26 @@ UNCHANGED = "unchanged"
 #: The URL parameters that carry the open game's id and its open view.
 GAME_PARAM = "game"
 TAB_PARAM = "tab"
-#: Seconds between two looks at the stored version, for changes made on another device.
-POLL_SECONDS = 2.0
+#: The environment variable that sets the seconds between two looks at the store.
+POLL_ENV = "RISK_ANALYZER_POLL_SECONDS"
+
+
+def poll_seconds() -> float:
+    """Seconds between two looks at the stored version, for changes made on another device: ``$RISK_ANALYZER_POLL_SECONDS``,
+    else 2. Anything but a positive number is refused when the app starts, naming the variable."""
+    raw = os.environ.get(POLL_ENV, "").strip()
+    if not raw:
+        return 2.0
+    try:
+        seconds = float(raw)
+    except ValueError:
+        seconds = math.nan
+    if not (math.isfinite(seconds) and seconds > 0):
+        raise RiskAnalyzerError(f"{POLL_ENV} must be a positive number of seconds, got {raw[:40]!r}")
+    return seconds
+
+
+POLL_SECONDS = poll_seconds()
 
 
 @contextmanager

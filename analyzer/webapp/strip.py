@@ -20,10 +20,8 @@ from analyzer.analysis.review import turn_positions
 from analyzer.game.state import GameState, turn_number
 from analyzer.game.vocabulary import SETUP_PHASES
 from analyzer.text import plain
-from analyzer.webapp.session import GAME, follow_store, player_colors
+from analyzer.webapp.session import GAME, POLL_SECONDS, follow_store, player_colors
 
-#: Seconds between two looks for another device's entries.
-POLL_SECONDS = 2.0
 #: Where the counted chances of this page are kept, by position.
 COUNTED = "strip_counted"
 

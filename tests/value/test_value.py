@@ -184,6 +184,6 @@ def test_train_value_writes_a_model_that_loads(tmp_path: Path, capsys: pytest.Ca
     state = GameState.random_start(4, np.random.default_rng(3))
     assert ValueModel.load(out).chances(state).sum() == pytest.approx(1.0)
     assert main(["train-value", "--games", "0", "--out", str(out)]) == 2
-    assert "--games 0" in capsys.readouterr().err
+    assert "--games must be a whole number >= 1, got 0" in capsys.readouterr().err
     assert main(["train-value", "--games", "3", "--out", str(tmp_path / "model.pkl")]) == 2
     assert ".npz" in capsys.readouterr().err

@@ -8,6 +8,7 @@ from collections import deque
 
 import numpy as np
 import pytest
+from support.playouts import assert_same_games
 
 from analyzer.bots import BattleOrder, make_bot
 from analyzer.bots.heuristic import win_probability
@@ -69,17 +70,7 @@ def test_legal_games_the_same_compiled_and_checked(rules, n_players, sample):
         PixieBot(border_force=5),
         HUNTER_BOT,
     ]
-    bots = bots[:n_players]
-    for game in range(2):
-        r1, r2, r3 = game_rng(23, game), game_rng(23, game), game_rng(23, game)
-        checked, fast, fast_checked = (GameState.new(n_players, r, rules) for r in (r1, r2, r3))
-        play_game(checked, bots, r1, sample_battles=sample, check=True)
-        record = playout.play_compiled(fast, bots, r2, sample_battles=sample)
-        playout.play_compiled(fast_checked, bots, r3, sample_battles=sample, check=True)
-        assert checked.is_terminal()
-        assert fast.to_dict(history=False) == checked.to_dict(history=False) == fast_checked.to_dict(history=False)
-        assert record.trades == checked.trades and record.eliminations == checked.eliminations
-        assert r1.random() == r2.random()
+    assert_same_games(bots[:n_players], rules, sample, seed=23)
 
 
 @pytest.mark.parametrize("n_players", [3, 4, 6])

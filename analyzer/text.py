@@ -14,6 +14,7 @@ address.
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime
 
 _MARKDOWN = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$&:])")
 
@@ -57,3 +58,21 @@ def percent(p: float, digits: int = 2) -> str:
     if float(shown[:-1]) <= 0:
         return f"<{step:.{digits}f}%"
     return shown
+
+
+def ago(when: datetime) -> str:
+    """How long ago ``when`` (an aware time) was, as a list of games says it: "just now", "5 min ago", "3 h ago",
+    else the day.
+
+    >>> from datetime import timedelta
+    >>> [ago(datetime.now(UTC) - timedelta(minutes=m)) for m in (1, 20, 180)]
+    ['just now', '20 min ago', '3 h ago']
+    """
+    seconds = (datetime.now(UTC) - when).total_seconds()
+    if seconds < 90:
+        return "just now"
+    if seconds < 90 * 60:
+        return f"{seconds / 60:.0f} min ago"
+    if seconds < 36 * 3600:
+        return f"{seconds / 3600:.0f} h ago"
+    return when.astimezone().strftime("%d %b %Y")

@@ -9,6 +9,7 @@ from typing import Any
 
 import pandas as pd
 
+from analyzer.analysis.standing import continent_holders
 from analyzer.game.board import Board
 from analyzer.game.rules import reinforcement_from_territories
 from analyzer.game.state import GameState
@@ -213,4 +214,24 @@ def continent_table(state: GameState, player: int, *, stop_at: int = 1) -> pd.Da
         )
     frame = pd.DataFrame(rows)
     frame["holder"] = frame["holder"].astype("Int64")
+    return frame
+
+
+def continents_overview(board: Board, game: GameState | None = None, names: Sequence[str] = ()) -> pd.DataFrame:
+    """Each continent of ``board``: its bonus and size, and (given ``game``) who of ``names`` holds it whole.
+
+    >>> from analyzer.game.board import classic_board
+    >>> asia = continents_overview(classic_board()).iloc[4]
+    >>> asia["Continent"], int(asia["Bonus"]), int(asia["Territories"])
+    ('Asia', 7, 12)
+    """
+    frame = pd.DataFrame(
+        {
+            "Continent": [c.name for c in board.continents],
+            "Bonus": [c.bonus for c in board.continents],
+            "Territories": [len(c.territories) for c in board.continents],
+        }
+    )
+    if game is not None:
+        frame["Held by"] = ["" if h is None else names[h] for h in continent_holders(game)]
     return frame

@@ -10,18 +10,18 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from analyzer.analysis.standing import continent_holders
+from analyzer.analysis.continents import continents_overview
 from analyzer.errors import PositionError, RiskAnalyzerError
 from analyzer.game.actions import Territory
-from analyzer.game.board import Board
-from analyzer.game.labels import player_names
+from analyzer.game.labels import player_colors, player_names
 from analyzer.game.state import GameState
 from analyzer.limits import MAX_ARMIES
 from analyzer.live import corrected
 from analyzer.plot import PICK_SELECTION, chart_picks
+from analyzer.services.entries import cell_number
+from analyzer.services.saving import unchanged
 from analyzer.text import plain
 from analyzer.webapp.cached import map_spec, position_json
-from analyzer.webapp.inputs import cell_number
 from analyzer.webapp.session import (
     EDIT_ARMIES,
     EDIT_ERROR,
@@ -34,9 +34,7 @@ from analyzer.webapp.session import (
     VERSION,
     commit,
     game_key,
-    player_colors,
     say_unchanged,
-    unchanged,
     unchanged_note,
 )
 
@@ -59,7 +57,9 @@ def board_view(game: GameState, names: list[str]) -> GameState | None:
         key = map_key(picked)
         with st.container(key="board_map"):
             st.vega_lite_chart(
-                spec=map_spec(position_json(game), tuple(names), tuple(player_colors(game)), tuple(known)),
+                spec=map_spec(
+                    position_json(game), tuple(names), tuple(player_colors(game, neutral=True)), tuple(known)
+                ),
                 key=key,
                 on_select=partial(pick_on_map, key),
                 selection_mode=PICK_SELECTION,
@@ -127,7 +127,7 @@ def apply_quick_edit(game: GameState, version: int | None) -> None:
     st.session_state[EDIT_ERROR] = None
     if unchanged(edited, game):
         say_unchanged("apply_quick_edit")
-    elif not commit(edited, expected_version=version):
+    elif not commit(edited, expected_version=version).kept:
         st.session_state[EDIT_ERROR] = st.session_state.pop(STORE_ERROR, None)
 
 
@@ -196,16 +196,3 @@ def territory_editor(game: GameState, names: list[str]) -> GameState | None:
     # Marked before the save: if it is refused the entries stay in the table (its key does not change).
     st.session_state[REFUSED_TABLE] = entries
     return updated
-
-
-def continents_overview(board: Board, game: GameState | None = None, names: Sequence[str] = ()) -> pd.DataFrame:
-    frame = pd.DataFrame(
-        {
-            "Continent": [c.name for c in board.continents],
-            "Bonus": [c.bonus for c in board.continents],
-            "Territories": [len(c.territories) for c in board.continents],
-        }
-    )
-    if game is not None:
-        frame["Held by"] = ["" if h is None else names[h] for h in continent_holders(game)]
-    return frame

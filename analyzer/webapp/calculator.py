@@ -17,9 +17,9 @@ from analyzer.game.labels import player_names
 from analyzer.game.state import GameState
 from analyzer.limits import MAX_ARMIES
 from analyzer.plot import whole_ticks
+from analyzer.services.entries import bounds_problem
 from analyzer.solver.battle import dice_options
 from analyzer.text import percent, plain
-from analyzer.webapp.inputs import bounds_problem
 from analyzer.webapp.session import CHAIN_ERROR, GAME, game_key, shown_errors
 
 #: The calculator's inputs.

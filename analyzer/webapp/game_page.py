@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import partial
 
 import numpy as np
 import pandas as pd
@@ -12,6 +11,7 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from analyzer.analysis.position import reinforcement_forecast
 from analyzer.game.state import GameState, turn_number
+from analyzer.services.saving import Saved
 from analyzer.text import plain
 from analyzer.webapp.board import board_view
 from analyzer.webapp.cached import cached_suggestions, position_json
@@ -142,14 +142,16 @@ def record_fragment() -> None:
     showed when it was made: a refusal (the game changed elsewhere) shows its
     message at the entry, and leaves the entry in the panel's widgets.
     """
-    render(st.session_state[GAME], "live", lambda: partial(save_entry, version=st.session_state.get(VERSION)))
+    render(st.session_state[GAME], "live", save_entry, version=st.session_state.get(VERSION))
 
 
-def save_entry(game: GameState, *, version: int | None) -> str | None:
-    """Store ``game``, an entry made on ``version`` of the open game; None, or the message of a refusal."""
-    if commit(game, expected_version=version):
-        return None
-    return st.session_state.pop(STORE_ERROR, None) or "the game changed on another device"
+def save_entry(game: GameState, version: int | None) -> Saved:
+    """Store ``game``, an entry made on ``version`` of the open game. A refusal's message is shown at the entry,
+    not at the top of the page."""
+    saved = commit(game, expected_version=version)
+    if saved.refused:
+        st.session_state.pop(STORE_ERROR, None)
+    return saved
 
 
 def saved_game(game: GameState) -> str:

@@ -11,10 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-import pandas as pd
 import streamlit as st
 
+from analyzer.services.entries import bounds_problem
 from analyzer.text import plain
 
 
@@ -42,37 +41,3 @@ def whole_number(
         box.error(plain(f"{label}: {problem}"))
         return None
     return None if raw is None else int(raw)
-
-
-def cell_number(value: Any) -> Any:
-    """A table cell's number as the package takes it: a whole float as an ``int``, a cleared cell as None,
-    anything else as it is (for the package to refuse, naming it).
-
-    A data editor's number column turns to floats once a cell is cleared; the package takes no float
-    as a count, so the app turns its own widgets' floats back here.
-
-    >>> cell_number(np.float64(3.0)), cell_number(float("nan")), cell_number(2.5), cell_number(np.int64(4))
-    (3, None, 2.5, np.int64(4))
-    """
-    if value is None or value is pd.NA or (isinstance(value, (float, np.floating)) and np.isnan(value)):
-        return None
-    if isinstance(value, (float, np.floating)) and float(value).is_integer():
-        return int(value)
-    return value
-
-
-def bounds_problem(raw: float | int | None, lo: int, hi: int | None, *, allow_empty: bool = False) -> str:
-    """What is wrong with ``raw`` as a whole number from ``lo`` to ``hi``, in words ("" if nothing).
-
-    >>> bounds_problem(1234567890, 1, 1_000_000)
-    'enter a whole number from 1 to 1,000,000, not 1,234,567,890'
-    >>> bounds_problem(2.5, 0, None), bounds_problem(None, 0, 3), bounds_problem(3, 0, 3)
-    ('enter a whole number of at least 0, not 2.5', 'enter a whole number from 0 to 3', '')
-    """
-    wanted = f"a whole number from {lo:,} to {hi:,}" if hi is not None else f"a whole number of at least {lo:,}"
-    if raw is None:
-        return "" if allow_empty else f"enter {wanted}"
-    shown = f"{int(raw):,}" if float(raw).is_integer() else f"{raw:,}"
-    if not float(raw).is_integer() or raw < lo or (hi is not None and raw > hi):
-        return f"enter {wanted}, not {shown}"
-    return ""

@@ -8,13 +8,14 @@ from analyzer.analysis.position import new_game_from_position, with_player_label
 from analyzer.analysis.standing import living_players
 from analyzer.errors import RiskAnalyzerError
 from analyzer.game import face_down
-from analyzer.game.labels import card_label, player_names, seat_name
+from analyzer.game.labels import PLAYER_COLORS, card_label, player_colors, player_names, seat_name
 from analyzer.game.state import GameState, turn_number
 from analyzer.limits import MAX_NAME_LENGTH
 from analyzer.live import LIVE_LABEL, LiveGame, corrected
-from analyzer.plot import PLAYER_COLORS
+from analyzer.services.entries import bounds_problem
+from analyzer.services.saving import unchanged
 from analyzer.text import plain
-from analyzer.webapp.inputs import bounds_problem, whole_number
+from analyzer.webapp.inputs import whole_number
 from analyzer.webapp.session import (
     GAME,
     GAME_NAME,
@@ -22,9 +23,7 @@ from analyzer.webapp.session import (
     commit,
     game_key,
     new_game,
-    player_colors,
     say_unchanged,
-    unchanged,
     unchanged_note,
 )
 
@@ -35,7 +34,7 @@ MAX_SETS = 1000
 def players_view(game: GameState, names: list[str]) -> None:
     board = game.board
     st.caption("Names and colours")
-    colors = player_colors(game)
+    colors = player_colors(game, neutral=True)
     for p in range(game.n_players):
         name_col, color_col = st.columns([4, 1])
         name_col.text_input(
@@ -181,7 +180,7 @@ def apply_labels() -> None:
     names = [str(st.session_state.get(game_key(f"name{p}")) or "").strip() or seat_name(p) for p in seats]
     colors = [str(st.session_state.get(game_key(f"color{p}")) or PLAYER_COLORS[p]) for p in seats]
     if names == player_names(game, neutral=False) and [c.lower() for c in colors] == [
-        c.lower() for c in player_colors(game)[: game.n_players]
+        c.lower() for c in player_colors(game, neutral=True)[: game.n_players]
     ]:
         # Nothing new (a picker reporting the colour it was given, in its own case): saving it anyway would
         # start a new version, whose fresh pickers would report again, and a rename typed meanwhile would be lost.

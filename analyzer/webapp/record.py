@@ -19,7 +19,7 @@ roll instead.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 import numpy as np
 import pandas as pd
@@ -30,17 +30,34 @@ from analyzer.analysis.luck import extreme_battles, luck_series, luck_table
 from analyzer.analysis.setup import likely_continent, random_claims, setup_force, spread_rest
 from analyzer.errors import RiskAnalyzerError
 from analyzer.game import face_down
-from analyzer.game.actions import Territory
-from analyzer.game.board import classic_board
-from analyzer.game.labels import NEUTRAL_NAME, card_label, player_labels, player_names
+from analyzer.game.board import Board, classic_board
+from analyzer.game.labels import NEUTRAL_NAME, card_label, player_colors, player_names
 from analyzer.game.state import GameState, turn_number
-from analyzer.game.vocabulary import DECK, Phase, forces, player_count
+from analyzer.game.vocabulary import Phase, forces, player_count
 from analyzer.game.wording import armies_text
 from analyzer.limits import MAX_NAME_LENGTH
 from analyzer.live import LIVE_LABEL, LiveGame
-from analyzer.plot import NEUTRAL_COLOR, PICK_SELECTION, PLAYER_COLORS, board_spec, chart_picks
+from analyzer.plot import PICK_SELECTION, board_spec, chart_picks
+from analyzer.services.entries import (
+    Blank,
+    Count,
+    EntryError,
+    attack_sources,
+    battle_counts,
+    choice,
+    counts_from_text,
+    deal_owners,
+    fortify_count,
+    fortify_sources,
+    move_in_count,
+    place_count,
+    roll_counts,
+    trade_choices,
+    unseen_cards,
+)
+from analyzer.services.saving import Saved
 from analyzer.text import plain, shortened
-from analyzer.webapp.inputs import bounds_problem, whole_number
+from analyzer.webapp.inputs import whole_number
 
 T = TypeVar("T")
 
@@ -62,16 +79,14 @@ def is_live(game: GameState) -> bool:
     return LIVE_LABEL in game.labels
 
 
-#: What :func:`render` is handed to keep a new game: it returns None once the game is kept, else the
-#: message saying why not (another device saved first), shown at the entry.
-Save = Callable[[GameState], "str | None"]
+#: What :func:`render` is handed to keep a new game: it is given the game and the version of the game the
+#: entry was made on, and says whether it kept it (a refusal's message is shown at the entry).
+Save = Callable[[GameState, "int | None"], Saved]
 
 
-def render(game: GameState | None, key: str, saver: Callable[[], Save]) -> None:
-    """Draw the live-game panel for ``game`` (None: the start form); an entry hands the new game to a ``save``.
-
-    ``saver()`` gives the ``save`` for the game shown now (an entry is kept against the version it was made on):
-    it is asked again after a tap on the setup map made an entry before the panel was drawn.
+def render(game: GameState | None, key: str, save: Save, *, version: int | None = None) -> None:
+    """Draw the live-game panel for ``game`` (None: the start form), shown at ``version`` of the stored game;
+    an entry hands the new game to ``save``, against the version it was made on.
 
     ``key`` prefixes every widget key, so the panel can sit beside other
     widgets (and two panels beside each other). An entry is made by its
@@ -82,12 +97,12 @@ def render(game: GameState | None, key: str, saver: Callable[[], Save]) -> None:
     game's; an entry refused (by the rules, or by ``save``) shows its message
     under its button and the form keeps what was entered.
     """
-    save = saver()
+    keep = _Keep(save, version)
     if game is None:
-        _start_form(key, save)
+        _start_form(key, keep)
         return
     if LIVE_LABEL not in game.labels:
-        _adopt_form(game, key, save)
+        _adopt_form(game, key, keep)
         return
     try:
         live = LiveGame(game)
@@ -96,15 +111,15 @@ def render(game: GameState | None, key: str, saver: Callable[[], Save]) -> None:
         st.error(plain(f"{exc}. The game is kept; its undo list cannot be."))
         fresh = game.copy()
         fresh.labels.pop(LIVE_LABEL)
-        _adopt_form(fresh, key, save)
+        _adopt_form(fresh, key, keep)
         return
-    tapped = _map_tap(live, key, save)
+    tapped = _map_tap(live, key, keep)
     if tapped is not None:
-        live, save = LiveGame(tapped), saver()
+        live, keep = LiveGame(tapped.game), _Keep(save, tapped.version)
     names = player_names(live.state)
     _status(live, names)
-    _entries(live, names, key, save)
-    _undo_redo(live, key, save)
+    _entries(live, names, key, keep)
+    _undo_redo(live, key, keep)
     _said(key, None)
     _history(live, names, key)
 
@@ -119,50 +134,62 @@ def _form(key: str) -> int:
     return int(st.session_state.get(_k(key, "form"), 0))
 
 
-class _Blank(Exception):
-    """A field of the entry holds no valid value: its own message says so, and the entry does nothing."""
+class _Keep:
+    """The panel's ``save``, with the version of the stored game the panel shows: each entry is kept against it."""
+
+    def __init__(self, save: Save, version: int | None) -> None:
+        self.save, self.version = save, version
+
+    def __call__(self, game: GameState) -> Saved:
+        return self.save(game, self.version)
 
 
-def _count(name: str, lo: int, hi: int, default: int) -> int:
-    """The number in the field ``name`` now (what :func:`whole_number` draws), or :class:`_Blank`."""
-    raw = st.session_state.get(name, default)
-    if bounds_problem(raw, lo, hi):
-        raise _Blank
-    return int(raw)
+class _Kept(NamedTuple):
+    """An entry kept: the game it made, and that game's stored version."""
+
+    game: GameState
+    version: int | None
 
 
-def _choice(name: str, options: Sequence[T]) -> T | None:
+def _field(count: Count, name: str) -> int | None:
+    """Draw ``count`` as the number field ``name``: its label, bounds and starting value are the form's own."""
+    return whole_number(count.label, count.lo, count.hi, value=count.start, key=name)
+
+
+def _read(count: Count, name: str) -> int:
+    """The number the field ``name`` (drawn by :func:`_field`) holds now, or :class:`Blank`."""
+    return count.read(st.session_state.get(name, count.start))
+
+
+def _chosen(name: str, options: Sequence[T]) -> T | None:
     """The option the box ``name`` shows now: its value if it still is an option, else the first one."""
-    value = st.session_state.get(name)
-    if value in options:
-        return value
-    return options[0] if options else None
+    return choice(st.session_state.get(name), options)
 
 
-def _enter(key: str, anchor: str, game: GameState, save: Save, entry: Callable[[LiveGame], object]) -> GameState | None:
-    """Make one entry on ``game`` and hand the new game to ``save``; return it, or None when nothing was kept.
+def _enter(key: str, anchor: str, game: GameState, keep: _Keep, entry: Callable[[LiveGame], object]) -> _Kept | None:
+    """Make one entry on ``game`` and hand the new game to ``keep``; return it, or None when nothing was kept.
 
-    A refusal (by the rules or by ``save``) is kept for the next run to show
+    A refusal (by the rules or by the store) is kept for the next run to show
     under the ``anchor`` button, and the form keeps the entry.
     """
     live = LiveGame(game)
     try:
         entry(live)
-    except _Blank:
+    except Blank:
         return None
     except RiskAnalyzerError as exc:
         _say(key, anchor, str(exc))
         return None
-    refused = save(live.state)
-    if refused:
-        _say(key, anchor, refused)
+    saved = keep(live.state)
+    if saved.refused:
+        _say(key, anchor, saved.refused)
         return None
     st.session_state[_k(key, "form")] = _form(key) + 1
-    return live.state
+    return _Kept(live.state, saved.stored.version if saved.stored is not None else keep.version)
 
 
 def _button(
-    label: str, key: str, name: str, game: GameState, save: Save, entry: Callable[[LiveGame], object], **kw: Any
+    label: str, key: str, name: str, game: GameState, keep: _Keep, entry: Callable[[LiveGame], object], **kw: Any
 ) -> None:
     """A full-width button whose tap makes ``entry`` (by its callback), with the message of its last refusal under it.
 
@@ -173,18 +200,18 @@ def _button(
     """
     ran = _k(key, f"ran:{name}")
     pressed = st.button(
-        label, key=_k(key, name), width="stretch", on_click=_entered, args=(key, name, game, save, entry), **kw
+        label, key=_k(key, name), width="stretch", on_click=_entered, args=(key, name, game, keep, entry), **kw
     )
-    if pressed and not st.session_state.pop(ran, False) and _enter(key, name, game, save, entry) is not None:
+    if pressed and not st.session_state.pop(ran, False) and _enter(key, name, game, keep, entry) is not None:
         st.rerun()
     st.session_state.pop(ran, None)
     _said(key, name)
 
 
-def _entered(key: str, name: str, game: GameState, save: Save, entry: Callable[[LiveGame], object]) -> None:
+def _entered(key: str, name: str, game: GameState, keep: _Keep, entry: Callable[[LiveGame], object]) -> None:
     """The callback of an entry's button: the entry, noted as made (see :func:`_button`)."""
     st.session_state[_k(key, f"ran:{name}")] = True
-    _enter(key, name, game, save, entry)
+    _enter(key, name, game, keep, entry)
 
 
 def _say(key: str, anchor: str, message: str, *, refused: bool = True) -> None:
@@ -246,38 +273,22 @@ def _card_label(game: GameState) -> Callable[[int], str]:
     return label
 
 
-def _parse_counts(text: str, game: GameState) -> dict[Territory, int]:
-    """``"Ukraine 3, Ural 2"`` as ``{territory: armies}``; a bad part raises naming it."""
-    out: dict[Territory, int] = {}
-    for part in (p.strip() for p in text.split(",")):
-        if not part:
-            continue
-        name, _, count = part.rpartition(" ")
-        if not name or not count.isdigit():
-            raise _EntryError(f"{part[:MAX_NAME_LENGTH]!r} is not a territory and a count, like 'Ukraine 3'")
-        t = game.board.index(name.strip())
-        out[t] = out.get(t, 0) + int(count)
-    return out
-
-
-class _EntryError(RiskAnalyzerError):
-    """A panel entry that cannot even be read (the engine never saw it)."""
-
-
 # ------------------------------------------------------------------------------------ starting
-def _start_form(key: str, save: Save) -> None:
+def _start_form(key: str, keep: _Keep) -> None:
     st.subheader("Start a live game")
     text = st.text_input("Players, in seat order (comma-separated)", "Red, Blue, Green", key=_k(key, "names"))
     names = [shortened(n, MAX_NAME_LENGTH) for n in text.split(",") if n.strip()]
     try:
-        player_count(len(names), "the number of players named", _EntryError)
-    except _EntryError as exc:
+        player_count(len(names), "the number of players named", EntryError)
+    except EntryError as exc:
         st.error(plain(str(exc)))
         return
     first = _selectbox("Goes first", range(len(names)), lambda p: names[p], _k(key, "first"))
     me = _you_are(_selectbox("You are", [NOBODY, *range(len(names))], _seat_label(names), _k(key, "me")))
     how = st.radio("Territories", [CLAIM_ONE_BY_ONE, ENTER_BY_PLAYER, RANDOM_DEAL], key=_k(key, "how"))
-    deal = _deal_pickers(names, key) if how == ENTER_BY_PLAYER else None
+    # A game at the table is played on the classic map; the deal is picked on the board the game is made on.
+    board = classic_board()
+    deal = _deal_pickers(names, board, key) if how == ENTER_BY_PLAYER else None
     if not st.button("Start", key=_k(key, "start"), width="stretch", type="primary"):
         return
     rng = np.random.default_rng()
@@ -290,19 +301,20 @@ def _start_form(key: str, save: Save) -> None:
                 first=int(first or 0),
                 me=me,
                 seed=int(rng.integers(2**31)),
-                deal=None if deal is None else _deal_of(deal, len(names)),
+                deal=None if deal is None else deal_owners(deal, board),
+                board=board,
             )
     except RiskAnalyzerError as exc:
         st.error(plain(str(exc)))
         return
-    _kept(save, live.state)
+    _kept(keep, live.state)
 
 
-def _kept(save: Save, game: GameState) -> None:
+def _kept(keep: _Keep, game: GameState) -> None:
     """Keep a game made in this run (a start, an adoption) and draw the page again with it."""
-    refused = save(game)
-    if refused:
-        st.error(plain(refused))
+    saved = keep(game)
+    if saved.refused:
+        st.error(plain(saved.refused))
         return
     st.rerun()
 
@@ -316,9 +328,8 @@ def _you_are(choice: int | None) -> int | None:
     return None if choice is None or choice == NOBODY else int(choice)
 
 
-def _deal_pickers(names: list[str], key: str) -> list[list[int]]:
+def _deal_pickers(names: list[str], board: Board, key: str) -> list[list[int]]:
     """One searchable list per force (the neutral too, in a 2-player game) of the territories it holds."""
-    board = classic_board()
     owners = names + [NEUTRAL_NAME] * (forces(len(names)) - len(names))
     return [
         st.multiselect(
@@ -331,25 +342,7 @@ def _deal_pickers(names: list[str], key: str) -> list[list[int]]:
     ]
 
 
-def _deal_of(picked: list[list[int]], n_players: int) -> list[int]:
-    """The owner of every territory from each force's picks; a territory picked twice or by nobody is named."""
-    board = classic_board()
-    owner = [-1] * board.n_territories
-    for force, territories in enumerate(picked):
-        for t in territories:
-            if owner[t] >= 0:
-                raise _EntryError(f"{board.territories[t]} is picked for two players")
-            owner[t] = force
-    missing = [board.territories[t] for t, o in enumerate(owner) if o < 0]
-    if missing:
-        raise _EntryError(
-            f"{len(missing)} territories have no owner yet: {', '.join(missing[:5])}"
-            + (", ..." if len(missing) > 5 else "")
-        )
-    return owner
-
-
-def _adopt_form(game: GameState, key: str, save: Save) -> None:
+def _adopt_form(game: GameState, key: str, keep: _Keep) -> None:
     names = player_names(game)
     st.info("Follow this game live from here: each entry is checked by the rules, and can be undone.")
     me = _you_are(
@@ -358,7 +351,7 @@ def _adopt_form(game: GameState, key: str, save: Save) -> None:
         )
     )
     if st.button("Follow this game live", key=_k(key, "adopt"), width="stretch", type="primary"):
-        _kept(save, LiveGame(game, me=me, seed=int(np.random.default_rng().integers(2**31))).state)
+        _kept(keep, LiveGame(game, me=me, seed=int(np.random.default_rng().integers(2**31))).state)
 
 
 # ------------------------------------------------------------------------------------ the entries
@@ -394,28 +387,28 @@ def _status(live: LiveGame, names: list[str]) -> None:
         st.caption(plain(f"Your cards: {text}" + (f"; {hidden} to name" if hidden else "")))
 
 
-def _entries(live: LiveGame, names: list[str], key: str, save: Save) -> None:
+def _entries(live: LiveGame, names: list[str], key: str, keep: _Keep) -> None:
     s = live.state
     phase = s.phase
     if phase == Phase.SETUP_CLAIM:
-        _claim(s, names, key, save)
+        _claim(s, names, key, keep)
     elif phase == Phase.SETUP_PLACE:
-        _place_starting(s, names, key, save)
+        _place_starting(s, names, key, keep)
     elif phase == Phase.REINFORCE:
         # No army is due while a trade forced mid-turn (after an elimination) is waiting.
-        _trade(live, s, names, key, save)
+        _trade(live, s, names, key, keep)
         if s.pending:
-            _place(s, names, key, save)
+            _place(s, names, key, keep)
     elif phase == Phase.MOVE_IN:
-        _move_in(s, key, save)
+        _move_in(s, key, keep)
     elif phase in (Phase.ATTACK, Phase.FORTIFY):
         if phase == Phase.ATTACK:
-            _battle(s, names, key, save)
-        _fortify_or_end(live, s, names, key, save)
-    _name_cards(live, s, key, save)
+            _battle(s, names, key, keep)
+        _fortify_or_end(live, s, names, key, keep)
+    _name_cards(live, s, key, keep)
 
 
-def _map_tap(live: LiveGame, key: str, save: Save) -> GameState | None:
+def _map_tap(live: LiveGame, key: str, keep: _Keep) -> _Kept | None:
     """The entry of a tap on the setup map, made before the panel is drawn; the new game, or None.
 
     The map's tap is read from its state before anything is drawn, so the run
@@ -432,12 +425,12 @@ def _map_tap(live: LiveGame, key: str, save: Save) -> GameState | None:
         t = s.board.index(name)
         if s.phase == Phase.SETUP_CLAIM:
             if s.owner[t] < 0:
-                return _enter(key, "map", s, save, lambda live: live.claim(t))
+                return _enter(key, "map", s, keep, lambda live: live.claim(t))
             _say(key, "map", f"{name} is already {names[int(s.owner[t])]}'s: tap a free territory", refused=False)
             continue
         force = setup_force(s)
         if s.owner[t] == force:
-            return _enter(key, "map", s, save, lambda live: live.place({t: 1}))
+            return _enter(key, "map", s, keep, lambda live: live.place({t: 1}))
         _say(
             key,
             "map",
@@ -454,7 +447,7 @@ def _map_key(s: GameState, key: str) -> str:
     return _k(key, f"claim_map{len(s.history)}")
 
 
-def _claim(s: GameState, names: list[str], key: str, save: Save) -> None:
+def _claim(s: GameState, names: list[str], key: str, keep: _Keep) -> None:
     st.caption(plain(f"Tap a free territory on the map to claim it for {names[s.player]}."))
     _map(s, key)
     _button(
@@ -462,7 +455,7 @@ def _claim(s: GameState, names: list[str], key: str, save: Save) -> None:
         key,
         "deal_rest",
         s,
-        save,
+        keep,
         _deal_rest,
         help="Every territory still free is claimed in turn, in a random order.",
     )
@@ -473,12 +466,12 @@ def _claim(s: GameState, names: list[str], key: str, save: Save) -> None:
         )
 
         def entry(live: LiveGame) -> None:
-            t = _choice(_k(key, "claim"), free)
+            t = _chosen(_k(key, "claim"), free)
             if t is None:
-                raise _Blank
+                raise Blank
             live.claim(int(t))
 
-        _button("Claim", key, "claim_go", s, save, entry, type="primary")
+        _button("Claim", key, "claim_go", s, keep, entry, type="primary")
 
 
 def _deal_rest(live: LiveGame) -> None:
@@ -503,7 +496,7 @@ def _map(s: GameState, key: str) -> None:
         key=chosen,
         format_func=lambda c: "the whole world (scrolls on a phone)" if c is None else continents[c].name,
     )
-    colors = player_labels(s)[1] or list(PLAYER_COLORS[: s.n_players])
+    colors = player_colors(s, neutral=True)
     spec = _map_spec(s.to_json(history=False), tuple(player_names(s)), tuple(colors), shown)
     st.vega_lite_chart(
         spec=spec, key=_map_key(s, key), on_select="rerun", selection_mode=PICK_SELECTION, width="content"
@@ -515,13 +508,11 @@ def _map(s: GameState, key: str) -> None:
 def _map_spec(game_json: str, names: tuple[str, ...], colors: tuple[str, ...], continent: int | None) -> dict[str, Any]:
     # board_spec, not the chart: converting an Altair chart cost more than the rest of the panel, at every claim.
     game = GameState.from_json(game_json, trusted=True)
-    forces = len(game.pool)
-    colors = colors + (NEUTRAL_COLOR,) * (forces - len(colors))
     width = WORLD_MAP_WIDTH if continent is None else CONTINENT_MAP_WIDTH
     return board_spec(game, names, colors, width=width, continent=continent)
 
 
-def _place_starting(s: GameState, names: list[str], key: str, save: Save) -> None:
+def _place_starting(s: GameState, names: list[str], key: str, keep: _Keep) -> None:
     force = setup_force(s)
     left = ", ".join(f"{names[f]} {int(k)}" for f, k in enumerate(s.pool) if k)
     st.caption(plain(f"Starting armies left: {left}. Tap one of {names[force]}'s territories to put an army on it."))
@@ -531,7 +522,7 @@ def _place_starting(s: GameState, names: list[str], key: str, save: Save) -> Non
         key,
         "spread_rest",
         s,
-        save,
+        keep,
         lambda live: live.place_starting(spread_rest(live.state)),
         help="Every player's armies still to place go one at a time on their territory holding the fewest.",
     )
@@ -541,13 +532,16 @@ def _place_starting(s: GameState, names: list[str], key: str, save: Save) -> Non
 
         def entry(live: LiveGame) -> None:
             live.place_starting(
-                {f: _parse_counts(st.session_state.get(_k(key, f"start_{f}"), ""), s) for f in range(len(s.pool))}
+                {
+                    f: counts_from_text(st.session_state.get(_k(key, f"start_{f}"), ""), s.board)
+                    for f in range(len(s.pool))
+                }
             )
 
-        _button("Place starting armies", key, "start_go", s, save, entry, type="primary")
+        _button("Place starting armies", key, "start_go", s, keep, entry, type="primary")
 
 
-def _name_cards(live: LiveGame, s: GameState, key: str, save: Save) -> None:
+def _name_cards(live: LiveGame, s: GameState, key: str, keep: _Keep) -> None:
     """The face-down cards of the user's own hand to name, when there are any: after the entries, folded.
 
     Naming them is optional: a card left face down is still a card of the hand (the game goes on with it
@@ -558,7 +552,7 @@ def _name_cards(live: LiveGame, s: GameState, key: str, save: Save) -> None:
     hidden = len(set(live.hidden) & set(s.hand(live.me)))
     if not hidden:
         return
-    unseen = sorted(set(live.hidden) | {int(c) for c in np.flatnonzero(s.card_loc == DECK)})
+    unseen = unseen_cards(s, live.hidden)
     with st.expander(f"Name your face-down cards ({hidden} to name, optional)"):
         st.multiselect("Your cards", unseen, format_func=_card_label(s), key=_k(key, "name_cards"))
         _button(
@@ -566,25 +560,18 @@ def _name_cards(live: LiveGame, s: GameState, key: str, save: Save) -> None:
             key,
             "name_go",
             s,
-            save,
+            keep,
             lambda live: live.name_cards([int(c) for c in st.session_state.get(_k(key, "name_cards"), [])]),
         )
 
 
-def _trade(live: LiveGame, s: GameState, names: list[str], key: str, save: Save) -> None:
+def _trade(live: LiveGame, s: GameState, names: list[str], key: str, keep: _Keep) -> None:
     if len(s.hand(s.player)) < 3:
         return
     must = len(s.hand(s.player)) >= 5
     with st.container(border=True):
         st.write(plain(f"{names[s.player]} {'must trade' if must else 'may trade'} a set"))
-        if s.player == live.me:
-            choices = live.known_hand(s.player)
-        else:
-            choices = sorted(
-                set(live.hidden) & set(s.hand(s.player))
-                | {int(c) for c in np.flatnonzero(s.card_loc == DECK)}
-                | set(live.known_hand(s.player))
-            )
+        choices = trade_choices(s, live.hidden, live.known_hand(s.player), own=s.player == live.me)
         st.multiselect(
             "Cards shown (leave empty for 'a set')",
             choices,
@@ -602,156 +589,129 @@ def _trade(live: LiveGame, s: GameState, names: list[str], key: str, save: Save)
 
         def entry(live: LiveGame) -> None:
             cards = [int(c) for c in st.session_state.get(_k(key, "trade_cards"), [])]
-            live.trade(cards, _choice(_k(key, "trade_bonus"), bonuses))
+            live.trade(cards, _chosen(_k(key, "trade_bonus"), bonuses))
 
-        _button("Trade", key, "trade_go", s, save, entry)
+        _button("Trade", key, "trade_go", s, keep, entry)
 
 
-def _place(s: GameState, names: list[str], key: str, save: Save) -> None:
+def _place(s: GameState, names: list[str], key: str, keep: _Keep) -> None:
     mine = s.territories_of(s.player)
     t = _selectbox("Place on", mine, _territory_label(s, names), _k(key, "place_t"))
     if t is None:
         return
     g = _form(key)
-    count, many = _k(key, f"place_k{g}"), _k(key, f"place_many{g}")
-    whole_number("Armies", 1, s.pending, value=max(1, s.pending), key=count)
+    armies, count, many = place_count(s), _k(key, f"place_k{g}"), _k(key, f"place_many{g}")
+    _field(armies, count)
     st.text_input("Or several at once, like 'Ukraine 3, Ural 2'", key=many)
 
     def entry(live: LiveGame) -> None:
         several = str(st.session_state.get(many, ""))
         if several.strip():
-            live.place(_parse_counts(several, s))
+            live.place(counts_from_text(several, s.board))
             return
-        where = _choice(_k(key, "place_t"), mine)
+        where = _chosen(_k(key, "place_t"), mine)
         if where is None:
-            raise _Blank
-        live.place({int(where): _count(count, 1, s.pending, max(1, s.pending))})
+            raise Blank
+        live.place({int(where): _read(armies, count)})
 
-    _button("Place", key, "place_go", s, save, entry, type="primary")
+    _button("Place", key, "place_go", s, keep, entry, type="primary")
 
 
-def _battle(s: GameState, names: list[str], key: str, save: Save) -> None:
+def _battle(s: GameState, names: list[str], key: str, keep: _Keep) -> None:
     label = _territory_label(s, names)
     with st.container(border=True):
-        sources = [int(t) for t in s.attack_sources()]
-        if not sources:
-            return
+        sources = attack_sources(s)
         src = _selectbox("Attack from", sources, label, _k(key, "from"))
         if src is None:
             return
-        targets = s.attack_targets(src)
-        tgt = _selectbox("Attack", targets, label, _k(key, "to"))
+        tgt = _selectbox("Attack", s.attack_targets(src), label, _k(key, "to"))
         if tgt is None:
             return
-        fields = _battle_fields(s, key, src, tgt)
         # The counts start from the two stacks as they are, again after each entry and for each new pair.
-        whole_number(
-            "Armies left on the attacking territory", 1, int(s.armies[src]), value=int(s.armies[src]), key=fields["a"]
-        )
-        whole_number(
-            "Armies left on the defending territory (0: taken)",
-            0,
-            int(s.armies[tgt]),
-            value=int(s.armies[tgt]),
-            key=fields["d"],
-        )
-        _button(
-            "Record battle",
-            key,
-            "battle_go",
-            s,
-            save,
-            lambda live: _record_battle(live, s, key, sources),
-            type="primary",
-        )
+        for count, name in _battle_fields(s, key, src, tgt):
+            _field(count, name)
+        _button("Record battle", key, "battle_go", s, keep, lambda live: _record_battle(live, key), type="primary")
         with st.expander("Or roll by roll"):
-            whole_number("Attacker's dice", 1, 3, value=3, key=fields["ad"])
-            whole_number("Defender's dice", 1, 3, value=2, key=fields["dd"])
-            whole_number("Attacker lost", 0, 3, value=0, key=fields["al"])
-            whole_number("Defender lost", 0, 3, value=0, key=fields["dl"])
-            _button(
-                "Record roll", key, "roll_go", s, save, lambda live: _record_battle(live, s, key, sources, roll=True)
-            )
+            for count, name in _roll_fields(s, key, src, tgt):
+                _field(count, name)
+            _button("Record roll", key, "roll_go", s, keep, lambda live: _record_battle(live, key, roll=True))
 
 
-def _battle_fields(s: GameState, key: str, src: int, tgt: int) -> dict[str, str]:
-    """The keys of a battle's count fields, new for each pair and after each entry (so they start from the stacks)."""
-    pair = f"{_form(key)}_{src}_{tgt}"
-    names = {"a": "a_left", "d": "d_left", "ad": "r_ad", "dd": "r_dd", "al": "r_al", "dl": "r_dl"}
-    return {field: _k(key, f"{name}{pair}") for field, name in names.items()}
+def _battle_fields(s: GameState, key: str, src: int, tgt: int) -> list[tuple[Count, str]]:
+    """A whole battle's count fields and their keys, new for each pair and after each entry (so they start from
+    the stacks)."""
+    return [(c, _k(key, f"{c.name}{_form(key)}_{src}_{tgt}")) for c in battle_counts(s, src, tgt)]
 
 
-def _record_battle(live: LiveGame, s: GameState, key: str, sources: list[int], *, roll: bool = False) -> None:
+def _roll_fields(s: GameState, key: str, src: int, tgt: int) -> list[tuple[Count, str]]:
+    """One roll's count fields and their keys (as :func:`_battle_fields`)."""
+    return [(c, _k(key, f"{c.name}{_form(key)}_{src}_{tgt}")) for c in roll_counts(s)]
+
+
+def _record_battle(live: LiveGame, key: str, *, roll: bool = False) -> None:
     """The battle (or one roll) the fields hold now, as :func:`_battle` draws them."""
-    src = _choice(_k(key, "from"), sources)
-    if src is None:
-        raise _Blank
-    tgt = _choice(_k(key, "to"), [int(t) for t in s.board.neighbors[src] if s.owner[t] != s.player])
-    if tgt is None:
-        raise _Blank
-    fields = _battle_fields(s, key, src, tgt)
+    s = live.state
+    src = _chosen(_k(key, "from"), attack_sources(s))
+    tgt = None if src is None else _chosen(_k(key, "to"), s.attack_targets(src))
+    if src is None or tgt is None:
+        raise Blank
     if roll:
-        rolled = (
-            _count(fields["ad"], 1, 3, 3),
-            _count(fields["dd"], 1, 3, 2),
-            _count(fields["al"], 0, 3, 0),
-            _count(fields["dl"], 0, 3, 0),
+        attacker_dice, defender_dice, attacker_lost, defender_lost = (
+            _read(c, name) for c, name in _roll_fields(s, key, src, tgt)
         )
-        live.roll(src, tgt, *rolled)
+        live.roll(src, tgt, attacker_dice, defender_dice, attacker_lost, defender_lost)
         return
-    a = _count(fields["a"], 1, int(s.armies[src]), int(s.armies[src]))
-    d = _count(fields["d"], 0, int(s.armies[tgt]), int(s.armies[tgt]))
-    live.battle(src, tgt, a, d)
+    attackers_left, defenders_left = (_read(c, name) for c, name in _battle_fields(s, key, src, tgt))
+    live.battle(src, tgt, attackers_left, defenders_left)
 
 
-def _move_in(s: GameState, key: str, save: Save) -> None:
-    lo, hi = s.move_range()
-    assert s.move is not None
-    where = s.board.territories[s.move[1]]
-    field = _k(key, f"move_k{_form(key)}")
-    whole_number(f"Armies moved into {where} ({lo} to {hi})", lo, hi, value=hi, key=field)
-    _button("Move in", key, "move_go", s, save, lambda live: live.move_in(_count(field, lo, hi, hi)), type="primary")
+def _move_in(s: GameState, key: str, keep: _Keep) -> None:
+    moved, field = move_in_count(s), _k(key, f"move_k{_form(key)}")
+    _field(moved, field)
+    _button("Move in", key, "move_go", s, keep, lambda live: live.move_in(_read(moved, field)), type="primary")
 
 
-def _fortify_or_end(live: LiveGame, s: GameState, names: list[str], key: str, save: Save) -> None:
+def _fortify_or_end(live: LiveGame, s: GameState, names: list[str], key: str, keep: _Keep) -> None:
     cards = [NO_CARD]
     if s.captured:
-        cards += sorted(set(live.hidden) | {int(c) for c in np.flatnonzero(s.card_loc == DECK)})
+        cards += unseen_cards(s, live.hidden)
         st.selectbox("Card drawn at the end of the turn", cards, format_func=_card_label(s), key=_k(key, "card"))
 
     def drawn() -> int | None:
-        card = _choice(_k(key, "card"), cards)
+        card = _chosen(_k(key, "card"), cards)
         return None if card in (None, NO_CARD) else int(card)
 
     label = _territory_label(s, names)
-    sources = [t for t in s.territories_of(s.player) if s.armies[t] > 1]
+    sources = fortify_sources(s)
     with st.expander("Fortify", expanded=s.phase == Phase.FORTIFY):
         src = _selectbox("Fortify from", sources, label, _k(key, "f_from"))
         if src is not None:
             tgt = _selectbox("to", s.fortify_targets(int(src)), label, _k(key, "f_to"))
-            whole_number(
-                "Armies moved", 1, int(s.armies[src]) - 1, value=1, key=_k(key, f"f_k{_form(key)}_{src}_{tgt}")
-            )
+            _field(*_fortify_field(s, key, src, tgt))
 
             def entry(live: LiveGame) -> None:
-                source = _choice(_k(key, "f_from"), sources)
-                target = None if source is None else _choice(_k(key, "f_to"), s.fortify_targets(int(source)))
+                source = _chosen(_k(key, "f_from"), sources)
+                target = None if source is None else _chosen(_k(key, "f_to"), s.fortify_targets(source))
                 if source is None or target is None:
-                    raise _Blank
-                k = _count(_k(key, f"f_k{_form(key)}_{source}_{target}"), 1, int(s.armies[source]) - 1, 1)
-                live.fortify(int(source), int(target), k, card=drawn())
+                    raise Blank
+                live.fortify(source, target, _read(*_fortify_field(s, key, source, target)), card=drawn())
 
-            _button("Fortify (ends the turn)", key, "f_go", s, save, entry)
-    _button("End turn", key, "end_go", s, save, lambda live: live.end_turn(card=drawn()), type="primary")
+            _button("Fortify (ends the turn)", key, "f_go", s, keep, entry)
+    _button("End turn", key, "end_go", s, keep, lambda live: live.end_turn(card=drawn()), type="primary")
 
 
-def _undo_redo(live: LiveGame, key: str, save: Save) -> None:
+def _fortify_field(s: GameState, key: str, src: int, tgt: int | None) -> tuple[Count, str]:
+    """The fortify's count field and its key, new for each pair and after each entry."""
+    return fortify_count(s, src), _k(key, f"f_k{_form(key)}_{src}_{tgt}")
+
+
+def _undo_redo(live: LiveGame, key: str, keep: _Keep) -> None:
     s = live.state
     entries = live.entries
     if entries:
-        _button(f"Undo ({entries[-1].kind})", key, "undo", s, save, lambda live: live.undo())
+        _button(f"Undo ({entries[-1].kind})", key, "undo", s, keep, lambda live: live.undo())
     if live.can_redo:
-        _button("Redo", key, "redo", s, save, lambda live: live.redo())
+        _button("Redo", key, "redo", s, keep, lambda live: live.redo())
 
 
 # ------------------------------------------------------------------------------------ history, log, luck
@@ -795,7 +755,7 @@ def _board_map(s: GameState, names: list[str], key: str) -> None:
         key=_k(key, "board_map_of"),
         format_func=lambda c: "the whole world (scrolls on a phone)" if c == WORLD else continents[c].name,
     )
-    colors = player_labels(s)[1] or list(PLAYER_COLORS[: s.n_players])
+    colors = player_colors(s, neutral=True)
     spec = _map_spec(s.to_json(history=False), tuple(names), tuple(colors), None if shown == WORLD else shown)
     with st.container(key=_k(key, "board_map")):
         st.vega_lite_chart(spec=spec, width="content")
@@ -856,7 +816,7 @@ def _luck(s: GameState, names: list[str]) -> None:
     series = luck_series(s)
     chart = series.pivot(index="turn", columns="player", values="percentile")
     chart.columns = [names[int(p)] for p in chart.columns]
-    colors = player_labels(s)[1] or list(PLAYER_COLORS[: s.n_players])
+    colors = player_colors(s)
     st.caption("Luck percentile after each turn (50: as the dice should go)")
     st.line_chart(
         chart, y_label="percentile", x_label="turn", color=[colors[int(p)] for p in sorted(set(series["player"]))]

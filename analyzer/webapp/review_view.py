@@ -15,11 +15,10 @@ import streamlit as st
 
 from analyzer.analysis.review import ROLLOUTS, GameReview, review_figure, review_game
 from analyzer.errors import RiskAnalyzerError
-from analyzer.game.labels import player_names
+from analyzer.game.labels import player_colors, player_names
 from analyzer.game.state import GameState
 from analyzer.text import plain
 from analyzer.webapp.cached import figure_png
-from analyzer.webapp.session import player_colors
 
 #: Session key of the reviews made in this session, by (game JSON, rollouts, seed).
 REVIEWS = "reviews"
@@ -78,7 +77,9 @@ def review_view(game: GameState, names: list[str]) -> None:
         bar.empty()
         reviews.clear()  # one review kept: a long game's review is large
         reviews[key] = review
-    show_review(review, player_names(subject, neutral=False), player_colors(subject) if subject is game else None)
+    show_review(
+        review, player_names(subject, neutral=False), player_colors(subject, neutral=True) if subject is game else None
+    )
 
 
 def show_review(review: GameReview, names: list[str], colors: list[str] | None) -> None:

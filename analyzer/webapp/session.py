@@ -2,18 +2,15 @@
 
 from __future__ import annotations
 
-import math
-import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime
 
 import streamlit as st
 
-from analyzer.analysis.position import player_labels
-from analyzer.errors import RiskAnalyzerError, StoreConflictError, StoreError
+from analyzer.errors import RiskAnalyzerError, StoreError
 from analyzer.game.state import GameState
-from analyzer.plot import NEUTRAL_COLOR, PLAYER_COLORS
+from analyzer.services.saving import Saved, poll_seconds, save
 from analyzer.store import GameStore, StoredGame, default_path
 from analyzer.text import plain
 
@@ -45,23 +42,6 @@ UNCHANGED = "unchanged"
 #: The URL parameters that carry the open game's id and its open view.
 GAME_PARAM = "game"
 TAB_PARAM = "tab"
-#: The environment variable that sets the seconds between two looks at the store.
-POLL_ENV = "RISK_ANALYZER_POLL_SECONDS"
-
-
-def poll_seconds() -> float:
-    """Seconds between two looks at the stored version, for changes made on another device: ``$RISK_ANALYZER_POLL_SECONDS``,
-    else 2. Anything but a positive number is refused when the app starts, naming the variable."""
-    raw = os.environ.get(POLL_ENV, "").strip()
-    if not raw:
-        return 2.0
-    try:
-        seconds = float(raw)
-    except ValueError:
-        seconds = math.nan
-    if not (math.isfinite(seconds) and seconds > 0):
-        raise RiskAnalyzerError(f"{POLL_ENV} must be a positive number of seconds, got {raw[:40]!r}")
-    return seconds
 
 
 POLL_SECONDS = poll_seconds()
@@ -139,48 +119,37 @@ def close_game() -> None:
     st.query_params.pop(TAB_PARAM, None)
 
 
-def new_game(game: GameState, name: str) -> None:
+def new_game(game: GameState, name: str) -> Saved:
     """Store ``game`` as a new game and open it; if the store cannot take it, it is kept in this page only."""
-    st.session_state[STORE_ERROR] = None
-    try:
-        show_stored(store().create(game, name))
-    except StoreError as exc:
-        close_game()
-        st.session_state[GAME] = game
-        st.session_state[GAME_NAME] = name
-        fresh_widgets()
-        st.session_state[STORE_ERROR] = f"{exc}. The game is kept in this page only: save it as a file to keep it."
+    close_game()
+    st.session_state[GAME_NAME] = name
+    return commit(game)
 
 
-def commit(game: GameState, *, expected_version: int | None = None) -> bool:
-    """Store ``game`` as the next version of the open one and show it. False if a newer version refused it.
+def commit(game: GameState, *, expected_version: int | None = None) -> Saved:
+    """Store ``game`` as the next version of the open one and show it: the outcome (refused, when a newer
+    version was saved first).
 
-    ``game`` is saved against ``expected_version`` (default: the version shown now).
-
-    On a refusal the fresh game is shown and every widget keeps the user's
-    entry, to apply again. When the store cannot be written the game is kept
-    in this page, with the message.
+    ``game`` is saved against ``expected_version`` (default: the version shown now); a game not stored
+    yet (the store failed when it was made) is stored now. On a refusal the fresh game is shown and
+    every widget keeps the user's entry, to apply again. When the store cannot be written the game is
+    kept in this page, with the message.
     """
-    st.session_state[STORE_ERROR] = None
-    game_id = st.session_state.get(STORED_ID)
+    version = st.session_state.get(VERSION) if expected_version is None else expected_version
     try:
-        if game_id is None:
-            # Not stored yet (the store failed when it was created): try again now.
-            show_stored(store().create(game, st.session_state.get(GAME_NAME) or default_name()))
-        else:
-            version = st.session_state[VERSION] if expected_version is None else expected_version
-            show_stored(store().save(game_id, game, expected_version=version))
-        return True
-    except StoreConflictError as exc:
-        assert isinstance(exc.current, StoredGame)
-        show_stored(exc.current, keep_entries=True)
-        st.session_state[STORE_ERROR] = str(exc)
-        return False
+        games = store()
     except StoreError as exc:
+        saved = Saved.failed(exc)
+    else:
+        name = st.session_state.get(GAME_NAME) or default_name()
+        saved = save(games, game, game_id=st.session_state.get(STORED_ID), version=version, name=name)
+    st.session_state[STORE_ERROR] = saved.refused or saved.problem
+    if saved.stored is None:
         st.session_state[GAME] = game
         fresh_widgets()
-        st.session_state[STORE_ERROR] = f"{exc}. The change is kept in this page only: save the game as a file."
-        return True
+    else:
+        show_stored(saved.stored, keep_entries=not saved.kept)
+    return saved
 
 
 @st.fragment(run_every=POLL_SECONDS)
@@ -221,22 +190,6 @@ def default_name() -> str:
 def game_key(name: str) -> str:
     """A widget key that changes with the game, so the widget shows the new game's value."""
     return f"{name}-{st.session_state.get(GENERATION, 0)}"
-
-
-def player_colors(game: GameState) -> list[str]:
-    _, colors = player_labels(game)
-    seats = colors if colors is not None else list(PLAYER_COLORS[: game.n_players])
-    return seats + ([NEUTRAL_COLOR] if game.neutral is not None else [])
-
-
-def unchanged(edited: GameState, game: GameState) -> bool:
-    """Whether an edit left ``game`` as it was. A position typed with no history is typed again by each edit,
-    with the record of how it was typed (``initial``): only the game it makes counts."""
-    if edited.history or game.history:
-        return edited == game
-    before, after = game.to_dict(), edited.to_dict()
-    before.pop("initial"), after.pop("initial")
-    return before == after
 
 
 def say_unchanged(button: str) -> None:

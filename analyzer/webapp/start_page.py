@@ -2,21 +2,21 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from functools import partial
 
 import numpy as np
 import streamlit as st
 
+from analyzer.analysis.continents import continents_overview
 from analyzer.analysis.position import blank_position, player_labels
 from analyzer.errors import RiskAnalyzerError, StoreError
 from analyzer.game.board import classic_board
 from analyzer.game.state import GameState
 from analyzer.limits import MAX_NAME_LENGTH
-from analyzer.text import plain, shortened
-from analyzer.webapp.board import continents_overview
+from analyzer.services.entries import bounds_problem
+from analyzer.text import ago, plain, shortened
 from analyzer.webapp.cached import bare_map_png
-from analyzer.webapp.inputs import bounds_problem, whole_number
+from analyzer.webapp.inputs import whole_number
 from analyzer.webapp.record import render
 from analyzer.webapp.session import (
     GAME_NAME,
@@ -98,7 +98,7 @@ def start_page() -> None:
         help="Territories dealt round the table with one army each, to type a real game over.",
     )
     with st.expander("Follow a game at the table, move by move"):
-        render(None, "live-start", lambda: partial(new_game, name=chosen_name()))
+        render(None, "live-start", lambda game, _version: new_game(game, chosen_name()))
     upload_game()
     st.subheader("Classic map")
     st.image(bare_map_png())
@@ -109,17 +109,6 @@ def upload_game() -> None:
     st.file_uploader("Open a saved game (JSON)", type="json", key=UPLOAD, on_change=load_upload)
     if st.session_state.get(LOAD_ERROR):
         st.error(plain(st.session_state[LOAD_ERROR]))
-
-
-def ago(when: datetime) -> str:
-    seconds = (datetime.now(UTC) - when).total_seconds()
-    if seconds < 90:
-        return "just now"
-    if seconds < 90 * 60:
-        return f"{seconds / 60:.0f} min ago"
-    if seconds < 36 * 3600:
-        return f"{seconds / 3600:.0f} h ago"
-    return when.astimezone().strftime("%d %b %Y")
 
 
 def stored_json(game_id: str) -> str:

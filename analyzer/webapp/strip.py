@@ -8,45 +8,28 @@ their 95% intervals, when a player wants the figures measured rather than estima
 
 from __future__ import annotations
 
-import hashlib
 import io
 
 import numpy as np
 import streamlit as st
 from matplotlib.figure import Figure
 
-from analyzer.analysis.evaluator import ROLLOUTS, Chances, chances
-from analyzer.analysis.review import turn_positions
+from analyzer.analysis.evaluator import ROLLOUTS, Chances
+from analyzer.game.labels import player_colors
 from analyzer.game.state import GameState, turn_number
 from analyzer.game.vocabulary import SETUP_PHASES
+from analyzer.services.valuation import Series, chance_series, counted
 from analyzer.text import plain
-from analyzer.webapp.session import GAME, POLL_SECONDS, follow_store, player_colors
+from analyzer.webapp.session import GAME, POLL_SECONDS, follow_store
 
 #: Where the counted chances of this page are kept, by position.
 COUNTED = "strip_counted"
 
 
-def position_key(state: GameState) -> str:
-    """The key a position's figures are kept under: a hash of the position without its history."""
-    return hashlib.sha256(state.to_json(history=False).encode()).hexdigest()
-
-
 @st.cache_data(max_entries=32, show_spinner=False)
-def _series(game_json: str) -> tuple[list[Chances], tuple[int, ...], str]:
-    """The model's chances at the start of each complete turn, then of the game as it stands now (cached by the
-    game, history included), the table's turn of each, and the position now's key."""
-    game = GameState.from_json(game_json, trusted=True)
-    positions = turn_positions(game)
-    # The game now ends the series, in place of the last complete turn's end if no entry came since (the game
-    # itself keeps its players' names, which the turns' positions leave out).
-    if positions and (game.turn, game.phase, game.pending) == (
-        positions[-1].turn,
-        positions[-1].phase,
-        positions[-1].pending,
-    ):
-        positions.pop()
-    shown = [*positions, game]
-    return [chances(p) for p in shown], tuple(turn_number(p) for p in shown), position_key(game)
+def _series(game_json: str) -> Series:
+    """:func:`chance_series` of the game, kept by the game (history included)."""
+    return chance_series(GameState.from_json(game_json, trusted=True))
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
@@ -83,7 +66,7 @@ def _chart_png(
 def _count(game: GameState, key: str) -> None:
     """The button's callback: the rollouts of the position now, kept for the page (run before the strip's next
     run draws them)."""
-    st.session_state.setdefault(COUNTED, {})[key] = chances(game, "rollouts", rollouts=ROLLOUTS)
+    st.session_state.setdefault(COUNTED, {})[key] = counted(game)
 
 
 @st.fragment(run_every=POLL_SECONDS)
@@ -96,9 +79,10 @@ def win_strip(names: list[str]) -> None:
     game: GameState | None = st.session_state.get(GAME)
     if game is None or int(game.phase) in SETUP_PHASES:
         return
-    series, turns, key = _series(game.to_json())
-    counted: dict[str, Chances] = st.session_state.setdefault(COUNTED, {})
-    shown = counted.get(key, series[-1])
+    series = _series(game.to_json())
+    key = series.key
+    kept: dict[str, Chances] = st.session_state.setdefault(COUNTED, {})
+    shown = kept.get(key, series.now)
     with st.container(key="win_strip", border=True):
         cols = st.columns(game.n_players)
         for p, col in enumerate(cols):
@@ -109,7 +93,7 @@ def win_strip(names: list[str]) -> None:
             )
             col.caption(f"{100 * shown.low[p]:.0f}–{100 * shown.high[p]:.0f}%")
         st.caption(plain(f"Now, {names[game.player]}'s turn {turn_number(game)}. {shown.caption}"))
-        if key not in counted and shown.method == "model":
+        if key not in kept and shown.method == "model":
             st.button(
                 f"Count {ROLLOUTS} rollouts",
                 key="strip_count",
@@ -117,7 +101,7 @@ def win_strip(names: list[str]) -> None:
                 on_click=_count,
                 args=(game, key),
             )
-        if len(series) > 1:
-            p_series = tuple(tuple(float(x) for x in c.p) for c in series)
-            colors = tuple(player_colors(game)[: game.n_players])
-            st.image(_chart_png(p_series, tuple(plain(n) for n in names), colors, turns))
+        if len(series.chances) > 1:
+            p_series = tuple(tuple(float(x) for x in c.p) for c in series.chances)
+            colors = tuple(player_colors(game))
+            st.image(_chart_png(p_series, tuple(plain(n) for n in names), colors, series.turns))

@@ -17,7 +17,7 @@ from streamlit.testing.v1 import AppTest
 
 from analyzer.analysis import evaluator
 from analyzer.analysis.position import attack_suggestions, new_game_from_position
-from analyzer.errors import BoardError, RiskAnalyzerError
+from analyzer.errors import BoardError
 from analyzer.game.actions import Attack, Place
 from analyzer.game.board import classic_board
 from analyzer.game.dice import DiceRules
@@ -41,7 +41,6 @@ from analyzer.solver.chains import chain
 from analyzer.solver.tables import odds_tables
 from analyzer.store import DB_ENV, GameStore
 from analyzer.text import percent
-from analyzer.webapp.session import POLL_ENV, poll_seconds
 
 BOARD = classic_board()
 N = BOARD.n_territories
@@ -1267,14 +1266,3 @@ def test_all_games_then_open_opens_a_live_game_on_the_record_view(database: Path
     assert not at.exception
     assert at.session_state["tab"] == "Record" and at.query_params["tab"] == "Record"
     assert at.button(key="live:place_go").label == "Place"
-
-
-def test_the_seconds_between_looks_at_the_store_come_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv(POLL_ENV, raising=False)
-    assert poll_seconds() == 2.0
-    monkeypatch.setenv(POLL_ENV, " 0.5 ")
-    assert poll_seconds() == 0.5
-    for bad in ("0", "-1", "nan", "inf", "soon"):
-        monkeypatch.setenv(POLL_ENV, bad)
-        with pytest.raises(RiskAnalyzerError, match=POLL_ENV):
-            poll_seconds()

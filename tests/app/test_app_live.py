@@ -33,12 +33,14 @@ TIMEOUT = 60
 def host() -> None:
     import streamlit as st
 
+    from analyzer.services.saving import Saved
     from analyzer.webapp.record import render
 
-    def save(new: object) -> None:
+    def save(new: object, version: int | None) -> Saved:
         st.session_state["game"] = new
+        return Saved(None)
 
-    render(st.session_state.get("game"), "live", lambda: save)
+    render(st.session_state.get("game"), "live", save)
 
 
 def _app(game: GameState | None) -> AppTest:
@@ -98,8 +100,8 @@ def record(at: AppTest, step: tuple[str, dict[str, Any]]) -> None:
         tgt = BOARD.index(kw["target"])
         at.selectbox(key=k("to")).set_value(tgt).run()
         pair = f"{form(at)}_{src}_{tgt}"
-        at.number_input(key=k(f"a_left{pair}")).set_value(kw["attacker_left"])
-        at.number_input(key=k(f"d_left{pair}")).set_value(kw["defender_left"])
+        at.number_input(key=k(f"attackers_left{pair}")).set_value(kw["attacker_left"])
+        at.number_input(key=k(f"defenders_left{pair}")).set_value(kw["defender_left"])
         press(at, "battle_go")
     elif name == "move_in":
         at.number_input(key=k(f"move_k{form(at)}")).set_value(kw["armies"])
@@ -188,21 +190,29 @@ def test_refused_entries_show_the_engines_message_and_keep_the_game() -> None:
     at.selectbox(key=k("from")).set_value(0).run()
     at.selectbox(key=k("to")).set_value(BOARD.index("Kamchatka")).run()
     pair = f"1_0_{BOARD.index('Kamchatka')}"
-    assert at.number_input(key=k(f"d_left{pair}")).value == 3  # the form starts from the stacks as they are
-    at.number_input(key=k(f"a_left{pair}")).set_value(15)
-    at.number_input(key=k(f"d_left{pair}")).set_value(0)
+    assert at.number_input(key=k(f"defenders_left{pair}")).value == 3  # the form starts from the stacks as they are
+    at.number_input(key=k(f"attackers_left{pair}")).set_value(15)
+    at.number_input(key=k(f"defenders_left{pair}")).set_value(0)
     press(at, "battle_go")
     (message,) = errors(at)
     assert "enter a whole number from 1 to 14, not 15" in message.replace("\\", "") and game_of(at) == after_place
-    assert at.number_input(key=k(f"a_left{pair}")).value == 15
-    at.number_input(key=k(f"a_left{pair}")).set_value(14)
-    # Roll by roll: an outcome the dice cannot give is refused, a possible one recorded.
-    at.number_input(key=k(f"r_al{pair}")).set_value(3)
+    assert at.number_input(key=k(f"attackers_left{pair}")).value == 15
+    at.number_input(key=k(f"attackers_left{pair}")).set_value(14)
+    # Roll by roll: more losses than the classic dice compare (two) are refused at the field; an outcome those
+    # dice cannot give (two attackers lost to one defending die) by the rules; a possible one is recorded.
+    at.number_input(key=k(f"attacker_lost{pair}")).set_value(3)
     press(at, "roll_go")
     (message,) = errors(at)
-    assert "not a possible outcome of 3 dice against 2" in message.replace("\\", "") and game_of(at) == after_place
-    at.number_input(key=k(f"r_al{pair}")).set_value(1)
-    at.number_input(key=k(f"r_dl{pair}")).set_value(1)
+    assert "Attacker lost: enter a whole number from 0 to 2, not 3" in message.replace("\\", "")
+    assert game_of(at) == after_place
+    at.number_input(key=k(f"attacker_lost{pair}")).set_value(2)
+    at.number_input(key=k(f"defender_dice{pair}")).set_value(1)
+    press(at, "roll_go")
+    (message,) = errors(at)
+    assert "not a possible outcome of 3 dice against 1" in message.replace("\\", "") and game_of(at) == after_place
+    at.number_input(key=k(f"defender_dice{pair}")).set_value(2)
+    at.number_input(key=k(f"attacker_lost{pair}")).set_value(1)
+    at.number_input(key=k(f"defender_lost{pair}")).set_value(1)
     press(at, "roll_go")
     rolled = game_of(at)
     assert not errors(at) and rolled.armies[0] == 13 and rolled.armies[BOARD.index("Kamchatka")] == 2
@@ -289,8 +299,8 @@ def test_after_a_battle_the_boxes_show_the_armies_left() -> None:
     assert labels == {"from": "Alaska (14, Player 1)", "to": "Kamchatka (3, Player 3)"}
     # Alaska's 14 against Kamchatka's 3, stopped at 10 and 1: the browser sent the labels above with the press.
     pair = f"1_0_{BOARD.index('Kamchatka')}"
-    at.number_input(key=k(f"a_left{pair}")).set_value(10)
-    at.number_input(key=k(f"d_left{pair}")).set_value(1)
+    at.number_input(key=k(f"attackers_left{pair}")).set_value(10)
+    at.number_input(key=k(f"defenders_left{pair}")).set_value(1)
     press(at, "battle_go")
     assert game_of(at).armies[[0, BOARD.index("Kamchatka")]].tolist() == [10, 1]
     after = {name: at.selectbox(key=k(name)) for name in sent}
@@ -313,8 +323,8 @@ def test_after_a_move_in_the_next_battle_starts_from_the_armies_left() -> None:
     at.selectbox(key=k("from")).set_value(iceland).run()
     at.selectbox(key=k("to")).set_value(scandinavia).run()
     # Scandinavia taken with 9 of Iceland's 10 left, then 3 moved in (3 to 8 allowed): Iceland keeps 6.
-    at.number_input(key=k(f"a_left1_{iceland}_{scandinavia}")).set_value(9)
-    at.number_input(key=k(f"d_left1_{iceland}_{scandinavia}")).set_value(0)
+    at.number_input(key=k(f"attackers_left1_{iceland}_{scandinavia}")).set_value(9)
+    at.number_input(key=k(f"defenders_left1_{iceland}_{scandinavia}")).set_value(0)
     press(at, "battle_go")
     at.number_input(key=k("move_k2")).set_value(3)
     press(at, "move_go")
@@ -322,7 +332,7 @@ def test_after_a_move_in_the_next_battle_starts_from_the_armies_left() -> None:
     # The next battle from Iceland starts from its 6 armies, not the 9 typed for the last one.
     assert at.selectbox(key=k("from")).value == iceland
     target = at.selectbox(key=k("to")).value
-    assert at.number_input(key=k(f"a_left3_{iceland}_{target}")).value == 6
+    assert at.number_input(key=k(f"attackers_left3_{iceland}_{target}")).value == 6
     assert at.selectbox(key=k("from")).proto.raw_value == "Iceland (6, Player 1)"
 
 

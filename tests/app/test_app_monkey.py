@@ -41,21 +41,18 @@ def host() -> None:
 
     import streamlit as st
 
-    from analyzer.errors import StoreConflictError
+    from analyzer.services.saving import save
     from analyzer.store import GameStore
     from analyzer.webapp.record import render
 
     store = GameStore(os.environ["RISK_ANALYZER_DB"])
     stored = store.load(st.session_state["game_id"])
-
-    def save(new: object) -> str | None:
-        try:
-            store.save(stored.id, new, expected_version=stored.version)
-        except StoreConflictError as exc:
-            return str(exc)
-        return None
-
-    render(stored.state, "live", lambda: save)
+    render(
+        stored.state,
+        "live",
+        lambda game, version: save(store, game, game_id=stored.id, version=version, name=stored.name),
+        version=stored.version,
+    )
 
 
 def replayed_equals(state: GameState) -> bool:

@@ -25,9 +25,9 @@ from analyzer.game.board import classic_board
 from analyzer.game.state import GameState
 from analyzer.live import LiveGame
 from analyzer.plot import player_name
+from analyzer.services.saving import POLL_ENV
 from analyzer.solver.battle import battle
 from analyzer.store import GameStore
-from analyzer.webapp.session import POLL_ENV
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 

@@ -232,7 +232,7 @@ ANN = 0
 #: The key (CSS class) of the defending count's field drawn for the pair [source, target] (-1: any target).
 _PAIR_KEY = r"""([source, target]) => Array.from(
     document.querySelectorAll('[data-testid=stElementContainer][data-stale=false]:not([data-retained])'), element => Array.from(element.classList)
-).flat().find(name => new RegExp(`^st-key-live-d_left\\d+_${source}_${target < 0 ? "\\d+" : target}$`).test(name)) ?? null"""
+).flat().find(name => new RegExp(`^st-key-live-defenders_left\\d+_${source}_${target < 0 ? "\\d+" : target}$`).test(name)) ?? null"""
 LEFT_DEFENDING = "Armies left on the defending territory (0: taken)"
 #: Where each tap lands: the button's text, or what else took it. Playwright aims at a button once it has held still
 #: for two frames, but the page can still move under the tap. The win-chance strip, when it sat above the Record

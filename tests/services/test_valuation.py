@@ -1,0 +1,34 @@
+"""The chances beside a live game are the evaluator's, at the start of each complete turn and now."""
+
+from __future__ import annotations
+
+import numpy as np
+from support.live_script import play_script
+
+from analyzer.analysis.evaluator import chances
+from analyzer.game.state import turn_number
+from analyzer.game.timeline import timeline
+from analyzer.services.valuation import chance_series, position_key
+
+
+def test_the_series_values_each_turn_start_and_the_game_now_as_every_view_does() -> None:
+    live, _ = play_script(60, seed=5)
+    game = live.state
+    complete = [t for t in timeline(game).turns if t.complete]
+    assert len(complete) >= 3
+    series = chance_series(game)
+    # The start of each complete turn, the end of the last one, then the game now (in place of that end if no
+    # entry came since).
+    end = complete[-1].after
+    now_is_the_end = (game.turn, game.phase, game.pending) == (end.turn, end.phase, end.pending)
+    assert len(series.chances) == len(complete) + (1 if now_is_the_end else 2)
+    # The last point is the game as it stands, valued as the evaluator values it anywhere else.
+    now = chances(game)
+    assert np.array_equal(series.now.p, now.p) and series.now.method == now.method == "model"
+    assert series.turns[-1] == turn_number(game) and list(series.turns) == sorted(series.turns)
+    for c in series.chances:
+        assert abs(float(c.p.sum()) - 1.0) < 1e-9 and (c.low <= c.p).all() and (c.p <= c.high).all()
+    assert series.key == position_key(game)
+    # A position's key leaves its history out: the same board reached by a copy keeps it; an entry changes it.
+    assert position_key(game.copy()) == series.key
+    assert position_key(live.board_at(len(live.entries) - 1)) != series.key

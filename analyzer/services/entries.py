@@ -27,6 +27,7 @@ import numpy as np
 import pandas as pd
 
 from analyzer.errors import RiskAnalyzerError
+from analyzer.game import face_down
 from analyzer.game.actions import Territory
 from analyzer.game.board import Board
 from analyzer.game.core import StateCore
@@ -34,6 +35,9 @@ from analyzer.game.vocabulary import DECK
 from analyzer.limits import MAX_NAME_LENGTH
 
 T = TypeVar("T")
+
+#: Sets traded a typed position may say: more than a game ever sees.
+MAX_SETS = 1000
 
 
 class Blank(Exception):
@@ -133,6 +137,17 @@ def move_in_count(s: StateCore) -> Count:
 def fortify_count(s: StateCore, source: int) -> Count:
     """Armies moved by a fortify: one to all but the one that stays."""
     return Count("fortified", "Armies moved", 1, int(s.armies[source]) - 1, 1)
+
+
+def face_down_count(s: StateCore, player: int, name: str) -> Count:
+    """The cards ``player`` (called ``name``) holds face down: none to every card of the deck, starting from the
+    count the game holds."""
+    return Count("face_down", f"Face down, {name}", 0, s.board.n_cards, face_down.counts(s)[player])
+
+
+def sets_traded_count(s: StateCore) -> Count:
+    """The sets traded so far in a typed position: up to :data:`MAX_SETS`, starting from the game's."""
+    return Count("sets_traded", "Sets traded so far", 0, MAX_SETS, int(s.sets_traded))
 
 
 # ------------------------------------------------------------------------------------ choices

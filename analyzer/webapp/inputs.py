@@ -13,8 +13,14 @@ from typing import Any
 
 import streamlit as st
 
-from analyzer.services.entries import bounds_problem
+from analyzer.services.entries import Count, bounds_problem
 from analyzer.text import plain
+
+
+def count_field(count: Count, key: str, *, where: Any = None, help: str | None = None) -> int | None:
+    """Draw ``count`` (a form's field, :class:`~analyzer.services.entries.Count`) as a :func:`whole_number`: its
+    label, bounds and starting value are the form's own, and the form reads it back through the same ``count``."""
+    return whole_number(count.label, count.lo, count.hi, value=count.start, key=key, where=where, help=help)
 
 
 def whole_number(

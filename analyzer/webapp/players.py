@@ -12,10 +12,10 @@ from analyzer.game.labels import PLAYER_COLORS, card_label, player_colors, playe
 from analyzer.game.state import GameState, turn_number
 from analyzer.limits import MAX_NAME_LENGTH
 from analyzer.live import LIVE_LABEL, LiveGame, corrected
-from analyzer.services.entries import bounds_problem
+from analyzer.services.entries import Blank, face_down_count, sets_traded_count
 from analyzer.services.saving import unchanged
 from analyzer.text import plain
-from analyzer.webapp.inputs import whole_number
+from analyzer.webapp.inputs import count_field
 from analyzer.webapp.session import (
     GAME,
     GAME_NAME,
@@ -26,9 +26,6 @@ from analyzer.webapp.session import (
     say_unchanged,
     unchanged_note,
 )
-
-#: Sets traded a typed position may say: more than a game ever sees.
-MAX_SETS = 1000
 
 
 def players_view(game: GameState, names: list[str]) -> None:
@@ -65,17 +62,13 @@ def players_view(game: GameState, names: list[str]) -> None:
             format_func=lambda p: names[p],
             key=game_key("to_move"),
         )
-        whole_number(
-            "Sets traded so far",
-            0,
-            MAX_SETS,
-            value=int(game.sets_traded),
-            key=game_key("sets_traded"),
+        count_field(
+            sets_traded_count(game),
+            game_key("sets_traded"),
             help=f"The next set is worth {game.next_set_value()} armies.",
         )
     cards = list(range(board.n_cards))
     hidden = set(game.face_down)
-    down = face_down.counts(game)
     st.caption("Cards: the ones you have seen, and how many more each player holds face down.")
     for p in range(game.n_players):
         known_col, down_col = st.columns([3, 1])
@@ -88,7 +81,7 @@ def players_view(game: GameState, names: list[str]) -> None:
             key=game_key(f"hand{p}"),
         )
         with down_col:
-            whole_number(f"Face down, {plain(names[p])}", 0, board.n_cards, value=down[p], key=game_key(f"down{p}"))
+            count_field(face_down_count(game, p, plain(names[p])), game_key(f"down{p}"))
     st.button(
         "Apply",
         on_click=apply_players,
@@ -134,32 +127,25 @@ def start_over() -> None:
 
 def apply_players() -> None:
     game: GameState = st.session_state[GAME]
-    for p in range(game.n_players):
-        problem = bounds_problem(st.session_state[game_key(f"down{p}")], 0, game.board.n_cards)
-        if problem:
-            st.session_state[PLAYERS_ERROR] = (
-                f"face-down cards of {player_names(game)[p]}: {problem}; nothing was applied"
-            )
-            return
+    names = player_names(game)
     recorded = bool(game.history)
-    if not recorded and bounds_problem(st.session_state.get(game_key("sets_traded")), 0, MAX_SETS):
-        st.session_state[PLAYERS_ERROR] = (
-            "sets traded: "
-            + bounds_problem(st.session_state.get(game_key("sets_traded")), 0, MAX_SETS)
-            + "; nothing was applied"
-        )
+    try:
+        down = [
+            face_down_count(game, p, names[p]).read(st.session_state[game_key(f"down{p}")])
+            for p in range(game.n_players)
+        ]
+        sets_traded = None if recorded else sets_traded_count(game).read(st.session_state[game_key("sets_traded")])
+    except Blank as exc:
+        st.session_state[PLAYERS_ERROR] = f"{exc}; nothing was applied"
         return
     try:
         # A recorded game gets a correction entry, its history kept; a typed position is typed again.
         edited = corrected(
             game,
             player=None if recorded else int(st.session_state[game_key("to_move")]),
-            sets_traded=None if recorded else st.session_state[game_key("sets_traded")],
+            sets_traded=sets_traded,
             hands={
-                p: [
-                    *st.session_state[game_key(f"hand{p}")],
-                    *[face_down.UNKNOWN] * int(st.session_state[game_key(f"down{p}")]),
-                ]
+                p: [*st.session_state[game_key(f"hand{p}")], *[face_down.UNKNOWN] * down[p]]
                 for p in range(game.n_players)
             },
         )

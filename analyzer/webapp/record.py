@@ -57,7 +57,7 @@ from analyzer.services.entries import (
 )
 from analyzer.services.saving import Saved
 from analyzer.text import plain, shortened
-from analyzer.webapp.inputs import whole_number
+from analyzer.webapp.inputs import count_field, whole_number
 
 T = TypeVar("T")
 
@@ -151,13 +151,8 @@ class _Kept(NamedTuple):
     version: int | None
 
 
-def _field(count: Count, name: str) -> int | None:
-    """Draw ``count`` as the number field ``name``: its label, bounds and starting value are the form's own."""
-    return whole_number(count.label, count.lo, count.hi, value=count.start, key=name)
-
-
 def _read(count: Count, name: str) -> int:
-    """The number the field ``name`` (drawn by :func:`_field`) holds now, or :class:`Blank`."""
+    """The number the field ``name`` (drawn by :func:`~analyzer.webapp.inputs.count_field`) holds now, or :class:`Blank`."""
     return count.read(st.session_state.get(name, count.start))
 
 
@@ -601,7 +596,7 @@ def _place(s: GameState, names: list[str], key: str, keep: _Keep) -> None:
         return
     g = _form(key)
     armies, count, many = place_count(s), _k(key, f"place_k{g}"), _k(key, f"place_many{g}")
-    _field(armies, count)
+    count_field(armies, count)
     st.text_input("Or several at once, like 'Ukraine 3, Ural 2'", key=many)
 
     def entry(live: LiveGame) -> None:
@@ -629,11 +624,11 @@ def _battle(s: GameState, names: list[str], key: str, keep: _Keep) -> None:
             return
         # The counts start from the two stacks as they are, again after each entry and for each new pair.
         for count, name in _battle_fields(s, key, src, tgt):
-            _field(count, name)
+            count_field(count, name)
         _button("Record battle", key, "battle_go", s, keep, lambda live: _record_battle(live, key), type="primary")
         with st.expander("Or roll by roll"):
             for count, name in _roll_fields(s, key, src, tgt):
-                _field(count, name)
+                count_field(count, name)
             _button("Record roll", key, "roll_go", s, keep, lambda live: _record_battle(live, key, roll=True))
 
 
@@ -667,7 +662,7 @@ def _record_battle(live: LiveGame, key: str, *, roll: bool = False) -> None:
 
 def _move_in(s: GameState, key: str, keep: _Keep) -> None:
     moved, field = move_in_count(s), _k(key, f"move_k{_form(key)}")
-    _field(moved, field)
+    count_field(moved, field)
     _button("Move in", key, "move_go", s, keep, lambda live: live.move_in(_read(moved, field)), type="primary")
 
 
@@ -687,7 +682,7 @@ def _fortify_or_end(live: LiveGame, s: GameState, names: list[str], key: str, ke
         src = _selectbox("Fortify from", sources, label, _k(key, "f_from"))
         if src is not None:
             tgt = _selectbox("to", s.fortify_targets(int(src)), label, _k(key, "f_to"))
-            _field(*_fortify_field(s, key, src, tgt))
+            count_field(*_fortify_field(s, key, src, tgt))
 
             def entry(live: LiveGame) -> None:
                 source = _chosen(_k(key, "f_from"), sources)

@@ -728,6 +728,24 @@ def test_face_down_cards_are_counted_not_named_and_an_edit_keeps_them() -> None:
     assert len(edited.hand(1)) == 3 and set(edited.hand(1)) == set(edited.face_down)
 
 
+def test_a_count_out_of_range_on_the_players_tab_is_refused_and_kept() -> None:
+    at = load(start(), position({"Alaska": (0, 6), "Kamchatka": (1, 3)}, hands={0: [5], 1: ["?", "?"]}))
+    game = at.session_state["game"]
+    open_tab(at, "Players & cards")
+    gid = at.session_state["generation"]
+    # The classic deck has 44 cards (42 territories and 2 wilds): 45 face down cannot be.
+    at.number_input(key=f"down1-{gid}").set_value(45)
+    at.button(key="apply_players").click().run()
+    assert any("Face down, Player 2: enter a whole number from 0 to 44, not 45" in seen(e) for e in at.error)
+    assert any("nothing was applied" in seen(e) for e in at.error)
+    assert at.session_state["game"] is game and at.number_input(key=f"down1-{gid}").value == 45
+    at.number_input(key=f"down1-{gid}").set_value(2)
+    at.number_input(key=f"sets_traded-{gid}").set_value(-1)
+    at.button(key="apply_players").click().run()
+    assert any("Sets traded so far: enter a whole number from 0 to 1,000, not -1" in seen(e) for e in at.error)
+    assert at.session_state["game"] is game
+
+
 def test_apply_on_a_recorded_game_keeps_its_history_and_records_a_correction() -> None:
     live = LiveGame.random(["Ann", "Bo", "Cy"], np.random.default_rng(3))
     for _ in range(2):

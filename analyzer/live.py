@@ -225,7 +225,8 @@ class LiveGame:
         count = len(self._book.entries)
         if not 0 <= n_entries <= count:
             raise IllegalActionError(f"entry {n_entries} does not exist; this game has entries 0 to {count}")
-        return self._replay(*self._history_at(n_entries), self._book.hidden_at(n_entries))
+        _, initial, history = self._without(count - n_entries)
+        return self._replay(initial, history, self._book.hidden_at(n_entries))
 
     # ------------------------------------------------------------------ setup entries
     def claim(self, territory: Territory) -> list[Action]:
@@ -414,17 +415,14 @@ class LiveGame:
     # ------------------------------------------------------------------ undo / redo
     def undo(self, n: int = 1) -> None:
         """Take back the last ``n`` entries (they can be redone until a new entry is made)."""
-        entries, redo = list(self._book.entries), list(self._book.redo)
-        if not is_whole(n) or not 1 <= n <= len(entries):
-            raise IllegalActionError(f"cannot undo {quote(n)} entries; {len(entries)} can be undone")
-        initial, history = self._state.initial, list(self._state.history)
-        for _ in range(n):
-            e = entries.pop()
-            cut = len(history) - e.n
-            redo.append(_Undone(e, tuple(history[cut:])))
-            initial, history = face_down.swapped(initial, history[:cut], e.swaps[::-1])
-        book = dataclasses.replace(self._book, entries=tuple(entries), redo=tuple(redo))
-        self._commit(self._replay(initial, history, book.hidden_at(len(entries))), book)
+        count = len(self._book.entries)
+        if not is_whole(n) or not 1 <= n <= count:
+            raise IllegalActionError(f"cannot undo {quote(n)} entries; {count} can be undone")
+        undone, initial, history = self._without(n)
+        book = dataclasses.replace(
+            self._book, entries=self._book.entries[: count - n], redo=(*self._book.redo, *undone)
+        )
+        self._commit(self._replay(initial, history, book.hidden_at(count - n)), book)
 
     def redo(self, n: int = 1) -> None:
         """Make again the last ``n`` entries undone."""
@@ -473,11 +471,17 @@ class LiveGame:
     def _save(self) -> None:
         self._state.labels[LIVE_LABEL] = self._book.to_json()
 
-    def _history_at(self, n_entries: int) -> tuple[dict[str, Any], list[Action]]:
+    def _without(self, n: int) -> tuple[list[_Undone], dict[str, Any], list[Action]]:
+        """The last ``n`` entries taken back, newest first, each with the actions it added (in the card
+        identities of its time: the swaps of the entries after it undone), and the game's first position and
+        history without them."""
         initial, history = self._state.initial, list(self._state.history)
-        for e in reversed(self._book.entries[n_entries:]):
-            initial, history = face_down.swapped(initial, history[: len(history) - e.n], e.swaps[::-1])
-        return initial, history
+        undone: list[_Undone] = []
+        for step in reversed(self._book.entries[len(self._book.entries) - n :]):
+            cut = len(history) - step.n
+            undone.append(_Undone(step, tuple(history[cut:])))
+            initial, history = face_down.swapped(initial, history[:cut], step.swaps[::-1])
+        return undone, initial, history
 
     def _replay(self, initial: dict[str, Any], history: list[Action], hidden: list[int]) -> GameState:
         s = GameState.replay(initial, history, self._state.rules, self._state.board)

@@ -24,13 +24,15 @@ import urllib.request
 from pathlib import Path
 
 import numpy as np
+import tests_support  # noqa: F401 - puts tests/ on the path
 from playwright.async_api import Page, async_playwright
 from playwright.async_api import TimeoutError as PlaywrightTimeout
+from support.ports import free_port
+from support.scratch_postgres import ScratchServer
 
 from analyzer.game.board import classic_board
 from analyzer.game.state import GameState
 from analyzer.store import DB_ENV, GameStore
-from analyzer.store.scratch import ScratchServer, free_port
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = Path("/usr/bin/chromium")

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import socket
 import sqlite3
 import statistics
 import subprocess
@@ -33,7 +32,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
+import tests_support  # noqa: F401 - puts tests/ on the path
 from appserver import CHROMIUM, phone_page, served
+from support.ports import free_port
 
 from analyzer.game.labels import player_names
 from analyzer.game.state import GameState
@@ -84,12 +85,6 @@ print(GameStore({str(db)!r}).create(live.state, "bench").id)
     env = {**os.environ, "PYTHONPATH": str(root)}
     out = subprocess.run([sys.executable, "-c", script], cwd=root, env=env, capture_output=True, text=True, check=True)
     return out.stdout.strip().splitlines()[-1]
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def stored_game_json(db: Path, game_id: str) -> str:

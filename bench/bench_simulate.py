@@ -14,7 +14,10 @@
   alternately in subprocesses under the same load. The baseline's tree is exported by ``git archive``
   into a folder of the temporary directory named for the revision, kept for the next run (its first
   run compiles its kernels: minutes). ``--baseline-tree DIR`` takes a checkout instead; ``--baseline ""``
-  skips it.
+  skips it. Each side also plays the same seeded runs (:data:`HASHED`: default bots at 2, 3, 4 and 6
+  players, and mixed tables of bots) and prints a sha256 of their result tables, so a change that should
+  leave the games as they were is seen to: the hashes say whether both trees play the same games, and
+  where they differ, which tables and columns do.
 
 ``--quick`` runs a tenth of the games. ``--only-baseline`` runs only the comparison.
 """
@@ -22,6 +25,8 @@
 from __future__ import annotations
 
 import argparse
+import hashlib
+import json
 import os
 import statistics
 import subprocess
@@ -45,6 +50,35 @@ simulate(4, "default", 20, 0, progress=False)  # warm the kernels and the solver
 cpu = time.process_time()
 r = simulate(4, "default", {games}, {seed}, progress=False)
 print(r.turns_played / (time.process_time() - cpu))
+"""
+#: Seeded runs played by both trees, whose tables are hashed: (players, bots, games, seed). The bots are
+#: names both this tree and the baselines know.
+HASHED: tuple[tuple[int, str | list[str], int, int], ...] = (
+    (2, "default", 500, 21),
+    (3, "default", 500, 22),
+    (4, "default", 500, 23),
+    (6, "default", 300, 24),
+    (4, ["default", "classic", "greedy", "random"], 500, 25),
+    (6, ["default", "planner", "hunter", "classic", "cautious", "random"], 300, 26),
+)
+#: The tables of :data:`HASHED`'s runs, run in a tree: for each run, each table's columns (in name order,
+#: so that a reordering is not a difference) with a sha256 of each column's values written as CSV (so that
+#: a change of integer width is not a difference either), and the player-turns played; one line of JSON.
+_HASH = """
+import hashlib, json
+from analyzer.sim.simulate import simulate
+def digest(column):
+    text = column.to_csv(index=False, header=False, lineterminator="\\n", float_format="%.17g")
+    return hashlib.sha256(text.encode()).hexdigest()
+out = []
+for n, bots, games, seed in {runs!r}:
+    r = simulate(n, bots, games, seed, progress=False)
+    tables = {{}}
+    for name in ("games", "seats", "eliminations", "trades", "starts", "turns"):
+        table = getattr(r, name).reset_index(drop=True)
+        tables[name] = {{c: digest(table[c]) for c in sorted(table.columns)}}
+    out.append({{"tables": tables, "turns_played": r.turns_played}})
+print(json.dumps(out))
 """
 
 
@@ -121,17 +155,59 @@ def strength() -> None:
             )
 
 
-def _speed(tree: Path, n_games: int, seed: int) -> float:
+def _in_tree(tree: Path, code: str) -> str:
+    """The last line ``code`` prints, run by a Python of its own in ``tree``."""
     env = {**os.environ, "PYTHONPATH": str(tree)}
-    out = subprocess.run(
-        [sys.executable, "-c", _MEASURE.format(games=n_games, seed=seed)],
-        cwd=tree,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return float(out.stdout.split()[-1])
+    out = subprocess.run([sys.executable, "-c", code], cwd=tree, env=env, capture_output=True, text=True, check=True)
+    return out.stdout.splitlines()[-1]
+
+
+def _speed(tree: Path, n_games: int, seed: int) -> float:
+    return float(_in_tree(tree, _MEASURE.format(games=n_games, seed=seed)))
+
+
+def _hashes(tree: Path) -> list[dict]:
+    return json.loads(_in_tree(tree, _HASH.format(runs=HASHED)))
+
+
+def _sha(value: object) -> str:
+    return hashlib.sha256(json.dumps(value, sort_keys=True).encode()).hexdigest()
+
+
+def same_games(baseline: Path) -> None:
+    """Whether both trees play :data:`HASHED`'s runs alike: a hash of each run's tables, and of them all."""
+    try:
+        ours, theirs = _hashes(ROOT), _hashes(baseline)
+    except subprocess.CalledProcessError as exc:  # a revision without a bot of HASHED, or without the tables
+        print(
+            f"\nno hashes of the seeded runs: a tree could not play them ({(exc.stderr.strip().splitlines() or ['no message'])[-1]})"
+        )
+        return
+    print("\nseeded runs, sha256 of their tables (games, seats, eliminations, trades, starts, turns) and player-turns")
+    for (n, bots, n_games, seed), a, b in zip(HASHED, ours, theirs):
+        who = bots if isinstance(bots, str) else ",".join(bots)
+        verdict = "equal" if a == b else "DIFFER"
+        print(
+            f"  {n} players, {who}, {n_games} games, seed {seed}: this tree {_sha(a)[:16]}  baseline {_sha(b)[:16]}  {verdict}"
+        )
+        if a == b:
+            continue
+        if a["turns_played"] != b["turns_played"]:
+            print(f"    player-turns played: this tree {a['turns_played']}, baseline {b['turns_played']}")
+        for name in a["tables"]:
+            mine, base = a["tables"][name], b["tables"].get(name, {})
+            changed = sorted(c for c in mine if c in base and mine[c] != base[c])
+            added, gone = sorted(set(mine) - set(base)), sorted(set(base) - set(mine))
+            for what, columns in (
+                ("values differ", changed),
+                ("only in this tree", added),
+                ("only in the baseline", gone),
+            ):
+                if columns:
+                    print(f"    {name}: {what}: {', '.join(columns)}")
+    print(f"  all runs: this tree {_sha(ours)}")
+    print(f"            baseline  {_sha(theirs)}")
+    print(f"  {'the same games' if ours == theirs else 'NOT the same games'}")
 
 
 def _exported(revision: str) -> Path:
@@ -184,6 +260,7 @@ def main() -> None:
         scaling()
         strength()
     if args.baseline_tree is not None:
+        same_games(args.baseline_tree.resolve())
         against_baseline(args.baseline_tree.resolve(), str(args.baseline_tree))
     elif args.baseline:
         try:
@@ -191,6 +268,7 @@ def main() -> None:
         except (OSError, subprocess.CalledProcessError) as exc:
             print(f"\nno baseline: revision {args.baseline!r} could not be exported ({exc})")
             return
+        same_games(tree)
         against_baseline(tree, f"revision {args.baseline}")
 
 

@@ -18,12 +18,13 @@ from multiprocessing import get_context
 from pathlib import Path
 
 import numpy as np
+import tests_support  # noqa: F401 - puts tests/ on the path
+from support.scratch_postgres import ScratchServer
 
 from analyzer.bots.random_bot import RandomBot
 from analyzer.errors import StoreConflictError
 from analyzer.game.state import GameState
 from analyzer.store import GameStore
-from analyzer.store.scratch import ScratchServer
 
 WRITERS = (1, 5, 20)
 GAMES = 5

@@ -10,7 +10,6 @@ from __future__ import annotations
 import os
 import re
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -27,6 +26,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, WebSocket, sync_p
 from playwright.sync_api import Error as PlaywrightError
 from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+from support.ports import free_port
 
 from analyzer.store import DB_ENV
 
@@ -69,12 +69,6 @@ def pytest_runtest_makereport(
     return report
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 def _healthy(url: str) -> bool:
     try:
         with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as response:
@@ -104,7 +98,7 @@ class Server:
     def __init__(self, db: Path, env: dict[str, str] | None = None) -> None:
         self.db = db
         self.env = env or {}
-        self.port = _free_port()
+        self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.process: subprocess.Popen[bytes] | None = None
         self.log: IO[str] | None = None

@@ -2,10 +2,8 @@
 
 :mod:`~analyzer.store.location` turns ``$RISK_ANALYZER_DB`` (a file or a URL)
 into a database, :mod:`~analyzer.store.schema` declares and migrates its
-tables, :mod:`~analyzer.store.failures` words what went wrong,
-:mod:`~analyzer.store.transfer` moves games between stores as JSON lines, and
-:mod:`~analyzer.store.scratch` starts a throwaway PostgreSQL server for the
-tests and the benchmark.
+tables, :mod:`~analyzer.store.failures` words what went wrong, and
+:mod:`~analyzer.store.transfer` moves games between stores as JSON lines.
 """
 
 from analyzer.store.games import GameRecord, GameStore, GameSummary, SavedVersion, StoredGame, check_id, check_name

@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 from support.postgres import postgres_server, postgres_url  # noqa: F401 - fixtures
+from support.scratch_postgres import PASSWORD, ScratchServer
 
 from analyzer.game.board import classic_board
 from analyzer.store import DB_ENV, GameStore
-from analyzer.store.scratch import PASSWORD, ScratchServer
 
 pytestmark = pytest.mark.xdist_group("postgres")
 

@@ -9,12 +9,12 @@ import numpy as np
 import pytest
 from sqlalchemy import create_engine
 from support.postgres import postgres_server, postgres_url  # noqa: F401 - fixtures
+from support.scratch_postgres import PASSWORD, ScratchServer
 
 from analyzer.analysis.position import new_game_from_position, with_player_labels
 from analyzer.errors import StoreConflictError, StoreError
 from analyzer.game.state import GameState
 from analyzer.store import SCHEMA_VERSION, GameStore
-from analyzer.store.scratch import PASSWORD, ScratchServer
 
 pytestmark = pytest.mark.xdist_group("postgres")
 

@@ -1,6 +1,6 @@
 """A throwaway PostgreSQL server for the tests that need one: one per test session (per xdist worker).
 
-Test modules import the fixtures (``from postgres_server import postgres_server, postgres_url``) and mark
+Test modules import the fixtures (``from support.postgres import postgres_server, postgres_url``) and mark
 themselves ``xdist_group("postgres")``, so one worker starts the one server. The server programs are
 Debian's (``make postgres`` installs them; ``make test`` runs it first).
 """
@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from analyzer.store.scratch import ScratchServer
+from support.scratch_postgres import ScratchServer
 
 
 @pytest.fixture(scope="session")

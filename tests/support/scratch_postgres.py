@@ -1,7 +1,8 @@
-"""A throwaway PostgreSQL server, for the tests and the benchmark of the store.
+"""A throwaway PostgreSQL server, for the tests and the benchmarks of the store (:mod:`support.postgres`
+makes it a fixture; the benches import it through ``bench/tests_support.py``).
 
 Debian's ``postgresql`` package provides ``initdb`` and ``pg_ctl`` (``make postgres``
-installs it; the package itself never installs anything); a cluster is made in a temporary
+installs it; Risk Analyzer itself never installs anything); a cluster is made in a temporary
 directory, started on a free local port with a password login, and removed
 when it is stopped for good. PostgreSQL refuses to run as root, so as root the
 cluster belongs to the ``postgres`` system user (the package creates it).
@@ -12,7 +13,6 @@ from __future__ import annotations
 import os
 import pwd
 import shutil
-import socket
 import subprocess
 import tempfile
 from pathlib import Path
@@ -21,6 +21,7 @@ from types import TracebackType
 from sqlalchemy import create_engine
 
 from analyzer.errors import StoreError
+from support.ports import free_port
 
 #: Where Debian installs each major version's server programs.
 DEBIAN_BINARIES = Path("/usr/lib/postgresql")
@@ -42,12 +43,6 @@ def binaries() -> Path:
     raise StoreError(
         f"no PostgreSQL server programs in {DEBIAN_BINARIES}/*/bin: install Debian's postgresql package (make postgres)"
     )
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 class ScratchServer:

@@ -4,18 +4,20 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
+from collections.abc import Sequence
 from fractions import Fraction
 
 import numpy as np
 import pytest
+from support import missions
 
 from analyzer.bots import RandomBot
 from analyzer.errors import IllegalActionError, PositionError, RulesError, StateFormatError
-from analyzer.game import missions
 from analyzer.game.actions import Attack, Battle, Claim, Defend, EndAttack, EndTurn, Fortify, MoveIn, Place, Roll, Trade
 from analyzer.game.board import classic_board
 from analyzer.game.cards import is_valid_set
 from analyzer.game.dice import DiceRules, roll_distribution
+from analyzer.game.engine import steps as engine
 from analyzer.game.rules import Rules, fixed_set_value, reinforcement_from_territories, starting_armies
 from analyzer.game.state import GameState
 from analyzer.game.vocabulary import CHANCE, Phase
@@ -479,34 +481,45 @@ def test_capital_risk() -> None:
 
 
 def test_missions() -> None:
-    n = 42
-    owner = np.ones(n, dtype=np.int8)
-    armies = np.full(n, 2, dtype=np.int32)
-    none = np.full(4, -1, dtype=np.int8)
+    """The engine's mission check on positions worked out by hand, Player 1 (seat 0) holding the card."""
+
+    def complete(mission: int, owner: np.ndarray, armies: np.ndarray, eliminated_by: Sequence[int] = (-1,) * 4) -> bool:
+        # A dealt game of the missions rules (a typed position cannot carry missions), its board then set by hand.
+        state = GameState.random_start(4, np.random.default_rng(0), Rules(missions=True))
+        state.owner[:], state.armies[:], state.eliminated_by[:] = owner, armies, eliminated_by
+        return bool(engine.mission_complete(state.S, state.C, mission, 0))
+
+    owner = np.ones(42, dtype=np.int64)
+    owner[-1] = 2  # every seat holds a territory, so none is out of the game
+    armies = np.full(42, 2, dtype=np.int64)
     asia_africa = 3
     for c in ("Asia", "Africa"):
         owner[BOARD.continent_masks[BOARD.continent_index(c)]] = 0
-    assert missions.is_complete(asia_africa, 0, BOARD, owner, armies, 4, none)
+    owner[T("Eastern Australia")] = 3
+    assert complete(asia_africa, owner, armies)
     owner[T("Egypt")] = 1
-    assert not missions.is_complete(asia_africa, 0, BOARD, owner, armies, 4, none)
+    assert not complete(asia_africa, owner, armies)
     # Europe, Australia and one more continent.
     owner[:] = 1
+    owner[T("Alaska")], owner[T("Peru")] = 2, 3
     for c in ("Europe", "Australia"):
         owner[BOARD.continent_masks[BOARD.continent_index(c)]] = 0
-    assert not missions.is_complete(5, 0, BOARD, owner, armies, 4, none)
-    owner[BOARD.continent_masks[BOARD.continent_index("South America")]] = 0
-    assert missions.is_complete(5, 0, BOARD, owner, armies, 4, none)
+    assert not complete(5, owner, armies)
+    owner[BOARD.continent_masks[BOARD.continent_index("Africa")]] = 0
+    assert complete(5, owner, armies)
     # 18 territories with at least 2 armies each.
     owner[:] = 1
     owner[:18] = 0
-    assert missions.is_complete(7, 0, BOARD, owner, armies, 4, none)
+    owner[40], owner[41] = 2, 3
+    assert complete(7, owner, armies)
     armies[0] = 1
-    assert not missions.is_complete(7, 0, BOARD, owner, armies, 4, none)
-    # Destroy player 2 (mission 8 + 2): done when player 0 eliminated them ...
-    assert missions.is_complete(10, 0, BOARD, owner, armies, 4, np.array([-1, -1, 0, -1]))
-    # ... and "occupy 24" once someone else did.
-    assert missions.effective_mission(10, 0, 4, np.array([-1, -1, 3, -1])).territories == 24
-    assert missions.effective_mission(8, 0, 4, none).territories == 24  # its own colour
+    assert not complete(7, owner, armies)
+    # Destroy Player 3 (mission 8 + 2): done when Player 1 eliminated them; "occupy 24" once someone else did,
+    # as when the colour is Player 1's own (mission 8). Player 1 holds 18 territories, then 24.
+    assert complete(10, owner, armies, (-1, -1, 0, -1))
+    assert not complete(10, owner, armies, (-1, -1, 3, -1)) and not complete(8, owner, armies)
+    owner[:24] = 0
+    assert complete(10, owner, armies, (-1, -1, 3, -1)) and complete(8, owner, armies)
 
 
 def test_mission_game_ends_when_the_mission_is_done() -> None:
@@ -518,7 +531,7 @@ def test_mission_game_ends_when_the_mission_is_done() -> None:
         state.apply_chance(rng) if state.is_chance() else state.apply_unchecked(bot.choose(state, rng))
     w = state.winner
     assert w is not None
-    assert state.alive.sum() == 1 or missions.is_complete(
+    assert state.alive.sum() == 1 or missions.is_complete(  # the plain-Python reading agrees with the engine
         int(state.missions[w]), w, BOARD, state.owner, state.armies, 4, state.eliminated_by
     )
 

@@ -1,4 +1,4 @@
-"""The new default bot's targets (issue 19) and its figures against bots it was not tuned on. Prints
+"""The default bot's targets and its figures against bots it was not tuned on. Prints
 figures with 95% Wilson intervals; asserts nothing.
 
 Every setting rotates the seats on the same deals (game ``i`` of every seating draws from the same

@@ -1,6 +1,6 @@
 """Timings of the exact battle solver against a plain reference DP run in the same process.
 
-Figures only, no assertions (``make bench``). The issue's targets: the full
+Figures only, no assertions (``make bench``). The targets: the full
 final-state distribution of 1000 against 1000 in 2 ms (warm), the P(win) table
 up to 1000 in 1 s, a 10-territory chain with 200 armies in 5 ms.
 

@@ -6,7 +6,7 @@ stored, and its page opened on a phone-sized window. Then, ``ROUNDS`` times,
 four entries a turn is made of: "Place" (every army due, the form's
 default), "End turn", and the undo of each. For each entry two times are
 taken from the tap: until the store holds a new version (the server's work),
-and until the view shows the entry (the page's answer, the figure the issue's
+and until the view shows the entry (the page's answer, the figure the
 300 ms target is about). Then, on a game in its claimed setup, ``CLAIMS``
 taps on the setup map, each on a free territory of the continent the map
 shows, each timed the same way (shown: the map asks for the next player's

@@ -142,10 +142,14 @@ def main() -> None:
     )
     print(f"  {own} of the {n} turns were the rollout bot's own (valued on its own turn's rollouts, not replayed)")
     dec = (review.turns["decisions_high"] - review.turns["decisions_low"]) / 2
-    dice = (review.turns["dice_high"] - review.turns["dice_low"]) / 2
+    dice = review.turns["dice"]
+    # The dice parts of different turns are independent draws of mean 0: their mean's interval says whether
+    # they average 0 in this game.
+    half = 1.959964 * dice.std(ddof=1) / np.sqrt(n)
     print(
-        f"  95% half-widths, mean over the turns (points): decisions {100 * dec.mean():.2f}, dice {100 * dice.mean():.2f}; "
-        f"dice parts sum to {100 * review.turns['dice'].sum():+.1f} over {n} turns (mean {100 * review.turns['dice'].mean():+.2f})"
+        f"  95% half-width of the decisions, mean over the turns: {100 * dec.mean():.2f} points; dice parts sum to "
+        f"{100 * dice.sum():+.1f} over {n} turns, mean {100 * dice.mean():+.2f} [{100 * (dice.mean() - half):+.2f}, "
+        f"{100 * (dice.mean() + half):+.2f}] points a turn"
     )
     print(
         f"  {rollouts:,} truncated rollouts ({rollouts / seconds:,.0f}/s); one whole-game rollout from the final position on one worker: "

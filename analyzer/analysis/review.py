@@ -19,23 +19,26 @@ For player-turn ``j`` of the recorded game, on rollout ``r``'s random numbers, t
   rules, its move-ins and its fortify, skipping what became impossible), every battle and card
   drawn afresh; for a turn the rollout bot would have played itself (:func:`is_bots_own_turn`) these
   are the very games of its own turn, which serve again;
-* **the position after it** (position ``j + 1``, the dice as they fell) played on;
+* for **each battle of the turn**, the position the battle left, and the position before it with the
+  battle fought afresh (its observed stop rule, one draw from the exact solver's outcomes), each played
+  on by the rollout bot from there, the rest of the turn included;
 * at the **turning points** (the turns that moved some player's chance most), every plan of the
   search from position ``j``.
 
 For the player who moved, with ``V`` the model's value of each rollout's end for that player:
 
-* ``dice = mean(V[after]) - mean(V[replayed])``: the turn's outcome against the same decisions on
-  average dice: how much the dice made of the swing;
+* ``dice = sum over the turn's battles of mean(V[as it fell] - V[afresh])``: what each battle's dice made
+  of the mover's chance against the battle's average result, the rest of the turn played alike (by the
+  rollout bot) on both sides. Each term has mean 0 over the battle's dice whoever decided before and
+  after it, so the dice average 0 over many turns whatever the players' play;
 * ``decisions = mean(V[replayed] - V[best plan])``: the decisions against the best plan, on the same
   random numbers (paired). Away from the turning points the best plan is the rollout bot's own turn;
   at them it is the search's plan with the highest mean if its gain over the rollout bot's turn has a
   95% paired interval above 0 (else the rollout bot's turn): the pick of the best of several plans
   on the same rollouts flatters it, and asking for a clear gain keeps the noise from making mistakes up.
 
-Both parts value every branch at the same horizon with the same model, so the dice average 0 over
-many turns whatever the model's own error. The intervals are 95% normal intervals of the mean of the
-per-rollout differences. See ``docs/review.md`` for the method.
+The decisions' intervals are 95% normal intervals of the mean of the per-rollout differences. See
+``docs/review.md`` for the method.
 
 >>> import numpy as np
 >>> from analyzer.game.state import GameState
@@ -133,6 +136,9 @@ class PlayerTurn:
     outcomes: tuple[tuple[int, int] | None, ...]
     first: int
     last: int
+    #: Each battle of the turn: the position before it (without history), its order and its result (the armies
+    #: left on its source and target).
+    battles: tuple[tuple[GameState, BattleOrder, tuple[int, int]], ...] = ()
 
 
 def player_turns(game: GameState) -> list[PlayerTurn]:
@@ -148,7 +154,7 @@ def player_turns(game: GameState) -> list[PlayerTurn]:
     for t in timeline(game).turns:
         if not t.complete:
             break
-        decisions, outcomes = _decisions(t)
+        decisions, outcomes, battles = _decisions(t)
         turns.append(
             PlayerTurn(
                 len(turns),
@@ -160,6 +166,7 @@ def player_turns(game: GameState) -> list[PlayerTurn]:
                 outcomes,
                 t.first,
                 t.last,
+                battles,
             )
         )
     return turns
@@ -173,12 +180,20 @@ def _position(state: GameState) -> GameState:
     return s
 
 
-def _decisions(turn: Turn) -> tuple[tuple[Decision, ...], tuple[tuple[int, int] | None, ...]]:
+def _decisions(
+    turn: Turn,
+) -> tuple[
+    tuple[Decision, ...],
+    tuple[tuple[int, int] | None, ...],
+    tuple[tuple[GameState, BattleOrder, tuple[int, int]], ...],
+]:
     """The mover's decisions in ``turn``: battles (whole, or rolled die by die: the run of rolls between
     the same two territories) as battle orders that stop where the battle stopped, chance events and the
-    defender's dice left out; and each battle's result (armies left on its source and target)."""
+    defender's dice left out; each battle's result (armies left on its source and target); and each
+    battle with the position before it."""
     out: list[Decision] = []
     outcomes: list[tuple[int, int] | None] = []
+    battles: list[tuple[GameState, BattleOrder, tuple[int, int]]] = []
     previous: Entry | None = None
     for e in turn.entries:
         if e.kind in ("battle", "roll"):
@@ -199,16 +214,18 @@ def _decisions(turn: Turn) -> tuple[tuple[Decision, ...], tuple[tuple[int, int] 
                 and not previous.captured
             ):
                 out[-1], outcomes[-1] = order, left  # one more roll of the same battle
+                battles[-1] = (battles[-1][0], order, left)
             else:
                 out.append(order)
                 outcomes.append(left)
+                battles.append((_position(e.before), order, left))
             moves: list[Action] = [a for a in e.actions if isinstance(a, MoveIn)]
         else:
             moves = [a for a in e.actions if not isinstance(a, (Draw, Roll, Defend))]
         out.extend(moves)
         outcomes.extend([None] * len(moves))
         previous = e
-    return tuple(out), tuple(outcomes)
+    return tuple(out), tuple(outcomes), tuple(battles)
 
 
 def _stop(attacker_left: int, defender_left: int) -> int:
@@ -547,8 +564,8 @@ def review_game(
     horizons: list[int | None] = [
         int(t.before.turn) + int(np.sum(t.before.alive)) if model is not None else None for t in turns
     ]
-    # Stage 1: every turn's position played on by the rollout bot, the turn replayed under other dice, and
-    # the position after it played on to the same horizon.
+    # Stage 1: every turn's position played on by the rollout bot and the turn replayed under other dice (and,
+    # without a model, the position after it played on to the same horizon).
     tasks: dict[Task, tuple[Any, ...]] = {}
     own = {t.index for t in turns if is_bots_own_turn(t)}
     for t in turns:
@@ -557,7 +574,31 @@ def review_game(
         # A turn the rollout bot would have played itself replays as its own turn's rollouts (the same games).
         if j not in own:
             tasks[("replay", j, None)] = (texts[j], t.decisions, t.outcomes, None, seed, j, rollouts, h)
-        tasks[("after", j, None)] = (texts[j + 1], None, None, None, seed, j, rollouts, h)
+        # Each battle: the position it left, and the position before it with the battle fought afresh, each
+        # played on by the rollout bot from there (the rest of the turn included) on the same random numbers.
+        for k, (before, order, left) in enumerate(t.battles):
+            fell = before.copy()
+            fell.apply_unchecked(Battle(order.source, order.target, *left))
+            tasks[("battle", j, f"{k} as it fell")] = (
+                fell.to_json(history=False),
+                (),
+                None,
+                None,
+                seed,
+                j,
+                rollouts,
+                h,
+            )
+            tasks[("battle", j, f"{k} afresh")] = (
+                before.to_json(history=False),
+                (order,),
+                None,
+                None,
+                seed,
+                j,
+                rollouts,
+                h,
+            )
     if model is None:
         last = len(turns)
         tasks[("plan", last, "default")] = (texts[last], None, None, None, seed, last, rollouts, None)
@@ -595,13 +636,20 @@ def review_game(
     rows = []
     for t in turns:
         j, me = t.index, t.player
-        after = won[("after", j, None)][:, me]
         plans = {"default": won[("plan", j, "default")][:, me]}
         replayed = plans["default"] if j in own else won[("replay", j, None)][:, me]
         if j in chosen:
             plans |= {name: won[("plan", j, name)][:, me] for name in PLANS if name != "default"}
         best = _best_plan(plans)
-        dice = _mean_interval(after - replayed)
+        # Per rollout, the sum over the turn's battles of (as it fell - afresh): paired within each battle.
+        fell_less_fresh = sum(
+            (
+                won[("battle", j, f"{k} as it fell")][:, me] - won[("battle", j, f"{k} afresh")][:, me]
+                for k in range(len(t.battles))
+            ),
+            np.zeros(rollouts),
+        )
+        dice = _mean_interval(fell_less_fresh)
         decisions = _mean_interval(replayed - plans[best])
         net, expected, battles = luck.get(j, (0, 0.0, 0))
         row = {
@@ -663,8 +711,9 @@ def assumptions(state: GameState, model: bool = True, names: Sequence[str] | Non
     said = face_down_assumption(state, names)
     if model:
         text = (
-            f"Win chances by the learned model of {BOT_NAME}'s play. Dice and decisions: each turn played on "
-            f"by {BOT_NAME} in every seat to the start of the mover's next turn, valued there by the model."
+            f"Win chances by the learned model of {BOT_NAME}'s play. Dice and decisions: each turn (and each "
+            f"battle's result, as it fell and fought afresh) played on by {BOT_NAME} in every seat to the start "
+            "of the mover's next turn, valued there by the model."
         )
     else:
         text = (

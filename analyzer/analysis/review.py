@@ -201,10 +201,14 @@ def _decisions(
             if isinstance(a, Battle):
                 left = (a.attacker_left, a.defender_left)
             else:
-                # The battle's result: the position after its last roll, before any move-in entered.
+                # The battle's result: the position after its last roll, before any move-in entered. A move-in the
+                # rules left no choice in is made with the roll: the armies on both territories were the source's.
                 moved = isinstance(e.actions[-1], MoveIn)
                 s = next(s for s, x in e.steps() if isinstance(x, MoveIn)) if moved else e.after
-                left = (int(s.armies[e.source]), 0 if e.captured else int(s.armies[e.target]))
+                if e.captured and not moved:
+                    left = (int(s.armies[e.source]) + int(s.armies[e.target]), 0)
+                else:
+                    left = (int(s.armies[e.source]), 0 if e.captured else int(s.armies[e.target]))
             order = BattleOrder(e.source, e.target, 1 if e.captured else _stop(*left))
             if (
                 e.kind == "roll"

@@ -19,8 +19,9 @@ from analyzer.analysis.review import _values, is_bots_own_turn, player_turns, re
 from analyzer.bots.base import BattleOrder
 from analyzer.bots.registry import make_bot
 from analyzer.cli import main
-from analyzer.game.actions import Battle, EndAttack, EndTurn, Place
+from analyzer.game.actions import Attack, Battle, EndAttack, EndTurn, Place, Roll
 from analyzer.game.state import GameState
+from analyzer.game.vocabulary import Phase
 from analyzer.sim.battles import sample_battle
 from analyzer.solver.battle import battle
 from analyzer.store import GameStore
@@ -68,6 +69,30 @@ def blunder_position(seed: int = 2) -> GameState:
             return fresh_start(state)
         replay_turn(state, (), rng)
     raise AssertionError("no such position in 40 turns")
+
+
+def test_a_battle_rolled_die_by_die_is_read_as_its_order_and_its_result_before_the_move_in() -> None:
+    # A neighbour of the last territory (3 armies) takes it (1 army; its owner keeps one more) in two rolls: two dice that lose one army,
+    # then one die that takes it with 2 armies left, one of which must move in (the rules leave no choice).
+    game = GameState.from_position([0] * 40 + [1, 1], [3] * 40 + [1, 1], n_players=2)
+    target = 41
+    source = next(t for t in game.board.neighbors[target] if t < 40)
+    game.apply(Place(next(t for t in range(40) if t != source), game.pending))
+    # One army on the defending territory: one die, without the defender's choice.
+    game.apply(Attack(source, target, 2))
+    game.apply(Roll(1, 0))
+    game.apply(Attack(source, target, 1))
+    game.apply(Roll(0, 1))
+    assert game.phase == Phase.ATTACK and (int(game.armies[source]), int(game.armies[target])) == (1, 1)
+    game.apply(EndAttack())
+    game.apply(EndTurn())
+    while game.is_chance():  # the card the capture earned
+        game.apply_chance(np.random.default_rng(0))
+    (turn,) = player_turns(game)
+    ((before, order, left),) = turn.battles
+    # The result is the armies on the source after the last roll, before the move-in.
+    assert order == BattleOrder(source, target, 1) and left == (2, 0)
+    assert (int(before.armies[source]), int(before.armies[target])) == (3, 1)
 
 
 def test_replaying_a_turn_on_its_own_dice_gives_back_the_recorded_position() -> None:

@@ -36,7 +36,7 @@ from pathlib import Path
 
 import numpy as np
 
-from analyzer.analysis.review import PLANS, ROLLOUT_BOT, ROLLOUTS, TURNING_POINTS, _values, replay_turn, review_game
+from analyzer.analysis.review import ROLLOUT_BOT, ROLLOUTS, _values, replay_turn, review_game
 from analyzer.analysis.search import play_setup
 from analyzer.bots.registry import make_bot
 from analyzer.game.state import GameState
@@ -134,7 +134,7 @@ def main() -> None:
     seconds, cpu = time.perf_counter() - started, _cpu() - cpu
     n = len(review.turns)
     own = int(review.turns["bots_own_turn"].sum())
-    rollouts = args.rollouts * (2 * n + (n - own) + min(TURNING_POINTS, n) * (len(PLANS) - 1))
+    rollouts = review.played
     print(
         f"review of {n} player-turns, {args.rollouts} rollouts per estimate, {args.workers} workers: {seconds:.1f} s "
         f"wall clock, {cpu:.1f} s of CPU (this process and its workers; {cpu / args.workers:.1f} s per worker if "

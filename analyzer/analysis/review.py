@@ -110,6 +110,9 @@ from analyzer.value.model import shipped
 #: Rollouts per turn, replay and plan by default (bench/bench_review.py times a 4-player game of 100
 #: player-turns at this budget).
 ROLLOUTS = 200
+#: A battle's rollouts on each side (as it fell, fought afresh), as a share of :data:`ROLLOUTS`: a turn has
+#: several battles, and the dice part sums them, so each needs fewer for the turn's interval.
+BATTLE_SHARE = 4
 #: Turns searched with every plan (the turns that moved some player's chance most).
 TURNING_POINTS = 6
 #: z of the 95% normal intervals of the two parts.
@@ -488,6 +491,8 @@ class GameReview:
     seed: int
     assumed: str
     seconds: float
+    #: Truncated rollouts the review played.
+    played: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         """The review as JSON-ready values: ``players`` (names) and ``turns`` (one object per player-turn)."""
@@ -568,10 +573,11 @@ def review_game(
     horizons: list[int | None] = [
         int(t.before.turn) + int(np.sum(t.before.alive)) if model is not None else None for t in turns
     ]
-    # Stage 1: every turn's position played on by the rollout bot and the turn replayed under other dice (and,
-    # without a model, the position after it played on to the same horizon).
+    # Stage 1: every turn's position played on by the rollout bot, the turn replayed under other dice, and each
+    # battle as it fell and fought afresh, all to the same horizon.
     tasks: dict[Task, tuple[Any, ...]] = {}
     own = {t.index for t in turns if is_bots_own_turn(t)}
+    per_battle = max(2, rollouts // BATTLE_SHARE)
     for t in turns:
         j, h = t.index, horizons[t.index]
         tasks[("plan", j, "default")] = (texts[j], None, None, None, seed, j, rollouts, h)
@@ -583,26 +589,17 @@ def review_game(
         for k, (before, order, left) in enumerate(t.battles):
             fell = before.copy()
             fell.apply_unchecked(Battle(order.source, order.target, *left))
-            tasks[("battle", j, f"{k} as it fell")] = (
-                fell.to_json(history=False),
-                (),
-                None,
-                None,
-                seed,
-                j,
-                rollouts,
-                h,
-            )
-            tasks[("battle", j, f"{k} afresh")] = (
-                before.to_json(history=False),
-                (order,),
-                None,
-                None,
-                seed,
-                j,
-                rollouts,
-                h,
-            )
+            for side, start, orders in ((f"{k} as it fell", fell, ()), (f"{k} afresh", before, (order,))):
+                tasks[("battle", j, side)] = (
+                    start.to_json(history=False),
+                    orders,
+                    None,
+                    None,
+                    seed,
+                    j,
+                    per_battle,
+                    h,
+                )
     if model is None:
         last = len(turns)
         tasks[("plan", last, "default")] = (texts[last], None, None, None, seed, last, rollouts, None)
@@ -651,7 +648,7 @@ def review_game(
                 won[("battle", j, f"{k} as it fell")][:, me] - won[("battle", j, f"{k} afresh")][:, me]
                 for k in range(len(t.battles))
             ),
-            np.zeros(rollouts),
+            np.zeros(per_battle),
         )
         dice = _mean_interval(fell_less_fresh)
         decisions = _mean_interval(replayed - plans[best])
@@ -698,6 +695,7 @@ def review_game(
         seed,
         " ".join(x for x in (assumptions(positions[-1], model is not None, names), note) if x),
         time.perf_counter() - started,
+        sum(len(v) for v in won.values()),
     )
 
 

@@ -161,18 +161,24 @@ def fortify_sources(s: StateCore) -> list[int]:
     return [t for t in s.territories_of(s.player) if s.armies[t] > 1]
 
 
-def unseen_cards(s: StateCore, hidden: Sequence[int]) -> list[int]:
+def _deck(s: StateCore) -> set[int]:
+    return {int(c) for c in np.flatnonzero(s.card_loc == DECK)}
+
+
+def unseen_cards(s: StateCore) -> list[int]:
     """The cards nobody at the table has seen: those still in the deck and those drawn face down."""
-    return sorted(set(hidden) | {int(c) for c in np.flatnonzero(s.card_loc == DECK)})
+    return sorted(set(s.face_down) | _deck(s))
 
 
-def trade_choices(s: StateCore, hidden: Sequence[int], known: Sequence[int], *, own: bool) -> list[int]:
-    """The cards the player to move may show in a trade: their known cards, and (unless ``own``: the user's
-    own hand, all known) any card they may hold face down."""
+def trade_choices(s: StateCore, *, own: bool) -> list[int]:
+    """The cards the player to move may show in a trade: with ``own`` (the user's own hand, every card of it
+    named) the cards of their hand not face down; else their hand and the deck, any of which a card they
+    hold face down may be."""
+    held = s.hand(s.player)
     if own:
-        return list(known)
-    held = set(s.hand(s.player))
-    return sorted(set(hidden) & held | {int(c) for c in np.flatnonzero(s.card_loc == DECK)} | set(known))
+        down = set(s.face_down)
+        return [c for c in held if c not in down]
+    return sorted(set(held) | _deck(s))
 
 
 def choice(value: object, options: Sequence[T]) -> T | None:

@@ -318,9 +318,9 @@ def _seat_label(names: list[str]) -> Callable[[int], str]:
     return lambda p: "nobody (every card face down)" if p == NOBODY else names[p]
 
 
-def _you_are(choice: int | None) -> int | None:
+def _you_are(picked: int | None) -> int | None:
     """The user's seat from the "You are" box: None for nobody."""
-    return None if choice is None or choice == NOBODY else int(choice)
+    return None if picked is None or picked == NOBODY else int(picked)
 
 
 def _deal_pickers(names: list[str], board: Board, key: str) -> list[list[int]]:
@@ -547,7 +547,7 @@ def _name_cards(live: LiveGame, s: GameState, key: str, keep: _Keep) -> None:
     hidden = len(set(live.hidden) & set(s.hand(live.me)))
     if not hidden:
         return
-    unseen = unseen_cards(s, live.hidden)
+    unseen = unseen_cards(s)
     with st.expander(f"Name your face-down cards ({hidden} to name, optional)"):
         st.multiselect("Your cards", unseen, format_func=_card_label(s), key=_k(key, "name_cards"))
         _button(
@@ -566,7 +566,7 @@ def _trade(live: LiveGame, s: GameState, names: list[str], key: str, keep: _Keep
     must = len(s.hand(s.player)) >= 5
     with st.container(border=True):
         st.write(plain(f"{names[s.player]} {'must trade' if must else 'may trade'} a set"))
-        choices = trade_choices(s, live.hidden, live.known_hand(s.player), own=s.player == live.me)
+        choices = trade_choices(s, own=s.player == live.me)
         st.multiselect(
             "Cards shown (leave empty for 'a set')",
             choices,
@@ -669,7 +669,7 @@ def _move_in(s: GameState, key: str, keep: _Keep) -> None:
 def _fortify_or_end(live: LiveGame, s: GameState, names: list[str], key: str, keep: _Keep) -> None:
     cards = [NO_CARD]
     if s.captured:
-        cards += unseen_cards(s, live.hidden)
+        cards += unseen_cards(s)
         st.selectbox("Card drawn at the end of the turn", cards, format_func=_card_label(s), key=_k(key, "card"))
 
     def drawn() -> int | None:

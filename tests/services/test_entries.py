@@ -100,14 +100,22 @@ def test_a_move_in_and_a_fortify_keep_one_army_behind() -> None:
 
 
 def test_the_cards_a_face_down_draw_or_a_trade_may_be() -> None:
-    game = GameState.from_position(two_fronts().owner, two_fronts().armies, n_players=3, hands={0: [0, 1], 1: [2, 3]})
+    def dealt(face_down: list[int]) -> GameState:
+        hands = {0: [0, 1], 1: [2, 3]}
+        return GameState.from_position(
+            two_fronts().owner, two_fronts().armies, n_players=3, hands=hands, face_down=face_down
+        )
+
+    game = dealt([3])
     deck = {int(c) for c in np.flatnonzero(game.card_loc == DECK)}
     assert len(deck) == BOARD.n_cards - 4
     # Card 3 was drawn face down by Player 2: nobody has seen it, nor the deck.
-    assert unseen_cards(game, [3]) == sorted(deck | {3})
+    assert unseen_cards(game) == sorted(deck | {3})
     # The user's own hand is all known; another player's may hold a face-down card, or any card of the deck.
-    assert trade_choices(game, [3], [0, 1], own=True) == [0, 1]
-    assert trade_choices(game, [1], [0], own=False) == sorted(deck | {0, 1})
+    assert trade_choices(game, own=True) == [0, 1]
+    mine_down = dealt([1])  # Player 1, to move, holds card 1 face down
+    assert trade_choices(mine_down, own=False) == sorted(deck | {0, 1})
+    assert trade_choices(mine_down, own=True) == [0]
 
 
 def test_a_choice_falls_to_the_first_option_when_it_is_gone() -> None:

@@ -139,9 +139,15 @@ class PlayerTurn:
     outcomes: tuple[tuple[int, int] | None, ...]
     first: int
     last: int
-    #: Each battle of the turn: the position before it (without history), its order and its result (the armies
-    #: left on its source and target).
-    battles: tuple[tuple[GameState, BattleOrder, tuple[int, int]], ...] = ()
+    #: The position before each battle order of ``decisions`` (without history), in order.
+    battle_starts: tuple[GameState, ...] = ()
+
+    @property
+    def battles(self) -> list[tuple[GameState, BattleOrder, tuple[int, int]]]:
+        """Each battle of the turn: the position before it, its order and its result (the armies left on its
+        source and target)."""
+        orders = [(d, o) for d, o in zip(self.decisions, self.outcomes) if type(d) is BattleOrder and o is not None]
+        return [(start, order, left) for start, (order, left) in zip(self.battle_starts, orders)]
 
 
 def player_turns(game: GameState) -> list[PlayerTurn]:
@@ -157,7 +163,7 @@ def player_turns(game: GameState) -> list[PlayerTurn]:
     for t in timeline(game).turns:
         if not t.complete:
             break
-        decisions, outcomes, battles = _decisions(t)
+        decisions, outcomes, battle_starts = _decisions(t)
         turns.append(
             PlayerTurn(
                 len(turns),
@@ -169,7 +175,7 @@ def player_turns(game: GameState) -> list[PlayerTurn]:
                 outcomes,
                 t.first,
                 t.last,
-                battles,
+                battle_starts,
             )
         )
     return turns
@@ -188,15 +194,15 @@ def _decisions(
 ) -> tuple[
     tuple[Decision, ...],
     tuple[tuple[int, int] | None, ...],
-    tuple[tuple[GameState, BattleOrder, tuple[int, int]], ...],
+    tuple[GameState, ...],
 ]:
     """The mover's decisions in ``turn``: battles (whole, or rolled die by die: the run of rolls between
     the same two territories) as battle orders that stop where the battle stopped, chance events and the
-    defender's dice left out; each battle's result (armies left on its source and target); and each
-    battle with the position before it."""
+    defender's dice left out; each battle's result (armies left on its source and target); and the
+    position before each battle."""
     out: list[Decision] = []
     outcomes: list[tuple[int, int] | None] = []
-    battles: list[tuple[GameState, BattleOrder, tuple[int, int]]] = []
+    starts: list[GameState] = []
     previous: Entry | None = None
     for e in turn.entries:
         if e.kind in ("battle", "roll"):
@@ -221,18 +227,17 @@ def _decisions(
                 and not previous.captured
             ):
                 out[-1], outcomes[-1] = order, left  # one more roll of the same battle
-                battles[-1] = (battles[-1][0], order, left)
             else:
                 out.append(order)
                 outcomes.append(left)
-                battles.append((_position(e.before), order, left))
+                starts.append(_position(e.before))
             moves: list[Action] = [a for a in e.actions if isinstance(a, MoveIn)]
         else:
             moves = [a for a in e.actions if not isinstance(a, (Draw, Roll, Defend))]
         out.extend(moves)
         outcomes.extend([None] * len(moves))
         previous = e
-    return tuple(out), tuple(outcomes), tuple(battles)
+    return tuple(out), tuple(outcomes), tuple(starts)
 
 
 def _stop(attacker_left: int, defender_left: int) -> int:
@@ -646,7 +651,7 @@ def review_game(
         fell_less_fresh = sum(
             (
                 won[("battle", j, f"{k} as it fell")][:, me] - won[("battle", j, f"{k} afresh")][:, me]
-                for k in range(len(t.battles))
+                for k in range(len(t.battle_starts))
             ),
             np.zeros(per_battle),
         )

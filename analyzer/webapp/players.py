@@ -31,7 +31,7 @@ from analyzer.webapp.session import (
 def players_view(game: GameState, names: list[str]) -> None:
     board = game.board
     st.caption("Names and colours")
-    colors = player_colors(game, neutral=True)
+    colors = player_colors(game)
     for p in range(game.n_players):
         name_col, color_col = st.columns([4, 1])
         name_col.text_input(
@@ -166,7 +166,7 @@ def apply_labels() -> None:
     names = [str(st.session_state.get(game_key(f"name{p}")) or "").strip() or seat_name(p) for p in seats]
     colors = [str(st.session_state.get(game_key(f"color{p}")) or PLAYER_COLORS[p]) for p in seats]
     if names == player_names(game, neutral=False) and [c.lower() for c in colors] == [
-        c.lower() for c in player_colors(game, neutral=True)[: game.n_players]
+        c.lower() for c in player_colors(game)
     ]:
         # Nothing new (a picker reporting the colour it was given, in its own case): saving it anyway would
         # start a new version, whose fresh pickers would report again, and a rename typed meanwhile would be lost.

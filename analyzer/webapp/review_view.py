@@ -77,9 +77,7 @@ def review_view(game: GameState, names: list[str]) -> None:
         bar.empty()
         reviews.clear()  # one review kept: a long game's review is large
         reviews[key] = review
-    show_review(
-        review, player_names(subject, neutral=False), player_colors(subject, neutral=True) if subject is game else None
-    )
+    show_review(review, player_names(subject, neutral=False), player_colors(subject) if subject is game else None)
 
 
 def show_review(review: GameReview, names: list[str], colors: list[str] | None) -> None:

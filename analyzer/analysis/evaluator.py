@@ -1,13 +1,20 @@
 """Every win chance the project shows: one evaluator, one policy.
 
 A position's win chances estimate one thing: each seat's chance to win when the default bot
-(:data:`ROLLOUT_BOT`) plays every seat from the position on. Two methods measure it:
+(:data:`ROLLOUT_BOT`) plays every seat from the position on. Three methods measure it:
 
 * ``"model"``: the learned model (:mod:`analyzer.value`), in a millisecond, with the band of its
   typical error against rollouts on held-out games (from its training card);
+* ``"truncated"``: the position played on ``rollouts`` times (default :data:`CUT_ROLLOUTS`) by the default
+  bot in every seat for ``rounds`` rounds (default :data:`CUT_ROUNDS`), where the model values each
+  rollout's end (1 for a seat that has won by then), with 95% intervals of the rollouts' mean. The
+  model's error shrinks with the rounds the bots play before it, so in tens of milliseconds these come
+  as near full rollouts as a hundred whole ones (``results/bench/bench_value.txt``);
 * ``"rollouts"``: the position played on ``rollouts`` times by the default bot in every seat, in compiled
-  code, with 95% Wilson intervals. Rollout ``r`` of position ``j`` draws every random number from
-  ``SeedSequence(seed, spawn_key=(j, r))``, so the same seed gives the same figures in any process.
+  code, with 95% Wilson intervals.
+
+Rollout ``r`` of position ``j`` draws every random number from ``SeedSequence(seed, spawn_key=(j, r))``,
+so the same seed gives the same figures in any process.
 
 Where the model cannot value a position (another map, a missing or damaged model file) the evaluator
 says so in one line (:attr:`Chances.note`) and counts rollouts instead. The strip, the Win chances
@@ -23,6 +30,9 @@ view, the review, the suggestions, the search, the command line and the notebook
 >>> counted = chances(state, method="rollouts", rollouts=40, seed=1)
 >>> counted.method, int(counted.wins.sum()) + counted.capped
 ('rollouts', 40)
+>>> cut = chances(state, method="truncated", rollouts=16, rounds=2, seed=1)
+>>> cut.method, round(float(cut.p.sum()), 6), bool(np.all(cut.low <= cut.p) and np.all(cut.p <= cut.high))
+('truncated', 1.0, True)
 """
 
 from __future__ import annotations
@@ -52,12 +62,19 @@ from analyzer.value.model import ValueModel, shipped
 
 #: The one policy of every rollout and of the model's labels: the default bot, in every seat.
 ROLLOUT_BOT: StrategistBot = STRATEGIST_BOT
+#: The normal quantile of a 95% interval.
+_Z = 1.959963984540054
 #: How the captions name it.
 BOT_NAME = "the default bot"
 #: The methods, as :func:`chances` takes them.
-METHODS = ("model", "rollouts")
+METHODS = ("model", "truncated", "rollouts")
 #: Rollouts per position when counting is asked for without a number.
 ROLLOUTS = 400
+#: Truncated rollouts per position, and the rounds each plays before the model values its end, when asked for
+#: without numbers: as near 2,000 whole rollouts on held-out positions as 128 whole rollouts, at a quarter of
+#: their time (``bench/bench_value.py``).
+CUT_ROLLOUTS = 64
+CUT_ROUNDS = 4
 #: Rounds a rollout may last past its position before it counts as a win for nobody (a stalemate).
 ROLLOUT_ROUNDS = 300
 
@@ -66,9 +83,10 @@ ROLLOUT_ROUNDS = 300
 class Chances:
     """Each seat's chance to win a position: ``p`` with ``low`` .. ``high`` per seat.
 
-    ``method`` is ``"model"`` or ``"rollouts"``; for rollouts, ``wins`` per seat of ``rollouts``, of which
-    ``capped`` reached the round cap with no winner (a win for nobody), and the bands are 95% Wilson
-    intervals; for the model, the band is its typical error on held-out positions. ``note`` says why the
+    ``method`` is ``"model"``, ``"truncated"`` or ``"rollouts"``; for rollouts, ``wins`` per seat of
+    ``rollouts``, of which ``capped`` reached the round cap with no winner (a win for nobody), and the bands
+    are 95% Wilson intervals; for truncated rollouts (``rounds`` rounds each) the bands are 95% intervals of
+    the mean; for the model, the band is its typical error on held-out positions. ``note`` says why the
     model was not used where it was asked for ("" otherwise); ``assumed`` what the figures assume of
     face-down cards; ``seconds`` the estimate's own time.
     """
@@ -82,6 +100,7 @@ class Chances:
     rollouts: int = 0
     wins: np.ndarray = dataclasses.field(default_factory=lambda: np.zeros(0, dtype=np.int64))
     capped: int = 0
+    rounds: int = 0
     note: str = ""
     assumed: str = ""
 
@@ -92,6 +111,11 @@ class Chances:
             text = (
                 f"Win chances by the learned model of {BOT_NAME}'s play (±{100 * self.band:.0f} points, "
                 "its typical error against rollouts on held-out games)."
+            )
+        elif self.method == "truncated":
+            text = (
+                f"Win chances by {self.rollouts:,} rollouts of {BOT_NAME} in every seat, each cut {self.rounds} "
+                "rounds on and valued there by the learned model; 95% intervals."
             )
         else:
             text = (
@@ -126,7 +150,8 @@ class Chances:
             "low": [float(x) for x in self.low],
             "high": [float(x) for x in self.high],
             "seconds": float(self.seconds),
-            **({"rollouts": self.rollouts} if self.method == "rollouts" else {}),
+            **({"rollouts": self.rollouts} if self.method != "model" else {}),
+            **({"rounds": self.rounds} if self.method == "truncated" else {}),
             **({"note": self.note} if self.note else {}),
         }
 
@@ -199,6 +224,46 @@ def rollout_winners(state: GameState, rollouts: int, seed: int = 0, j: int = 0) 
     return out
 
 
+def played_to(s: GameState, rng: np.random.Generator, bots: playout.Prepared, horizon: int) -> GameState:
+    """``s`` played on by ``bots`` (its pending dice or draw first) up to the start of player-turn ``horizon``
+    or the game's end, whichever comes first."""
+    while s.is_chance():
+        s.apply_chance(rng)
+    if not s.is_terminal() and s.turn < horizon:
+        playout.play_events(s, bots, rng, until_turn=horizon)
+    return s
+
+
+def valued(ends: Sequence[GameState], model: ValueModel) -> np.ndarray:
+    """Each seat's value at each of ``ends`` (ends x seats): 1 for the winner of a game won, 0 for all in a
+    game ended with no winner, the model's chances (valued together) for a game going on."""
+    out = np.zeros((len(ends), ends[0].n_players if ends else 0))
+    going = [i for i, s in enumerate(ends) if not s.is_terminal()]
+    for i, s in enumerate(ends):
+        if s.winner is not None:
+            out[i, int(s.winner)] = 1.0
+    if going:
+        first = ends[going[0]]
+        out[going] = model.batch(np.stack([ends[i].S for i in going]), first.C, first.board)
+    return out
+
+
+def truncated_values(
+    state: GameState, rollouts: int, rounds: int, seed: int, model: ValueModel, j: int = 0
+) -> np.ndarray:
+    """Each seat's value (rollouts x seats) at the end of each of ``rollouts`` rollouts ``(j, r)`` of ``state``
+    by the rollout bot, each cut ``rounds`` rounds on (a round: a turn of each seat still in the game)."""
+    start = limited(state)
+    bots = prepared_for(start)
+    horizon = int(start.turn) + rounds * int(np.sum(start.alive))
+    ends = []
+    for r in range(rollouts):
+        rng = rollout_rng(seed, j, r)
+        s = face_down.determinize(start, rng) if start.face_down else start.copy()
+        ends.append(played_to(s, rng, bots, horizon))
+    return valued(ends, model)
+
+
 # ---------------------------------------------------------------------------------- the model
 def model_for(state: GameState, model: ValueModel | None = None) -> tuple[ValueModel | None, str]:
     """The model that values ``state`` and "", or None and the one line that says why there is none."""
@@ -220,20 +285,40 @@ def chances(
     state: GameState,
     method: str = "model",
     *,
-    rollouts: int = ROLLOUTS,
+    rollouts: int | None = None,
+    rounds: int = CUT_ROUNDS,
     seed: int = 0,
     model: ValueModel | None = None,
 ) -> Chances:
-    """Each seat's chance to win ``state`` by ``method`` (see the module docstring)."""
+    """Each seat's chance to win ``state`` by ``method`` (see the module docstring). ``rollouts`` defaults to
+    :data:`CUT_ROLLOUTS` for truncated rollouts and :data:`ROLLOUTS` for whole ones."""
     if method not in METHODS:
         raise SimulationError(f"method {method!r}: expected one of {', '.join(METHODS)}")
+    if rollouts is None:
+        rollouts = CUT_ROLLOUTS if method == "truncated" else ROLLOUTS
     rollouts = whole_number(rollouts, "rollouts", 2, SimulationError)  # two at least, for an interval
+    rounds = whole_number(rounds, "rounds", 1, SimulationError)
     started = time.perf_counter()
     names = player_names(state, neutral=False)
     assumed = face_down_assumption(state)
     note = ""
-    if method == "model":
+    if method in ("model", "truncated"):
         m, note = model_for(state, model)
+        if m is not None and method == "truncated" and not state.is_terminal():
+            values = truncated_values(state, rollouts, rounds, seed, m)
+            p = values.mean(axis=0)
+            half = _Z * values.std(axis=0, ddof=1) / np.sqrt(rollouts)
+            return Chances(
+                "truncated",
+                names,
+                p,
+                np.clip(p - half, 0.0, 1.0),
+                np.clip(p + half, 0.0, 1.0),
+                time.perf_counter() - started,
+                rollouts=rollouts,
+                rounds=rounds,
+                assumed=assumed,
+            )
         if m is not None and (state.winner is not None or not state.is_terminal()):
             p = m.chances(state)
             band = model_band(m, state.n_players)
@@ -264,4 +349,16 @@ def chances(
 #: The front door's name for :func:`chances` (``analyzer.win_chances``).
 win_chances = chances
 
-__all__ = ["BOT_NAME", "Chances", "METHODS", "ROLLOUTS", "ROLLOUT_BOT", "chances", "rollout_winners", "win_chances"]
+__all__ = [
+    "BOT_NAME",
+    "CUT_ROLLOUTS",
+    "CUT_ROUNDS",
+    "Chances",
+    "METHODS",
+    "ROLLOUTS",
+    "ROLLOUT_BOT",
+    "chances",
+    "rollout_winners",
+    "truncated_values",
+    "win_chances",
+]

@@ -73,8 +73,10 @@ from analyzer.analysis.evaluator import (
     model_band,
     model_for,
     play_on,
+    played_to,
     prepared_for,
     rollout_rng,
+    valued,
 )
 from analyzer.analysis.luck import battle_luck
 from analyzer.analysis.search import PLANS
@@ -101,7 +103,6 @@ from analyzer.game.state import GameState
 from analyzer.game.timeline import Entry, Turn, timeline
 from analyzer.game.vocabulary import Phase
 from analyzer.integers import whole_number
-from analyzer.sim import playout
 from analyzer.sim.backends import local_pool
 from analyzer.sim.battles import sample_battle
 from analyzer.sim.intervals import chance_table
@@ -415,6 +416,7 @@ def _values(
     bots = prepared_for(start)
     model = shipped() if horizon is not None else None
     out = np.zeros((rollouts, start.n_players))
+    ends = []
     for r in range(rollouts):
         rng = rollout_rng(seed, j, r)
         s = face_down.determinize(start, rng) if start.face_down else start.copy()
@@ -425,18 +427,11 @@ def _values(
             winner = play_on(s, rng, bots)
             if winner >= 0:
                 out[r, winner] = 1.0
-            continue
-        while s.is_chance():
-            s.apply_chance(rng)
-        if not s.is_terminal() and s.turn < horizon:
-            playout.play_events(s, bots, rng, until_turn=horizon)
-        if s.is_terminal():
-            if s.winner is not None:
-                out[r, int(s.winner)] = 1.0
         else:
-            assert model is not None
-            out[r] = model.chances(s)
-    return out
+            ends.append(played_to(s, rng, bots, horizon))
+    if model is None:
+        return out
+    return valued(ends, model)
 
 
 Task = tuple[str, int, str | None]  # (what, turn, plan)

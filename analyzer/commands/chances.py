@@ -1,6 +1,6 @@
 """``risk-analyzer chances``: each player's chance to win the position at the end of a saved game.
 
-    risk-analyzer chances GAME.json [--method model|rollouts] [--rollouts N] [--seed S] [--json]
+    risk-analyzer chances GAME.json [--method model|truncated|rollouts] [--rollouts N] [--rounds R] [--seed S] [--json]
     risk-analyzer chances games.jsonl [--game ID] [--version N] ...   (a game of ``games export``)
 
 prints one line per player: the chance and its band, then how it was made. ``--json`` prints
@@ -14,7 +14,7 @@ import argparse
 import json
 from typing import Any
 
-from analyzer.analysis.evaluator import METHODS, ROLLOUTS, Chances, chances
+from analyzer.analysis.evaluator import CUT_ROLLOUTS, CUT_ROUNDS, METHODS, ROLLOUTS, Chances, chances
 from analyzer.commands.files import add_game_arguments, read_game
 from analyzer.errors import SimulationError
 
@@ -25,12 +25,24 @@ def register(subparsers: Any) -> None:
         "chances",
         help="each player's chance to win the position at the end of a saved game",
         description="Each player's chance to win the position at the end of a saved game, when the default "
-        "bot plays every seat from there: by the learned model (default, in milliseconds) or by rollouts.",
+        "bot plays every seat from there: by the learned model (default, in milliseconds), by rollouts cut a few "
+        "rounds on and valued there by the model (truncated), or by whole rollouts.",
     )
     add_game_arguments(parser)
-    parser.add_argument("--method", choices=METHODS, default="model", help="model (default) or rollouts")
     parser.add_argument(
-        "--rollouts", type=int, default=ROLLOUTS, help=f"rollouts, with --method rollouts (default {ROLLOUTS})"
+        "--method", choices=METHODS, default="model", help="model (default), truncated (rollouts) or rollouts"
+    )
+    parser.add_argument(
+        "--rollouts",
+        type=int,
+        default=None,
+        help=f"rollouts, with --method truncated (default {CUT_ROLLOUTS}) or rollouts (default {ROLLOUTS})",
+    )
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=CUT_ROUNDS,
+        help=f"rounds each truncated rollout plays before the model values it (default {CUT_ROUNDS})",
     )
     parser.add_argument("--seed", type=int, default=0, help="seed of the rollouts (default 0)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
@@ -49,6 +61,6 @@ def describe(result: Chances) -> str:
 
 def run(args: argparse.Namespace) -> int:
     state = read_game(args.file, args.game_id, args.version, SimulationError)
-    result = chances(state, args.method, rollouts=args.rollouts, seed=args.seed)
+    result = chances(state, args.method, rollouts=args.rollouts, rounds=args.rounds, seed=args.seed)
     print(json.dumps(result.to_dict()) if args.json else describe(result))
     return 0

@@ -1,8 +1,10 @@
 """The win chances shown beside a live game: the evaluator's, at the start of each complete turn and now.
 
-Every view takes its figures from :func:`analyzer.analysis.evaluator.chances` (the learned model of the
-default bot's play, or rollouts of it); this module says which positions the strip beside a live game
-values, and the key its figures are kept under.
+Every view takes its figures from :func:`analyzer.analysis.evaluator.chances`; this module says which
+positions the strip beside a live game values, by which method, and the key its figures are kept under.
+The chart's points (each turn's start, and now) are the learned model's, a millisecond each however long the
+game; the figures for the game now are truncated rollouts, which come as near whole rollouts as a hundred
+whole ones in tens of milliseconds, where the model alone is several points off.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
-from analyzer.analysis.evaluator import ROLLOUTS, Chances, chances
+from analyzer.analysis.evaluator import CUT_ROLLOUTS, CUT_ROUNDS, ROLLOUTS, Chances, chances
 from analyzer.analysis.review import turn_positions
 from analyzer.game.state import GameState, turn_number
 
@@ -28,20 +30,18 @@ def position_key(state: GameState) -> str:
 
 @dataclass(frozen=True)
 class Series:
-    """The chances at the start of each complete turn, then of the game as it stands now (the last one);
-    the table's turn of each; the key of the position now."""
+    """The model's chances at the start of each complete turn, then of the game as it stands (the chart's
+    points); the table's turn of each; the key of the position now; and the figures for the game now
+    (:func:`now`)."""
 
     chances: list[Chances]
     turns: tuple[int, ...]
     key: str
-
-    @property
-    def now(self) -> Chances:
-        return self.chances[-1]
+    now: Chances
 
 
 def chance_series(game: GameState) -> Series:
-    """The model's chances over ``game``: at the start of each complete turn, and now."""
+    """The chances over ``game``: the model's at the start of each complete turn and now, and :func:`now`."""
     positions = turn_positions(game)
     # The game now ends the series, in place of the last complete turn's end if no entry came since (the game
     # itself keeps its players' names, which the turns' positions leave out).
@@ -52,7 +52,13 @@ def chance_series(game: GameState) -> Series:
     ):
         positions.pop()
     shown = [*positions, game]
-    return Series([chances(p) for p in shown], tuple(turn_number(p) for p in shown), position_key(game))
+    return Series([chances(p) for p in shown], tuple(turn_number(p) for p in shown), position_key(game), now(game))
+
+
+def now(game: GameState) -> Chances:
+    """The figures for ``game`` as it stands: :data:`~analyzer.analysis.evaluator.CUT_ROLLOUTS` truncated rollouts
+    of :data:`~analyzer.analysis.evaluator.CUT_ROUNDS` rounds on seed 0, so every device shows the same."""
+    return chances(game, "truncated", rollouts=CUT_ROLLOUTS, rounds=CUT_ROUNDS, seed=0)
 
 
 def counted(game: GameState) -> Chances:

@@ -8,6 +8,7 @@ from analyzer.analysis.evaluator import ROLLOUTS, chances
 from analyzer.analysis.search import suggest_turn, turn_steps
 from analyzer.analysis.standing import can_suggest_turn, living_players
 from analyzer.game.state import GameState
+from analyzer.services.valuation import now
 from analyzer.text import plain
 from analyzer.webapp.cached import cached_suggestions, position_json
 from analyzer.webapp.inputs import whole_number
@@ -82,8 +83,9 @@ def suggestions_view(game: GameState, names: list[str]) -> None:
 
 
 def chances_view(game: GameState, names: list[str]) -> None:
-    """Each player's chance to win: the evaluator's model at once, and rollouts counted on a tap."""
-    model = chances(game)
+    """Each player's chance to win: the strip's figures at once (truncated rollouts), and whole rollouts counted
+    on a tap."""
+    at_once = now(game)
     rollouts_col, seed_col = st.columns(2)
     rollouts = rollouts_col.select_slider("Rollouts", ROLLOUT_CHOICES, value=ROLLOUTS, key="rollout_count")
     with seed_col:
@@ -93,7 +95,7 @@ def chances_view(game: GameState, names: list[str]) -> None:
             counted = chances(game, "rollouts", rollouts=int(rollouts), seed=int(seed))
         st.session_state[CHANCES] = (position_json(game), counted)
     stored = st.session_state.get(CHANCES)
-    shown = [model]
+    shown = [at_once]
     if stored is not None:
         computed_for, counted = stored
         if computed_for == position_json(game):

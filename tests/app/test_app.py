@@ -15,7 +15,6 @@ from streamlit.dataframe_util import convert_arrow_bytes_to_pandas_df
 from streamlit.runtime.media_file_manager import MediaFileManager
 from streamlit.testing.v1 import AppTest
 
-from analyzer.analysis import evaluator
 from analyzer.analysis.position import attack_suggestions, new_game_from_position
 from analyzer.errors import BoardError
 from analyzer.game.actions import Attack, Place
@@ -978,15 +977,15 @@ def dataframe_proto(at: AppTest, column: str) -> Any:
     return table.proto
 
 
-def test_the_chances_show_the_model_at_once_and_rollouts_on_the_button() -> None:
+def test_the_chances_show_truncated_rollouts_at_once_and_whole_rollouts_on_the_button() -> None:
     # Player 1 holds 41 territories with 5 armies against a lone army: every rollout is theirs.
     won = GameState.from_position([0] * 41 + [1], [5] * 41 + [1], n_players=3)
     at = open_tab(load(start(), won), "Suggestions")
     assert "chances" not in at.session_state
-    model = evaluator.chances(won)
     (shown,) = [df.value for df in at.dataframe if "ci_low" in df.value.columns]
-    assert np.allclose(shown["p_win"], model.p) and shown["name"].tolist() == ["Player 1", "Player 2", "Player 3"]
-    assert any("learned model of the default bot" in c.value for c in at.caption)
+    # The lone army falls within the truncated rollouts' four rounds in every one of them.
+    assert shown["p_win"].tolist() == [1.0, 0.0, 0.0] and shown["name"].tolist() == ["Player 1", "Player 2", "Player 3"]
+    assert any("rollouts of the default bot in every seat, each cut 4 rounds on" in c.value for c in at.caption)
     at.select_slider(key="rollout_count").set_value(100)
     # The default bot plays the rollouts: its compiled kernels may be loaded (or compiled) by this first run.
     at.button(key="rollout_run").click().run(timeout=600)

@@ -13,6 +13,7 @@ from test_app_browser import PHONE, Server, no_traceback, placed_and_ended, serv
 from analyzer.analysis.evaluator import ROLLOUTS, Chances, chances
 from analyzer.game.vocabulary import Phase
 from analyzer.live import LiveGame
+from analyzer.services.valuation import now
 from analyzer.store import GameStore
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
@@ -43,15 +44,15 @@ def test_the_strip_shows_the_chances_of_the_game_as_it_stands_with_each_entry(
     page.set_default_timeout(TIMEOUT_MS)
     page.goto(f"{server.url}/?game={game_id}")
     strip = page.locator(".st-key-win_strip")
-    expect(strip.get_by_text("learned model of the default bot")).to_be_visible(timeout=TIMEOUT_MS)
-    shows(strip, chances(store.load(game_id).state))
+    expect(strip.get_by_text("each cut 4 rounds on")).to_be_visible(timeout=TIMEOUT_MS)
+    shows(strip, now(store.load(game_id).state))
 
     page.get_by_role("button", name="Place", exact=True).click()
     expect(page.get_by_role("button", name="Undo (place)")).to_be_visible()
-    shows(strip, chances(store.load(game_id).state))
+    shows(strip, now(store.load(game_id).state))
     page.get_by_role("button", name="End turn", exact=True).click()
     expect(page.get_by_role("button", name="Undo (end)")).to_be_visible()
-    shows(strip, chances(store.load(game_id).state))
+    shows(strip, now(store.load(game_id).state))
 
     # A tap counts rollouts of the default bot for the position now: the strip shows them and says so.
     strip.get_by_role("button", name=f"Count {ROLLOUTS} rollouts").click()
@@ -98,7 +99,7 @@ def test_on_a_phone_the_strip_is_one_row_of_chances_under_half_a_screen(
     page.set_default_timeout(TIMEOUT_MS)
     page.goto(f"{server.url}/?game={game_id}")
     strip = page.locator(".st-key-win_strip")
-    expect(strip.get_by_text("learned model of the default bot")).to_be_visible()
+    expect(strip.get_by_text("each cut 4 rounds on")).to_be_visible()
     expect(strip.get_by_test_id("stImage")).to_be_visible()  # the chart of the turns so far
     metrics = strip.get_by_test_id("stMetric")
     expect(metrics).to_have_count(3)

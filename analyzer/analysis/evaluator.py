@@ -255,13 +255,25 @@ def truncated_values(
     by the rollout bot, each cut ``rounds`` rounds on (a round: a turn of each seat still in the game)."""
     start = limited(state)
     bots = prepared_for(start)
-    horizon = int(start.turn) + rounds * int(np.sum(start.alive))
+    horizon = cut_horizon(start, rounds)
     ends = []
     for r in range(rollouts):
         rng = rollout_rng(seed, j, r)
         s = face_down.determinize(start, rng) if start.face_down else start.copy()
         ends.append(played_to(s, rng, bots, horizon))
     return valued(ends, model)
+
+
+def mean_interval(values: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each seat's mean of ``values`` (rollouts x seats) with its 95% normal interval, within 0 to 1."""
+    p = values.mean(axis=0)
+    half = _Z * values.std(axis=0, ddof=1) / np.sqrt(len(values))
+    return p, np.clip(p - half, 0.0, 1.0), np.clip(p + half, 0.0, 1.0)
+
+
+def cut_horizon(state: GameState, rounds: int = CUT_ROUNDS) -> int:
+    """The player-turn at which truncated rollouts of ``state`` stop: ``rounds`` turns of each seat still in."""
+    return int(state.turn) + rounds * int(np.sum(state.alive))
 
 
 # ---------------------------------------------------------------------------------- the model
@@ -305,15 +317,13 @@ def chances(
     if method in ("model", "truncated"):
         m, note = model_for(state, model)
         if m is not None and method == "truncated" and not state.is_terminal():
-            values = truncated_values(state, rollouts, rounds, seed, m)
-            p = values.mean(axis=0)
-            half = _Z * values.std(axis=0, ddof=1) / np.sqrt(rollouts)
+            p, low, high = mean_interval(truncated_values(state, rollouts, rounds, seed, m))
             return Chances(
                 "truncated",
                 names,
                 p,
-                np.clip(p - half, 0.0, 1.0),
-                np.clip(p + half, 0.0, 1.0),
+                low,
+                high,
                 time.perf_counter() - started,
                 rollouts=rollouts,
                 rounds=rounds,

@@ -1,8 +1,10 @@
 """A game review like a chess engine's: the win chances turn by turn, the turning points, and how much
 of each turn's swing the dice made and how much the decisions cost.
 
-The win chances are the evaluator's (:mod:`analyzer.analysis.evaluator`): the learned model of the default
-bot's play, the same figures every view shows. The dice and the decisions are measured by truncated
+The win chances are the evaluator's (:mod:`analyzer.analysis.evaluator`): at each position,
+:data:`~analyzer.analysis.evaluator.CUT_ROLLOUTS` rollouts of the default bot cut
+:data:`~analyzer.analysis.evaluator.CUT_ROUNDS` rounds on and valued there by the learned
+model, on seed 0, the same figures every view shows. The dice and the decisions are measured by truncated
 rollouts: a turn is played from its position, then every seat is played on by the default bot
 (:data:`ROLLOUT_BOT`) up to the start of the mover's next turn (one round on), and the model values the
 position reached. Rollout ``r`` of player-turn ``j`` draws every random number from
@@ -66,11 +68,14 @@ from matplotlib.figure import Figure
 
 from analyzer.analysis.evaluator import (
     BOT_NAME,
+    CUT_ROLLOUTS,
+    CUT_ROUNDS,
     ROLLOUT_BOT,
     ROLLOUT_ROUNDS,
+    cut_horizon,
     face_down_assumption,
     limited,
-    model_band,
+    mean_interval,
     model_for,
     play_on,
     played_to,
@@ -603,6 +608,11 @@ def review_game(
     if model is None:
         last = len(turns)
         tasks[("plan", last, "default")] = (texts[last], None, None, None, seed, last, rollouts, None)
+    else:
+        # Each position's win chances as every view shows them: the evaluator's truncated rollouts on seed 0 (rollout
+        # r of the position on SeedSequence(0, spawn_key=(0, r))), whatever the review's seed.
+        for j, position in enumerate(positions):
+            tasks[("chance", j, None)] = (texts[j], None, None, None, 0, 0, CUT_ROLLOUTS, cut_horizon(position))
     total = len(tasks) + min(turning_points, len(turns)) * (len(PLANS) - 1)
     done = [0]
 
@@ -613,9 +623,8 @@ def review_game(
 
     won: dict[Task, np.ndarray] = dict(_run(tasks, workers, tick))
     if model is not None:
-        p_win = np.stack([model.chances(p) for p in positions])  # position x seat
-        band = np.array([model_band(model, p.n_players) for p in positions])[:, None]
-        low, high = np.clip(p_win - band, 0, 1) * (p_win > 0), np.clip(p_win + band, 0, 1) * (p_win > 0)
+        bands = [mean_interval(won[("chance", j, None)]) for j in range(len(positions))]
+        p_win, low, high = (np.stack([band[k] for band in bands]) for k in range(3))
     else:
         counted = [won[("plan", j, "default")] for j in range(len(positions))]
         tables = [chance_table(v.sum(axis=0).astype(int).tolist(), rollouts) for v in counted]
@@ -713,7 +722,8 @@ def assumptions(state: GameState, model: bool = True, names: Sequence[str] | Non
     said = face_down_assumption(state, names)
     if model:
         text = (
-            f"Win chances by the learned model of {BOT_NAME}'s play. Dice and decisions: each turn (and each "
+            f"Win chances by {CUT_ROLLOUTS} rollouts of {BOT_NAME} in every seat, each cut {CUT_ROUNDS} rounds on "
+            "and valued there by the learned model. Dice and decisions: each turn (and each "
             f"battle's result, as it fell and fought afresh) played on by {BOT_NAME} in every seat to the start "
             "of the mover's next turn, valued there by the model."
         )

@@ -2,15 +2,17 @@
 
 Every view takes its figures from :func:`analyzer.analysis.evaluator.chances`; this module says which
 positions the strip beside a live game values, by which method, and the key its figures are kept under.
-The chart's points (each turn's start, and now) are the learned model's, a millisecond each however long the
-game; the figures for the game now are truncated rollouts, which come as near whole rollouts as a hundred
-whole ones in tens of milliseconds, where the model alone is several points off.
+A position's figures are the evaluator's truncated rollouts on seed 0 (:func:`now`), the review's too: they
+come as near whole rollouts as a hundred whole ones in tens of milliseconds, where the learned model alone is
+several points off. Each position's are kept once made (:data:`KEPT` positions), so an entry values only
+the positions it made.
 """
 
 from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
+from functools import lru_cache
 
 from analyzer.analysis.evaluator import CUT_ROLLOUTS, CUT_ROUNDS, ROLLOUTS, Chances, chances
 from analyzer.analysis.review import turn_positions
@@ -30,18 +32,20 @@ def position_key(state: GameState) -> str:
 
 @dataclass(frozen=True)
 class Series:
-    """The model's chances at the start of each complete turn, then of the game as it stands (the chart's
-    points); the table's turn of each; the key of the position now; and the figures for the game now
-    (:func:`now`)."""
+    """The chances at the start of each complete turn, then of the game as it stands now (the last one);
+    the table's turn of each; the key of the position now."""
 
     chances: list[Chances]
     turns: tuple[int, ...]
     key: str
-    now: Chances
+
+    @property
+    def now(self) -> Chances:
+        return self.chances[-1]
 
 
 def chance_series(game: GameState) -> Series:
-    """The chances over ``game``: the model's at the start of each complete turn and now, and :func:`now`."""
+    """:func:`now` over ``game``: at the start of each complete turn, and now."""
     positions = turn_positions(game)
     # The game now ends the series, in place of the last complete turn's end if no entry came since (the game
     # itself keeps its players' names, which the turns' positions leave out).
@@ -52,13 +56,24 @@ def chance_series(game: GameState) -> Series:
     ):
         positions.pop()
     shown = [*positions, game]
-    return Series([chances(p) for p in shown], tuple(turn_number(p) for p in shown), position_key(game), now(game))
+    return Series([now(p) for p in shown], tuple(turn_number(p) for p in shown), position_key(game))
+
+
+#: Positions whose figures are kept: the turns of a few long games.
+KEPT = 4096
 
 
 def now(game: GameState) -> Chances:
-    """The figures for ``game`` as it stands: :data:`~analyzer.analysis.evaluator.CUT_ROLLOUTS` truncated rollouts
-    of :data:`~analyzer.analysis.evaluator.CUT_ROUNDS` rounds on seed 0, so every device shows the same."""
-    return chances(game, "truncated", rollouts=CUT_ROLLOUTS, rounds=CUT_ROUNDS, seed=0)
+    """The figures for the position ``game``: :data:`~analyzer.analysis.evaluator.CUT_ROLLOUTS` truncated rollouts
+    of :data:`~analyzer.analysis.evaluator.CUT_ROUNDS` rounds on seed 0, so every device and view shows the same."""
+    return _now(game.to_json(history=False))
+
+
+@lru_cache(maxsize=KEPT)
+def _now(position: str) -> Chances:
+    return chances(
+        GameState.from_json(position, trusted=True), "truncated", rollouts=CUT_ROLLOUTS, rounds=CUT_ROUNDS, seed=0
+    )
 
 
 def counted(game: GameState) -> Chances:

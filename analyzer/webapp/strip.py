@@ -1,10 +1,9 @@
 """The win-chance strip beside a live game: each player's chance to win, following the game entry by entry.
 
 The chances are the evaluator's (:func:`analyzer.analysis.evaluator.chances`, as in every view), shown with
-the entry that made them (:mod:`analyzer.services.valuation`): truncated rollouts of the default bot for the
-game as it stands, and a chart of the learned model's chances at the start of each complete turn. A tap counts
-whole rollouts for the position now instead, with their 95% intervals, when a player wants the figures
-measured to the end.
+the entry that made them (:mod:`analyzer.services.valuation`): truncated rollouts of the default bot, for the
+game as it stands and, in a small chart, at the start of each complete turn. A tap counts whole rollouts for
+the position now instead, with their 95% intervals, when a player wants the figures measured to the end.
 """
 
 from __future__ import annotations
@@ -35,15 +34,10 @@ def _series(game_json: str) -> Series:
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def _chart_png(
-    chances: tuple[tuple[float, ...], ...],
-    names: tuple[str, ...],
-    colors: tuple[str, ...],
-    turns: tuple[int, ...],
-    label: str,
+    chances: tuple[tuple[float, ...], ...], names: tuple[str, ...], colors: tuple[str, ...], turns: tuple[int, ...]
 ) -> bytes:
-    """The small chart of each player's chance over the turns (``turns``: the table's turn of each point;
-    ``label``: the axis's name, the method's), as a picture: a tick at the first point of each turn, named by its
-    number.
+    """The small chart of each player's chance over the turns (``turns``: the table's turn of each point), as a
+    picture: a tick at the first point of each turn, named by its number.
 
     A picture, not an interactive chart: the strip is drawn again at each of
     its polls, and the browser of a phone takes longer to build a chart again
@@ -58,7 +52,7 @@ def _chart_png(
     starts = [i for i, turn in enumerate(turns) if i == 0 or turn != turns[i - 1]]
     ax.set_xticks(starts, [str(turns[i]) for i in starts])
     ax.set_xlabel("turn", fontsize=7)
-    ax.set_ylabel(label, fontsize=7)
+    ax.set_ylabel("win chance %", fontsize=7)
     ax.tick_params(labelsize=7)
     ax.legend(fontsize=6, loc="upper left", ncols=len(names), frameon=False)
     # Fixed margins, not tight_layout: its measuring pass draws the chart twice, a quarter of the chart's time in
@@ -110,6 +104,4 @@ def win_strip(names: list[str]) -> None:
         if len(series.chances) > 1:
             p_series = tuple(tuple(float(x) for x in c.p) for c in series.chances)
             colors = tuple(player_colors(game))
-            # The chart's method named on its own axis: a caption would push the strip past half a phone's screen.
-            label = "model's win chance %" if series.chances[-1].method == "model" else "win chance % (rollouts)"
-            st.image(_chart_png(p_series, tuple(plain(n) for n in names), colors, series.turns, label))
+            st.image(_chart_png(p_series, tuple(plain(n) for n in names), colors, series.turns))

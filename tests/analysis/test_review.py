@@ -14,8 +14,15 @@ from typing import Any
 import numpy as np
 import pytest
 
-from analyzer.analysis.evaluator import ROLLOUT_BOT
-from analyzer.analysis.review import _values, is_bots_own_turn, player_turns, replay_turn, review_game
+from analyzer.analysis.evaluator import ROLLOUT_BOT, chances
+from analyzer.analysis.review import (
+    _values,
+    is_bots_own_turn,
+    player_turns,
+    replay_turn,
+    review_game,
+    turn_positions,
+)
 from analyzer.bots.base import BattleOrder
 from analyzer.bots.registry import make_bot
 from analyzer.cli import main
@@ -244,6 +251,23 @@ def test_the_review_is_the_same_whatever_the_workers() -> None:
     one = review_game(game, rollouts=8, seed=9, turning_points=1)
     two = review_game(game, rollouts=8, seed=9, turning_points=1, workers=2)
     assert one.turns.equals(two.turns) and one.chances.equals(two.chances)
+
+
+def test_the_reviews_win_chances_are_the_figures_every_view_shows() -> None:
+    """Each position's chances are the evaluator's truncated rollouts on seed 0, whatever the review's seed, so the
+    strip beside a live game shows the same figures for the same position."""
+    rng = np.random.default_rng(4)
+    game = bot_turns(GameState.random_start(3, rng), 4, rng)
+    review = review_game(game, rollouts=4, seed=9, turning_points=0)
+    positions = turn_positions(game)
+    for j in (0, len(positions) - 1):
+        cut = chances(positions[j], "truncated", seed=0)
+        mine = review.chances[review.chances["position"] == j]
+        assert np.array_equal(mine["p_win"].to_numpy(), cut.p)
+        assert np.array_equal(mine["ci_low"].to_numpy(), cut.low) and np.array_equal(
+            mine["ci_high"].to_numpy(), cut.high
+        )
+    assert "64 rollouts of the default bot in every seat, each cut 4 rounds on" in review.assumed
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:

@@ -72,11 +72,11 @@ def test_the_record_tab_of_a_live_game_shows_the_strip(monkeypatch: pytest.Monke
     at.session_state["tab"] = "Record"
     at.run()
     assert not at.exception, [e.value for e in at.exception]
-    model = evaluator.chances(live.state)
+    cut = evaluator.chances(live.state, "truncated", seed=0)
     shown = [m for m in at.metric if m.label in ("Player 1", "Player 2", "Player 3")]
-    assert [m.value for m in shown] == [f"{100 * p:.0f}%" for p in model.p]
+    assert [m.value for m in shown] == [f"{100 * p:.0f}%" for p in cut.p]
     captions = " ".join(c.value for c in at.caption)
-    assert "learned model of the default bot" in captions
+    assert "64 rollouts of the default bot in every seat, each cut 4 rounds on" in captions
     # A tap counts rollouts of the position now, and the strip shows them instead.
     at.button(key="strip_count").click().run(timeout=600)
     assert not at.exception, [e.value for e in at.exception]
@@ -101,7 +101,7 @@ def test_the_strip_calls_players_by_name_and_turns_as_the_table_does(
     at.run()
     assert not at.exception, [e.value for e in at.exception]
     (said,) = [c.value for c in at.caption if c.value.startswith("Now")]
-    assert said.startswith(plain("Now, Cy's turn 1. Win chances by the learned model"))
+    assert said.startswith(plain("Now, Cy's turn 1. Win chances by 64 rollouts of the default bot"))
     assert plain("Face-down cards (Ann 1)") in said
     assert [m.label for m in at.metric] == ["Ann", "Bo", "Cy"]
 

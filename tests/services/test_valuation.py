@@ -22,13 +22,14 @@ def test_the_series_values_each_turn_start_and_the_game_now_as_every_view_does()
     end = complete[-1].after
     now_is_the_end = (game.turn, game.phase, game.pending) == (end.turn, end.phase, end.pending)
     assert len(series.chances) == len(complete) + (1 if now_is_the_end else 2)
-    # The chart's last point is the game as it stands, valued as the evaluator values it anywhere else; the figures
-    # for the game now are the evaluator's truncated rollouts of it, on seed 0.
-    model = chances(game)
-    assert np.array_equal(series.chances[-1].p, model.p) and series.chances[-1].method == model.method == "model"
+    # The last point is the game as it stands, valued as the evaluator values it anywhere else: truncated rollouts
+    # of the default bot on seed 0.
     cut = chances(game, "truncated", rollouts=CUT_ROLLOUTS, rounds=CUT_ROUNDS, seed=0)
     assert np.array_equal(series.now.p, cut.p) and series.now.method == "truncated"
     assert (series.now.rollouts, series.now.rounds) == (CUT_ROLLOUTS, CUT_ROUNDS)
+    # A turn's start is valued the same way, and kept: valuing the game again makes none of them afresh.
+    assert np.array_equal(series.chances[0].p, chances(complete[0].before, "truncated", seed=0).p)
+    assert chance_series(game).chances[0] is series.chances[0]
     assert series.turns[-1] == turn_number(game) and list(series.turns) == sorted(series.turns)
     for c in series.chances:
         assert abs(float(c.p.sum()) - 1.0) < 1e-9 and (c.low <= c.p).all() and (c.p <= c.high).all()

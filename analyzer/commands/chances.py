@@ -25,12 +25,16 @@ def register(subparsers: Any) -> None:
         "chances",
         help="each player's chance to win the position at the end of a saved game",
         description="Each player's chance to win the position at the end of a saved game, when the default "
-        "bot plays every seat from there: by the learned model (default, in milliseconds), by rollouts cut a few "
-        "rounds on and valued there by the model (truncated), or by whole rollouts.",
+        "bot plays every seat from there: by rollouts cut a few rounds on and valued there by the learned model "
+        "(truncated, the default: the figures the app shows), by the model alone (in a millisecond), or by whole "
+        "rollouts.",
     )
     add_game_arguments(parser)
     parser.add_argument(
-        "--method", choices=METHODS, default="model", help="model (default), truncated (rollouts) or rollouts"
+        "--method",
+        choices=METHODS,
+        default="truncated",
+        help="truncated (rollouts, the default), model or rollouts",
     )
     parser.add_argument(
         "--rollouts",
@@ -44,7 +48,9 @@ def register(subparsers: Any) -> None:
         default=CUT_ROUNDS,
         help=f"rounds each truncated rollout plays before the model values it (default {CUT_ROUNDS})",
     )
-    parser.add_argument("--seed", type=int, default=0, help="seed of the rollouts (default 0)")
+    parser.add_argument(
+        "--seed", type=int, default=0, help="seed of the rollouts (default 0: the app's figures for the position)"
+    )
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.set_defaults(func=run)
 

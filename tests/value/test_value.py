@@ -214,10 +214,14 @@ def test_chances_command_prints_json(tmp_path: Path, capsys: pytest.CaptureFixtu
     state = GameState.random_start(3, np.random.default_rng(2))
     path = tmp_path / "game.json"
     path.write_text(state.to_json())
-    assert main(["chances", str(path), "--json"]) == 0
+    assert main(["chances", str(path), "--method", "model", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert set(out) == {"method", "players", "chances", "low", "high", "seconds"}
     assert out["method"] == "model" and sum(out["chances"]) == pytest.approx(1.0) and len(out["players"]) == 3
+    # By default, the figures every view shows for the position: truncated rollouts on seed 0.
+    assert main(["chances", str(path), "--json"]) == 0
+    shown = json.loads(capsys.readouterr().out)
+    assert shown["method"] == "truncated" and shown["chances"] == chances(state, "truncated", seed=0).p.tolist()
     assert main(["chances", str(path), "--method", "rollouts", "--rollouts", "12", "--seed", "3", "--json"]) == 0
     counted = json.loads(capsys.readouterr().out)
     assert counted["method"] == "rollouts" and all(

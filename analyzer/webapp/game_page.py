@@ -35,7 +35,7 @@ from analyzer.webapp.session import (
     watch_store,
 )
 from analyzer.webapp.start_page import upload_game
-from analyzer.webapp.strip import win_strip
+from analyzer.webapp.strip import strip_figures, win_chart
 from analyzer.webapp.suggestions import suggestions_view
 from analyzer.webapp.tables import tables_view
 
@@ -123,18 +123,18 @@ def game_header(game: GameState, names: list[str]) -> None:
 
 
 def record_view(game: GameState, names: list[str]) -> None:
-    """The Record tab: the live-game panel, then the win-chance strip, each rerun on its own.
+    """The Record tab: the live-game panel and the win-chance strip's figures, rerun together by an entry, then
+    the chart of the turns, rerun on its own.
 
-    The strip comes after the panel: it grows as its chances arrive (a caption, a box "being computed…",
-    then the chances and their chart), and above the panel it moved the entry buttons down under a tap
-    already on its way (in a browser test, about one run in six, the tap landed beside "Place").
+    The strip comes after the panel: above it, it moved the entry buttons down under a tap already on its way
+    (in a browser test, about one run in six, the tap landed beside "Place").
     """
-    record_fragment()
-    win_strip(names)
+    record_fragment(names)
+    win_chart(names)
 
 
 @st.fragment
-def record_fragment() -> None:
+def record_fragment(names: list[str]) -> None:
     """The Record view, rerun on its own: an entry redraws the panel, not the page around it.
 
     The game is read from the session at each run, so the panel always shows
@@ -143,6 +143,7 @@ def record_fragment() -> None:
     message at the entry, and leaves the entry in the panel's widgets.
     """
     render(st.session_state[GAME], "live", save_entry, version=st.session_state.get(VERSION))
+    strip_figures(st.session_state[GAME], names)
 
 
 def save_entry(game: GameState, version: int | None) -> Saved:

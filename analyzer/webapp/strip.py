@@ -1,9 +1,10 @@
 """The win-chance strip beside a live game: each player's chance to win, following the game entry by entry.
 
-The chances are the evaluator's (:func:`analyzer.analysis.evaluator.chances`, as in every view), shown with
-the entry that made them (:mod:`analyzer.services.valuation`): truncated rollouts of the default bot, for the
-game as it stands and, in a small chart, at the start of each complete turn. A tap counts whole rollouts for
-the position now instead, with their 95% intervals, when a player wants the figures measured to the end.
+The chances are the evaluator's (:func:`analyzer.analysis.evaluator.chances`, as in every view; their
+positions and method are :mod:`analyzer.services.valuation`'s): truncated rollouts of the default bot for the
+game as it stands, drawn with the entry that made them, and a small chart of them at the start of each complete
+turn, drawn at the next poll. A tap counts whole rollouts for the position now instead, with their 95%
+intervals, when a player wants the figures measured to the end.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from analyzer.analysis.evaluator import ROLLOUTS, Chances
 from analyzer.game.labels import player_colors
 from analyzer.game.state import GameState, turn_number
 from analyzer.game.vocabulary import SETUP_PHASES
-from analyzer.services.valuation import Series, chance_series, counted
+from analyzer.services.valuation import Series, chance_series, counted, now, position_key
 from analyzer.text import plain
 from analyzer.webapp.session import GAME, POLL_SECONDS, follow_store
 
@@ -69,20 +70,14 @@ def _count(game: GameState, key: str) -> None:
     st.session_state.setdefault(COUNTED, {})[key] = counted(game)
 
 
-@st.fragment(run_every=POLL_SECONDS)
-def win_strip(names: list[str]) -> None:
-    """The strip: the chances of the game as it stands, with the entry that made them, and a small chart.
-
-    Its poll is also the page's look for another device's entries (:func:`follow_store`): one poll, not two.
-    """
-    follow_store()
-    game: GameState | None = st.session_state.get(GAME)
+def strip_figures(game: GameState | None, names: list[str]) -> None:
+    """Each player's chance to win the game as it stands, drawn by the Record view's own run, so they come with
+    the entry that made them; and the button that counts whole rollouts instead."""
     if game is None or int(game.phase) in SETUP_PHASES:
         return
-    series = _series(game.to_json())
-    key = series.key
+    key = position_key(game)
     kept: dict[str, Chances] = st.session_state.setdefault(COUNTED, {})
-    shown = kept.get(key, series.now)
+    shown = kept.get(key) or now(game)
     with st.container(key="win_strip", border=True):
         cols = st.columns(game.n_players)
         for p, col in enumerate(cols):
@@ -101,7 +96,23 @@ def win_strip(names: list[str]) -> None:
                 on_click=_count,
                 args=(game, key),
             )
-        if len(series.chances) > 1:
-            p_series = tuple(tuple(float(x) for x in c.p) for c in series.chances)
-            colors = tuple(player_colors(game))
+
+
+@st.fragment(run_every=POLL_SECONDS)
+def win_chart(names: list[str]) -> None:
+    """The small chart of the chances at the start of each turn so far, under the strip's figures.
+
+    A picture takes a tenth of a second to draw, more than an entry may wait, so it is drawn by its own run, at
+    the poll after the entry. That poll is also the page's look for another device's entries
+    (:func:`follow_store`): one poll, not two.
+    """
+    follow_store()
+    game: GameState | None = st.session_state.get(GAME)
+    if game is None or int(game.phase) in SETUP_PHASES:
+        return
+    series = _series(game.to_json())
+    if len(series.chances) > 1:
+        p_series = tuple(tuple(float(x) for x in c.p) for c in series.chances)
+        colors = tuple(player_colors(game))
+        with st.container(key="win_chart"):
             st.image(_chart_png(p_series, tuple(plain(n) for n in names), colors, series.turns))

@@ -100,7 +100,8 @@ def test_on_a_phone_the_strip_is_one_row_of_chances_under_half_a_screen(
     page.goto(f"{server.url}/?game={game_id}")
     strip = page.locator(".st-key-win_strip")
     expect(strip.get_by_text("each cut 4 rounds on")).to_be_visible()
-    expect(strip.get_by_test_id("stImage")).to_be_visible()  # the chart of the turns so far
+    # The chart of the turns so far, under the figures.
+    expect(page.locator(".st-key-win_chart").get_by_test_id("stImage")).to_be_visible()
     metrics = strip.get_by_test_id("stMetric")
     expect(metrics).to_have_count(3)
     tops = {round(box["y"]) for box in (m.bounding_box() for m in metrics.all()) if box is not None}

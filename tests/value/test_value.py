@@ -202,6 +202,9 @@ def test_another_map_falls_back_to_rollouts_and_says_why() -> None:
     result = chances(state, model=other, rollouts=20)
     assert result.method == "rollouts" and "made for the 'another map' map" in result.note
     assert result.note in result.caption and "\n" not in result.note
+    # Truncated rollouts need the model where they stop: whole rollouts instead, and the same line says why.
+    cut = chances(state, "truncated", model=other, rollouts=20)
+    assert (cut.method, cut.rollouts, cut.note) == ("rollouts", 20, result.note)
 
 
 def test_the_caption_names_the_method_and_the_bot() -> None:

@@ -1,4 +1,5 @@
-"""The win-chance model on held-out games: against rollouts, against outcomes, and its speed.
+"""The win-chance model on held-out games, alone and at the end of truncated rollouts: against rollouts,
+against outcomes, and its speed.
 
 Held-out positions come from games of the training populations played with seed 101 and of tables
 the model never trained on (:data:`analyzer.studies.value_training.UNSEEN`) with seed 102; the model
@@ -8,14 +9,21 @@ was trained on games of another seed, so no position here shares a game with its
   position of each of as many games, drawn with ``--seed`` among every position the game kept), the
   model's chances against ``--rollouts`` rollouts of the default bot (the same thing measured): the mean
   absolute error per seat, in points, with a 95% interval over the positions; beside it, the mean absolute
-  error of a 200-rollout estimate (the first 200 of the same rollouts) against the same reference.
-* **Against outcomes**: every held-out position's chances against who won the default bot's play-on: a
-  reliability table by decile of the predicted chance (observed rate with its 95% Wilson interval), and
-  the Brier score of the model and of the 200-rollout estimate on the positions of the first part.
+  error of the evaluator's truncated rollouts (:data:`~analyzer.analysis.evaluator.CUT_ROLLOUTS` rollouts cut
+  :data:`~analyzer.analysis.evaluator.CUT_ROUNDS` rounds on and valued there by the model, on other random
+  numbers than the reference's) and of a 200-rollout estimate (the first 200 of the reference's own rollouts,
+  which flatters it a little) against the same reference.
+* **Against outcomes**: every held-out position's chances, by the model and by the truncated rollouts,
+  against who won the default bot's play-on: a reliability table of each by decile of the predicted chance
+  (observed rate with its 95% Wilson interval), and
+  the Brier score of the model, the truncated rollouts and the 200-rollout estimate on the positions of the
+  first part.
 * **Speed**: one position from Python, and positions a second in batches on one core (compiled columns,
-  numpy's matrix products), against 200 rollouts of one position in the same process.
+  numpy's matrix products), and the truncated rollouts of one position, against 200 rollouts of one position
+  in the same process.
 
-Prints figures; asserts nothing. Writes ``results/value/reliability.csv`` and ``reliability.png``.
+Prints figures; asserts nothing. Writes ``results/value/reliability_trained.csv`` and ``reliability_unseen.csv`` (both methods)
+and a plot of each.
 
     python bench/bench_value.py [--per-cell 6] [--rollouts 2000] [--workers 2] [--seed 5]
 """
@@ -38,7 +46,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
-from analyzer.analysis.evaluator import chances, rollout_winners  # noqa: E402
+from analyzer.analysis.evaluator import CUT_ROLLOUTS, CUT_ROUNDS, chances, rollout_winners  # noqa: E402
 from analyzer.game.state import GameState  # noqa: E402
 from analyzer.sim.intervals import win_rate  # noqa: E402
 from analyzer.studies.value_training import UNSEEN, play_positions  # noqa: E402
@@ -49,19 +57,64 @@ COUNTS = (2, 3, 4, 6)
 Z = 1.959963984540054
 
 
-def _rollouts(args: tuple[str, int, int]) -> tuple[np.ndarray, np.ndarray]:
-    """Each seat's share of the rollouts' wins, and of the first 200's."""
+#: The truncated rollouts' seed: other random numbers than the reference's (seed 7).
+CUT_SEED = 11
+
+
+def _rollouts(args: tuple[str, int, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each seat's share of the rollouts' wins, and of the first 200's; and its truncated chance."""
     text, rollouts, seed = args
     state = GameState.from_json(text, trusted=True)
     winners = rollout_winners(state, rollouts, seed)
-    return np.stack([winners == p for p in range(state.n_players)]).mean(axis=1), np.stack(
-        [winners[:200] == p for p in range(state.n_players)]
-    ).mean(axis=1)
+    cut = chances(state, "truncated", seed=CUT_SEED).p
+    return (
+        np.stack([winners == p for p in range(state.n_players)]).mean(axis=1),
+        np.stack([winners[:200] == p for p in range(state.n_players)]).mean(axis=1),
+        cut,
+    )
 
 
 def _interval(x: np.ndarray) -> str:
     half = Z * x.std(ddof=1) / math.sqrt(len(x)) if len(x) > 1 else float("nan")
     return f"{x.mean():5.2f} [{x.mean() - half:5.2f}, {x.mean() + half:5.2f}]"
+
+
+def _cut(text: str) -> np.ndarray:
+    """The evaluator's truncated chances of one position."""
+    return chances(GameState.from_json(text, trusted=True), "truncated", seed=CUT_SEED).p
+
+
+def reliability(name: str, method: str, p: np.ndarray, y: np.ndarray, positions: int) -> pd.DataFrame:
+    """Print and return the reliability table of chances ``p`` against outcomes ``y``, by decile of ``p``."""
+    edges = np.quantile(p, np.linspace(0, 1, 11))
+    decile = np.clip(np.searchsorted(edges, p, side="right") - 1, 0, 9)
+    print(
+        f"Reliability of the {method}, {name} tables: {positions} positions, {len(p)} seats; Brier {np.mean((p - y) ** 2):.4f}"
+    )
+    print(f"{'decile':>6} {'seats':>6} {'predicted':>9} {'observed [95%]':<24} {'gap':>6}")
+    cells = []
+    for d in range(10):
+        mask = decile == d
+        rate = win_rate(int(y[mask].sum()), int(mask.sum()))
+        gap = 100 * (rate["win_rate"] - p[mask].mean())
+        cells.append(
+            {
+                "tables": name,
+                "method": method,
+                "decile": d + 1,
+                "seats": int(mask.sum()),
+                "predicted": p[mask].mean(),
+                "observed": rate["win_rate"],
+                "ci_low": rate["ci_low"],
+                "ci_high": rate["ci_high"],
+            }
+        )
+        print(
+            f"{d + 1:>6} {int(mask.sum()):>6} {100 * p[mask].mean():8.1f}% "
+            f"{100 * rate['win_rate']:5.1f}% [{100 * rate['ci_low']:4.1f}, {100 * rate['ci_high']:4.1f}]{'':<6} {gap:+6.1f}"
+        )
+    print()
+    return pd.DataFrame(cells)
 
 
 def held_out(games: int) -> dict[str, object]:
@@ -121,7 +174,7 @@ def main() -> None:
         f"on {args.workers} workers\n"
     )
     rows_out = []
-    for (population, n, _, text), (reference, short) in zip(picked, counted):
+    for (population, n, _, text), (reference, short, cut) in zip(picked, counted):
         state = GameState.from_json(text, trusted=True)
         p = chances(state).p
         alive = p > 0
@@ -130,95 +183,85 @@ def main() -> None:
                 "population": population,
                 "players": n,
                 "model_mae": 100 * np.abs(p - reference)[alive].mean(),
+                "cut_mae": 100 * np.abs(cut - reference)[alive].mean(),
                 "r200_mae": 100 * np.abs(short - reference)[alive].mean(),
                 "reference_sd": 100 * np.sqrt(reference * (1 - reference) / args.rollouts)[alive].mean(),
             }
         )
     table = pd.DataFrame(rows_out)
     print("Mean absolute error per seat against the rollouts, in points, 95% interval over the positions")
+    cut_name = f"{CUT_ROLLOUTS} x {CUT_ROUNDS} rounds + model"
     print(
-        f"{'population':<12} {'players':>7} {'positions':>9}  {'model':<22} {'200 rollouts':<22} {'reference sd':>12}"
-    )
-    for (population, n), cell in table.groupby(["population", "players"], sort=False):
-        print(
-            f"{population:<12} {n:>7} {len(cell):>9}  {_interval(cell['model_mae'].to_numpy()):<22} "
-            f"{_interval(cell['r200_mae'].to_numpy()):<22} {cell['reference_sd'].mean():12.2f}"
-        )
-    for n, cell in table.groupby("players"):
-        print(
-            f"{'all':<12} {n:>7} {len(cell):>9}  {_interval(cell['model_mae'].to_numpy()):<22} "
-            f"{_interval(cell['r200_mae'].to_numpy()):<22} {cell['reference_sd'].mean():12.2f}"
-        )
-    print(
-        f"{'all':<12} {'all':>7} {len(table):>9}  {_interval(table['model_mae'].to_numpy()):<22} "
-        f"{_interval(table['r200_mae'].to_numpy()):<22} {table['reference_sd'].mean():12.2f}\n"
+        f"{'population':<12} {'players':>7} {'positions':>9}  {'model':<22} {cut_name:<22} {'200 rollouts':<22} "
+        f"{'reference sd':>12}"
     )
 
-    # ---------------------------------------------------------------- against outcomes
-    for name, data in sets.items():
-        p = model.predict_rows(data.rows, data.position)
-        y = data.won.astype(float)
-        edges = np.quantile(p, np.linspace(0, 1, 11))
-        decile = np.clip(np.searchsorted(edges, p, side="right") - 1, 0, 9)
+    def line(population: object, n: object, cell: pd.DataFrame) -> None:
         print(
-            f"Reliability, {name} tables: {data.n_positions} positions, {len(data)} seats; Brier {np.mean((p - y) ** 2):.4f}"
+            f"{population!s:<12} {n!s:>7} {len(cell):>9}  {_interval(cell['model_mae'].to_numpy()):<22} "
+            f"{_interval(cell['cut_mae'].to_numpy()):<22} {_interval(cell['r200_mae'].to_numpy()):<22} "
+            f"{cell['reference_sd'].mean():12.2f}"
         )
-        print(f"{'decile':>6} {'seats':>6} {'predicted':>9} {'observed [95%]':<24} {'gap':>6}")
-        cells = []
-        for d in range(10):
-            mask = decile == d
-            rate = win_rate(int(y[mask].sum()), int(mask.sum()))
-            gap = 100 * (rate["win_rate"] - p[mask].mean())
-            cells.append(
-                {
-                    "tables": name,
-                    "decile": d + 1,
-                    "seats": int(mask.sum()),
-                    "predicted": p[mask].mean(),
-                    "observed": rate["win_rate"],
-                    "ci_low": rate["ci_low"],
-                    "ci_high": rate["ci_high"],
-                }
-            )
-            print(
-                f"{d + 1:>6} {int(mask.sum()):>6} {100 * p[mask].mean():8.1f}% "
-                f"{100 * rate['win_rate']:5.1f}% [{100 * rate['ci_low']:4.1f}, {100 * rate['ci_high']:4.1f}]{'':<6} {gap:+6.1f}"
-            )
+
+    for (population, n), cell in table.groupby(["population", "players"], sort=False):
+        line(population, n, cell)
+    for n, cell in table.groupby("players"):
+        line("all", n, cell)
+    line("all", "all", table)
+    print()
+
+    # ---------------------------------------------------------------- against outcomes
+    started = time.perf_counter()
+    cut_by_set = {}
+    with ProcessPoolExecutor(args.workers) as pool:
+        for name, data in sets.items():
+            cut_by_set[name] = list(pool.map(_cut, data.states, chunksize=32))
+    print(f"truncated rollouts of every held-out position in {time.perf_counter() - started:.0f} s\n")
+    for name, data in sets.items():
+        y = data.won.astype(float)
+        cut = np.array([cut_by_set[name][pos][seat] for pos, seat in zip(data.position, data.seat)])
+        frames = [
+            reliability(name, "model", model.predict_rows(data.rows, data.position), y, data.n_positions),
+            reliability(name, cut_name, cut, y, data.n_positions),
+        ]
         OUT.mkdir(parents=True, exist_ok=True)
-        frame = pd.DataFrame(cells)
+        frame = pd.concat(frames)
         frame.to_csv(OUT / f"reliability_{name}.csv", index=False)
         fig = Figure(figsize=(4, 4))
         ax = fig.add_subplot()
         ax.plot([0, 1], [0, 1], color="#999999", lw=0.8)
-        ax.errorbar(
-            frame["predicted"],
-            frame["observed"],
-            yerr=[frame["observed"] - frame["ci_low"], frame["ci_high"] - frame["observed"]],
-            fmt="o",
-            ms=3,
-        )
-        ax.set_xlabel("predicted win chance (model)")
+        for method, cells in frame.groupby("method", sort=False):
+            ax.errorbar(
+                cells["predicted"],
+                cells["observed"],
+                yerr=[cells["observed"] - cells["ci_low"], cells["ci_high"] - cells["observed"]],
+                fmt="o",
+                ms=3,
+                label=str(method),
+            )
+        ax.legend(fontsize=7, frameon=False)
+        ax.set_xlabel("predicted win chance")
         ax.set_ylabel("observed win rate")
         ax.set_title(f"Held-out {name} tables, by decile", fontsize=9)
         fig.tight_layout()
         fig.savefig(OUT / f"reliability_{name}.png", dpi=110)
-        print()
 
     # Brier on the positions counted above: each position's outcome is its own play-on's winner.
-    brier_model, brier_200 = [], []
-    for (_, _, outcome, text), (_, short) in zip(picked, counted):
+    brier_model, brier_cut, brier_200 = [], [], []
+    for (_, _, outcome, text), (_, short, cut) in zip(picked, counted):
         p = chances(GameState.from_json(text, trusted=True)).p
         alive = p > 0
         brier_model.extend(((p - outcome) ** 2)[alive])
+        brier_cut.extend(((cut - outcome) ** 2)[alive])
         brier_200.extend(((short - outcome) ** 2)[alive])
-    bm, b2 = np.array(brier_model), np.array(brier_200)
-    diff = b2 - bm
-    half = Z * diff.std(ddof=1) / math.sqrt(len(diff))
+    bm, bc, b2 = np.array(brier_model), np.array(brier_cut), np.array(brier_200)
     print(f"Brier score against outcomes on the {len(picked)} positions counted above ({len(bm)} seats):")
-    print(
-        f"  model {bm.mean():.4f}, 200 rollouts {b2.mean():.4f}; 200 rollouts minus model {diff.mean():+.4f} "
-        f"[{diff.mean() - half:+.4f}, {diff.mean() + half:+.4f}]\n"
-    )
+    print(f"  model {bm.mean():.4f}, {cut_name} {bc.mean():.4f}, 200 rollouts {b2.mean():.4f}")
+    for name, other in (("model", bm), (cut_name, bc)):
+        diff = b2 - other
+        half = Z * diff.std(ddof=1) / math.sqrt(len(diff))
+        print(f"  200 rollouts minus {name}: {diff.mean():+.4f} [{diff.mean() - half:+.4f}, {diff.mean() + half:+.4f}]")
+    print()
 
     # ---------------------------------------------------------------- speed
     rng = np.random.default_rng(5)
@@ -239,12 +282,18 @@ def main() -> None:
     started = time.perf_counter()
     model.batch(batch, one.C, one.board)
     batched = time.perf_counter() - started
+    chances(one, "truncated", seed=CUT_SEED)  # the compiled rollouts warmed
+    started = time.perf_counter()
+    for state in states:
+        chances(state, "truncated", seed=CUT_SEED)
+    cut_time = (time.perf_counter() - started) / len(states)
     print("Speed, one core (4-player positions):")
     print(f"  baseline: 200 rollouts of one position        {1000 * baseline:9.1f} ms")
     print(
         f"  one position from Python (evaluator.chances)  {1000 * single:9.3f} ms  ({baseline / single:,.0f}x faster)"
     )
     print(f"  batched, 100,000 positions                    {len(batch) / batched:9,.0f} positions/s")
+    print(f"  {cut_name + ', one position':<44}  {1000 * cut_time:9.1f} ms  ({baseline / cut_time:,.1f}x faster)")
 
 
 if __name__ == "__main__":

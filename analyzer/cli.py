@@ -98,6 +98,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"{parser.prog} {args.command}: interrupted", file=sys.stderr)
         return 130
+    except SystemError as exc:
+        # Ctrl-C inside a compiled kernel's callback surfaces as the dispatcher's SystemError, caused by it.
+        if not isinstance(exc.__cause__, KeyboardInterrupt):
+            raise
+        print(f"{parser.prog} {args.command}: interrupted", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":

@@ -65,6 +65,7 @@ from analyzer.integers import whole_number
 from analyzer.limits import check_limit
 from analyzer.sim import backends, playout
 from analyzer.sim.checkpoints import TABLES, Checkpoint
+from analyzer.sim.interrupts import between_batches
 from analyzer.sim.records import run_batch
 from analyzer.sim.result import SimulationResult, concat_tables
 from analyzer.sim.runs import (
@@ -183,13 +184,17 @@ def simulate(
 
     turns_played = 0
     started = time.perf_counter()
-    with tqdm(total=n_games, initial=resumed, unit="game", disable=not progress, smoothing=0.1) as bar:
+    with (
+        between_batches() as check,
+        tqdm(total=n_games, initial=resumed, unit="game", disable=not progress, smoothing=0.1) as bar,
+    ):
         for b, frames in results:
             if store is not None:
                 store.save(b, frames)
             parts[b] = frames
             turns_played += int(frames["games"]["turns"].sum())
             bar.update(len(spec.batch_games(b)))
+            check()
         for b in finished:
             assert store is not None
             loaded = store.load(b)

@@ -185,7 +185,7 @@ def simulate(
     turns_played = 0
     started = time.perf_counter()
     with (
-        between_batches() as check,
+        between_batches() as stop_if_interrupted,
         tqdm(total=n_games, initial=resumed, unit="game", disable=not progress, smoothing=0.1) as bar,
     ):
         for b, frames in results:
@@ -194,7 +194,7 @@ def simulate(
             parts[b] = frames
             turns_played += int(frames["games"]["turns"].sum())
             bar.update(len(spec.batch_games(b)))
-            check()
+            stop_if_interrupted()
         for b in finished:
             assert store is not None
             loaded = store.load(b)

@@ -37,7 +37,6 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import argparse  # noqa: E402
-import math  # noqa: E402
 import time  # noqa: E402
 from concurrent.futures import ProcessPoolExecutor  # noqa: E402
 from pathlib import Path  # noqa: E402
@@ -48,13 +47,12 @@ from matplotlib.figure import Figure  # noqa: E402
 
 from analyzer.analysis.evaluator import CUT_ROLLOUTS, CUT_ROUNDS, chances, rollout_winners  # noqa: E402
 from analyzer.game.state import GameState  # noqa: E402
-from analyzer.sim.intervals import win_rate  # noqa: E402
+from analyzer.sim.intervals import mean_interval, win_rate  # noqa: E402
 from analyzer.studies.value_training import UNSEEN, play_positions  # noqa: E402
 from analyzer.value.model import shipped  # noqa: E402
 
 OUT = Path(__file__).resolve().parent.parent / "results" / "value"
 COUNTS = (2, 3, 4, 6)
-Z = 1.959963984540054
 
 
 #: The truncated rollouts' seed: other random numbers than the reference's (seed 7).
@@ -75,8 +73,8 @@ def _rollouts(args: tuple[str, int, int]) -> tuple[np.ndarray, np.ndarray, np.nd
 
 
 def _interval(x: np.ndarray) -> str:
-    half = Z * x.std(ddof=1) / math.sqrt(len(x)) if len(x) > 1 else float("nan")
-    return f"{x.mean():5.2f} [{x.mean() - half:5.2f}, {x.mean() + half:5.2f}]"
+    mean, low, high = mean_interval(x)
+    return f"{mean:5.2f} [{low:5.2f}, {high:5.2f}]"
 
 
 def _cut(text: str) -> np.ndarray:
@@ -258,9 +256,8 @@ def main() -> None:
     print(f"Brier score against outcomes on the {len(picked)} positions counted above ({len(bm)} seats):")
     print(f"  model {bm.mean():.4f}, {cut_name} {bc.mean():.4f}, 200 rollouts {b2.mean():.4f}")
     for name, other in (("model", bm), (cut_name, bc)):
-        diff = b2 - other
-        half = Z * diff.std(ddof=1) / math.sqrt(len(diff))
-        print(f"  200 rollouts minus {name}: {diff.mean():+.4f} [{diff.mean() - half:+.4f}, {diff.mean() + half:+.4f}]")
+        mean, low, high = mean_interval(b2 - other)
+        print(f"  200 rollouts minus {name}: {mean:+.4f} [{low:+.4f}, {high:+.4f}]")
     print()
 
     # ---------------------------------------------------------------- speed

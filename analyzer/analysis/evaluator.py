@@ -58,13 +58,11 @@ from analyzer.game.state import GameState
 from analyzer.integers import whole_number
 from analyzer.limits import MAX_ROUNDS
 from analyzer.sim import playout
-from analyzer.sim.intervals import chance_table
+from analyzer.sim.intervals import chance_table, mean_interval
 from analyzer.value.model import ValueModel, shipped
 
 #: The one policy of every rollout and of the model's labels: the default bot, in every seat.
 ROLLOUT_BOT: StrategistBot = STRATEGIST_BOT
-#: The normal quantile of a 95% interval.
-_Z = 1.959963984540054
 #: How the captions name it.
 BOT_NAME = "the default bot"
 #: The methods, as :func:`chances` takes them.
@@ -265,11 +263,10 @@ def truncated_values(
     return valued(ends, model)
 
 
-def mean_interval(values: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def seat_chances(values: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Each seat's mean of ``values`` (rollouts x seats) with its 95% normal interval, within 0 to 1."""
-    p = values.mean(axis=0)
-    half = _Z * values.std(axis=0, ddof=1) / np.sqrt(len(values))
-    return p, np.clip(p - half, 0.0, 1.0), np.clip(p + half, 0.0, 1.0)
+    p, low, high = mean_interval(values)
+    return p, np.clip(low, 0.0, 1.0), np.clip(high, 0.0, 1.0)
 
 
 def cut_horizon(state: GameState, rounds: int = CUT_ROUNDS) -> int:
@@ -318,7 +315,7 @@ def chances(
     if method in ("model", "truncated"):
         m, note = model_for(state, model)
         if m is not None and method == "truncated" and not state.is_terminal():
-            p, low, high = mean_interval(truncated_values(state, rollouts, rounds, seed, m))
+            p, low, high = seat_chances(truncated_values(state, rollouts, rounds, seed, m))
             return Chances(
                 "truncated",
                 names,

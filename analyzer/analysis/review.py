@@ -75,12 +75,12 @@ from analyzer.analysis.evaluator import (
     cut_horizon,
     face_down_assumption,
     limited,
-    mean_interval,
     model_for,
     play_on,
     played_to,
     prepared_for,
     rollout_rng,
+    seat_chances,
     valued,
 )
 from analyzer.analysis.luck import battle_luck
@@ -110,7 +110,7 @@ from analyzer.game.vocabulary import Phase
 from analyzer.integers import whole_number
 from analyzer.sim.backends import local_pool
 from analyzer.sim.battles import sample_battle
-from analyzer.sim.intervals import chance_table
+from analyzer.sim.intervals import chance_table, mean_interval
 from analyzer.value.model import shipped
 
 #: Rollouts per turn, replay and plan by default (bench/bench_review.py times a 4-player game of 100
@@ -121,8 +121,6 @@ ROLLOUTS = 200
 BATTLE_SHARE = 4
 #: Turns searched with every plan (the turns that moved some player's chance most).
 TURNING_POINTS = 6
-#: z of the 95% normal intervals of the two parts.
-_Z = 1.959963984540054
 _SETUP = (Phase.SETUP_CLAIM, Phase.SETUP_PLACE, Phase.CHOOSE_CAPITAL)
 
 
@@ -544,9 +542,8 @@ def _json_value(value: Any) -> Any:
 
 
 def _mean_interval(diff: np.ndarray) -> tuple[float, float, float]:
-    mean = float(diff.mean())
-    half = _Z * float(diff.std(ddof=1)) / math.sqrt(len(diff)) if len(diff) > 1 else math.nan
-    return mean, mean - half, mean + half
+    mean, low, high = mean_interval(diff)
+    return float(mean), float(low), float(high)
 
 
 def review_game(
@@ -623,7 +620,7 @@ def review_game(
 
     won: dict[Task, np.ndarray] = dict(_run(tasks, workers, tick))
     if model is not None:
-        bands = [mean_interval(won[("chance", j, None)]) for j in range(len(positions))]
+        bands = [seat_chances(won[("chance", j, None)]) for j in range(len(positions))]
         p_win, low, high = (np.stack([band[k] for band in bands]) for k in range(3))
     else:
         counted = [won[("plan", j, "default")] for j in range(len(positions))]

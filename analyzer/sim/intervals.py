@@ -32,6 +32,21 @@ def wilson_interval(wins: int, n: int, confidence: float = 0.95) -> tuple[float,
     return float(ci.low), float(ci.high)
 
 
+#: The normal quantile of a 95% interval.
+Z95 = 1.959963984540054
+
+
+def mean_interval(values: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The mean of ``values`` over its first axis with its 95% normal interval (NaN with fewer than two).
+
+    >>> [round(float(x), 4) for x in mean_interval(np.array([0.0, 1.0, 0.0, 1.0]))]
+    [0.5, -0.0658, 1.0658]
+    """
+    mean = np.asarray(values.mean(axis=0))
+    half = Z95 * values.std(axis=0, ddof=1) / math.sqrt(len(values)) if len(values) > 1 else np.full_like(mean, np.nan)
+    return mean, mean - half, mean + half
+
+
 def win_rate(wins: int, games: int, confidence: float = 0.95, prefix: str = "") -> dict[str, float]:
     """The :data:`RATE_COLUMNS` of ``wins`` in ``games`` (NaN rate and interval for no games), each
     name after ``prefix`` if one is given.

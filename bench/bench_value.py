@@ -284,6 +284,13 @@ def main() -> None:
     for state in states:
         chances(state, "truncated", seed=CUT_SEED)
     cut_time = (time.perf_counter() - started) / len(states)
+    # Every position counted above, one at a time, by its player count: the time a view waits for its figures.
+    each: dict[int, list[float]] = {n: [] for n in COUNTS}
+    for _, n, _, text in picked:
+        state = GameState.from_json(text, trusted=True)
+        started = time.perf_counter()
+        chances(state, "truncated", seed=CUT_SEED)
+        each[n].append(time.perf_counter() - started)
     print("Speed, one core (4-player positions):")
     print(f"  baseline: 200 rollouts of one position        {1000 * baseline:9.1f} ms")
     print(
@@ -291,6 +298,13 @@ def main() -> None:
     )
     print(f"  batched, 100,000 positions                    {len(batch) / batched:9,.0f} positions/s")
     print(f"  {cut_name + ', one position':<44}  {1000 * cut_time:9.1f} ms  ({baseline / cut_time:,.1f}x faster)")
+    print(f"  {cut_name}, each position counted above, in ms:")
+    for n, times in each.items():
+        ms = 1000 * np.array(times)
+        print(
+            f"    {n} players, {len(ms):3d} positions: mean {ms.mean():5.1f}, median {np.median(ms):5.1f}, "
+            f"90th percentile {np.percentile(ms, 90):5.1f}, max {ms.max():5.1f}"
+        )
 
 
 if __name__ == "__main__":

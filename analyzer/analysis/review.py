@@ -72,7 +72,6 @@ from analyzer.analysis.evaluator import (
     CUT_ROUNDS,
     ROLLOUT_BOT,
     ROLLOUT_ROUNDS,
-    cut_horizon,
     face_down_assumption,
     limited,
     model_for,
@@ -81,6 +80,7 @@ from analyzer.analysis.evaluator import (
     prepared_for,
     rollout_rng,
     seat_chances,
+    truncated_values,
     valued,
 )
 from analyzer.analysis.luck import battle_luck
@@ -416,8 +416,8 @@ def _values(
     start of player-turn ``horizon`` and valued there by the model (or, with no horizon, to the game's end,
     valued 1 for its winner). A module-level function, for worker processes."""
     start = limited(GameState.from_json(position, trusted=True))
-    bots = prepared_for(start)
     model = shipped() if horizon is not None else None
+    bots = prepared_for(start)
     out = np.zeros((rollouts, start.n_players))
     ends = []
     for r in range(rollouts):
@@ -434,7 +434,17 @@ def _values(
             ends.append(played_to(s, rng, bots, horizon))
     if model is None:
         return out
-    return valued(ends, model)
+    return valued(np.stack([s.S for s in ends]), start.C, start.board, model)
+
+
+def _chances(position: str) -> np.ndarray:
+    """The position's (JSON) win chances as every view shows them: the evaluator's truncated rollouts on seed 0,
+    whatever the review's seed."""
+    return truncated_values(GameState.from_json(position, trusted=True), CUT_ROLLOUTS, CUT_ROUNDS, 0, shipped())
+
+
+def _task(what: str, args: tuple[Any, ...]) -> np.ndarray:
+    return _chances(*args) if what == "chance" else _values(*args)
 
 
 Task = tuple[str, int, str | None]  # (what, turn, plan)
@@ -445,12 +455,12 @@ def _run(
 ) -> Iterator[tuple[Task, np.ndarray]]:
     if workers <= 1 or len(tasks) <= 1:
         for key, args in tasks.items():
-            result = _values(*args)
+            result = _task(key[0], args)
             on_done()
             yield key, result
         return
     with local_pool(workers) as pool:
-        futures = {pool.submit(_values, *args): key for key, args in tasks.items()}
+        futures = {pool.submit(_task, key[0], args): key for key, args in tasks.items()}
         for future in as_completed(futures):
             on_done()
             yield futures[future], future.result()
@@ -606,10 +616,8 @@ def review_game(
         last = len(turns)
         tasks[("plan", last, "default")] = (texts[last], None, None, None, seed, last, rollouts, None)
     else:
-        # Each position's win chances as every view shows them: the evaluator's truncated rollouts on seed 0 (rollout
-        # r of the position on SeedSequence(0, spawn_key=(0, r))), whatever the review's seed.
-        for j, position in enumerate(positions):
-            tasks[("chance", j, None)] = (texts[j], None, None, None, 0, 0, CUT_ROLLOUTS, cut_horizon(position))
+        for j in range(len(positions)):
+            tasks[("chance", j, None)] = (texts[j],)
     total = len(tasks) + min(turning_points, len(turns)) * (len(PLANS) - 1)
     done = [0]
 

@@ -387,6 +387,27 @@ def _run(
     return events, n
 
 
+@kernel
+def _run_each(
+    starts, C, params, kinds, tables, table_of, rng, sample, keys, where, pool, used, kernel, rolls, until_turn
+):  # pragma: no cover - compiled
+    """Play each row of ``starts`` (a state vector each) on in place, as ``_run`` does with no records, to the
+    start of player-turn ``until_turn`` (-1: to the end), one row after another on the one ``rng``."""
+    events = np.empty((256, 6), dtype=np.int64)
+    start = np.empty((2, engine.owner_view(starts[0]).shape[0]), dtype=np.int64)
+    track = np.empty(3, dtype=np.int64)
+    bad = np.zeros(6, dtype=np.int64)
+    for i in range(starts.shape[0]):
+        S = starts[i]
+        track[0], track[1], track[2] = S[engine.TURN], 0, until_turn
+        if S[engine.PHASE] != GAME_OVER:
+            events, n = _run(
+                S, C, params, kinds, tables, table_of, rng, sample, keys, where, pool, used, kernel, rolls,
+                events, 0, track, False, start, False, bad,
+            )  # fmt: skip
+    return starts
+
+
 # ---------------------------------------------------------------------------------- from Python
 @dataclass(frozen=True)
 class Record:
@@ -507,6 +528,51 @@ def play_events(
             f"(player {state.player}): {state.illegal_reason(action)}"
         )
     return start, events[:n]
+
+
+def play_each(
+    state: GameState,
+    starts: np.ndarray,
+    bots: Prepared,
+    rng: np.random.Generator,
+    *,
+    until_turn: int | None = None,
+) -> np.ndarray:
+    """Play each row of ``starts`` (state vectors of games like ``state``: its board, rules and size, past the
+    setup) on in place, one after another on ``rng`` in one compiled call, to the start of player-turn
+    ``until_turn`` or the game's end; returns ``starts``. For many short play-ons of one position, whose
+    one-by-one calls from Python would cost more than the play. The rows' records are not kept."""
+    check_battle_mode(state.rules, True)
+    if (
+        starts.ndim != 2
+        or starts.shape[1] != state.S.shape[0]
+        or starts.dtype != state.S.dtype
+        or not starts.flags.c_contiguous
+    ):
+        raise SimulationError(
+            f"starts must be a C-ordered array of rows of {state.S.shape[0]} state values, got shape {starts.shape}"
+        )
+    if len(starts) and np.any(starts[:, engine.PHASE] < REINFORCE):
+        raise SimulationError("play_each plays positions past the setup only")
+    if not len(starts):
+        return starts
+    p = bots
+    _run_each(
+        starts,
+        state.C,
+        p.params,
+        p.kinds,
+        p.tables,
+        p.table_of,
+        rng,
+        True,
+        *p.cache.arrays(),
+        p.kernel,
+        p.rolls,
+        -1 if until_turn is None else until_turn,
+    )
+    p.cache.make_room()
+    return starts
 
 
 def _seat_args(bot: HeuristicBot, board: Board, dice: DiceRules) -> tuple[np.ndarray, np.ndarray]:

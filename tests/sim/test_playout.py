@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from analyzer.bots import CLASSIC_BOT, HeuristicBot
+from analyzer.bots.strategist import STRATEGIST_BOT
 from analyzer.errors import SimulationError
 from analyzer.game.dice import DiceRules
 from analyzer.game.engine import steps as engine
@@ -186,3 +187,39 @@ def test_engine_set_values_follow_the_rules():
     for cards in [(0, 1, 2), (0, 3, 6), (42, 0, 1), (42, 43, 5)]:
         expected = Rules(card_values="fixed").set_value(0, tuple(int(symbols[c]) for c in cards))
         assert engine.set_value(fixed.S, fixed.C, *cards) == expected
+
+
+@pytest.mark.parametrize("n_players", [2, 3, 4, 6])
+def test_play_each_plays_its_rows_as_play_events_does_one_after_another(n_players):
+    """Many play-ons of one position in one compiled call: each row ends where the legality-checked
+    per-game path, drawing from the same generator row after row, ends it; each at the cut or the game's end."""
+    bots = playout.Prepared([STRATEGIST_BOT] * n_players, GameState.new(n_players, game_rng(3, 0)).board, DiceRules())
+    rng = game_rng(3, n_players)
+    state = GameState.random_start(n_players, rng)
+    playout.play_events(state, bots, rng, until_turn=3 * n_players)
+    assert not state.is_terminal()
+    horizon = int(state.turn) + 2 * int(np.sum(state.alive))
+    rows = np.tile(state.S, (12, 1))
+    each = game_rng(4, 0)
+    ends = playout.play_each(state, rows, bots, each, until_turn=horizon)
+    assert ends is rows
+    one_by_one = game_rng(4, 0)
+    for row in ends:
+        s = state.copy()
+        playout.play_events(s, bots, one_by_one, until_turn=horizon, check=True)
+        assert np.array_equal(row, s.S)
+        assert s.is_terminal() or s.turn == horizon
+    assert len({row.tobytes() for row in ends}) > 1  # the rows played on other dice
+    assert each.random() == one_by_one.random()  # and they drew the same random numbers, no more
+
+
+def test_play_each_refuses_rows_it_cannot_play():
+    state = GameState.random_start(3, game_rng(3, 1))
+    bots = playout.Prepared([STRATEGIST_BOT] * 3, state.board, DiceRules())
+    with pytest.raises(SimulationError, match="rows of"):
+        playout.play_each(state, state.S.copy(), bots, game_rng(0, 0))
+    with pytest.raises(SimulationError, match="rows of"):
+        playout.play_each(state, np.asfortranarray(np.tile(state.S, (4, 1))), bots, game_rng(0, 0))
+    in_setup = GameState.new(3, game_rng(3, 1))
+    with pytest.raises(SimulationError, match="past the setup"):
+        playout.play_each(in_setup, np.tile(in_setup.S, (2, 1)), bots, game_rng(0, 0))

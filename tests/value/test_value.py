@@ -14,16 +14,22 @@ from analyzer.analysis.evaluator import (
     CUT_ROLLOUTS,
     CUT_ROUNDS,
     chances,
+    cut_horizon,
     limited,
-    played_to,
+    position_rng,
     prepared,
     prepared_for,
-    rollout_rng,
+    truncated_ends,
+    truncated_values,
+    valued,
 )
 from analyzer.cli import main
 from analyzer.errors import ModelError, SimulationError
+from analyzer.game.actions import Attack, Place
 from analyzer.game.board import classic_board
+from analyzer.game.engine import steps as engine
 from analyzer.game.state import GameState
+from analyzer.game.vocabulary import GAME_OVER, Phase
 from analyzer.sim import playout
 from analyzer.value.features import batch_rows, columns, rows_of
 from analyzer.value.model import SHIPPED, ValueModel, shipped
@@ -141,11 +147,16 @@ def test_truncated_rollouts_are_reproducible_from_the_seed_and_cut_where_asked()
     first = chances(state, method="truncated", rollouts=12, rounds=1, seed=9)
     assert np.array_equal(first.p, chances(state, method="truncated", rollouts=12, rounds=1, seed=9).p)
     assert not np.array_equal(first.p, chances(state, method="truncated", rollouts=12, rounds=1, seed=10).p)
-    # Rollout r of a position is cut one round on, a turn of each seat still in: at the mover's next turn.
+    # The rollouts are cut one round on, a turn of each seat still in: at the mover's next turn.
     alive = int(np.sum(state.alive))
     start = limited(state)
-    end = played_to(start.copy(), rollout_rng(9, 0, 0), prepared_for(start), int(state.turn) + alive)
-    assert end.is_terminal() or (end.turn == state.turn + alive and end.player == state.player)
+    ends = np.tile(start.S, (12, 1))
+    playout.play_each(start, ends, prepared_for(start), position_rng(9, 0), until_turn=cut_horizon(start, 1))
+    for end in ends:
+        assert end[engine.PHASE] == GAME_OVER or (
+            end[engine.TURN] == state.turn + alive and end[engine.PLAYER] == state.player
+        )
+    assert np.array_equal(truncated_values(state, 12, 1, 9, shipped()), valued(ends, start.C, start.board, shipped()))
     with pytest.raises(SimulationError, match="rounds"):
         chances(state, method="truncated", rounds=0)
 
@@ -259,3 +270,21 @@ def test_train_value_writes_a_model_that_loads(tmp_path: Path, capsys: pytest.Ca
     assert "--games must be a whole number >= 1, got 0" in capsys.readouterr().err
     assert main(["train-value", "--games", "3", "--out", str(tmp_path / "model.pkl")]) == 2
     assert ".npz" in capsys.readouterr().err
+
+
+def test_truncated_rollouts_each_roll_a_pending_attack_afresh() -> None:
+    """Player 1's last territory, Argentina (1 army), under attack by Peru's one die (2 armies), the roll pending;
+    player 0's other armies are ones, or far away in Alaska. Player 0 wins within the cut exactly when the attack
+    wins its 1-against-1 roll, 15/36 = 41.7%: each rollout must roll it for itself (400 rollouts: sd 2.5 points)."""
+    board = classic_board()
+    owner = [0] * 42
+    owner[board.index("Argentina")] = 1
+    armies = [1] * 42
+    armies[board.index("Peru")] = 2
+    state = GameState.from_position(owner, armies, n_players=2)
+    state.apply(Place("Alaska", state.pending))
+    state.apply(Attack("Peru", "Argentina", 1))
+    assert state.phase == Phase.ROLL
+    _, ends = truncated_ends(state, 400, 1, seed=3)
+    won = (ends[:, engine.PHASE] == GAME_OVER) & (ends[:, engine.WINNER] == 0)
+    assert 0.33 <= won.mean() <= 0.50, won.mean()

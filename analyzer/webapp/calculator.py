@@ -54,20 +54,34 @@ def calculator() -> None:
         calculator_body(game, player_names(game) if game is not None else [])
 
 
+#: The calculator's inputs as a first visit finds them.
+DEFAULTS: dict[str, Any] = {
+    ATTACKERS: 12,
+    DEFENDERS: 7,
+    STOP_AT: 1,
+    CHAIN: "",
+    GARRISON: 1,
+    TARGET_P: 0.75,
+    CAPITAL: False,
+    TIES: False,
+    BLITZ: False,
+    CAP: False,
+    SIDES: CLASSIC_SIDES,
+}
+
+
+def current(key: str) -> Any:
+    """An input's value now, given to its widget as the widget's default.
+
+    A browser shows a widget's default when it holds no value of its own for it: when a tap reruns the page
+    before the browser has taken in the widgets of the run before (the Review tab tapped while the page first
+    loads). Had the default been the widget's own (0, or the slider's low end), the browser would show it and
+    send it back with the next tap, and the counts would turn to 0 under the user's eyes.
+    """
+    return st.session_state.get(key, DEFAULTS[key])
+
+
 def calculator_body(game: GameState | None, names: list[str]) -> None:
-    for key, value in (
-        (ATTACKERS, 12),
-        (DEFENDERS, 7),
-        (STOP_AT, 1),
-        (CHAIN, ""),
-        (GARRISON, 1),
-        (TARGET_P, 0.75),
-        (CAPITAL, False),
-        (TIES, False),
-        (BLITZ, False),
-        (CAP, False),
-    ):
-        st.session_state.setdefault(key, value)
     with st.container(key="calculator"):
         st.subheader("Battle odds")
         if game is not None and not np.any(game.owner < 0):
@@ -109,24 +123,27 @@ def calculator_body(game: GameState | None, names: list[str]) -> None:
             st.text_input(
                 "Then on against (a chain: the defenders of each next territory)",
                 key=CHAIN,
+                value=current(CHAIN),
                 placeholder="e.g. 3 2 4",
                 max_chars=8 * MAX_CHAIN,
             )
-            st.slider("Target probability for the armies needed", 0.05, 0.99, step=0.01, key=TARGET_P)
+            st.slider(
+                "Target probability for the armies needed", 0.05, 0.99, value=current(TARGET_P), step=0.01, key=TARGET_P
+            )
             capital_col, ties_col = st.columns(2)
-            capital_col.toggle("Capital: 3 defence dice", key=CAPITAL)
-            ties_col.toggle("Ties to the attacker", key=TIES)
+            capital_col.toggle("Capital: 3 defence dice", value=current(CAPITAL), key=CAPITAL)
+            ties_col.toggle("Ties to the attacker", value=current(TIES), key=TIES)
             blitz_col, cap_col = st.columns(2)
-            blitz_col.toggle("Balanced Blitz", key=BLITZ, help="Risk: Global Domination's Balanced Blitz.")
+            blitz_col.toggle(
+                "Balanced Blitz", value=current(BLITZ), key=BLITZ, help="Risk: Global Domination's Balanced Blitz."
+            )
             cap_col.toggle(
                 "Never below stop at",
+                value=current(CAP),
                 key=CAP,
                 help="Roll no more dice than armies above stop at (Risk: Global Domination).",
             )
-            # The classic die as the box's own default, not only as a session value: a run whose request
-            # carries no value for the box takes its default index (SelectboxSerde.deserialize(None)), which
-            # would otherwise be the first choice, the 4-sided die, shown under the closed expander.
-            st.selectbox("Sides of each die", DICE_SIDES, index=DICE_SIDES.index(CLASSIC_SIDES), key=SIDES)
+            st.selectbox("Sides of each die", DICE_SIDES, index=DICE_SIDES.index(current(SIDES)), key=SIDES)
         # One slot for the answer, whatever it is: a count made bad replaces the odds in place. Odds left to be
         # cleared as stale would stay on the page, greyed out, when a poll of the page's other fragments runs as
         # the calculator's run ends (the cleanup then takes the poll's run for its own: streamlit#16708).
@@ -144,7 +161,7 @@ def calculator_body(game: GameState | None, names: list[str]) -> None:
 
 def counted(column: Any, label: str, key: str, lo: int, hi: int, help: str | None = None) -> bool:
     """A count of the calculator; True (with its message under it) when it is not a whole number from lo to hi."""
-    raw = column.number_input(label, step=1, key=key, help=help)
+    raw = column.number_input(label, value=current(key), step=1, key=key, help=help)
     problem = bounds_problem(raw, lo, hi)
     if problem:
         column.error(plain(f"{label}: {problem}"))

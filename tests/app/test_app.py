@@ -40,6 +40,7 @@ from analyzer.solver.chains import chain
 from analyzer.solver.tables import odds_tables
 from analyzer.store import DB_ENV, GameStore
 from analyzer.text import percent
+from analyzer.webapp.calculator import DICE_SIDES
 
 BOARD = classic_board()
 N = BOARD.n_territories
@@ -871,6 +872,30 @@ def test_a_typed_battle_gets_the_solvers_odds_without_a_game() -> None:
     # The survivors' chart: every outcome but the negligible tails, summing to (almost) one.
     survivors = convert_arrow_bytes_to_pandas_df(survivors_charts(at)[0].proto.data.data)
     assert survivors["probability"].sum() == pytest.approx(1, abs=1e-5)
+
+
+def test_each_calculator_input_gives_the_browser_its_value_as_its_default() -> None:
+    """A browser that holds no value for a widget (a tap rerunning the page before it took in the run before: the
+    Review tab tapped while the page first loads) shows the widget's default and sends it back with the next tap.
+    So each input's default is its value now, at first the calculator's own (12 against 7), never the widget's
+    zero, which had turned the counts to 0 with an error under each."""
+    at = start()
+    assert at.number_input(key="attackers").proto.default == 12
+    assert at.number_input(key="defenders").proto.default == 7
+    assert at.number_input(key="stop_at").proto.default == 1
+    assert list(at.slider(key="target_p").proto.default) == [0.75]
+    at.number_input(key="attackers").set_value(30).run()
+    at.number_input(key="garrison").set_value(3).run()
+    at.slider(key="target_p").set_value(0.9).run()
+    at.toggle(key="ties_to_attacker").set_value(True).run()
+    at.selectbox(key="sides").set_value(8).run()
+    at.text_input(key="chain").set_value("3 2").run()
+    assert at.number_input(key="attackers").proto.default == 30
+    assert at.number_input(key="garrison").proto.default == 3
+    assert list(at.slider(key="target_p").proto.default) == [0.9]
+    assert at.toggle(key="ties_to_attacker").proto.default is True
+    assert at.selectbox(key="sides").proto.default == DICE_SIDES.index(8)
+    assert at.text_input(key="chain").proto.default == "3 2"
 
 
 @pytest.mark.parametrize(

@@ -25,7 +25,6 @@ view, the review, the suggestions, the search, the command line and the notebook
 
 >>> import numpy as np
 >>> from analyzer.game.state import GameState
-from analyzer.game.vocabulary import GAME_OVER
 >>> state = GameState.random_start(3, np.random.default_rng(2))
 >>> fast = chances(state)
 >>> fast.method, round(float(fast.p.sum()), 6), len(fast.players)

@@ -255,16 +255,14 @@ def valued(ends: np.ndarray, C: np.ndarray, board: Board, model: ValueModel) -> 
     return out
 
 
-def truncated_ends(
-    state: GameState, rollouts: int, rounds: int, seed: int, j: int = 0, rng: np.random.Generator | None = None
-) -> tuple[GameState, np.ndarray]:
+def truncated_ends(state: GameState, rollouts: int, rounds: int, seed: int, j: int = 0) -> tuple[GameState, np.ndarray]:
     """The ends (state vectors, rollouts x state) of ``rollouts`` rollouts of ``state`` by the rollout bot, each
     cut ``rounds`` rounds on (a round: a turn of each seat still in the game), with the game they belong to
     (``state`` with the rollouts' round cap). They draw one after another from :func:`position_rng`
-    ``(seed, j)`` (or from ``rng``), in one compiled call: a call from Python for each rollout would add about 0.1 ms to its
+    ``(seed, j)``, in one compiled call: a call from Python for each rollout would add about 0.1 ms to its
     0.13 (15 ms a position at 64 rollouts of four rounds, against 9)."""
     start = limited(state)
-    rng = position_rng(seed, j) if rng is None else rng
+    rng = position_rng(seed, j)
     if start.face_down or start.is_chance():
         # Each rollout its own guess at the face-down cards and its own pending roll or draw (the rules' steps).
         games = [face_down.determinize(start, rng) if start.face_down else start.copy() for _ in range(rollouts)]
@@ -279,16 +277,10 @@ def truncated_ends(
 
 
 def truncated_values(
-    state: GameState,
-    rollouts: int,
-    rounds: int,
-    seed: int,
-    model: ValueModel,
-    j: int = 0,
-    rng: np.random.Generator | None = None,
+    state: GameState, rollouts: int, rounds: int, seed: int, model: ValueModel, j: int = 0
 ) -> np.ndarray:
     """Each seat's value (rollouts x seats) at the end of each of :func:`truncated_ends`, by :func:`valued`."""
-    start, ends = truncated_ends(state, rollouts, rounds, seed, j, rng)
+    start, ends = truncated_ends(state, rollouts, rounds, seed, j)
     return valued(ends, start.C, start.board, model)
 
 

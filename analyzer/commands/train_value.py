@@ -1,7 +1,6 @@
 """``risk-analyzer train-value``: train the win-chance model on self-play positions.
 
-    risk-analyzer train-value --games N --seed S --out FILE [--labels outcome|truncated] [--held-out M]
-                              [--card CARD.json]
+    risk-analyzer train-value --games N --seed S --out FILE [--held-out M] [--card CARD.json]
 
 plays ``N`` games of the training populations (:mod:`analyzer.studies.value_training`), fits the
 network and writes it to ``FILE`` (a numpy archive that :mod:`analyzer.value.model` reads); its card
@@ -36,12 +35,6 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--seed", type=int, default=0, help="seed of the games (default 0)")
     parser.add_argument("--out", metavar="FILE", required=True, help="the model file to write (.npz)")
     parser.add_argument(
-        "--labels",
-        default="outcome",
-        help="label each position by its play-on's winner (outcome, the default) or by each seat's chance by "
-        "truncated rollouts valued by the shipped model (truncated: about 10 ms more a position, far less noise)",
-    )
-    parser.add_argument(
         "--held-out", type=int, default=0, help="games (seed + 1) to score the model on afterwards (default 0)"
     )
     parser.add_argument(
@@ -58,13 +51,11 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from analyzer.studies.value_training import LABELS, card_text, train_value
+    from analyzer.studies.value_training import card_text, train_value
 
     # Two rollouts at least for the band: it is an interval.
     for name, least in (("band_rollouts", 2), ("games", 1), ("held_out", 0), ("band_positions", 0)):
         whole_number(getattr(args, name), f"--{name.replace('_', '-')}", least, SimulationError)
-    if args.labels not in LABELS:
-        raise SimulationError(f"--labels {quote(args.labels)}: expected one of {', '.join(LABELS)}")
     out = check_path(args.out, "--out", SimulationError)
     if out.suffix.lower() != ".npz":
         raise SimulationError(f"--out {quote(args.out)}: give a file ending in .npz")
@@ -79,7 +70,6 @@ def run(args: argparse.Namespace) -> int:
             held_out=args.held_out,
             band_positions=args.band_positions,
             band_rollouts=args.band_rollouts,
-            labels=args.labels,
             on_game=bar.update,
             log=lambda m: bar.write(m, file=sys.stderr),
         )

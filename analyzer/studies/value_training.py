@@ -4,15 +4,10 @@ The model estimates what the project's rollouts measure: each seat's chance to w
 plays every seat from the position on. So the positions come from several populations of bots (the
 spread of positions real tables reach), and each is labelled by one game played on from it by the
 default bot in every seat: the winner of that game (in a table of default bots, the game's own end).
-With ``labels="truncated"`` each is labelled instead by the evaluator's truncated rollouts of it (64
-rollouts of the default bot, cut four rounds on and valued there by the shipped model): each seat's chance,
-not one game's winner, so a label carries far less of the dice's noise; the play-on's winner is still kept,
-to score the model against outcomes.
 
 Game ``g`` of a run with seed ``s`` draws every random number from ``SeedSequence(s, spawn_key=(g, k))``
 (``k`` = 0 for the game, 1 for the choice of positions, 2 + ``i`` for the play-on from its ``i``-th
-position) and its ``i``-th position's truncated rollouts from ``SeedSequence(s, spawn_key=(g, 2 + i, 1))``,
-so a dataset is the same whatever the order it is made in, and games held out by seed
+position), so a dataset is the same whatever the order it is made in, and games held out by seed
 never share a random number with the training games.
 
 The fit needs the ``train`` extra (scikit-learn): a multi-layer perceptron whose weights are written
@@ -59,8 +54,6 @@ UNSEEN: dict[str, tuple[str, ...]] = {"unseen mix": ("greedy", "cautious", "defa
 KEEP = 0.12
 #: The bot whose play the model estimates.
 LABEL_BOT = "default"
-#: What a position's rows are labelled with: its play-on's winner, or the truncated rollouts' chances.
-LABELS = ("outcome", "truncated")
 
 
 @dataclass(frozen=True)
@@ -69,9 +62,8 @@ class Positions:
 
     ``rows`` (float32, one row per seat, columns :func:`analyzer.value.features.columns`), ``seat``,
     ``position`` (a number per position, shared by its rows), ``game``, ``players``, ``population``
-    (index into ``populations``), ``won`` (1 for the seat that won the default bot's play-on, 0
-    else) and ``target`` (what the fit learns: ``won``, or with truncated labels the seat's chance by
-    truncated rollouts). Positions whose play-on reached the round cap with no winner are left out.
+    (index into ``populations``) and ``won`` (1 for the seat that won the default bot's play-on, 0
+    else). Positions whose play-on reached the round cap with no winner are left out.
     """
 
     rows: np.ndarray
@@ -83,12 +75,6 @@ class Positions:
     won: np.ndarray
     populations: tuple[str, ...]
     states: list[str] | None = None
-    target: np.ndarray | None = None
-
-    @property
-    def labels(self) -> np.ndarray:
-        """What the fit learns, per row: ``target``, or ``won`` where there is none."""
-        return self.won.astype(np.float64) if self.target is None else self.target
 
     def __len__(self) -> int:
         return int(self.rows.shape[0])
@@ -134,27 +120,21 @@ def play_positions(
     counts: Sequence[int] = tuple(PLAYER_COUNTS),
     keep: float = KEEP,
     keep_states: bool = False,
-    labels: str = "outcome",
     on_game: Callable[[], None] | None = None,
 ) -> Positions:
     """Play ``games`` (numbers of a run with ``seed``) and keep about ``keep`` of their turn starts,
-    each labelled by the default bot's play-on, or with ``labels="truncated"`` by truncated rollouts too (see
-    the module docstring). With ``keep_states`` each position's state is kept too (JSON, without history),
-    for checks against rollouts.
+    each labelled by the default bot's play-on (see the module docstring). With ``keep_states`` each
+    position's state is kept too (JSON, without history), for checks against rollouts.
 
     >>> data = play_positions(range(0, 25, 6), seed=3, keep=0.2)  # one game of each population and count
     >>> sorted(set(data.players.tolist())), bool((np.bincount(data.position, data.won) <= 1).all())
     ([2, 3, 4, 5, 6], True)
     """
-    if labels not in LABELS:
-        raise SimulationError(f"labels {labels!r}: expected one of {', '.join(LABELS)}")
     board = classic_board()
     rules = Rules(turn_limit=DEFAULT_MAX_ROUNDS)
     width = len(columns(board))
     blocks: list[np.ndarray] = []
     meta: list[tuple[int, int, int, int, int, int]] = []  # seat, position, game, players, population, won
-    targets: list[np.ndarray] = []
-    cut = truncated_labeller() if labels == "truncated" else None
     states: list[str] = []
     names = tuple(populations)
     position = 0
@@ -166,7 +146,7 @@ def play_positions(
         prepared = _prepared(seats)
         playout.play_compiled(state, prepared, rng, until_turn=1)
         own: list[int] = []  # positions whose label is this game's own end
-        kept: list[tuple[int, np.ndarray, np.ndarray, int, np.ndarray | None]] = []
+        kept: list[tuple[int, np.ndarray, np.ndarray, int]] = []
         k = 0
         while not state.is_terminal():
             if pick.random() < keep:
@@ -180,12 +160,7 @@ def play_positions(
                     on = state.copy()
                     playout.play_events(on, _prepared((LABEL_BOT,) * n), _rng(seed, g, 2 + k), until_turn=None)
                     winner = -1 if on.winner is None else int(on.winner)
-                chance = (
-                    None
-                    if cut is None
-                    else cut(state, np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(g, 2 + k, 1))))
-                )
-                kept.append((winner, rows[:end], seat[:end], position, chance))
+                kept.append((winner, rows[:end], seat[:end], position))
                 if keep_states:
                     states.append(state.to_json(history=False))
                 position += 1
@@ -194,13 +169,11 @@ def play_positions(
         final = -1 if state.winner is None else int(state.winner)
         for i in own:
             kept[i] = (final, *kept[i][1:])
-        for winner, rows, seat, pos, chance in kept:
+        for winner, rows, seat, pos in kept:
             if winner < 0:
                 continue
             blocks.append(rows)
             meta.extend((int(s), pos, g, n, names.index(population), int(s == winner)) for s in seat)
-            if chance is not None:
-                targets.append(chance[seat])
         if on_game is not None:
             on_game()
     m = np.array(meta, dtype=np.int64).reshape(-1, 6)
@@ -214,21 +187,7 @@ def play_positions(
         won=m[:, 5].astype(np.int8),
         populations=names,
         states=states if keep_states else None,
-        target=np.concatenate(targets) if targets else (np.empty(0) if cut is not None else None),
     )
-
-
-def truncated_labeller() -> Callable[[GameState, np.random.Generator], np.ndarray]:
-    """Each seat's chance of a position by the evaluator's truncated rollouts, on the generator given."""
-    from analyzer.analysis.evaluator import CUT_ROLLOUTS, CUT_ROUNDS, seat_chances, truncated_values
-    from analyzer.value.model import shipped
-
-    model = shipped()
-
-    def label(state: GameState, rng: np.random.Generator) -> np.ndarray:
-        return seat_chances(truncated_values(state, CUT_ROLLOUTS, CUT_ROUNDS, 0, model, rng=rng))[0]
-
-    return label
 
 
 # ---------------------------------------------------------------------------------- the fit
@@ -238,9 +197,7 @@ HIDDEN = (64, 32)
 
 def fit(data: Positions, *, seed: int = 0, hidden: tuple[int, ...] = HIDDEN, max_iter: int = 40) -> ValueModel:
     """Fit the network on ``data`` (scikit-learn's ``MLPClassifier``, one row per seat, the seat's win
-    as the target), with a tenth of the rows kept aside to stop when it no longer improves. A seat's chance
-    as its label (truncated labels) is fitted as two rows, a win weighted by the chance and a loss by the rest:
-    the same log loss."""
+    as the target), with a tenth of the rows kept aside to stop when it no longer improves."""
     MLPClassifier = require("sklearn.neural_network").MLPClassifier
     StandardScaler = require("sklearn.preprocessing").StandardScaler
     if len(data) == 0:
@@ -257,11 +214,7 @@ def fit(data: Positions, *, seed: int = 0, hidden: tuple[int, ...] = HIDDEN, max
         n_iter_no_change=4,
         random_state=seed,
     )
-    x, y = scaler.transform(data.rows), data.labels
-    if data.target is None:
-        net.fit(x, data.won)
-    else:
-        net.fit(np.concatenate([x, x]), np.r_[np.ones(len(y)), np.zeros(len(y))], sample_weight=np.r_[y, 1 - y])
+    net.fit(scaler.transform(data.rows), data.won)
     scale = np.where(scaler.scale_ > 0, scaler.scale_, 1.0)
     return ValueModel(
         board=classic_board().name,
@@ -282,32 +235,27 @@ def train_value(
     held_out: int = 0,
     band_positions: int = 0,
     band_rollouts: int = 500,
-    labels: str = "outcome",
     on_game: Callable[[], None] | None = None,
     log: Callable[[str], None] = print,
 ) -> dict[str, Any]:
     """Play ``games`` games with ``seed``, fit the model and write it to ``out``; returns its card (what
     it was trained on, how long it took, and its log loss and Brier score on ``held_out`` games played
     with seed ``seed + 1``, which no training game shares). With ``band_positions``, the card also gets
-    the model's error band (:func:`error_band`) on games of seed ``seed + 2``. ``labels``: see
-    :func:`play_positions`."""
+    the model's error band (:func:`error_band`) on games of seed ``seed + 2``."""
     started = time.perf_counter()
-    data = play_positions(range(games), seed, labels=labels, on_game=on_game)
+    data = play_positions(range(games), seed, on_game=on_game)
     played = time.perf_counter() - started
     log(f"{games} games, {data.n_positions} positions, {len(data)} rows in {played:.0f} s")
     model = fit(data, seed=seed)
     card: dict[str, Any] = {
         "format": MODEL_FORMAT,
-        "command": f"risk-analyzer train-value --games {games} --seed {seed} --out {Path(out).name}"
-        + (f" --labels {labels}" if labels != "outcome" else ""),
+        "command": f"risk-analyzer train-value --games {games} --seed {seed} --out {Path(out).name}",
         "games": games,
         "positions": data.n_positions,
         "rows": len(data),
         "seed": seed,
         "populations": {k: list(v) for k, v in POPULATIONS.items()},
         "label_bot": LABEL_BOT,
-        "labels": labels,
-        **(truncated_card() if labels == "truncated" else {}),
         "hidden": list(HIDDEN),
         "seconds_playing": round(played, 1),
         "seconds_total": round(time.perf_counter() - started, 1),
@@ -322,19 +270,6 @@ def train_value(
     model = model.with_card(card)
     model.save(out)
     return card
-
-
-def truncated_card() -> dict[str, Any]:
-    """What truncated labels were made with: the rollouts, their rounds, and the model that valued their ends."""
-    from analyzer.analysis.evaluator import CUT_ROLLOUTS, CUT_ROUNDS
-    from analyzer.value.model import shipped
-
-    card = shipped().card
-    return {
-        "label_rollouts": CUT_ROLLOUTS,
-        "label_rounds": CUT_ROUNDS,
-        "label_model": {"games": card.get("games"), "seed": card.get("seed"), "labels": card.get("labels", "outcome")},
-    }
 
 
 def error_band(model: ValueModel, per_count: int, rollouts: int, seed: int) -> dict[str, float]:

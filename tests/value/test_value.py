@@ -31,7 +31,6 @@ from analyzer.game.engine import steps as engine
 from analyzer.game.state import GameState
 from analyzer.game.vocabulary import GAME_OVER, Phase
 from analyzer.sim import playout
-from analyzer.studies.value_training import play_positions
 from analyzer.value.features import batch_rows, columns, rows_of
 from analyzer.value.model import SHIPPED, ValueModel, shipped
 
@@ -262,9 +261,13 @@ def test_chances_command_refuses_a_damaged_file_in_one_line(tmp_path: Path, caps
 
 def test_train_value_writes_a_model_that_loads(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "model.npz"
-    assert main(["train-value", "--games", "30", "--seed", "2", "--out", str(out), "--quiet"]) == 0
+    args = ["train-value", "--games", "30", "--seed", "2", "--out", str(out), "--quiet"]
+    assert main([*args, "--band-positions", "1", "--band-rollouts", "4"]) == 0
     card = json.loads(capsys.readouterr().out)
     assert card["games"] == 30 and card["positions"] > 0 and card["seed"] == 2
+    # The band the views show with the model's figures, one a player count, measured as asked.
+    assert set(card["band"]) == {"2", "3", "4", "5", "6", "all"}
+    assert card["band_check"] == {"positions_per_count": 1, "rollouts": 4, "seed": 4}
     state = GameState.random_start(4, np.random.default_rng(3))
     assert ValueModel.load(out).chances(state).sum() == pytest.approx(1.0)
     assert main(["train-value", "--games", "0", "--out", str(out)]) == 2
@@ -289,33 +292,3 @@ def test_truncated_rollouts_each_roll_a_pending_attack_afresh() -> None:
     _, ends = truncated_ends(state, 400, 1, seed=3)
     won = (ends[:, engine.PHASE] == GAME_OVER) & (ends[:, engine.WINNER] == 0)
     assert 0.33 <= won.mean() <= 0.50, won.mean()
-
-
-def test_truncated_labels_are_each_seats_chance_and_line_up_with_the_outcomes() -> None:
-    """Each position's truncated labels are its seats' chances (adding up to 1), the same for the same seed, and
-    the seat that went on to win has the higher labels: a label given to another seat's row would break it."""
-    games = range(0, 40, 4)  # two games of each population, at 2, 3, 4, 5 and 6 players in turn
-    data = play_positions(games, seed=3, keep=0.2, labels="truncated")
-    assert data.target is not None and len(data.target) == len(data) > 0
-    assert np.all((0 <= data.target) & (data.target <= 1))
-    sums = np.bincount(data.position, data.target)[np.unique(data.position)]
-    assert np.allclose(sums, 1.0)
-    assert np.array_equal(data.target, play_positions(games, seed=3, keep=0.2, labels="truncated").target)
-    winners, others = data.target[data.won == 1], data.target[data.won == 0]
-    assert winners.mean() > others.mean() + 0.15, (winners.mean(), others.mean())
-    with pytest.raises(SimulationError, match="labels 'rollouts'"):
-        play_positions(games, seed=3, labels="rollouts")
-
-
-def test_train_value_on_truncated_labels(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    out = tmp_path / "model.npz"
-    args = ["train-value", "--games", "20", "--seed", "2", "--out", str(out), "--labels", "truncated", "--quiet"]
-    assert main(args) == 0
-    card = json.loads(capsys.readouterr().out)
-    assert (card["labels"], card["label_rollouts"], card["label_rounds"]) == ("truncated", CUT_ROLLOUTS, CUT_ROUNDS)
-    assert card["label_model"]["games"] == shipped().card["games"] and card["command"].endswith("--labels truncated")
-    state = GameState.random_start(4, np.random.default_rng(3))
-    assert ValueModel.load(out).chances(state).sum() == pytest.approx(1.0)
-    assert main(["train-value", "--games", "2", "--out", str(out), "--labels", "rollouts"]) == 2
-    err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "--labels 'rollouts'" in err and "outcome, truncated" in err

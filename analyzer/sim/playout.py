@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 
@@ -442,6 +443,20 @@ class Prepared:
         self.kernel = _kernel(dice, balanced_blitz)
         self.rolls = roll_tables(dice)
 
+    def arguments(self, rng: np.random.Generator, sample_battles: bool) -> tuple[Any, ...]:
+        """The compiled loop's arguments from its seats' to its dice tables, in its order."""
+        return (
+            self.params,
+            self.kinds,
+            self.tables,
+            self.table_of,
+            rng,
+            sample_battles,
+            *self.cache.arrays(),
+            self.kernel,
+            self.rolls,
+        )
+
 
 def play_compiled(
     state: GameState,
@@ -503,15 +518,7 @@ def play_events(
     events, n = _run(
         state.S,
         state.C,
-        p.params,
-        p.kinds,
-        p.tables,
-        p.table_of,
-        rng,
-        sample_battles,
-        *p.cache.arrays(),
-        p.kernel,
-        p.rolls,
+        *p.arguments(rng, sample_battles),
         events,
         0,
         track,
@@ -556,22 +563,8 @@ def play_each(
         raise SimulationError("play_each plays positions past the setup only")
     if not len(starts):
         return starts
-    p = bots
-    _run_each(
-        starts,
-        state.C,
-        p.params,
-        p.kinds,
-        p.tables,
-        p.table_of,
-        rng,
-        True,
-        *p.cache.arrays(),
-        p.kernel,
-        p.rolls,
-        -1 if until_turn is None else until_turn,
-    )
-    p.cache.make_room()
+    _run_each(starts, state.C, *bots.arguments(rng, True), -1 if until_turn is None else until_turn)
+    bots.cache.make_room()
     return starts
 
 

@@ -12,6 +12,7 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from analyzer import kernels
 from analyzer.errors import RiskAnalyzerError
@@ -24,6 +25,19 @@ COMMANDS: tuple[str, ...] = ("board", "odds", "simulate", "ladder", "games", "re
 PLAIN_ODDS_UP_TO = 400
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse's parser, with its own usage errors (a word where a number goes, an unknown option) on one line
+    too, as every other error here: the usage it would print first is one ``--help`` away.
+
+    >>> Parser(prog="risk-analyzer odds").error("argument --need: invalid float value: 'x'")
+    Traceback (most recent call last):
+    SystemExit: 2
+    """
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (--help lists the options)\n")
+
+
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The parser of every subcommand; with ``only``, of that one, the others as bare names.
 
@@ -33,7 +47,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     >>> build_parser("board").parse_args(["board", "--json"]).json
     True
     """
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="risk-analyzer",
         description="Exact battle odds, rules engine and simulator for the board game Risk.",
     )

@@ -157,7 +157,9 @@ def test_non_integers_are_usage_errors(capsys: pytest.CaptureFixture[str], argv:
     with pytest.raises(SystemExit) as info:
         main(["odds", *argv])
     assert info.value.code == 2
-    assert "invalid int value" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert err.startswith("risk-analyzer odds: error: argument ") and "invalid int value" in err
+    assert err.count("\n") == 1  # one line, as every other error: no usage block before it
 
 
 def test_a_real_process_prints_smg_figure() -> None:

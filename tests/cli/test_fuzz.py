@@ -181,14 +181,13 @@ def run_cli(argv, rng):
     with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
         try:
             code = main(argv)
-        except SystemExit as exc:  # argparse's own usage errors: exit 2 with a usage line
+        except SystemExit as exc:  # argparse's own usage errors
             code = exc.code
     if code not in (0, 2):
         raise AssertionError(f"exit code {code}")
     lines = err.getvalue().strip().splitlines()
     if code == 2:
-        # Ours is one line; argparse's own usage errors are a usage line and an error line.
-        if not lines or (len(lines) != 1 and not lines[0].startswith("usage:")) or "Traceback" in err.getvalue():
+        if len(lines) != 1 or "Traceback" in err.getvalue():
             raise AssertionError(f"exit 2 without a one-line message: {err.getvalue()[-500:]}")
         raise RiskAnalyzerError(lines[-1][:MAX_MESSAGE])
 

@@ -263,13 +263,15 @@ def truncated_ends(state: GameState, rollouts: int, rounds: int, seed: int, j: i
     0.13 (15 ms a position at 64 rollouts of four rounds, against 9)."""
     start = limited(state)
     rng = position_rng(seed, j)
-    if start.face_down or start.is_chance():
+    if start.is_chance():
         # Each rollout its own guess at the face-down cards and its own pending roll or draw (the rules' steps).
         games = [face_down.determinize(start, rng) if start.face_down else start.copy() for _ in range(rollouts)]
         for s in games:
             while s.is_chance():
                 s.apply_chance(rng)
         ends = np.stack([s.S for s in games])
+    elif start.face_down:
+        ends = face_down.determinized_rows(start, rng, rollouts)
     else:
         ends = np.tile(start.S, (rollouts, 1))
     playout.play_each(start, ends, prepared_for(start), rng, until_turn=cut_horizon(start, rounds))

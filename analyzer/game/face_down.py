@@ -44,6 +44,7 @@ from analyzer.errors import IllegalActionError, PositionError
 from analyzer.game.actions import Action, Correct, Draw, Trade
 from analyzer.game.cards import is_valid_set
 from analyzer.game.core import StateCore
+from analyzer.game.engine.layout import N_CARDS, N_PLAYERS, N_TERRITORIES, layout
 from analyzer.game.labels import card_label, player_name
 from analyzer.game.vocabulary import DECK
 from analyzer.integers import is_whole
@@ -250,6 +251,20 @@ def determinize(state: _State, rng: np.random.Generator) -> _State:
     s.face_down = []
     s.history = []
     return s
+
+
+def determinized_rows(state: StateCore, rng: np.random.Generator, n: int) -> np.ndarray:
+    """The state vectors (one a row) of ``n`` calls of :func:`determinize` on ``rng`` in turn: the same guesses
+    from the same draws, without a copy of the game for each (a copy costs more than a short rollout's play)."""
+    start, length = layout(int(state.S[N_TERRITORIES]), int(state.S[N_CARDS]), int(state.S[N_PLAYERS]))["card_loc"]
+    down = np.array(state.face_down, dtype=np.int64)
+    pool = np.array(unseen(state), dtype=np.int64)
+    owners = state.card_loc[down]
+    rows = np.tile(state.S, (n, 1))
+    rows[:, start + down] = DECK
+    for row in rows:
+        row[start + rng.permutation(pool)[: len(down)]] = owners
+    return rows
 
 
 def check(state: StateCore) -> None:

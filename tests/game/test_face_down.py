@@ -123,6 +123,17 @@ def test_determinize_draws_hidden_cards_afresh_and_leaves_known_ones() -> None:
     assert all(abs(seen[c] - expected) < 5 * np.sqrt(expected) for c in range(44) if c not in (3, 4))
 
 
+def test_determinized_rows_are_determinizes_guesses_from_the_same_draws() -> None:
+    """The rows a truncated rollout starts from are the states determinize gives, one call after another on
+    the same generator, down to the last value: the same guesses, drawn alike."""
+    s = position({0: [3, 4], 1: ["?", "?", "?"], 2: ["?"]})
+    before = s.S.copy()
+    rows = face_down.determinized_rows(s, np.random.default_rng(8), 40)
+    one_by_one = np.random.default_rng(8)
+    assert np.array_equal(rows, np.stack([face_down.determinize(s, one_by_one).S for _ in range(40)]))
+    assert len({row.tobytes() for row in rows}) > 30 and np.array_equal(s.S, before)
+
+
 def test_a_traded_set_is_always_a_valid_set() -> None:
     rng = np.random.default_rng(5)
     for _ in range(50):

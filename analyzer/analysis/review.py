@@ -416,8 +416,8 @@ def _values(
     start of player-turn ``horizon`` and valued there by the model (or, with no horizon, to the game's end,
     valued 1 for its winner). A module-level function, for worker processes."""
     start = limited(GameState.from_json(position, trusted=True))
-    model = shipped() if horizon is not None else None
     bots = prepared_for(start)
+    model = shipped() if horizon is not None else None
     out = np.zeros((rollouts, start.n_players))
     ends = []
     for r in range(rollouts):

@@ -243,19 +243,16 @@ def determinize(state: _State, rng: np.random.Generator) -> _State:
     history (its cards no longer match the draws).
     """
     s = state.copy()
-    down = list(state.face_down)
-    pool = np.array(unseen(state), dtype=np.int64)
-    owners = s.card_loc[down].copy()
-    s.card_loc[down] = DECK
-    s.card_loc[rng.permutation(pool)[: len(down)]] = owners
+    s.S[:] = determinized_rows(state, rng, 1)[0]
     s.face_down = []
     s.history = []
     return s
 
 
 def determinized_rows(state: StateCore, rng: np.random.Generator, n: int) -> np.ndarray:
-    """The state vectors (one a row) of ``n`` calls of :func:`determinize` on ``rng`` in turn: the same guesses
-    from the same draws, without a copy of the game for each (a copy costs more than a short rollout's play)."""
+    """The state vectors (one a row) of ``n`` calls of :func:`determinize` on ``rng`` in turn, without a copy of
+    the game for each (a copy costs more than a short rollout's play): each row's face-down cards drawn afresh
+    from the unseen cards, the known ones left where they are."""
     start, length = layout(int(state.S[N_TERRITORIES]), int(state.S[N_CARDS]), int(state.S[N_PLAYERS]))["card_loc"]
     down = np.array(state.face_down, dtype=np.int64)
     pool = np.array(unseen(state), dtype=np.int64)

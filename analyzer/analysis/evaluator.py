@@ -9,8 +9,8 @@ A position's win chances estimate one thing: each seat's chance to win when the 
   bot in every seat for ``rounds`` rounds (default :data:`CUT_ROUNDS`), where the model values each
   rollout's end (1 for a seat that has won by then), with 95% intervals of the rollouts' mean. The
   model's error shrinks with the rounds the bots play before it: on held-out positions these are 1.6 points
-  a seat from 2,000 whole rollouts, the model alone 7 and 200 whole rollouts 1.0, at 5 to 16 ms a position
-  (2 to 6 players) where 200 whole rollouts of a 4-player position take 110 (``results/bench/bench_value.txt``);
+  a seat from 2,000 whole rollouts, the model alone 7 and 200 whole rollouts 1.0, at 3.5 to 10 ms a
+  position (2 to 6 players) where 200 whole rollouts of a 4-player position take 110 (``results/bench/bench_value.txt``);
 * ``"rollouts"``: the position played on ``rollouts`` times by the default bot in every seat, in compiled
   code, with 95% Wilson intervals.
 
@@ -74,10 +74,12 @@ METHODS = ("model", "truncated", "rollouts")
 #: Rollouts per position when counting is asked for without a number.
 ROLLOUTS = 400
 #: Truncated rollouts per position, and the rounds each plays before the model values its end, when asked for
-#: without numbers: tried at 1 to 8 rounds and 8 to 64 rollouts on held-out positions, four rounds of 64 came
-#: nearest 2,000 whole rollouts under 20 ms a position.
+#: without numbers: tried at 1 to 8 rounds and 8 to 512 rollouts on held-out positions. Past three rounds the
+#: model's error at the cut is below the rollouts' own noise: on 96 positions of games the benchmark does not
+#: use (seeds 103 and 104), 12 seeds each, three rounds of 64 came within 0.1 point a seat of four at 2, 4
+#: and 6 players (0.12 at 3, within its noise of 0.17) in three quarters of the time; two rounds lost 0.3.
 CUT_ROLLOUTS = 64
-CUT_ROUNDS = 4
+CUT_ROUNDS = 3
 #: Rounds a rollout may last past its position before it counts as a win for nobody (a stalemate).
 ROLLOUT_ROUNDS = 300
 
@@ -260,7 +262,7 @@ def truncated_ends(state: GameState, rollouts: int, rounds: int, seed: int, j: i
     cut ``rounds`` rounds on (a round: a turn of each seat still in the game), with the game they belong to
     (``state`` with the rollouts' round cap). They draw one after another from :func:`position_rng`
     ``(seed, j)``, in one compiled call: a call from Python for each rollout would add about 0.1 ms to its
-    0.13 (15 ms a position at 64 rollouts of four rounds, against 9)."""
+    0.13 (15 ms a 4-player position at 64 rollouts of four rounds, against 9)."""
     start = limited(state)
     rng = position_rng(seed, j)
     if start.is_chance():

@@ -267,7 +267,7 @@ def test_the_reviews_win_chances_are_the_figures_every_view_shows() -> None:
         assert np.array_equal(mine["ci_low"].to_numpy(), cut.low) and np.array_equal(
             mine["ci_high"].to_numpy(), cut.high
         )
-    assert "64 rollouts of the default bot in every seat, each cut 4 rounds on" in review.assumed
+    assert "64 rollouts of the default bot in every seat, each cut 3 rounds on" in review.assumed
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:

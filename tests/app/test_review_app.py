@@ -76,7 +76,7 @@ def test_the_record_tab_of_a_live_game_shows_the_strip(monkeypatch: pytest.Monke
     shown = [m for m in at.metric if m.label in ("Player 1", "Player 2", "Player 3")]
     assert [m.value for m in shown] == [f"{100 * p:.0f}%" for p in cut.p]
     captions = " ".join(c.value for c in at.caption)
-    assert "64 rollouts of the default bot in every seat, each cut 4 rounds on" in captions
+    assert "64 rollouts of the default bot in every seat, each cut 3 rounds on" in captions
     # A tap counts rollouts of the position now, and the strip shows them instead.
     at.button(key="strip_count").click().run(timeout=600)
     assert not at.exception, [e.value for e in at.exception]

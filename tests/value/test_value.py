@@ -3,12 +3,15 @@ agreement with rollouts of the default bot on seeded positions."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import zipfile
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
+from threadpoolctl import threadpool_info
 
 from analyzer.analysis.evaluator import (
     CUT_ROLLOUTS,
@@ -91,6 +94,35 @@ def test_batch_rows_equal_the_rows_of_each_position() -> None:
     assert np.allclose(batch, single)
     rows, seats, position = batch_rows(np.stack([s.S for s in states]), states[0].C, len(model.columns))
     assert position.tolist() == [i for i in range(5) for _ in range(4)] and seats.tolist() == [0, 1, 2, 3] * 5
+
+
+def blas_threads() -> list[int]:
+    return [lib["num_threads"] for lib in threadpool_info() if lib["user_api"] == "blas"]
+
+
+class ProductSpy(np.ndarray):
+    """A layer's weights that note the BLAS threads at each product they take part in."""
+
+    seen: list[list[int]] = []
+
+    def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:
+        if ufunc is np.matmul:
+            ProductSpy.seen.append(blas_threads())
+        plain = [np.asarray(x) if isinstance(x, ProductSpy) else x for x in inputs]
+        return getattr(ufunc, method)(*plain, **kwargs)
+
+
+def test_the_model_multiplies_on_one_blas_thread_and_leaves_the_process_as_it_was() -> None:
+    model = shipped()
+    spied = dataclasses.replace(model, weights=tuple(w.view(ProductSpy) for w in model.weights))
+    games = [GameState.random_start(6, np.random.default_rng(i)) for i in range(64)]
+    states, C, board = np.stack([g.S for g in games]), games[0].C, games[0].board
+    before = blas_threads()
+    assert before, "numpy's BLAS is found"
+    ProductSpy.seen.clear()
+    assert np.array_equal(spied.batch(states, C, board), model.batch(states, C, board))
+    assert ProductSpy.seen and all(threads == [1] * len(before) for threads in ProductSpy.seen)
+    assert blas_threads() == before
 
 
 def test_the_shipped_model_agrees_with_rollouts_on_seeded_positions() -> None:

@@ -26,8 +26,12 @@ REVIEWS = "reviews"
 ROLLOUT_CHOICES = (50, 100, ROLLOUTS, 400)
 
 
+#: A figure with nothing to stand on (a player with no turn reviewed yet).
+NONE = "–"
+
+
 def _points(x: float) -> str:
-    return f"{100 * x:+.1f}"
+    return NONE if pd.isna(x) else f"{100 * x:+.1f}"
 
 
 def review_view(game: GameState, names: list[str]) -> None:
@@ -103,12 +107,14 @@ def show_review(review: GameReview, names: list[str], colors: list[str] | None) 
         pd.DataFrame(
             {
                 "Player": [plain(n) for n in summary["name"]],
+                "Turns": summary["turns"].tolist(),
                 "Lost to decisions / turn": [_points(x) for x in summary["decisions_per_turn"]],
                 "Largest mistake": [
-                    f"{_points(x)} (turn {t})" for x, t in zip(summary["largest_mistake"], summary["mistake_turn"])
+                    NONE if pd.isna(t) else f"{_points(x)} (turn {t})"
+                    for x, t in zip(summary["largest_mistake"], summary["mistake_turn"])
                 ],
-                "Dice": [_points(x) for x in summary["dice_total"]],
-                "Dice share": [f"{100 * x:.0f}%" for x in summary["dice_share"]],
+                "Dice": [_points(x) if n else NONE for x, n in zip(summary["dice_total"], summary["turns"])],
+                "Dice share": [NONE if pd.isna(x) else f"{100 * x:.0f}%" for x in summary["dice_share"]],
             }
         ),
         hide_index=True,

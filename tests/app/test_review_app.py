@@ -61,6 +61,31 @@ def test_the_review_view_reviews_a_stored_game(monkeypatch: pytest.MonkeyPatch, 
     assert list(zip(turns["turn"], turns["name"])) == played
 
 
+def test_a_player_with_no_turn_reviewed_yet_shows_no_figures(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    # One player-turn recorded: the other two players have none to sum, average or pick a mistake from.
+    db = tmp_path / "games.sqlite3"
+    monkeypatch.setenv(DB_ENV, str(db))
+    game = recorded_game(turns=1)
+    game.labels["names"] = ["Ann", "Bo", "Cy"]
+    stored = GameStore(db).create(game, "First turn")
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.query_params["game"] = stored.id
+    at.run()
+    at.session_state["tab"] = "Review"
+    at.run()
+    at.select_slider(key="review_rollouts").set_value(50).run()
+    at.button(key="review_run").click().run()
+    assert not at.exception and not at.error, ([e.value for e in at.exception], [e.value for e in at.error])
+    (summary,) = [df.value for df in at.dataframe if "Dice share" in df.value.columns]
+    (turn,) = player_turns(game)
+    assert summary["Turns"].tolist() == [int(p == turn.player) for p in range(3)]
+    figures = ["Lost to decisions / turn", "Largest mistake", "Dice", "Dice share"]
+    others = summary.drop(index=turn.player)
+    assert len(others) == 2 and others[figures].eq("–").all().all()
+    assert re.fullmatch(r"[+-]\d+\.\d \(turn 1\)", summary.loc[turn.player, "Largest mistake"])
+    assert not summary.astype(str).apply(lambda column: column.str.contains("nan|NA", case=False)).any().any()
+
+
 def test_the_record_tab_of_a_live_game_shows_the_strip(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     db = tmp_path / "games.sqlite3"
     monkeypatch.setenv(DB_ENV, str(db))

@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 from support.live_script import captured_then_ended
@@ -29,10 +30,11 @@ def recorded_game(turns: int = 3, seed: int = 6) -> GameState:
     return game
 
 
-def test_the_review_view_reviews_a_stored_game(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+def reviewed(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, game: GameState) -> tuple[AppTest, pd.DataFrame]:
+    """The app on ``game`` (stored, its players named Ann, Bo and Cy) reviewed on its Review tab at 50
+    rollouts, with the Players table."""
     db = tmp_path / "games.sqlite3"
     monkeypatch.setenv(DB_ENV, str(db))
-    game = recorded_game(turns=5)
     game.labels["names"] = ["Ann", "Bo", "Cy"]
     stored = GameStore(db).create(game, "Friday game")
     at = AppTest.from_file(APP, default_timeout=TIMEOUT)
@@ -45,6 +47,12 @@ def test_the_review_view_reviews_a_stored_game(monkeypatch: pytest.MonkeyPatch, 
     at.button(key="review_run").click().run()
     assert not at.exception and not at.error, ([e.value for e in at.exception], [e.value for e in at.error])
     (summary,) = [df.value for df in at.dataframe if "Dice share" in df.value.columns]
+    return at, summary
+
+
+def test_the_review_view_reviews_a_stored_game(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    game = recorded_game(turns=5)
+    at, summary = reviewed(monkeypatch, tmp_path, game)
     assert summary["Player"].tolist() == ["Ann", "Bo", "Cy"]
     # The table's turn numbers, as the log and the status give them: every player's n-th turn is turn n.
     names = ["Ann", "Bo", "Cy"]
@@ -63,20 +71,8 @@ def test_the_review_view_reviews_a_stored_game(monkeypatch: pytest.MonkeyPatch, 
 
 def test_a_player_with_no_turn_reviewed_yet_shows_no_figures(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     # One player-turn recorded: the other two players have none to sum, average or pick a mistake from.
-    db = tmp_path / "games.sqlite3"
-    monkeypatch.setenv(DB_ENV, str(db))
     game = recorded_game(turns=1)
-    game.labels["names"] = ["Ann", "Bo", "Cy"]
-    stored = GameStore(db).create(game, "First turn")
-    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
-    at.query_params["game"] = stored.id
-    at.run()
-    at.session_state["tab"] = "Review"
-    at.run()
-    at.select_slider(key="review_rollouts").set_value(50).run()
-    at.button(key="review_run").click().run()
-    assert not at.exception and not at.error, ([e.value for e in at.exception], [e.value for e in at.error])
-    (summary,) = [df.value for df in at.dataframe if "Dice share" in df.value.columns]
+    _, summary = reviewed(monkeypatch, tmp_path, game)
     (turn,) = player_turns(game)
     assert summary["Turns"].tolist() == [int(p == turn.player) for p in range(3)]
     figures = ["Lost to decisions / turn", "Largest mistake", "Dice", "Dice share"]

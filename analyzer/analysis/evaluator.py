@@ -8,9 +8,9 @@ A position's win chances estimate one thing: each seat's chance to win when the 
 * ``"truncated"``: the position played on ``rollouts`` times (default :data:`CUT_ROLLOUTS`) by the default
   bot in every seat for ``rounds`` rounds (default :data:`CUT_ROUNDS`), where the model values each
   rollout's end (1 for a seat that has won by then), with 95% intervals of the rollouts' mean. The
-  model's error shrinks with the rounds the bots play before it: on held-out positions these are 1.6 points
-  a seat from 2,000 whole rollouts, the model alone 7 and 200 whole rollouts 1.0, at 3.5 to 10 ms a
-  position (2 to 6 players) where 200 whole rollouts of a 4-player position take 110 (``results/bench/bench_value.txt``);
+  model's error shrinks with the rounds the bots play before it: on held-out positions these are 1.8 points
+  a seat from 2,000 whole rollouts, the model alone 7 and 200 whole rollouts 1.2, at 3.5 to 11 ms a
+  position (2 to 6 players) where 200 whole rollouts of a 4-player position take 40 to 110 (``results/bench/bench_value.txt``);
 * ``"rollouts"``: the position played on ``rollouts`` times by the default bot in every seat, in compiled
   code, with 95% Wilson intervals.
 

@@ -44,7 +44,7 @@ from analyzer.errors import IllegalActionError, PositionError
 from analyzer.game.actions import Action, Correct, Draw, Trade
 from analyzer.game.cards import is_valid_set
 from analyzer.game.core import StateCore
-from analyzer.game.engine.layout import N_CARDS, N_PLAYERS, N_TERRITORIES, layout
+from analyzer.game.engine.layout import AT_CARD_LOC
 from analyzer.game.labels import card_label, player_name
 from analyzer.game.vocabulary import DECK
 from analyzer.integers import is_whole
@@ -253,7 +253,7 @@ def determinized_rows(state: StateCore, rng: np.random.Generator, n: int) -> np.
     """The state vectors (one a row) of ``n`` calls of :func:`determinize` on ``rng`` in turn, without a copy of
     the game for each (a copy costs more than a short rollout's play): each row's face-down cards drawn afresh
     from the unseen cards, the known ones left where they are."""
-    start, length = layout(int(state.S[N_TERRITORIES]), int(state.S[N_CARDS]), int(state.S[N_PLAYERS]))["card_loc"]
+    start = int(state.S[AT_CARD_LOC])  # where card_loc begins, as the header says (card_view's offset)
     down = np.array(state.face_down, dtype=np.int64)
     pool = np.array(unseen(state), dtype=np.int64)
     owners = state.card_loc[down]

@@ -31,7 +31,7 @@ NONE = "–"
 
 
 def _points(x: float) -> str:
-    return NONE if pd.isna(x) else f"{100 * x:+.1f}"
+    return f"{100 * x:+.1f}"
 
 
 def review_view(game: GameState, names: list[str]) -> None:
@@ -102,18 +102,22 @@ def show_review(review: GameReview, names: list[str], colors: list[str] | None) 
         f"{review.assumed} Dashed lines: the turning points."
     )
     summary = review.summary
+    moved = summary["turns"] > 0
     st.markdown("**Players**")
     st.dataframe(
         pd.DataFrame(
             {
                 "Player": [plain(n) for n in summary["name"]],
                 "Turns": summary["turns"].tolist(),
-                "Lost to decisions / turn": [_points(x) for x in summary["decisions_per_turn"]],
-                "Largest mistake": [
-                    NONE if pd.isna(t) else f"{_points(x)} (turn {t})"
-                    for x, t in zip(summary["largest_mistake"], summary["mistake_turn"])
+                "Lost to decisions / turn": [
+                    _points(x) if m else NONE for x, m in zip(summary["decisions_per_turn"], moved)
                 ],
-                "Dice": [_points(x) if n else NONE for x, n in zip(summary["dice_total"], summary["turns"])],
+                "Largest mistake": [
+                    f"{_points(x)} (turn {t})" if m else NONE
+                    for x, t, m in zip(summary["largest_mistake"], summary["mistake_turn"], moved)
+                ],
+                "Dice": [_points(x) if m else NONE for x, m in zip(summary["dice_total"], moved)],
+                # No share either where a player's turns moved nothing (no battle, no decision cost).
                 "Dice share": [NONE if pd.isna(x) else f"{100 * x:.0f}%" for x in summary["dice_share"]],
             }
         ),

@@ -79,8 +79,7 @@ from analyzer.analysis.evaluator import (
     played_to,
     prepared_for,
     rollout_rng,
-    seat_chances,
-    truncated_values,
+    truncated_chances,
     valued,
 )
 from analyzer.analysis.luck import battle_luck
@@ -438,9 +437,11 @@ def _values(
 
 
 def _chances(position: str) -> np.ndarray:
-    """The position's (JSON) win chances as every view shows them: the evaluator's truncated rollouts on seed 0,
-    whatever the review's seed."""
-    return truncated_values(GameState.from_json(position, trusted=True), CUT_ROLLOUTS, CUT_ROUNDS, 0, shipped())
+    """The position's (JSON) win chances as every view shows them, a row each of chances, lows and highs: the
+    evaluator's truncated rollouts on seed 0, whatever the review's seed."""
+    return np.stack(
+        truncated_chances(GameState.from_json(position, trusted=True), CUT_ROLLOUTS, CUT_ROUNDS, 0, shipped())
+    )
 
 
 def _task(what: str, args: tuple[Any, ...]) -> np.ndarray:
@@ -628,8 +629,7 @@ def review_game(
 
     won: dict[Task, np.ndarray] = dict(_run(tasks, workers, tick))
     if model is not None:
-        bands = [seat_chances(won[("chance", j, None)]) for j in range(len(positions))]
-        p_win, low, high = (np.stack([band[k] for band in bands]) for k in range(3))
+        p_win, low, high = (np.stack([won[("chance", j, None)][k] for j in range(len(positions))]) for k in range(3))
     else:
         counted = [won[("plan", j, "default")] for j in range(len(positions))]
         tables = [chance_table(v.sum(axis=0).astype(int).tolist(), rollouts) for v in counted]

@@ -95,7 +95,7 @@ class BattleCache:
     """The solver's outcome distributions of the battles played so far in this process, in flat
     arrays the compiled loop reads and fills: an open-addressing table from a battle's key to its
     place in ``pool``, where each outcome is three numbers (attacker left, defender left,
-    cumulative probability). The pool doubles between games once it is three quarters full, up to
+    cumulative probability) and the battle two more (each side's average armies left). The pool doubles between games once it is three quarters full, up to
     :attr:`MAX_POOL`; once the table is 70% full or the pool cannot take a battle, further battles
     are computed each time instead.
 
@@ -148,8 +148,10 @@ def check_battle_mode(rules: Rules, sample_battles: bool) -> None:
 @kernel
 def _draw_battle(keys, where, pool, used, attackers, defenders, stop_at, kernel, u):  # pragma: no cover - compiled
     """The outcome (attacker left, defender left) of a battle at cumulative probability ``u``: the
-    first outcome whose cumulative probability exceeds it, as ``np.searchsorted(cdf, u, "right")``.
-    The cache's arrays come one by one: unpacking a tuple of arrays costs a reference count each."""
+    first outcome whose cumulative probability exceeds it, as ``np.searchsorted(cdf, u, "right")``;
+    then the armies each side keeps on average, the baseline of the battle's luck.
+    The cache's arrays come one by one: unpacking a tuple of arrays costs a reference count each.
+    An entry holds each outcome's armies left and cumulative probability, then the two averages."""
     mask = keys.shape[0] - 1
     key = (attackers << 32) | (defenders << 10) | stop_at
     h = ((key * -7046029254386353131) >> 40) & mask  # Fibonacci hashing
@@ -162,23 +164,30 @@ def _draw_battle(keys, where, pool, used, attackers, defenders, stop_at, kernel,
         table, am, dm, cap, balanced = kernel
         a_left, d_left, cdf = outcome_cdf(attackers, defenders, table, am, dm, stop_at, cap, balanced)
         count = cdf.shape[0]
+        kept_a, kept_d, below = 0.0, 0.0, 0.0
+        for i in range(count):
+            kept_a += (cdf[i] - below) * a_left[i]
+            kept_d += (cdf[i] - below) * d_left[i]
+            below = cdf[i]
         start = used[0]
         if (
             used[1] * 10 >= keys.shape[0] * 7
-            or start + 3 * count > pool.shape[0]
+            or start + 3 * count + 2 > pool.shape[0]
             or count >= (1 << 20)
             or stop_at >= (1 << 10)
         ):
             used[2] += 1
             k = np.searchsorted(cdf, u, side="right")
-            return a_left[k], d_left[k]
+            return a_left[k], d_left[k], kept_a, kept_d
         for i in range(count):
             pool[start + 3 * i] = a_left[i]
             pool[start + 3 * i + 1] = d_left[i]
             pool[start + 3 * i + 2] = cdf[i]
+        pool[start + 3 * count] = kept_a
+        pool[start + 3 * count + 1] = kept_d
         keys[h] = key
         where[h] = (start << 20) | count
-        used[0] += 3 * count
+        used[0] += 3 * count + 2
         used[1] += 1
     lo, hi = 0, count
     while lo < hi:
@@ -187,7 +196,12 @@ def _draw_battle(keys, where, pool, used, attackers, defenders, stop_at, kernel,
             lo = mid + 1
         else:
             hi = mid
-    return int(pool[start + 3 * lo]), int(pool[start + 3 * lo + 1])
+    return (
+        int(pool[start + 3 * lo]),
+        int(pool[start + 3 * lo + 1]),
+        pool[start + 3 * count],
+        pool[start + 3 * count + 1],
+    )
 
 
 @lru_cache(maxsize=8)
@@ -284,13 +298,16 @@ def _run(
     start,
     check,
     bad,
+    luck,
 ):  # pragma: no cover - compiled
     """Play on until the game ends; returns the event rows and their count.
 
     ``track`` holds the turn in progress, whether the start position is still to be recorded, and the
     turn at whose start to stop (-1: play to the end).
     With ``check`` every action goes through the legality check first; the first illegal one stops
-    the game, with its reason and the action in ``bad``.
+    the game, with its reason and the action in ``bad``. A ``luck`` of one value per force (empty: none kept)
+    gains, at each battle, the armies each side kept beyond the battle's expectation: a sum whose mean is 0
+    whoever decided what, which the evaluator uses as a control variate.
     """
     owner = engine.owner_view(S)
     armies = engine.armies_view(S)
@@ -342,11 +359,14 @@ def _run(
             if kind == ORDER:
                 s, t, stop = a, b, c
                 if sample:
-                    a_left, d_left = _draw_battle(
+                    a_left, d_left, kept_a, kept_d = _draw_battle(
                         keys, where, pool, used, armies[s], armies[t], stop, kernel, rng.random()
                     )
                     if check and _illegal(S, C, bad, BATTLE, s, t, a_left, d_left):
                         return events, n
+                    if luck.shape[0]:
+                        luck[p] += a_left - kept_a
+                        luck[owner[t]] += d_left - kept_d
                     victim = engine.battle(S, C, s, t, a_left, d_left)
                     if victim >= 0:
                         events, n = legality.push_row(events, n, EV_ELIMINATION, victim, p, turn, 0, 0)
@@ -390,10 +410,11 @@ def _run(
 
 @kernel
 def _run_each(
-    starts, C, params, kinds, tables, table_of, rng, sample, keys, where, pool, used, kernel, rolls, until_turn
+    starts, C, params, kinds, tables, table_of, rng, sample, keys, where, pool, used, kernel, rolls, until_turn, luck
 ):  # pragma: no cover - compiled
     """Play each row of ``starts`` (a state vector each) on in place, as ``_run`` does with no records, to the
-    start of player-turn ``until_turn`` (-1: to the end), one row after another on the one ``rng``."""
+    start of player-turn ``until_turn`` (-1: to the end), one row after another on the one ``rng``, each
+    row's battles' luck kept in the same row of ``luck`` (of no columns: none kept)."""
     events = np.empty((256, 6), dtype=np.int64)
     start = np.empty((2, engine.owner_view(starts[0]).shape[0]), dtype=np.int64)
     track = np.empty(3, dtype=np.int64)
@@ -404,7 +425,7 @@ def _run_each(
         if S[engine.PHASE] != GAME_OVER:
             events, n = _run(
                 S, C, params, kinds, tables, table_of, rng, sample, keys, where, pool, used, kernel, rolls,
-                events, 0, track, False, start, False, bad,
+                events, 0, track, False, start, False, bad, luck[i],
             )  # fmt: skip
     return starts
 
@@ -526,6 +547,7 @@ def play_events(
         start,
         check,
         bad,
+        np.zeros(0),
     )
     p.cache.make_room()
     if bad[0] != legality.LEGAL:
@@ -544,11 +566,13 @@ def play_each(
     rng: np.random.Generator,
     *,
     until_turn: int | None = None,
+    luck: np.ndarray | None = None,
 ) -> np.ndarray:
     """Play each row of ``starts`` (state vectors of games like ``state``: its board, rules and size, past the
     setup) on in place, one after another on ``rng`` in one compiled call, to the start of player-turn
     ``until_turn`` or the game's end; returns ``starts``. For many short play-ons of one position, whose
-    one-by-one calls from Python would cost more than the play. The rows' records are not kept."""
+    one-by-one calls from Python would cost more than the play. The rows' records are not kept. A ``luck`` array
+    (rows x forces, float) gains each row's armies kept beyond its battles' expectations, by force."""
     check_battle_mode(state.rules, True)
     if (
         starts.ndim != 2
@@ -563,7 +587,13 @@ def play_each(
         raise SimulationError("play_each plays positions past the setup only")
     if not len(starts):
         return starts
-    _run_each(starts, state.C, *bots.arguments(rng, True), -1 if until_turn is None else until_turn)
+    if luck is None:
+        luck = np.zeros((len(starts), 0))
+    elif luck.shape != (len(starts), int(state.S[engine.N_FORCES])) or luck.dtype != np.float64:
+        raise SimulationError(
+            f"luck must be a float array of one row per start and one value per force, got shape {luck.shape}"
+        )
+    _run_each(starts, state.C, *bots.arguments(rng, True), -1 if until_turn is None else until_turn, luck)
     bots.cache.make_room()
     return starts
 

@@ -176,6 +176,40 @@ def test_simulator_battle_outcomes_are_the_solvers(attackers, defenders, stop_at
     np.testing.assert_allclose(prob, exact.probability, rtol=0, atol=1e-13)
 
 
+@pytest.mark.parametrize(("attackers", "defenders", "stop_at"), [(2, 1, 1), (5, 2, 3), (30, 12, 1), (14, 20, 4)])
+def test_a_battles_expected_armies_left_are_the_solvers(attackers, defenders, stop_at):
+    """The luck's baseline: from a battle's cache entry, and from the solver's distribution where the cache has
+    none, the armies each side keeps on average are the exact solver's."""
+    exact = battle(attackers, defenders, stop_at=stop_at)
+    expected = (attackers - exact.expected_attacker_losses, defenders - exact.expected_defender_losses)
+    kernel = playout._kernel(DiceRules(), False)
+    cache = playout.BattleCache()
+    full = playout.BattleCache()
+    full.used[1] = full.SLOTS  # no room: the battle is solved afresh each time
+    for arrays in (cache.arrays(), cache.arrays(), full.arrays()):  # stored, read back, and solved afresh
+        *_, kept_a, kept_d = playout._draw_battle(*arrays, attackers, defenders, stop_at, kernel, 0.5)
+        assert (kept_a, kept_d) == pytest.approx(expected, rel=0, abs=1e-9)
+    assert len(cache) == 1 and full.used[2] == 1
+
+
+def test_the_luck_play_each_keeps_is_each_forces_armies_beyond_expectation():
+    """Over many play-ons the luck averages 0 for every force (within 4.5 standard errors), while single
+    play-ons are lucky or not by several armies; keeping it changes no game."""
+    state = GameState.random_start(3, game_rng(5, 0))
+    bots = playout.Prepared([STRATEGIST_BOT] * 3, state.board, DiceRules())
+    horizon = int(state.turn) + 2 * 3
+    rows = np.tile(state.S, (3000, 1))
+    luck = np.zeros((3000, 3))
+    playout.play_each(state, rows, bots, game_rng(6, 0), until_turn=horizon, luck=luck)
+    error = luck.std(axis=0, ddof=1) / np.sqrt(len(luck))
+    assert np.all(np.abs(luck.mean(axis=0)) <= 4.5 * error), (luck.mean(axis=0), error)
+    assert np.all(luck.std(axis=0) > 1.0)
+    plain = playout.play_each(state, np.tile(state.S, (3000, 1)), bots, game_rng(6, 0), until_turn=horizon)
+    assert np.array_equal(plain, rows)
+    with pytest.raises(SimulationError, match="one value per force"):
+        playout.play_each(state, np.tile(state.S, (4, 1)), bots, game_rng(6, 0), luck=np.zeros((4, 2)))
+
+
 def test_engine_set_values_follow_the_rules():
     board_rules = Rules()
     state = GameState.new(4, np.random.default_rng(0), board_rules)

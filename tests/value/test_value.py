@@ -321,6 +321,6 @@ def test_truncated_rollouts_each_roll_a_pending_attack_afresh() -> None:
     state.apply(Place("Alaska", state.pending))
     state.apply(Attack("Peru", "Argentina", 1))
     assert state.phase == Phase.ROLL
-    _, ends = truncated_ends(state, 400, 1, seed=3)
+    _, ends, _ = truncated_ends(state, 400, 1, seed=3)
     won = (ends[:, engine.PHASE] == GAME_OVER) & (ends[:, engine.WINNER] == 0)
     assert 0.33 <= won.mean() <= 0.50, won.mean()

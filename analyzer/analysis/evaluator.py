@@ -7,9 +7,9 @@ A position's win chances estimate one thing: each seat's chance to win when the 
   typical error against rollouts on held-out games (from its training card);
 * ``"truncated"``: the position played on ``rollouts`` times (default :data:`CUT_ROLLOUTS`) by the default
   bot in every seat for ``rounds`` rounds (default :data:`CUT_ROUNDS`), where the model values each
-  rollout's end (1 for a seat that has won by then), with 95% intervals of the rollouts' mean. The
-  model's error shrinks with the rounds the bots play before it: on held-out positions these are 1.8 points
-  a seat from 2,000 whole rollouts, the model alone 7 and 200 whole rollouts 1.2, at 3.5 to 11 ms a
+  rollout's end (1 for a seat that has won by then), less what the rollouts' battle luck explains
+  (:func:`truncated_chances`), with 95% intervals. The model's error shrinks with the rounds the bots play
+  before it: on held-out positions these are 1.7 points a seat from 2,000 whole rollouts, the model alone 7 and 200 whole rollouts 1.2, at 3.5 to 11 ms a
   position (2 to 6 players) where 200 whole rollouts of a 4-player position take 40 to 110 (``results/bench/bench_value.txt``);
 * ``"rollouts"``: the position played on ``rollouts`` times by the default bot in every seat, in compiled
   code, with 95% Wilson intervals.
@@ -91,7 +91,7 @@ class Chances:
     ``method`` is ``"model"``, ``"truncated"`` or ``"rollouts"``; for rollouts, ``wins`` per seat of
     ``rollouts``, of which ``capped`` reached the round cap with no winner (a win for nobody), and the bands
     are 95% Wilson intervals; for truncated rollouts (``rounds`` rounds each) the bands are 95% intervals of
-    the mean; for the model, the band is its typical error on held-out positions. ``note`` says why the
+    the mean less what their luck explains; for the model, the band is its typical error on held-out positions. ``note`` says why the
     model was not used where it was asked for ("" otherwise); ``assumed`` what the figures assume of
     face-down cards; ``seconds`` the estimate's own time.
     """

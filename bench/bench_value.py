@@ -12,7 +12,8 @@ was trained on games of another seed, so no position here shares a game with its
   error of the evaluator's truncated rollouts (:data:`~analyzer.analysis.evaluator.CUT_ROLLOUTS` rollouts cut
   :data:`~analyzer.analysis.evaluator.CUT_ROUNDS` rounds on and valued there by the model, on other random
   numbers than the reference's) and of a 200-rollout estimate (the first 200 of the reference's own rollouts,
-  which flatters it a little) against the same reference.
+  which flatters it a little) against the same reference; and how many seats' truncated 95% intervals hold
+  the reference, with a Wilson interval.
 * **Against outcomes**: every held-out position's chances, by the model and by the truncated rollouts,
   against who won the default bot's play-on: a reliability table of each by decile of the predicted chance
   (observed rate with its 95% Wilson interval), and
@@ -45,9 +46,9 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
-from analyzer.analysis.evaluator import CUT_ROLLOUTS, CUT_ROUNDS, chances, rollout_winners  # noqa: E402
+from analyzer.analysis.evaluator import CUT_ROLLOUTS, CUT_ROUNDS, Chances, chances, rollout_winners  # noqa: E402
 from analyzer.game.state import GameState  # noqa: E402
-from analyzer.sim.intervals import mean_interval, win_rate  # noqa: E402
+from analyzer.sim.intervals import mean_interval, wilson_interval, win_rate  # noqa: E402
 from analyzer.studies.value_training import UNSEEN, play_positions  # noqa: E402
 from analyzer.value.model import shipped  # noqa: E402
 
@@ -59,12 +60,12 @@ COUNTS = (2, 3, 4, 6)
 CUT_SEED = 11
 
 
-def _rollouts(args: tuple[str, int, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Each seat's share of the rollouts' wins, and of the first 200's; and its truncated chance."""
+def _rollouts(args: tuple[str, int, int]) -> tuple[np.ndarray, np.ndarray, Chances]:
+    """Each seat's share of the rollouts' wins, and of the first 200's; and its truncated chances."""
     text, rollouts, seed = args
     state = GameState.from_json(text, trusted=True)
     winners = rollout_winners(state, rollouts, seed)
-    cut = chances(state, "truncated", seed=CUT_SEED).p
+    cut = chances(state, "truncated", seed=CUT_SEED)
     return (
         np.stack([winners == p for p in range(state.n_players)]).mean(axis=1),
         np.stack([winners[:200] == p for p in range(state.n_players)]).mean(axis=1),
@@ -172,10 +173,12 @@ def main() -> None:
         f"on {args.workers} workers\n"
     )
     rows_out = []
-    for (population, n, _, text), (reference, short, cut) in zip(picked, counted):
+    for (population, n, _, text), (reference, short, truncated) in zip(picked, counted):
         state = GameState.from_json(text, trusted=True)
         p = chances(state).p
+        cut = truncated.p
         alive = p > 0
+        held = (truncated.low <= reference) & (reference <= truncated.high)
         rows_out.append(
             {
                 "population": population,
@@ -184,6 +187,9 @@ def main() -> None:
                 "cut_mae": 100 * np.abs(cut - reference)[alive].mean(),
                 "r200_mae": 100 * np.abs(short - reference)[alive].mean(),
                 "reference_sd": 100 * np.sqrt(reference * (1 - reference) / args.rollouts)[alive].mean(),
+                "held": int(held[alive].sum()),
+                "seats": int(alive.sum()),
+                "half_width": 100 * ((truncated.high - truncated.low) / 2)[alive].mean(),
             }
         )
     table = pd.DataFrame(rows_out)
@@ -206,6 +212,15 @@ def main() -> None:
     for n, cell in table.groupby("players"):
         line("all", n, cell)
     line("all", "all", table)
+    print()
+    print(f"The {cut_name} figures' 95% intervals against the rollouts: seats whose interval holds them")
+    for n, cell in [*table.groupby("players"), ("all", table)]:
+        seats, held = int(cell["seats"].sum()), int(cell["held"].sum())
+        low, high = wilson_interval(held, seats)
+        print(
+            f"  {n!s:>3} players: {held} of {seats} seats, {100 * held / seats:.1f}% [{100 * low:.1f}, {100 * high:.1f}]; "
+            f"mean half-width {cell['half_width'].mean():.2f} points"
+        )
     print()
 
     # ---------------------------------------------------------------- against outcomes
@@ -246,7 +261,8 @@ def main() -> None:
 
     # Brier on the positions counted above: each position's outcome is its own play-on's winner.
     brier_model, brier_cut, brier_200 = [], [], []
-    for (_, _, outcome, text), (_, short, cut) in zip(picked, counted):
+    for (_, _, outcome, text), (_, short, truncated) in zip(picked, counted):
+        cut = truncated.p
         p = chances(GameState.from_json(text, trusted=True)).p
         alive = p > 0
         brier_model.extend(((p - outcome) ** 2)[alive])

@@ -63,16 +63,24 @@ def controlled_mean_interval(values: np.ndarray, controls: np.ndarray) -> tuple[
     [0.5, 0.5, 0.5]
     """
     n = len(values)
-    slopes = np.linalg.matrix_rank(controls - controls.mean(axis=0)) if n > 1 else 0
-    if n < 4 * (slopes + 1) or slopes == 0:
+    if n < 2:
         return mean_interval(values)
     x_mean = controls.mean(axis=0)
     xc = controls - x_mean
+    # One small eigendecomposition of the controls' cross-products gives the slopes' rank and their inverse;
+    # a least-squares solver on the draws would take three times as long, at every position valued.
+    gram = xc.T @ xc
+    w, v = np.linalg.eigh(gram)
+    kept = w > max(float(w.max(initial=0.0)), 1e-300) * len(w) * np.finfo(float).eps
+    slopes = int(kept.sum())
+    if n < 4 * (slopes + 1) or slopes == 0:
+        return mean_interval(values)
+    inverse = (v[:, kept] / w[kept]) @ v[:, kept].T
     yc = values - values.mean(axis=0)
-    beta = np.linalg.lstsq(xc, yc, rcond=None)[0]
+    beta = inverse @ (xc.T @ yc)
     mean = values.mean(axis=0) - x_mean @ beta
     residual = ((yc - xc @ beta) ** 2).sum(axis=0) / (n - slopes - 1)
-    leverage = 1 / n + float(x_mean @ np.linalg.pinv(xc.T @ xc) @ x_mean)
+    leverage = 1 / n + float(x_mean @ inverse @ x_mean)
     half = Z95 * np.sqrt(residual * leverage)
     return mean, mean - half, mean + half
 

@@ -95,9 +95,9 @@ class BattleCache:
     """The solver's outcome distributions of the battles played so far in this process, in flat
     arrays the compiled loop reads and fills: an open-addressing table from a battle's key to its
     place in ``pool``, where each outcome is three numbers (attacker left, defender left,
-    cumulative probability) and the battle two more (each side's average armies left). The pool doubles between games once it is three quarters full, up to
-    :attr:`MAX_POOL`; once the table is 70% full or the pool cannot take a battle, further battles
-    are computed each time instead.
+    cumulative probability) and the battle two more (each side's average armies left). The pool
+    doubles between games once it is three quarters full, up to :attr:`MAX_POOL`; once the table is
+    70% full or the pool cannot take a battle, further battles are computed each time instead.
 
     The pool has to grow: a battle's distribution holds a hundred or more outcomes, so a long run of
     four-player games between default bots fills any fixed first pool, after which every new battle

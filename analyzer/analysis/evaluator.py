@@ -315,8 +315,7 @@ def truncated_chances(
     off the error at 2 players and 0.14 at 3, and nothing measurable at 4 and 6, where one seat's armies say
     less of who wins. The intervals add the model's typical error where the rollouts stop (:data:`CUT_ERROR`)."""
     start, ends, luck = truncated_ends(state, rollouts, rounds, seed, j)
-    error = CUT_ERROR.get(state.n_players, max(CUT_ERROR.values()))
-    return seat_chances(valued(ends, start.C, start.board, model), luck, error)
+    return seat_chances(valued(ends, start.C, start.board, model), luck, CUT_ERROR[state.n_players])
 
 
 def seat_chances(

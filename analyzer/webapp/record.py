@@ -157,8 +157,22 @@ def _read(count: Count, name: str) -> int:
 
 
 def _chosen(name: str, options: Sequence[T]) -> T | None:
-    """The option the box ``name`` shows now: its value if it still is an option, else the first one."""
-    return choice(st.session_state.get(name), options)
+    """The option the box ``name`` stands for now: its value if it still is an option; else, for a box drawn by
+    :func:`_selectbox`, the choice last drawn, if still an option; else the first one.
+
+    An entry's callback and the run that draws the box read the choice here alike, so a label the browser sent
+    before it had the new ones (see :func:`_selectbox`) makes the entry on the territory the box showed, not on
+    the first one.
+    """
+    value = st.session_state.get(name)
+    if not any(option == value for option in options):
+        value = st.session_state.get(_kept_choice(name))
+    return choice(value, options)
+
+
+def _kept_choice(name: str) -> str:
+    """Where :func:`_selectbox` keeps the choice it last drew in the box ``name``."""
+    return f"{name}~kept"
 
 
 def _enter(key: str, anchor: str, game: GameState, keep: _Keep, entry: Callable[[LiveGame], object]) -> _Kept | None:
@@ -229,26 +243,29 @@ def _selectbox(label: str, options: Sequence[T], format_func: Callable[[T], str]
     ("Ukraine (8, Blue)" becomes "Ukraine (3, Blue)"), Streamlit keeps the
     choice but does not send the browser its new label, so the box goes on
     showing the old one, and sends it back with the next press, when it no
-    longer matches an option and the choice falls to the first one.
+    longer matches an option and the choice would fall to the first one.
     Re-stating the choice through ``st.session_state`` before the widget is
-    drawn makes Streamlit send the current label with it.
+    drawn makes Streamlit send the current label with it. It is re-stated
+    only then (or when the choice was read from the kept one): a re-stated
+    choice is sent to the browser even when unchanged, and a run that began
+    before the user's pick arrived would send back the choice it replaced.
 
     The choice is also kept beside the widget, so that it survives the runs
     in which the box is not drawn (Streamlit forgets a widget's state then):
     after a capture's move-in, the next battle starts from the same territory.
     The kept choice also stands when the browser sends a label that is no
-    longer an option (sent before the new labels reached it).
+    longer an option (sent before the new labels reached it): :func:`_chosen`
+    reads it so for the entry's callback and for the drawing alike.
     """
-    kept = f"{key}~kept"
-    choice = st.session_state.get(key)
-    if choice not in options:
-        # A label the browser sent before it had the new ones (a fragment's poll racing an entry's run) is not
-        # a choice: the last one drawn stands, where Streamlit would fall to the first option.
-        choice = st.session_state.get(kept)
-    if choice in options:
+    shown = f"{key}~label"
+    choice = _chosen(key, options)
+    if choice is not None and (
+        st.session_state.get(key) != choice or format_func(choice) != st.session_state.get(shown)
+    ):
         st.session_state[key] = choice
     value = st.selectbox(label, options, format_func=format_func, key=key)
-    st.session_state[kept] = value
+    st.session_state[_kept_choice(key)] = value
+    st.session_state[shown] = None if value is None else format_func(value)
     return value
 
 

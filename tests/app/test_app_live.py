@@ -312,6 +312,28 @@ def test_after_a_battle_the_boxes_show_the_armies_left() -> None:
     assert (after["from"].value, after["to"].value) == (0, BOARD.index("Kamchatka"))  # the same choice, relabelled
 
 
+def test_a_press_that_sends_the_label_it_had_before_an_entry_places_on_the_territory_shown() -> None:
+    # Player 1 holds the first 14 territories, 3 armies each, and has 11 to place: 2 on Alberta, then the rest
+    # there too, pressed before the browser had Alberta's new label, so it sends "Alberta (3, Player 1)" again.
+    owner = [0] * 14 + [1] * 14 + [2] * 14
+    at = _app(LiveGame(GameState.from_position(owner, [3] * 42, n_players=3, player=0), me=0).state)
+    alberta = BOARD.index("Alberta")
+    assert at.selectbox(key=k("place_t")).options[0] == "Alaska (3, Player 1)"  # not the first option
+    at.selectbox(key=k("place_t")).set_value(alberta).run()
+    at.number_input(key=k("place_k0")).set_value(2)
+    press(at, "place_go")
+    box = at.selectbox(key=k("place_t"))
+    assert shown(box, "Alberta (3, Player 1)") == "Alberta (5, Player 1)"  # relabelled, sent with the box
+    stale = "Alberta (3, Player 1)"
+    box.options.append(stale)  # the browser's list still holds the old label, and sends it with the press
+    box.set_value(stale)
+    at.number_input(key=k("place_k1")).set_value(9)
+    press(at, "place_go")
+    game = game_of(at)
+    assert not errors(at) and game.pending == 0
+    assert game.armies[alberta] == 3 + 2 + 9 and game.armies[BOARD.index("Alaska")] == 3
+
+
 def test_after_a_move_in_the_next_battle_starts_from_the_armies_left() -> None:
     owner = [0] * 14 + [1] * 14 + [2] * 14
     armies = [3] * 42

@@ -6,9 +6,9 @@ The win chances are the evaluator's (:mod:`analyzer.analysis.evaluator`): at eac
 :data:`~analyzer.analysis.evaluator.CUT_ROUNDS` rounds on and valued there by the learned
 model, on seed 0, the same figures every view shows. The dice and the decisions are measured by truncated
 rollouts: a turn is played from its position, then every seat is played on by the default bot
-(:data:`ROLLOUT_BOT`) up to the start of the mover's next turn (one round on), and the model values the
-position reached. Rollout ``r`` of player-turn ``j`` draws every random number from
-``SeedSequence(seed, spawn_key=(j, r))``, whatever process plays it, so a review is the same for a seed
+(:data:`ROLLOUT_BOT`) up to the start of the mover's turn :data:`~analyzer.analysis.evaluator.CUT_ROUNDS`
+rounds on, where the win chances' rollouts stop too, and the model values the position reached. Rollout
+``r`` of player-turn ``j`` draws every random number from ``SeedSequence(seed, spawn_key=(j, r))``, whatever process plays it, so a review is the same for a seed
 whatever the number of workers. Where the model cannot value the game (another map, no model file), the
 rollouts play on to the game's end and count its winner, as the evaluator's rollouts do.
 
@@ -39,8 +39,9 @@ For the player who moved, with ``V`` the model's value of each rollout's end for
   95% paired interval above 0 (else the rollout bot's turn): the pick of the best of several plans
   on the same rollouts flatters it, and asking for a clear gain keeps the noise from making mistakes up.
 
-The decisions' intervals are 95% normal intervals of the mean of the per-rollout differences. See
-``docs/review.md`` for the method.
+The intervals are 95% normal intervals of the mean of the per-rollout differences; the decisions' also
+hold the model's error where the rollouts stop (:data:`DECISION_ERROR`). See ``docs/review.md`` for the
+method and how often they hold the figures of whole games.
 
 >>> import numpy as np
 >>> from analyzer.game.state import GameState
@@ -72,6 +73,7 @@ from analyzer.analysis.evaluator import (
     CUT_ROUNDS,
     ROLLOUT_BOT,
     ROLLOUT_ROUNDS,
+    cut_horizon,
     face_down_assumption,
     limited,
     model_for,
@@ -109,7 +111,7 @@ from analyzer.game.vocabulary import Phase
 from analyzer.integers import whole_number
 from analyzer.sim.backends import local_pool
 from analyzer.sim.battles import sample_battle
-from analyzer.sim.intervals import chance_table, mean_interval
+from analyzer.sim.intervals import Z95, chance_table, mean_interval
 from analyzer.value.model import shipped
 
 #: Rollouts per turn, replay and plan by default (bench/bench_review.py times a 4-player game of 100
@@ -118,6 +120,12 @@ ROLLOUTS = 200
 #: A battle's rollouts on each side (as it fell, fought afresh), as a share of :data:`ROLLOUTS`: a turn has
 #: several battles, and the dice part sums them, so each needs fewer for the turn's interval.
 BATTLE_SHARE = 4
+#: The model's error in a decision's cost, where the rollouts stop (one standard deviation, in win chance), which
+#: the spread of the paired differences does not show: added to the decisions' intervals. Fitted on
+#: ``bench/bench_review_cover.py``'s game (seed 0), where, against 8,000 whole rollouts a side, the intervals of
+#: the noise alone held the cost for 78% of its 81 turns; with it they held it for 91 of the 93 turns of another
+#: game (seed 1), against 82% (``results/bench/bench_review_cover.txt``).
+DECISION_ERROR = 0.02
 #: Turns searched with every plan (the turns that moved some player's chance most).
 TURNING_POINTS = 6
 _SETUP = (Phase.SETUP_CLAIM, Phase.SETUP_PLACE, Phase.CHOOSE_CAPITAL)
@@ -552,9 +560,11 @@ def _json_value(value: Any) -> Any:
     return value.item() if isinstance(value, np.generic) else value
 
 
-def _mean_interval(diff: np.ndarray) -> tuple[float, float, float]:
+def _mean_interval(diff: np.ndarray, error: float = 0.0) -> tuple[float, float, float]:
+    """The mean of ``diff`` with its 95% interval, widened by a systematic ``error`` (one standard deviation)."""
     mean, low, high = mean_interval(diff)
-    return float(mean), float(low), float(high)
+    half = math.hypot(float(high - low) / 2, Z95 * error)
+    return float(mean), float(mean) - half, float(mean) + half
 
 
 def review_game(
@@ -581,11 +591,9 @@ def review_game(
     positions = [t.before for t in turns] + [turns[-1].after]
     texts = [p.to_json(history=False) for p in positions]
     model, note = model_for(positions[0])
-    # Each turn's rollouts end where the mover's next turn starts (one round on), valued there by the model;
+    # Each turn's rollouts end where the mover's turn starts CUT_ROUNDS rounds on, valued there by the model;
     # with no model they play to the game's end.
-    horizons: list[int | None] = [
-        int(t.before.turn) + int(np.sum(t.before.alive)) if model is not None else None for t in turns
-    ]
+    horizons: list[int | None] = [cut_horizon(t.before) if model is not None else None for t in turns]
     # Stage 1: every turn's position played on by the rollout bot, the turn replayed under other dice, and each
     # battle as it fell and fought afresh, all to the same horizon.
     tasks: dict[Task, tuple[Any, ...]] = {}
@@ -665,7 +673,9 @@ def review_game(
             np.zeros(per_battle),
         )
         dice = _mean_interval(fell_less_fresh)
-        decisions = _mean_interval(replayed - plans[best])
+        # The model's error where the rollouts stop moves the two sides' values apart by more than their noise.
+        error = DECISION_ERROR if model is not None and j not in own else 0.0
+        decisions = _mean_interval(replayed - plans[best], error)
         net, expected, battles = luck.get(j, (0, 0.0, 0))
         row = {
             "turn": t.round,
@@ -730,7 +740,7 @@ def assumptions(state: GameState, model: bool = True, names: Sequence[str] | Non
             f"Win chances by {CUT_ROLLOUTS} rollouts of {BOT_NAME} in every seat, each cut {CUT_ROUNDS} rounds on "
             "and valued there by the learned model. Dice and decisions: each turn (and each "
             f"battle's result, as it fell and fought afresh) played on by {BOT_NAME} in every seat to the start "
-            "of the mover's next turn, valued there by the model."
+            f"of the mover's turn {CUT_ROUNDS} rounds on, valued there by the model."
         )
     else:
         text = (

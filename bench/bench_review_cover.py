@@ -1,0 +1,143 @@
+"""How often the review's intervals hold the decisions' and the dice's true effect, on bench_review.py's game.
+
+The review (:func:`~analyzer.analysis.review.review_game`, default budget, seed 0) values a turn's
+decisions by the turn replayed against the best plan, and each battle's dice by the position it left
+against the battle fought afresh, each side played on by the default bot for
+:data:`~analyzer.analysis.evaluator.CUT_ROUNDS` rounds and valued there by the learned model, paired on the
+same random numbers. The reference plays the same sides on other random numbers (seed 1), every rollout on
+to the game's end, and counts the mover's wins: the effect in win chance under the default bot, with no
+model in it. Turns whose figure is exactly 0 (the rollout bot's own turns for the decisions, turns with no
+battle for the dice) are left out.
+
+Prints, for the decisions and for the dice, over the turns compared:
+
+* the share of the review's 95% intervals that hold the reference's figure (the reference has noise of its
+  own, which makes a share somewhat under 95% from a true cover of 95%);
+* for the decisions, the same share for the intervals of the review's noise alone (without the model's error
+  it adds, :data:`~analyzer.analysis.review.DECISION_ERROR`);
+* the mean difference, review less reference (the review's bias), with its 95% interval, the mean absolute
+  difference, the correlation and the intervals' mean half-width.
+
+Prints figures; asserts nothing.
+
+    python bench/bench_review_cover.py [--rollouts 8000] [--dice-rollouts 2000] [--workers 2] [--turns 100]
+                                       [--game-seed 0]
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+from bench_review import recorded_game
+
+from analyzer.analysis.review import DECISION_ERROR, ROLLOUTS, _values, player_turns, review_game
+from analyzer.game.actions import Battle
+from analyzer.sim.backends import local_pool
+from analyzer.sim.intervals import Z95, mean_interval, wilson_interval
+
+#: The reference's random numbers: not the review's (seed 0).
+REFERENCE_SEED = 1
+
+
+def reference(args: tuple) -> tuple[tuple[int, str], np.ndarray]:
+    """One side ``side`` of turn ``j``: the mover's wins (0 or 1) in each whole rollout."""
+    j, side, text, decisions, outcomes, plan, player, rollouts = args
+    return (j, side), _values(text, decisions, outcomes, plan, REFERENCE_SEED, j, rollouts, None)[:, player]
+
+
+def held(k: int, n: int) -> str:
+    a, b = wilson_interval(k, n)
+    return f"{k} of {n}, {100 * k / n:.1f}% [{100 * a:.1f}, {100 * b:.1f}]"
+
+
+def report(
+    what: str, shown: np.ndarray, low: np.ndarray, high: np.ndarray, ref: np.ndarray, ref_se: np.ndarray
+) -> None:
+    """The cover, bias and spread of the review's figures ``shown`` [``low``, ``high``] against ``ref``."""
+    n = len(shown)
+    gap = shown - ref
+    bias, bias_low, bias_high = (float(x[0]) for x in mean_interval(gap[:, None]))
+    print(f"{what}: {n} turns; the reference's standard error, mean over the turns: {100 * ref_se.mean():.2f} points")
+    print(f"  the review's 95% intervals hold the reference: {held(int(np.sum((low <= ref) & (ref <= high))), n)}")
+    print(
+        f"  review less reference: mean {100 * bias:+.2f} [{100 * bias_low:+.2f}, {100 * bias_high:+.2f}] points, "
+        f"mean absolute {100 * np.abs(gap).mean():.2f}; correlation {np.corrcoef(shown, ref)[0, 1]:.2f}; "
+        f"the review's half-width, mean {100 * (high - low).mean() / 2:.2f} points"
+    )
+
+
+def paired(wins: dict[tuple[int, str], np.ndarray], j: int, pairs: list[tuple[str, str]]) -> tuple[float, float]:
+    """The mean and standard error over the rollouts of the sum over ``pairs`` of (first side less second)."""
+    diff = sum((wins[(j, a)] - wins[(j, b)] for a, b in pairs), np.zeros(len(wins[(j, pairs[0][0])])))
+    mean, low, high = mean_interval(diff)
+    return float(mean), float(high - low) / (2 * Z95)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rollouts", type=int, default=8000, help="whole rollouts a side of each decision")
+    parser.add_argument("--dice-rollouts", type=int, default=2000, help="whole rollouts a side of each battle")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--turns", type=int, default=100)
+    parser.add_argument("--game-seed", type=int, default=0, help="the recorded game's seed (bench_review.py's: 0)")
+    args = parser.parse_args()
+    game = recorded_game(args.turns, seed=args.game_seed)
+    started = time.perf_counter()
+    review = review_game(game, rollouts=ROLLOUTS, workers=args.workers, seed=0)
+    print(
+        f"review of {len(review.turns)} player-turns of game seed {args.game_seed} at {ROLLOUTS} rollouts: "
+        f"{time.perf_counter() - started:.1f} s"
+    )
+    turns = player_turns(game)
+    table = review.turns
+    decided = table.index[~table["bots_own_turn"]].tolist()
+    fought = [j for j in table.index if turns[j].battles]
+    jobs = []
+    for j in decided:
+        t, best = turns[j], str(table.loc[j, "best_plan"])
+        text = t.before.to_json(history=False)
+        jobs.append((j, "replay", text, t.decisions, t.outcomes, None, t.player, args.rollouts))
+        # The rollout bot's own turn is the plan "default", played with no decisions given.
+        jobs.append((j, "best", text, None, None, None if best == "default" else best, t.player, args.rollouts))
+    for j in fought:
+        t = turns[j]
+        for k, (before, order, left) in enumerate(t.battles):
+            fell = before.copy()
+            fell.apply_unchecked(Battle(order.source, order.target, *left))
+            for side, start, orders in ((f"{k} fell", fell, ()), (f"{k} afresh", before, (order,))):
+                jobs.append((j, side, start.to_json(history=False), orders, None, None, t.player, args.dice_rollouts))
+    started = time.perf_counter()
+    with local_pool(args.workers) as pool:
+        wins = dict(pool.map(reference, jobs))
+    print(
+        f"reference: seed {REFERENCE_SEED}, {args.rollouts:,} whole rollouts a side of each turn's decisions and "
+        f"{args.dice_rollouts:,} of each battle, {len(jobs)} sides in {time.perf_counter() - started:.0f} s on "
+        f"{args.workers} workers"
+    )
+    ref, ref_se = np.array([paired(wins, j, [("replay", "best")]) for j in decided]).T
+    low, high = (table.loc[decided, f"decisions_{end}"].to_numpy() for end in ("low", "high"))
+    report("decisions", table.loc[decided, "decisions"].to_numpy(), low, high, ref, ref_se)
+    # The review's own noise: its interval less the model's error it adds.
+    noise = np.sqrt(np.maximum(((high - low) / 2) ** 2 - (Z95 * DECISION_ERROR) ** 2, 0.0))
+    shown = table.loc[decided, "decisions"].to_numpy()
+    print(
+        f"  the intervals of the review's noise alone (no DECISION_ERROR) hold it: "
+        f"{held(int(np.sum(np.abs(shown - ref) <= noise)), len(decided))}; their half-width, mean "
+        f"{100 * noise.mean():.2f} points"
+    )
+    searched = [i for i, j in enumerate(decided) if table.loc[j, "best_plan"] != "default"]
+    print(
+        f"  turns whose best plan was a searched one: {len(searched)}, held: "
+        f"{int(np.sum((low[searched] <= ref[searched]) & (ref[searched] <= high[searched])))}"
+    )
+    ref, ref_se = np.array(
+        [paired(wins, j, [(f"{k} fell", f"{k} afresh") for k in range(len(turns[j].battles))]) for j in fought]
+    ).T
+    low, high = (table.loc[fought, f"dice_{end}"].to_numpy() for end in ("low", "high"))
+    report("dice", table.loc[fought, "dice"].to_numpy(), low, high, ref, ref_se)
+
+
+if __name__ == "__main__":
+    main()

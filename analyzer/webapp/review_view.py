@@ -56,8 +56,8 @@ def review_view(game: GameState, names: list[str]) -> None:
         ROLLOUT_CHOICES,
         value=ROLLOUTS,
         key="review_rollouts",
-        help="More rollouts give narrower intervals and take longer (about a minute for "
-        "100 player-turns at 200 on two cores).",
+        help="More rollouts give narrower intervals, down to the model's own error, and take longer "
+        "(about 40 seconds for 100 player-turns at 200 on two cores).",
     )
     key = (subject.to_json(), int(rollouts), 0)
     reviews: dict[tuple[str, int, int], GameReview] = st.session_state.setdefault(REVIEWS, {})

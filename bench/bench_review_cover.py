@@ -117,11 +117,11 @@ def main() -> None:
         f"{args.workers} workers"
     )
     ref, ref_se = np.array([paired(wins, j, [("replay", "best")]) for j in decided]).T
+    shown = table.loc[decided, "decisions"].to_numpy()
     low, high = (table.loc[decided, f"decisions_{end}"].to_numpy() for end in ("low", "high"))
-    report("decisions", table.loc[decided, "decisions"].to_numpy(), low, high, ref, ref_se)
+    report("decisions", shown, low, high, ref, ref_se)
     # The review's own noise: its interval less the model's error it adds.
     noise = np.sqrt(np.maximum(((high - low) / 2) ** 2 - (Z95 * DECISION_ERROR) ** 2, 0.0))
-    shown = table.loc[decided, "decisions"].to_numpy()
     print(
         f"  the intervals of the review's noise alone (no DECISION_ERROR) hold it: "
         f"{held(int(np.sum(np.abs(shown - ref) <= noise)), len(decided))}; their half-width, mean "

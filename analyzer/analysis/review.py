@@ -8,9 +8,10 @@ model, on seed 0, the same figures every view shows. The dice and the decisions 
 rollouts: a turn is played from its position, then every seat is played on by the default bot
 (:data:`ROLLOUT_BOT`) up to the start of the mover's turn :data:`~analyzer.analysis.evaluator.CUT_ROUNDS`
 rounds on, where the win chances' rollouts stop too, and the model values the position reached. Rollout
-``r`` of player-turn ``j`` draws every random number from ``SeedSequence(seed, spawn_key=(j, r))``, whatever process plays it, so a review is the same for a seed
-whatever the number of workers. Where the model cannot value the game (another map, no model file), the
-rollouts play on to the game's end and count its winner, as the evaluator's rollouts do.
+``r`` of player-turn ``j`` draws every random number from ``SeedSequence(seed, spawn_key=(j, r))``,
+whatever process plays it, so a review is the same for a seed whatever the number of workers. Where the
+model cannot value the game (another map, no model file), the rollouts play on to the game's end and count
+its winner, as the evaluator's rollouts do.
 
 For player-turn ``j`` of the recorded game, on rollout ``r``'s random numbers, to the same horizon:
 

@@ -181,15 +181,17 @@ def trade_choices(s: StateCore, *, own: bool) -> list[int]:
     return sorted(set(held) | _deck(s))
 
 
-def choice(value: object, options: Sequence[T]) -> T | None:
-    """The option a list shows for ``value``: the value if it still is an option, else the first one (None: none).
+def choice(values: Sequence[object], options: Sequence[T]) -> T | None:
+    """The option a list shows for ``values`` (its choices, most recent first): the first of them that still is
+    an option, else the first option (None: none).
 
-    >>> choice(5, [3, 5]), choice(4, [3, 5]), choice(4, [])
-    (5, 3, None)
+    >>> choice([5], [3, 5]), choice([4, 5], [3, 5]), choice([4, 6], [3, 5]), choice([4], [])
+    (5, 5, 3, None)
     """
-    for option in options:
-        if option == value:
-            return option
+    for value in values:
+        for option in options:
+            if option == value:
+                return option
     return options[0] if options else None
 
 

@@ -164,10 +164,7 @@ def _chosen(name: str, options: Sequence[T]) -> T | None:
     before it had the new ones (see :func:`_selectbox`) makes the entry on the territory the box showed, not on
     the first one.
     """
-    value = st.session_state.get(name)
-    if not any(option == value for option in options):
-        value = st.session_state.get(_kept_choice(name))
-    return choice(value, options)
+    return choice([st.session_state.get(name), st.session_state.get(_kept_choice(name))], options)
 
 
 def _kept_choice(name: str) -> str:

@@ -119,8 +119,10 @@ def test_the_cards_a_face_down_draw_or_a_trade_may_be() -> None:
 
 
 def test_a_choice_falls_to_the_first_option_when_it_is_gone() -> None:
-    assert choice(7, [3, 7]) == 7 and choice(8, [3, 7]) == 3 and choice(None, []) is None
-    assert choice(None, [None, 4]) is None and choice(4, [None, 4]) == 4
+    assert choice([7], [3, 7]) == 7 and choice([8], [3, 7]) == 3 and choice([None], []) is None
+    assert choice([None], [None, 4]) is None and choice([4], [None, 4]) == 4
+    # A choice gone, the one before it (the box's kept choice) stands if it still is an option.
+    assert choice([8, 7], [3, 7]) == 7 and choice([8, 9], [3, 7]) == 3 and choice([None, 4], [None, 4]) is None
 
 
 def test_typed_counts_add_up_and_a_bad_part_is_named() -> None:

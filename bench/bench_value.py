@@ -26,7 +26,7 @@ was trained on games of another seed, so no position here shares a game with its
 Prints figures; asserts nothing. Writes ``results/value/reliability_trained.csv`` and ``reliability_unseen.csv`` (both methods)
 and a plot of each.
 
-    python bench/bench_value.py [--per-cell 6] [--rollouts 2000] [--workers 2] [--seed 5]
+    python bench/bench_value.py [--per-cell 16] [--games 1500] [--rollouts 2000] [--workers 2] [--seed 5]
 """
 
 from __future__ import annotations
@@ -124,9 +124,9 @@ def held_out(games: int) -> dict[str, object]:
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--per-cell", type=int, default=6)
+    parser.add_argument("--per-cell", type=int, default=16)
     parser.add_argument("--rollouts", type=int, default=2000)
-    parser.add_argument("--games", type=int, default=3000, help="held-out games of the training populations")
+    parser.add_argument("--games", type=int, default=1500, help="held-out games of the training populations")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=5, help="the draw of each game's position")
     args = parser.parse_args()

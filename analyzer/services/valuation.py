@@ -3,8 +3,8 @@
 Every view takes its figures from :func:`analyzer.analysis.evaluator.chances`; this module says which
 positions the strip beside a live game values, by which method, and the key its figures are kept under.
 A position's figures are the evaluator's truncated rollouts on seed 0 (:func:`now`), the review's too: 3.5 to
-11 ms a position (2 to 6 players), within 1.7 points a seat of 2,000 whole rollouts on held-out positions, where the learned
-model alone is 7 points off (``results/bench/bench_value.txt``). Each position's are kept once made
+11 ms a position (2 to 6 players), within 1.6 points a seat of 2,000 whole rollouts on held-out positions, where the learned
+model alone is 6.4 points off (``results/bench/bench_value.txt``). Each position's are kept once made
 (:data:`KEPT` positions), so an entry values only the positions it made.
 """
 

@@ -300,6 +300,11 @@ def test_train_value_writes_a_model_that_loads(tmp_path: Path, capsys: pytest.Ca
     # The band the views show with the model's figures, one a player count, measured as asked.
     assert set(card["band"]) == {"2", "3", "4", "5", "6", "all"}
     assert card["band_check"] == {"positions_per_count": 1, "rollouts": 4, "seed": 4}
+    # The card names the command that made it, options included.
+    assert (
+        card["command"]
+        == "risk-analyzer train-value --games 30 --seed 2 --out model.npz --band-positions 1 --band-rollouts 4"
+    )
     state = GameState.random_start(4, np.random.default_rng(3))
     assert ValueModel.load(out).chances(state).sum() == pytest.approx(1.0)
     assert main(["train-value", "--games", "0", "--out", str(out)]) == 2

@@ -33,7 +33,6 @@ import numpy as np
 from bench_review import recorded_game
 
 from analyzer.analysis.review import DECISION_ERROR, ROLLOUTS, _values, player_turns, review_game
-from analyzer.game.actions import Battle
 from analyzer.sim.backends import local_pool
 from analyzer.sim.intervals import Z95, mean_interval, wilson_interval
 
@@ -103,11 +102,8 @@ def main() -> None:
         jobs.append((j, "best", text, None, None, None if best == "default" else best, t.player, args.rollouts))
     for j in fought:
         t = turns[j]
-        for k, (before, order, left) in enumerate(t.battles):
-            fell = before.copy()
-            fell.apply_unchecked(Battle(order.source, order.target, *left))
-            for side, start, orders in ((f"{k} fell", fell, ()), (f"{k} afresh", before, (order,))):
-                jobs.append((j, side, start.to_json(history=False), orders, None, None, t.player, args.dice_rollouts))
+        for side, start, orders in t.battle_sides():
+            jobs.append((j, side, start.to_json(history=False), orders, None, None, t.player, args.dice_rollouts))
     started = time.perf_counter()
     with local_pool(args.workers) as pool:
         wins = dict(pool.map(reference, jobs))
@@ -133,7 +129,7 @@ def main() -> None:
         f"{int(np.sum((low[searched] <= ref[searched]) & (ref[searched] <= high[searched])))}"
     )
     ref, ref_se = np.array(
-        [paired(wins, j, [(f"{k} fell", f"{k} afresh") for k in range(len(turns[j].battles))]) for j in fought]
+        [paired(wins, j, [(f"{k} as it fell", f"{k} afresh") for k in range(len(turns[j].battles))]) for j in fought]
     ).T
     low, high = (table.loc[fought, f"dice_{end}"].to_numpy() for end in ("low", "high"))
     report("dice", table.loc[fought, "dice"].to_numpy(), low, high, ref, ref_se)

@@ -162,6 +162,16 @@ class PlayerTurn:
         orders = [(d, o) for d, o in zip(self.decisions, self.outcomes) if type(d) is BattleOrder and o is not None]
         return [(start, order, left) for start, (order, left) in zip(self.battle_starts, orders)]
 
+    def battle_sides(self) -> list[tuple[str, GameState, tuple[Decision, ...]]]:
+        """Both sides of each battle, to be played on from: ``"k as it fell"``, the position battle ``k`` left (no
+        order to replay), and ``"k afresh"``, the position before it with its order to fight again."""
+        sides: list[tuple[str, GameState, tuple[Decision, ...]]] = []
+        for k, (before, order, left) in enumerate(self.battles):
+            fell = before.copy()
+            fell.apply_unchecked(Battle(order.source, order.target, *left))
+            sides += [(f"{k} as it fell", fell, ()), (f"{k} afresh", before, (order,))]
+        return sides
+
 
 def player_turns(game: GameState) -> list[PlayerTurn]:
     """Every complete player-turn of ``game``'s record (:func:`~analyzer.game.timeline.timeline`; a turn still
@@ -609,20 +619,8 @@ def review_game(
             tasks[("replay", j, None)] = (texts[j], t.decisions, t.outcomes, None, seed, j, rollouts, h)
         # Each battle: the position it left, and the position before it with the battle fought afresh, each
         # played on by the rollout bot from there (the rest of the turn included) on the same random numbers.
-        for k, (before, order, left) in enumerate(t.battles):
-            fell = before.copy()
-            fell.apply_unchecked(Battle(order.source, order.target, *left))
-            for side, start, orders in ((f"{k} as it fell", fell, ()), (f"{k} afresh", before, (order,))):
-                tasks[("battle", j, side)] = (
-                    start.to_json(history=False),
-                    orders,
-                    None,
-                    None,
-                    seed,
-                    j,
-                    per_battle,
-                    h,
-                )
+        for side, start, orders in t.battle_sides():
+            tasks[("battle", j, side)] = (start.to_json(history=False), orders, None, None, seed, j, per_battle, h)
     if model is None:
         last = len(turns)
         tasks[("plan", last, "default")] = (texts[last], None, None, None, seed, last, rollouts, None)

@@ -224,12 +224,13 @@ def prepared_for(state: GameState) -> playout.Prepared:
     return prepared(state.n_players, state.board, state.rules.dice, state.rules.balanced_blitz)
 
 
-def play_on(s: GameState, rng: np.random.Generator, bots: playout.Prepared) -> int:
-    """Play ``s`` to its end (its pending dice or draw first); the winner, or -1 for none."""
+def play_on(s: GameState, rng: np.random.Generator, bots: playout.Prepared, luck: np.ndarray | None = None) -> int:
+    """Play ``s`` to its end (its pending dice or draw first); the winner, or -1 for none. ``luck`` (one value
+    per force) gains the battles' luck, as :func:`~analyzer.sim.playout.play_events` counts it."""
     while s.is_chance():
         s.apply_chance(rng)
     if not s.is_terminal():
-        playout.play_events(s, bots, rng)
+        playout.play_events(s, bots, rng, luck=luck)
     return -1 if s.winner is None else int(s.winner)
 
 
@@ -246,13 +247,15 @@ def rollout_winners(state: GameState, rollouts: int, seed: int = 0, j: int = 0) 
     return out
 
 
-def played_to(s: GameState, rng: np.random.Generator, bots: playout.Prepared, horizon: int) -> GameState:
+def played_to(
+    s: GameState, rng: np.random.Generator, bots: playout.Prepared, horizon: int, luck: np.ndarray | None = None
+) -> GameState:
     """``s`` played on by ``bots`` (its pending dice or draw first) up to the start of player-turn ``horizon``
-    or the game's end, whichever comes first."""
+    or the game's end, whichever comes first; ``luck`` as :func:`play_on`'s."""
     while s.is_chance():
         s.apply_chance(rng)
     if not s.is_terminal() and s.turn < horizon:
-        playout.play_events(s, bots, rng, until_turn=horizon)
+        playout.play_events(s, bots, rng, until_turn=horizon, luck=luck)
     return s
 
 

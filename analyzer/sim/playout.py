@@ -515,14 +515,20 @@ def play_events(
     record_turns: bool = False,
     check: bool = False,
     until_turn: int | None = None,
+    luck: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """:func:`play_compiled` without the Python records: returns the start position (owner and armies rows)
     and the event rows (``EV_*`` kind, then its values), for callers that tabulate many games at once.
     The state's trades and eliminations lists are left as they were. ``bots`` may be
     :class:`Prepared` once for many games (the state's board and dice must be the ones it was made for).
     With ``until_turn`` the game stops at the start of that player-turn (its reinforcements to place),
-    if it lasts that long, for a caller that looks at the positions along the way."""
+    if it lasts that long, for a caller that looks at the positions along the way. A ``luck`` array (float, one
+    value per force) gains the armies each force kept beyond its battles' expectations, as :func:`play_each`'s."""
     check_battle_mode(state.rules, sample_battles)
+    if luck is None:
+        luck = np.zeros(0)
+    elif luck.shape != (int(state.S[engine.N_FORCES]),) or luck.dtype != np.float64 or not luck.flags.c_contiguous:
+        raise SimulationError(f"luck must be a float array of one value per force, got shape {luck.shape}")
     prepared = (
         bots
         if isinstance(bots, Prepared)
@@ -547,7 +553,7 @@ def play_events(
         start,
         check,
         bad,
-        np.zeros(0),
+        luck,
     )
     p.cache.make_room()
     if bad[0] != legality.LEGAL:

@@ -14,6 +14,7 @@ from analyzer.game.rules import PROGRESSIVE_SET_VALUES, Rules
 from analyzer.game.state import GameState
 from analyzer.game.vocabulary import DRAW, GAME_OVER, REINFORCE, Phase
 from analyzer.sim import playout
+from analyzer.sim.battles import battle_means
 from analyzer.sim.play import play_game
 from analyzer.sim.runs import game_rng
 from analyzer.sim.simulate import simulate
@@ -190,6 +191,8 @@ def test_a_battles_expected_armies_left_are_the_solvers(attackers, defenders, st
         *_, kept_a, kept_d = playout._draw_battle(*arrays, attackers, defenders, stop_at, kernel, 0.5)
         assert (kept_a, kept_d) == pytest.approx(expected, rel=0, abs=1e-9)
     assert len(cache) == 1 and full.used[2] == 1
+    # The Python paths (the review's replayed turns) measure a battle's luck from the same baseline.
+    assert battle_means(attackers, defenders, stop_at, DiceRules()) == pytest.approx(expected, rel=0, abs=1e-9)
 
 
 def test_the_luck_play_each_keeps_is_each_forces_armies_beyond_expectation():
@@ -208,6 +211,25 @@ def test_the_luck_play_each_keeps_is_each_forces_armies_beyond_expectation():
     assert np.array_equal(plain, rows)
     with pytest.raises(SimulationError, match="one value per force"):
         playout.play_each(state, np.tile(state.S, (4, 1)), bots, game_rng(6, 0), luck=np.zeros((4, 2)))
+
+
+def test_play_events_keeps_the_luck_play_each_keeps_in_the_same_game():
+    """One game played on by play_events and by play_each from the same position on the same random numbers:
+    the same game, with the same luck for each force; a luck array of the wrong shape is refused."""
+    state = GameState.random_start(4, game_rng(7, 0))
+    bots = playout.Prepared([STRATEGIST_BOT] * 4, state.board, DiceRules())
+    horizon = int(state.turn) + 3 * 4
+    for seed in range(5):
+        single = state.copy()
+        luck = np.zeros(int(state.S[engine.N_FORCES]))
+        playout.play_events(single, bots, game_rng(8, seed), until_turn=horizon, luck=luck)
+        rows = np.tile(state.S, (1, 1))
+        each = np.zeros((1, int(state.S[engine.N_FORCES])))
+        playout.play_each(state, rows, bots, game_rng(8, seed), until_turn=horizon, luck=each)
+        assert np.array_equal(single.S, rows[0])
+        assert luck.tolist() == each[0].tolist() and np.abs(luck).sum() > 0
+    with pytest.raises(SimulationError, match="one value per force"):
+        playout.play_events(state.copy(), bots, game_rng(8, 0), luck=np.zeros(2))
 
 
 def test_engine_set_values_follow_the_rules():

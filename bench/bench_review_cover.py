@@ -16,18 +16,27 @@ Prints, for the decisions and for the dice, over the turns compared:
 * for the decisions, the same share for the intervals of the review's noise alone (without the model's error
   it adds, :data:`~analyzer.analysis.review.DECISION_ERROR`);
 * the mean difference, review less reference (the review's bias), with its 95% interval, the mean absolute
-  difference, the correlation and the intervals' mean half-width.
+  difference, the correlation and the intervals' mean half-width;
+* for the decisions, the model's error that this game's figures fit: the standard deviation ``e`` that makes
+  the review less the reference most likely, as normal with variance the review's noise squared (from its
+  interval of the noise alone) plus the reference's plus ``e`` squared (how
+  :data:`~analyzer.analysis.review.DECISION_ERROR` is fitted).
 
 Prints figures; asserts nothing.
 
     python bench/bench_review_cover.py [--rollouts 8000] [--dice-rollouts 2000] [--workers 2] [--turns 100]
-                                       [--game-seed 0]
+                                       [--game-seed 0] [--reference FILE]
+
+With ``--reference FILE`` (``.npz``) the reference's sides are read from the file where it has them, and the
+sides it lacks are played and added to it: the reference does not depend on the review, so reviews at other
+settings are compared with the same reference without playing it again.
 """
 
 from __future__ import annotations
 
 import argparse
 import time
+from pathlib import Path
 
 import numpy as np
 from bench_review import recorded_game
@@ -67,6 +76,24 @@ def report(
     )
 
 
+def fitted_error(gap: np.ndarray, noise_se: np.ndarray, ref_se: np.ndarray) -> float:
+    """The standard deviation ``e`` that maximises the likelihood of ``gap`` as independent normal draws of
+    variance ``noise_se**2 + ref_se**2 + e**2`` (a grid search to 0.0001 of a win chance).
+
+    >>> rng = np.random.default_rng(0)
+    >>> se = np.full(4000, 0.02)
+    >>> round(fitted_error(rng.normal(0, np.hypot(se, 0.03)), se, se * 0), 3)
+    0.03
+    """
+    # A turn whose two sides were the same games in every rollout of both (no noise at all) says nothing of it.
+    told = (noise_se > 0) | (ref_se > 0)
+    gap, noise_se, ref_se = gap[told], noise_se[told], ref_se[told]
+    grid = np.arange(0, 0.1, 0.0001)
+    var = noise_se[None, :] ** 2 + ref_se[None, :] ** 2 + grid[:, None] ** 2
+    loglik = -0.5 * (np.log(var) + gap[None, :] ** 2 / var).sum(axis=1)
+    return float(grid[int(np.argmax(loglik))])
+
+
 def paired(wins: dict[tuple[int, str], np.ndarray], j: int, pairs: list[tuple[str, str]]) -> tuple[float, float]:
     """The mean and standard error over the rollouts of the sum over ``pairs`` of (first side less second)."""
     diff = sum((wins[(j, a)] - wins[(j, b)] for a, b in pairs), np.zeros(len(wins[(j, pairs[0][0])])))
@@ -81,13 +108,15 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--turns", type=int, default=100)
     parser.add_argument("--game-seed", type=int, default=0, help="the recorded game's seed (bench_review.py's: 0)")
+    parser.add_argument("--reference", type=Path, help="an .npz of the reference's sides, read and added to")
+    parser.add_argument("--review-rollouts", type=int, default=ROLLOUTS, help="the review's budget")
     args = parser.parse_args()
     game = recorded_game(args.turns, seed=args.game_seed)
     started = time.perf_counter()
-    review = review_game(game, rollouts=ROLLOUTS, workers=args.workers, seed=0)
+    review = review_game(game, rollouts=args.review_rollouts, workers=args.workers, seed=0)
     print(
-        f"review of {len(review.turns)} player-turns of game seed {args.game_seed} at {ROLLOUTS} rollouts: "
-        f"{time.perf_counter() - started:.1f} s"
+        f"review of {len(review.turns)} player-turns of game seed {args.game_seed} at {args.review_rollouts} "
+        f"rollouts: {time.perf_counter() - started:.1f} s"
     )
     turns = player_turns(game)
     table = review.turns
@@ -99,20 +128,34 @@ def main() -> None:
         text = t.before.to_json(history=False)
         jobs.append((j, "replay", text, t.decisions, t.outcomes, None, t.player, args.rollouts))
         # The rollout bot's own turn is the plan "default", played with no decisions given.
-        jobs.append((j, "best", text, None, None, None if best == "default" else best, t.player, args.rollouts))
+        jobs.append((j, f"plan {best}", text, None, None, None if best == "default" else best, t.player, args.rollouts))
     for j in fought:
         t = turns[j]
         for side, start, orders in t.battle_sides():
             jobs.append((j, side, start.to_json(history=False), orders, None, None, t.player, args.dice_rollouts))
+
+    def name(job: tuple) -> str:
+        return f"{args.game_seed}|{job[0]}|{job[1]}|{job[-1]}"  # game, turn, side, rollouts
+
+    stored = (
+        dict(np.load(args.reference, allow_pickle=False))
+        if args.reference is not None and args.reference.exists()
+        else {}
+    )
+    todo = [job for job in jobs if name(job) not in stored]
     started = time.perf_counter()
     with local_pool(args.workers) as pool:
-        wins = dict(pool.map(reference, jobs))
+        wins = dict(pool.map(reference, todo))
     print(
         f"reference: seed {REFERENCE_SEED}, {args.rollouts:,} whole rollouts a side of each turn's decisions and "
-        f"{args.dice_rollouts:,} of each battle, {len(jobs)} sides in {time.perf_counter() - started:.0f} s on "
-        f"{args.workers} workers"
+        f"{args.dice_rollouts:,} of each battle, {len(todo)} sides in {time.perf_counter() - started:.0f} s on "
+        f"{args.workers} workers" + (f" ({len(jobs) - len(todo)} more read from {args.reference})" if stored else "")
     )
-    ref, ref_se = np.array([paired(wins, j, [("replay", "best")]) for j in decided]).T
+    if args.reference is not None:
+        stored |= {name(job): wins[job[:2]] for job in todo}
+        np.savez_compressed(args.reference, **stored)
+    wins |= {job[:2]: stored[name(job)] for job in jobs if job[:2] not in wins}
+    ref, ref_se = np.array([paired(wins, j, [("replay", f"plan {table.loc[j, 'best_plan']}")]) for j in decided]).T
     shown = table.loc[decided, "decisions"].to_numpy()
     low, high = (table.loc[decided, f"decisions_{end}"].to_numpy() for end in ("low", "high"))
     report("decisions", shown, low, high, ref, ref_se)
@@ -122,6 +165,20 @@ def main() -> None:
         f"  the intervals of the review's noise alone (no DECISION_ERROR) hold it: "
         f"{held(int(np.sum(np.abs(shown - ref) <= noise)), len(decided))}; their half-width, mean "
         f"{100 * noise.mean():.2f} points"
+    )
+    error = fitted_error(shown - ref, noise / Z95, ref_se)
+    cover = np.abs(shown - ref) <= Z95 * np.hypot(noise / Z95, error)
+    print(
+        f"  the model's error these turns fit (DECISION_ERROR is {100 * DECISION_ERROR:.2f}): {100 * error:.2f} points; "
+        f"with it the intervals hold the reference for {held(int(cover.sum()), len(decided))}, half-width, mean "
+        f"{100 * Z95 * np.hypot(noise / Z95, error).mean():.2f} points"
+    )
+    grid = np.arange(0, 0.1, 0.0005)
+    covers = [np.mean(np.abs(shown - ref) <= Z95 * np.hypot(noise / Z95, e)) for e in grid]
+    least = float(grid[np.argmax(np.array(covers) >= 0.95)]) if max(covers) >= 0.95 else float("nan")
+    print(
+        f"  the least model's error whose intervals hold the reference for 95% of the turns: {100 * least:.2f} points, "
+        f"half-width, mean {100 * Z95 * np.hypot(noise / Z95, least).mean():.2f} points"
     )
     searched = [i for i, j in enumerate(decided) if table.loc[j, "best_plan"] != "default"]
     print(

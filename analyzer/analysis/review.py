@@ -40,8 +40,10 @@ For the player who moved, with ``V`` the model's value of each rollout's end for
   95% paired interval above 0 (else the rollout bot's turn): the pick of the best of several plans
   on the same rollouts flatters it, and asking for a clear gain keeps the noise from making mistakes up.
 
-The intervals are 95% normal intervals of the mean of the per-rollout differences; the decisions' also
-hold the model's error where the rollouts stop (:data:`DECISION_ERROR`). See ``docs/review.md`` for the
+Each figure is the mean of the per-rollout differences less what the rollouts' battle luck explains: each
+seat's armies kept beyond their battles' expectations, on both sides, whose mean is 0 whoever decided what
+(a control variate fitted by least squares, as the evaluator's). The intervals are 95% intervals of that
+estimate; the decisions' also hold the model's error where the rollouts stop (:data:`DECISION_ERROR`). See ``docs/review.md`` for the
 method and how often they hold the figures of whole games.
 
 >>> import numpy as np
@@ -105,14 +107,15 @@ from analyzer.game.actions import (
     Trade,
     as_id,
 )
+from analyzer.game.engine.layout import N_FORCES
 from analyzer.game.labels import PLAYER_COLORS, player_names
 from analyzer.game.state import GameState
 from analyzer.game.timeline import Entry, Turn, timeline
 from analyzer.game.vocabulary import Phase
 from analyzer.integers import whole_number
 from analyzer.sim.backends import local_pool
-from analyzer.sim.battles import sample_battle
-from analyzer.sim.intervals import Z95, chance_table, mean_interval
+from analyzer.sim.battles import battle_means, sample_battle
+from analyzer.sim.intervals import Z95, chance_table, controlled_mean_interval
 from analyzer.value.model import shipped
 
 #: Rollouts per turn, replay and plan by default (bench/bench_review.py times a 4-player game of 100
@@ -122,12 +125,12 @@ ROLLOUTS = 200
 #: several battles, and the dice part sums them, so each needs fewer for the turn's interval.
 BATTLE_SHARE = 4
 #: The model's error in a decision's cost, where the rollouts stop (one standard deviation, in win chance), which
-#: the spread of the paired differences does not show: added to the decisions' intervals. Fitted on
-#: ``bench/bench_review_cover.py``'s game (seed 0), where, against 8,000 whole rollouts a side, the intervals of
-#: the noise alone held the cost for 78% of its 81 turns; with it they held it for 91 of the 93 turns of another
-#: game (seed 1), against 82% (``results/bench/bench_review_cover.txt``). Fitted for the model of 40,000 games;
-#: with the shipped one (160,000) they hold it for 90 of those 93 turns, the noise alone for 91.4%.
-DECISION_ERROR = 0.02
+#: the spread of the paired differences does not show: added to the decisions' intervals. Fitted with the shipped
+#: model on ``bench/bench_review_cover.py``'s game (seed 0): the least error with which the intervals hold the figure
+#: of 8,000 whole rollouts a side for 95% of its 81 turns, where their noise alone held it for 80.2% (the error that
+#: makes the differences most likely, as normal draws, is 1.18 points: their tails are heavier). On another game
+#: (seed 1) they hold it for 90 of its 93 turns (``results/bench/bench_review_cover.txt``).
+DECISION_ERROR = 0.017
 #: Turns searched with every plan (the turns that moved some player's chance most).
 TURNING_POINTS = 6
 _SETUP = (Phase.SETUP_CLAIM, Phase.SETUP_PLACE, Phase.CHOOSE_CAPITAL)
@@ -314,6 +317,7 @@ def replay_turn(
     rng: np.random.Generator,
     bot: PlannerBot = ROLLOUT_BOT,
     outcomes: Sequence[tuple[int, int] | None] | None = None,
+    luck: np.ndarray | None = None,
 ) -> GameState:
     """Play the turn of the player to move in ``state`` (changed in place, and returned) with ``decisions``
     under the dice of ``rng``, up to the next player's start (or the game's end).
@@ -330,6 +334,9 @@ def replay_turn(
     it did at the table, the player would have planned the rest of the turn afresh, on a board the
     record never saw, and ``bot`` plays the rest of the turn. With no ``decisions`` this is ``bot``'s own
     turn. The other players' decisions (none, with battle orders) are the rollout bot's.
+
+    ``luck`` (one value per force) gains each battle's luck: the armies each side kept beyond the battle's
+    expectation (:func:`~analyzer.sim.battles.battle_means`), as the compiled playout counts it.
     """
     queue = list(zip(decisions, outcomes if outcomes is not None else [None] * len(decisions)))
     me, turn = state.player, state.turn
@@ -346,14 +353,12 @@ def replay_turn(
             decision = (bot if mover == me else ROLLOUT_BOT).choose(state, rng)
         if type(decision) is BattleOrder:
             s, t = decision.source, decision.target
-            a_left, d_left = sample_battle(
-                int(state.armies[s]),
-                int(state.armies[t]),
-                decision.stop_at,
-                state.rules.dice,
-                rng,
-                state.rules.balanced_blitz,
-            )
+            fight = (int(state.armies[s]), int(state.armies[t]), decision.stop_at, state.rules.dice)
+            a_left, d_left = sample_battle(*fight, rng, state.rules.balanced_blitz)
+            if luck is not None:
+                kept_a, kept_d = battle_means(*fight, state.rules.balanced_blitz)
+                luck[mover] += a_left - kept_a
+                luck[int(state.owner[t])] += d_left - kept_d
             # Legal by construction: the order was fitted to the position (or is the bot's).
             state.apply_unchecked(Battle(s, t, a_left, d_left))
             if went is not None and went != (a_left, d_left):
@@ -429,31 +434,35 @@ def _values(
     rollouts: int,
     horizon: int | None,
 ) -> np.ndarray:
-    """Each seat's value (rollouts x seats) after each of ``rollouts`` rollouts ``(j, r)`` of the position
-    (JSON): played on at once (``decisions`` and ``plan`` None), after the turn replayed with ``decisions``,
-    or after the turn played by the search's plan ``plan``; then played on by the rollout bot up to the
-    start of player-turn ``horizon`` and valued there by the model (or, with no horizon, to the game's end,
-    valued 1 for its winner). A module-level function, for worker processes."""
+    """Each seat's value after each of ``rollouts`` rollouts ``(j, r)`` of the position (JSON): played on at
+    once (``decisions`` and ``plan`` None), after the turn replayed with ``decisions``, or after the turn
+    played by the search's plan ``plan``; then played on by the rollout bot up to the start of player-turn
+    ``horizon`` and valued there by the model (or, with no horizon, to the game's end, valued 1 for its
+    winner). Then each seat's luck in the rollout's battles, whose mean is 0: rollouts x (seats + seats). A
+    module-level function, for worker processes."""
     start = limited(GameState.from_json(position, trusted=True))
     bots = prepared_for(start)
     model = shipped() if horizon is not None else None
-    out = np.zeros((rollouts, start.n_players))
+    n = start.n_players
+    out = np.zeros((rollouts, n))
+    luck = np.zeros((rollouts, int(start.S[N_FORCES])))
     ends = []
     for r in range(rollouts):
         rng = rollout_rng(seed, j, r)
         s = face_down.determinize(start, rng) if start.face_down else start.copy()
         if decisions is not None or plan is not None:
             s.history = []
-            replay_turn(s, decisions or (), rng, PLANS[plan] if plan is not None else ROLLOUT_BOT, outcomes)
+            bot = PLANS[plan] if plan is not None else ROLLOUT_BOT
+            replay_turn(s, decisions or (), rng, bot, outcomes, luck[r])
         if horizon is None:
-            winner = play_on(s, rng, bots)
+            winner = play_on(s, rng, bots, luck[r])
             if winner >= 0:
                 out[r, winner] = 1.0
         else:
-            ends.append(played_to(s, rng, bots, horizon))
-    if model is None:
-        return out
-    return valued(np.stack([s.S for s in ends]), start.C, start.board, model)
+            ends.append(played_to(s, rng, bots, horizon, luck[r]))
+    if model is not None:
+        out = valued(np.stack([s.S for s in ends]), start.C, start.board, model)
+    return np.hstack([out, luck[:, :n]])
 
 
 def _chances(position: str) -> np.ndarray:
@@ -572,9 +581,10 @@ def _json_value(value: Any) -> Any:
     return value.item() if isinstance(value, np.generic) else value
 
 
-def _mean_interval(diff: np.ndarray, error: float = 0.0) -> tuple[float, float, float]:
-    """The mean of ``diff`` with its 95% interval, widened by a systematic ``error`` (one standard deviation)."""
-    mean, low, high = mean_interval(diff)
+def _mean_interval(diff: np.ndarray, luck: np.ndarray, error: float = 0.0) -> tuple[float, float, float]:
+    """The mean of the per-rollout differences ``diff`` less what the rollouts' ``luck`` (rollouts x controls,
+    mean 0) explains of it, with its 95% interval widened by a systematic ``error`` (one standard deviation)."""
+    mean, low, high = (float(x[0]) for x in controlled_mean_interval(diff[:, None], luck))
     half = math.hypot(float(high - low) / 2, Z95 * error)
     return float(mean), float(mean) - half, float(mean) + half
 
@@ -639,7 +649,7 @@ def review_game(
     if model is not None:
         p_win, low, high = (np.stack([won[("chance", j, None)][k] for j in range(len(positions))]) for k in range(3))
     else:
-        counted = [won[("plan", j, "default")] for j in range(len(positions))]
+        counted = [won[("plan", j, "default")][:, : game.n_players] for j in range(len(positions))]
         tables = [chance_table(v.sum(axis=0).astype(int).tolist(), rollouts) for v in counted]
         p_win = np.stack([t["p_win"].to_numpy() for t in tables])
         low = np.stack([t["ci_low"].to_numpy() for t in tables])
@@ -656,26 +666,30 @@ def review_game(
     won.update(_run(plan_tasks, workers, tick))
 
     luck = _luck_by_turn(game, turns)
+    n = game.n_players
+
+    def valued_for(key: Task, me: int) -> tuple[np.ndarray, np.ndarray]:
+        return won[key][:, me], won[key][:, n:]  # the mover's values, every seat's luck
+
     rows = []
     for t in turns:
         j, me = t.index, t.player
-        plans = {"default": won[("plan", j, "default")][:, me]}
-        replayed = plans["default"] if j in own else won[("replay", j, None)][:, me]
+        plans = {"default": valued_for(("plan", j, "default"), me)}
+        replayed = plans["default"] if j in own else valued_for(("replay", j, None), me)
         if j in chosen:
-            plans |= {name: won[("plan", j, name)][:, me] for name in PLANS if name != "default"}
+            plans |= {name: valued_for(("plan", j, name), me) for name in PLANS if name != "default"}
         best = _best_plan(plans)
-        # Per rollout, the sum over the turn's battles of (as it fell - afresh): paired within each battle.
-        fell_less_fresh = sum(
-            (
-                won[("battle", j, f"{k} as it fell")][:, me] - won[("battle", j, f"{k} afresh")][:, me]
-                for k in range(len(t.battle_starts))
-            ),
-            np.zeros(per_battle),
+        # Per rollout, the sum over the turn's battles of (as it fell - afresh): paired within each battle; the
+        # luck of each side's rollouts, summed over the battles, explains part of it.
+        fell = [valued_for(("battle", j, f"{k} as it fell"), me) for k in range(len(t.battle_starts))]
+        fresh = [valued_for(("battle", j, f"{k} afresh"), me) for k in range(len(t.battle_starts))]
+        dice = _mean_interval(
+            sum((a[0] - b[0] for a, b in zip(fell, fresh)), np.zeros(per_battle)),
+            sum((a[1] - b[1] for a, b in zip(fell, fresh)), np.zeros((per_battle, n))),
         )
-        dice = _mean_interval(fell_less_fresh)
         # The model's error where the rollouts stop moves the two sides' values apart by more than their noise.
         error = DECISION_ERROR if model is not None and j not in own else 0.0
-        decisions = _mean_interval(replayed - plans[best], error)
+        decisions = _mean_interval(replayed[0] - plans[best][0], np.hstack([replayed[1], plans[best][1]]), error)
         net, expected, battles = luck.get(j, (0, 0.0, 0))
         row = {
             "turn": t.round,
@@ -723,12 +737,17 @@ def review_game(
     )
 
 
-def _best_plan(plans: dict[str, np.ndarray]) -> str:
-    """The plan with the most wins, if it beats the rollout bot's turn on the same rollouts by a 95% paired
-    interval above 0; else ``default``. Picking the best of several plans on the same rollouts flatters
-    it; asking for a clear gain keeps that from charging a turn with a mistake the noise made up."""
-    best = max(plans, key=lambda name: (plans[name].mean(), name == "default"))
-    return best if _mean_interval(plans[best] - plans["default"])[1] > 0 else "default"
+def _best_plan(plans: dict[str, tuple[np.ndarray, np.ndarray]]) -> str:
+    """The plan (name: the mover's values and every seat's luck, a row per rollout) with the highest gain
+    over the rollout bot's turn on the same rollouts, if the gain's 95% paired interval lies above 0; else
+    ``default``. Picking the best of several plans on the same rollouts flatters it; asking for a clear gain
+    keeps that from charging a turn with a mistake the noise made up."""
+    value, luck = plans["default"]
+    gains = {
+        name: _mean_interval(v - value, np.hstack([lk, luck])) for name, (v, lk) in plans.items() if name != "default"
+    }
+    best = max(gains, key=lambda name: gains[name][0], default="default")
+    return best if best != "default" and gains[best][1] > 0 else "default"
 
 
 def assumptions(state: GameState, model: bool = True, names: Sequence[str] | None = None) -> str:

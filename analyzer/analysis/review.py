@@ -119,17 +119,19 @@ from analyzer.sim.intervals import Z95, chance_table, controlled_mean_interval
 from analyzer.value.model import shipped
 
 #: Rollouts per turn, replay and plan by default (bench/bench_review.py times a 4-player game of 100
-#: player-turns at this budget).
-ROLLOUTS = 200
+#: player-turns at this budget: 45.8 s on 2 workers, against 39.7 s at 200, for decisions' intervals 3.95 points
+#: wide each side on average over its turns, against 4.44).
+ROLLOUTS = 300
 #: A battle's rollouts on each side (as it fell, fought afresh), as a share of :data:`ROLLOUTS`: a turn has
 #: several battles, and the dice part sums them, so each needs fewer for the turn's interval.
-BATTLE_SHARE = 4
+BATTLE_SHARE = 6
 #: The model's error in a decision's cost, where the rollouts stop (one standard deviation, in win chance), which
 #: the spread of the paired differences does not show: added to the decisions' intervals. Fitted with the shipped
-#: model on ``bench/bench_review_cover.py``'s game (seed 0): the least error with which the intervals hold the figure
-#: of 8,000 whole rollouts a side for 95% of its 81 turns, where their noise alone held it for 80.2% (the error that
-#: makes the differences most likely, as normal draws, is 1.18 points: their tails are heavier). On another game
-#: (seed 1) they hold it for 90 of its 93 turns (``results/bench/bench_review_cover.txt``).
+#: model on ``bench/bench_review_cover.py``'s game (seed 0) at 200 rollouts: the least error with which the intervals
+#: hold the figure of 8,000 whole rollouts a side for 95% of its 81 turns, where their noise alone held it for 80.2%
+#: (the error that makes the differences most likely, as normal draws, is 1.18 points: their tails are heavier). At
+#: the default 300 they hold it for 96.3% of those turns, and for 88 of the 93 turns of another game (seed 1), which
+#: alone would have asked 1.75 (``results/bench/bench_review_cover.txt``).
 DECISION_ERROR = 0.017
 #: Turns searched with every plan (the turns that moved some player's chance most).
 TURNING_POINTS = 6

@@ -1,6 +1,6 @@
 """``risk-analyzer review``: a recorded game reviewed turn by turn, like a chess engine's game review.
 
-    risk-analyzer review GAME.json --rollouts 200 --seed 0 --workers 2 --out review.csv
+    risk-analyzer review GAME.json --rollouts 300 --seed 0 --workers 2 --out review.csv
     risk-analyzer review games.jsonl --game ID --version N
 
 (``GAME.json`` a saved game, or a file of ``risk-analyzer games export``: its game at its latest version,

@@ -506,6 +506,16 @@ def play_compiled(
     return Record(start, trades, eliminations, rows[rows[:, 0] == EV_TURN][:, 1:])
 
 
+def _luck_array(luck: np.ndarray | None, shape: tuple[int, ...], layout: str) -> np.ndarray:
+    """The array a playout adds its battles' luck to: ``luck``, checked to be C-ordered floats of ``shape``
+    (``layout`` says it in the error), or with none an array of no last axis, which keeps nothing."""
+    if luck is None:
+        return np.zeros((*shape[:-1], 0))
+    if luck.shape != shape or luck.dtype != np.float64 or not luck.flags.c_contiguous:
+        raise SimulationError(f"luck must be a float array of {layout}, got shape {luck.shape}")
+    return luck
+
+
 def play_events(
     state: GameState,
     bots: Sequence[HeuristicBot] | Prepared,
@@ -525,10 +535,7 @@ def play_events(
     if it lasts that long, for a caller that looks at the positions along the way. A ``luck`` array (float, one
     value per force) gains the armies each force kept beyond its battles' expectations, as :func:`play_each`'s."""
     check_battle_mode(state.rules, sample_battles)
-    if luck is None:
-        luck = np.zeros(0)
-    elif luck.shape != (int(state.S[engine.N_FORCES]),) or luck.dtype != np.float64 or not luck.flags.c_contiguous:
-        raise SimulationError(f"luck must be a float array of one value per force, got shape {luck.shape}")
+    luck = _luck_array(luck, (int(state.S[engine.N_FORCES]),), "one value per force")
     prepared = (
         bots
         if isinstance(bots, Prepared)
@@ -593,12 +600,7 @@ def play_each(
         raise SimulationError("play_each plays positions past the setup only")
     if not len(starts):
         return starts
-    if luck is None:
-        luck = np.zeros((len(starts), 0))
-    elif luck.shape != (len(starts), int(state.S[engine.N_FORCES])) or luck.dtype != np.float64:
-        raise SimulationError(
-            f"luck must be a float array of one row per start and one value per force, got shape {luck.shape}"
-        )
+    luck = _luck_array(luck, (len(starts), int(state.S[engine.N_FORCES])), "one row per start and one value per force")
     _run_each(starts, state.C, *bots.arguments(rng, True), -1 if until_turn is None else until_turn, luck)
     bots.cache.make_room()
     return starts

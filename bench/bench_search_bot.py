@@ -12,10 +12,13 @@ the engine's checked path (the search player is not one of the package's compile
 is legal. The other bots' win rates per seat are printed for both sides.
 
     python bench/bench_search_bot.py --table default,hunter,pixie [--deals 50] [--minutes 12] [--workers 2]
-    python bench/bench_search_bot.py --players 4 [--rollouts 6] [--seed 19] [--out PATH]
+    python bench/bench_search_bot.py --players 4 [--rollouts 6] [--seed 19] [--out PATH] [--record CSV]
+    python bench/bench_search_bot.py ... --record new.csv --against old.csv
 
 It prints, and with ``--out PATH`` also writes (after every batch of deals), the figures and the CPU seconds a
-search took. A search game is slow (a few CPU seconds), so the run is bounded: it stops after ``--deals``
+search took. ``--record CSV`` keeps each deal's wins (the searching seats' and the default bot's in the same
+seats), so two runs of the same table and seed, with two models or two budgets, can be paired deal by deal:
+``--against CSV`` prints the difference of their gains over the deals both played, with its 95% interval. A search game is slow (a few CPU seconds), so the run is bounded: it stops after ``--deals``
 deals or after the batch that passes ``--minutes`` minutes of wall time, and reports the deals it played in full.
 """
 
@@ -41,6 +44,7 @@ from analyzer.sim.intervals import wilson_interval
 from analyzer.sim.play import play_game
 from analyzer.sim.runs import DEFAULT_MAX_ROUNDS, game_rng
 from analyzer.sim.simulate import simulate
+from analyzer.value.model import shipped
 
 #: CPU seconds of each search, in this process.
 SEARCH_SECONDS: list[float] = []
@@ -137,6 +141,10 @@ def report(setting: Setting, deals: list[Deal], wall: float) -> list[str]:
         f"  paired gain       {diff.mean():+.1%} [{diff.mean() - half:+.1%}, {diff.mean() + half:+.1%}]  "
         f"(95%, over {len(deals)} deals)",
     ]
+    card = shipped().card
+    lines.insert(
+        1, f"  model: the shipped win-chance model, {card.get('games', 0):,} training games (seed {card.get('seed')})"
+    )
     for name in sorted({name for name in setting.table if name != "default"}):
         won_s = sum(d.others_search[name] for d in deals)
         won_b = sum(d.others_base[name] for d in deals)
@@ -153,7 +161,50 @@ def report(setting: Setting, deals: list[Deal], wall: float) -> list[str]:
     return lines
 
 
-def run(setting: Setting, deals: int, minutes: float, workers: int, out: Path | None) -> list[str]:
+RECORD_HEADER = "deal,games,search_wins,default_wins"
+
+
+def write_record(path: Path, played: dict[int, Deal]) -> None:
+    """Each deal's games and wins a side, one line a deal."""
+    rows = [f"{i},{len(d.search)},{int(sum(d.search))},{int(sum(d.base))}" for i, d in sorted(played.items())]
+    path.write_text("\n".join([RECORD_HEADER, *rows]) + "\n")
+
+
+def read_record(path: Path) -> dict[int, float]:
+    """Each deal's paired gain (the searching seats' win rate less the default bot's) from a ``--record`` file."""
+    lines = path.read_text().splitlines()
+    if not lines or lines[0] != RECORD_HEADER:
+        raise SystemExit(f"{path}: not a --record file (its first line should be {RECORD_HEADER!r})")
+    gains = {}
+    for line in lines[1:]:
+        deal, games, search, base = (int(x) for x in line.split(","))
+        gains[deal] = (search - base) / games
+    return gains
+
+
+def paired_against(played: dict[int, Deal], path: Path) -> str:
+    """This run's gain less the recorded run's, over the deals both played, with a 95% normal interval."""
+    old = read_record(path)
+    common = sorted(set(old) & set(played))
+    diff = np.array([np.mean(played[i].search) - np.mean(played[i].base) - old[i] for i in common])
+    if len(diff) < 2:
+        return f"  against {path.name}: {len(diff)} deals in common, too few to pair"
+    half = 1.96 * diff.std(ddof=1) / np.sqrt(len(diff))
+    return (
+        f"  against {path.name}: gain {diff.mean():+.1%} [{diff.mean() - half:+.1%}, {diff.mean() + half:+.1%}] "
+        f"(this run less that one, 95%, paired over {len(diff)} deals)"
+    )
+
+
+def run(
+    setting: Setting,
+    deals: int,
+    minutes: float,
+    workers: int,
+    out: Path | None,
+    record: Path | None = None,
+    against: Path | None = None,
+) -> list[str]:
     """Deals ``0, 1, ...`` of the seed in batches of ``2 * workers``, until ``deals`` are played or a batch ends
     past ``minutes`` of wall time; the figures of the deals played. The figures are written to ``out`` after
     each batch, so a stopped run keeps what it finished."""
@@ -167,7 +218,11 @@ def run(setting: Setting, deals: int, minutes: float, workers: int, out: Path | 
         played.update(run_tasks(play_deal, setting, items, workers=workers))
         done = [played[i] for i in sorted(played)]
         lines = report(setting, done, time.perf_counter() - started)
-        print(f"deals to {items[-1]}: " + lines[3].strip(), flush=True)
+        if against is not None:
+            lines.append(paired_against(played, against))
+        print(f"deals to {items[-1]}: " + lines[4].strip(), flush=True)
+        if record is not None:
+            write_record(record, played)
         if out is not None:
             out.write_text("\n".join(lines) + "\n")
         if time.perf_counter() - started > 60 * minutes:
@@ -187,6 +242,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=19)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--out", type=Path, default=None)
+    parser.add_argument("--record", type=Path, default=None, help="write each deal's wins to this CSV")
+    parser.add_argument("--against", type=Path, default=None, help="pair the gain with a --record CSV's")
     args = parser.parse_args()
     table = tuple(args.table.split(",")) if args.table else ("default",) * args.players
     if "default" not in table:
@@ -195,7 +252,10 @@ def main() -> None:
         make_bot(name)
     simulate(len(table), ["default"] * len(table), 5, 0, progress=False)  # warm the compiled kernels
     setting = Setting(table, args.rollouts, args.seed)
-    print("\n".join(run(setting, args.deals, args.minutes, args.workers, args.out)))
+    if args.against is not None:
+        read_record(args.against)  # a bad file stops the run before its hour of games
+    lines = run(setting, args.deals, args.minutes, args.workers, args.out, args.record, args.against)
+    print("\n".join(lines))
 
 
 if __name__ == "__main__":

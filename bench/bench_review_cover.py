@@ -3,7 +3,7 @@
 The review (:func:`~analyzer.analysis.review.review_game`, default budget, seed 0) values a turn's
 decisions by the turn replayed against the best plan, and each battle's dice by the position it left
 against the battle fought afresh, each side played on by the default bot for
-:data:`~analyzer.analysis.evaluator.CUT_ROUNDS` rounds and valued there by the learned model, paired on the
+:data:`~analyzer.analysis.review.REVIEW_ROUNDS` rounds and valued there by the learned model, paired on the
 same random numbers. The reference plays the same sides on other random numbers (seed 1), every rollout on
 to the game's end, and counts the mover's wins: the effect in win chance under the default bot, with no
 model in it. Turns whose figure is exactly 0 (the rollout bot's own turns for the decisions, turns with no

@@ -11,14 +11,16 @@ was trained on games of another seed, so no position here shares a game with its
   absolute error per seat, in points, with a 95% interval over the positions; beside it, the mean absolute
   error of the evaluator's truncated rollouts (:data:`~analyzer.analysis.evaluator.CUT_ROLLOUTS` rollouts cut
   :data:`~analyzer.analysis.evaluator.CUT_ROUNDS` rounds on and valued there by the model, on other random
-  numbers than the reference's) and of a 200-rollout estimate (the first 200 of the reference's own rollouts,
-  which flatters it a little) against the same reference; and how many seats' truncated 95% intervals hold
+  numbers than the reference's) and of a 200-rollout estimate (200 whole rollouts on another seed, 8) against
+  the same reference; and how many seats' truncated 95% intervals hold
   the reference, with a Wilson interval.
 * **Against outcomes**: every held-out position's chances, by the model and by the truncated rollouts,
   against who won the default bot's play-on: a reliability table of each by decile of the predicted chance
   (observed rate with its 95% Wilson interval), and
   the Brier score of the model, the truncated rollouts and the 200-rollout estimate on the positions of the
-  first part.
+  first part; and, since an estimate's Brier score exceeds the true chances' by its mean squared error in
+  expectation, the truncated rollouts' and the 200 rollouts' mean squared error against the reference, paired
+  over the positions (the outcomes' noise, which the Brier scores carry, left out).
 * **Speed**: one position from Python, and positions a second in batches on one core (compiled columns,
   numpy's matrix products), and the truncated rollouts of one position, against 200 rollouts of one position
   in the same process.
@@ -58,17 +60,21 @@ COUNTS = (2, 3, 4, 6)
 
 #: The truncated rollouts' seed: other random numbers than the reference's (seed 7).
 CUT_SEED = 11
+#: The 200-rollout estimate's seed: other random numbers than the reference's, which its first 200 rollouts
+#: would share with it (flattering the estimate).
+SHORT_SEED = 8
 
 
 def _rollouts(args: tuple[str, int, int]) -> tuple[np.ndarray, np.ndarray, Chances]:
-    """Each seat's share of the rollouts' wins, and of the first 200's; and its truncated chances."""
+    """Each seat's share of the rollouts' wins, and of 200 others' (seed :data:`SHORT_SEED`); and its truncated
+    chances."""
     text, rollouts, seed = args
     state = GameState.from_json(text, trusted=True)
-    winners = rollout_winners(state, rollouts, seed)
+    winners, short = rollout_winners(state, rollouts, seed), rollout_winners(state, 200, SHORT_SEED)
     cut = chances(state, "truncated", seed=CUT_SEED)
     return (
         np.stack([winners == p for p in range(state.n_players)]).mean(axis=1),
-        np.stack([winners[:200] == p for p in range(state.n_players)]).mean(axis=1),
+        np.stack([short == p for p in range(state.n_players)]).mean(axis=1),
         cut,
     )
 
@@ -116,10 +122,42 @@ def reliability(name: str, method: str, p: np.ndarray, y: np.ndarray, positions:
     return pd.DataFrame(cells)
 
 
-def held_out(games: int) -> dict[str, object]:
-    trained = play_positions(range(games), 101, keep_states=True)
-    unseen = play_positions(range(games // 5), 102, populations=UNSEEN, keep_states=True)
+def held_out(games: int, seeds: tuple[int, int] = (101, 102)) -> dict[str, object]:
+    """``games`` games of the training populations on the first seed, a fifth as many of the unseen tables on the
+    second, every position each kept."""
+    trained = play_positions(range(games), seeds[0], keep_states=True)
+    unseen = play_positions(range(games // 5), seeds[1], populations=UNSEEN, keep_states=True)
     return {"trained": trained, "unseen": unseen}
+
+
+def pick(sets: dict[str, object], per_cell: int, seed: int) -> list[tuple[str, int, np.ndarray, str]]:
+    """``per_cell`` positions of each population at each player count: one position of each of as many games,
+    drawn with ``seed`` among all those the game kept (a game's first was from its opening rounds, 1 to 3, two
+    times in three, where the chances are hardest to read), as (population, players, each seat's outcome, the
+    position's JSON)."""
+    picked = []
+    draw = np.random.default_rng(seed)
+    for data in sets.values():
+        names = data.populations
+        first = np.r_[True, data.position[1:] != data.position[:-1]]
+        rows = np.flatnonzero(first)
+        for pop_index, population in enumerate(names):
+            for n in COUNTS:
+                taken, games = 0, set()
+                for r in rows:
+                    if data.population[r] != pop_index or data.players[r] != n or data.game[r] in games:
+                        continue
+                    games.add(int(data.game[r]))
+                    kept = np.unique(data.position[rows[data.game[rows] == data.game[r]]])
+                    pos = int(draw.choice(kept))
+                    mine = data.position == pos
+                    outcome = np.zeros(n)
+                    outcome[data.seat[mine]] = data.won[mine]
+                    picked.append((population, n, outcome, data.states[pos]))
+                    taken += 1
+                    if taken == per_cell:
+                        break
+    return picked
 
 
 def main() -> None:
@@ -141,30 +179,7 @@ def main() -> None:
     print(f"held-out positions played in {time.perf_counter() - started:.0f} s")
 
     # ---------------------------------------------------------------- against rollouts
-    picked: list[tuple[str, int, np.ndarray, str]] = []  # population, players, outcome per seat, state
-    # One position of each game, drawn among all those the game kept (a game's first was from its opening
-    # rounds, 1 to 3, two times in three, where the chances are hardest to read): positions from anywhere in a game.
-    draw = np.random.default_rng(args.seed)
-    for data in sets.values():
-        names = data.populations
-        first = np.r_[True, data.position[1:] != data.position[:-1]]
-        rows = np.flatnonzero(first)
-        for pop_index, population in enumerate(names):
-            for n in COUNTS:
-                taken, games = 0, set()
-                for r in rows:
-                    if data.population[r] != pop_index or data.players[r] != n or data.game[r] in games:
-                        continue
-                    games.add(int(data.game[r]))
-                    kept = np.unique(data.position[rows[data.game[rows] == data.game[r]]])
-                    pos = int(draw.choice(kept))
-                    mine = data.position == pos
-                    outcome = np.zeros(n)
-                    outcome[data.seat[mine]] = data.won[mine]
-                    picked.append((population, n, outcome, data.states[pos]))
-                    taken += 1
-                    if taken == args.per_cell:
-                        break
+    picked = pick(sets, args.per_cell, args.seed)
     started = time.perf_counter()
     with ProcessPoolExecutor(args.workers) as pool:
         counted = list(pool.map(_rollouts, [(text, args.rollouts, 7) for _, _, _, text in picked]))
@@ -274,6 +289,21 @@ def main() -> None:
     for name, other in (("model", bm), (cut_name, bc)):
         mean, low, high = mean_interval(b2 - other)
         print(f"  200 rollouts minus {name}: {mean:+.4f} [{low:+.4f}, {high:+.4f}]")
+    # In expectation an estimate's Brier score is the true chances' own plus its mean squared error about them:
+    # measured against the 2,000 rollouts (whose noise adds the same to every estimate), without the outcomes'
+    # noise, which the Brier scores above carry.
+    squared = {cut_name: [], "200 rollouts": []}
+    for (_, _, _, text), (reference, short, truncated) in zip(picked, counted):
+        alive = chances(GameState.from_json(text, trusted=True)).p > 0
+        squared[cut_name].append(np.mean(((truncated.p - reference) ** 2)[alive]))
+        squared["200 rollouts"].append(np.mean(((short - reference) ** 2)[alive]))
+    sq_cut, sq_200 = np.array(squared[cut_name]), np.array(squared["200 rollouts"])
+    mean, low, high = mean_interval(sq_200 - sq_cut)
+    print(
+        f"  mean squared error against the {args.rollouts:,} rollouts, the part of the Brier score by which an estimate "
+        f"exceeds the true chances': {cut_name} {sq_cut.mean():.6f}, 200 rollouts {sq_200.mean():.6f}; "
+        f"200 rollouts minus {cut_name}: {mean:+.6f} [{low:+.6f}, {high:+.6f}] (paired over the positions)"
+    )
     print()
 
     # ---------------------------------------------------------------- speed

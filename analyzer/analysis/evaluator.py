@@ -9,9 +9,9 @@ A position's win chances estimate one thing: each seat's chance to win when the 
   bot in every seat for ``rounds`` rounds (default :data:`CUT_ROUNDS`), where the model values each
   rollout's end (1 for a seat that has won by then), less what the rollouts' battle luck explains
   (:func:`truncated_chances`), with 95% intervals that hold the model's typical error there too. The model's
-  error shrinks with the rounds the bots play before it: on held-out positions these are 1.6 points a seat
-  from 2,000 whole rollouts, the model alone 6.4 and 200 whole rollouts 1.2, at 3.5 to 11 ms a position (2 to 6
-  players) where 200 whole rollouts of a 4-player position take 40 to 110 (``results/bench/bench_value.txt``);
+  error shrinks with the rounds the bots play before it: on held-out positions these are 1.0 point a seat
+  from 2,000 whole rollouts, the model alone 6.4 and 200 whole rollouts 1.3, at 15 to 56 ms a position (2 to 6
+  players), about the time of 200 whole rollouts of a 4-player position (``results/bench/bench_value.txt``);
 * ``"rollouts"``: the position played on ``rollouts`` times by the default bot in every seat, in compiled
   code, with 95% Wilson intervals.
 
@@ -75,21 +75,20 @@ METHODS = ("model", "truncated", "rollouts")
 #: Rollouts per position when counting is asked for without a number.
 ROLLOUTS = 400
 #: Truncated rollouts per position, and the rounds each plays before the model values its end, when asked for
-#: without numbers: tried at 1 to 8 rounds and 8 to 512 rollouts on held-out positions. Past three rounds the
-#: model's error at the cut is below the rollouts' own noise: on 96 positions of games the benchmark does not
-#: use (seeds 103 and 104), 12 seeds each, three rounds of 64 came within 0.1 point a seat of four at 2, 4
-#: and 6 players (0.12 at 3, within its noise of 0.17) in three quarters of the time; two rounds lost 0.3.
-CUT_ROLLOUTS = 64
-CUT_ROUNDS = 3
+#: without numbers. Chosen on 384 tuning positions of games the benchmark does not use (seeds 103 and 104, four
+#: seeds of rollouts each; ``bench/bench_cut.py``, ``results/bench/bench_cut.txt``): 256 rollouts of four rounds
+#: are 1.00 point a seat from 2,000 whole rollouts [0.90, 1.11], where 200 whole rollouts are 1.32 [1.18, 1.47]
+#: and 64 of three rounds 1.58; a fifth round gained 0.04 for a fifth more time. They take 15 to 58 ms of CPU a
+#: position on average at 2 to 6 players (124 ms the slowest 6-player one), where 64 of three took 4 to 11.
+CUT_ROLLOUTS = 256
+CUT_ROUNDS = 4
 #: The model's own error where truncated rollouts stop, which the spread of their values does not show: one
 #: standard deviation as a share of a seat's sqrt(p (1 - p)), by players (5 takes 6's), added to the intervals.
-#: Fitted so that the 95% intervals hold the 2,000-rollout figure for 95% of seats on 96 positions of games the
-#: benchmark does not use (seeds 103 and 104, 12 seeds each, 64 rollouts of 3 rounds); the benchmark's own
-#: positions check it (``results/bench/bench_value.txt``). Without it the intervals held that figure for 55 to
-#: 75% of seats: the rollouts' noise is the smaller part of the figure's error. Measured at :data:`CUT_ROUNDS`
-#: rounds for the model of 40,000 games; with the shipped one (160,000) the benchmark's intervals hold the figure
-#: for 95.2% [93.8, 96.3] of its 1,186 seats. Rollouts cut later leave the model less to judge, and take it as it is.
-CUT_ERROR = {2: 0.042, 3: 0.077, 4: 0.066, 5: 0.092, 6: 0.092}
+#: Fitted on the tuning positions above at the default budget: the least error with which the 95% intervals hold
+#: the 2,000-rollout figure for 95% of the seats, where the rollouts' noise alone held it for 63 to 78% of them
+#: by players (``results/bench/bench_cut.txt``); the benchmark's own positions check it
+#: (``results/bench/bench_value.txt``).
+CUT_ERROR = {2: 0.044, 3: 0.039, 4: 0.043, 5: 0.052, 6: 0.052}
 #: Rounds a rollout may last past its position before it counts as a win for nobody (a stalemate).
 ROLLOUT_ROUNDS = 300
 

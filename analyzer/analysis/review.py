@@ -6,8 +6,8 @@ The win chances are the evaluator's (:mod:`analyzer.analysis.evaluator`): at eac
 :data:`~analyzer.analysis.evaluator.CUT_ROUNDS` rounds on and valued there by the learned
 model, on seed 0, the same figures every view shows. The dice and the decisions are measured by truncated
 rollouts: a turn is played from its position, then every seat is played on by the default bot
-(:data:`ROLLOUT_BOT`) up to the start of the mover's turn :data:`~analyzer.analysis.evaluator.CUT_ROUNDS`
-rounds on, where the win chances' rollouts stop too, and the model values the position reached. Rollout
+(:data:`ROLLOUT_BOT`) up to the start of the mover's turn :data:`REVIEW_ROUNDS` rounds on, and the model values
+the position reached. Rollout
 ``r`` of player-turn ``j`` draws every random number from ``SeedSequence(seed, spawn_key=(j, r))``,
 whatever process plays it, so a review is the same for a seed whatever the number of workers. Where the
 model cannot value the game (another map, no model file), the rollouts play on to the game's end and count
@@ -119,8 +119,9 @@ from analyzer.sim.intervals import Z95, chance_table, controlled_mean_interval
 from analyzer.value.model import shipped
 
 #: Rollouts per turn, replay and plan by default (bench/bench_review.py times a 4-player game of 100
-#: player-turns at this budget: 45.8 s on 2 workers, against 39.7 s at 200, for decisions' intervals 3.95 points
-#: wide each side on average over its turns, against 4.44).
+#: player-turns at this budget: 49.9 s on 2 workers, 4 of them the win chances of its positions; with the win
+#: chances' budget before, 46.0 s, against 39.7 s at 200, for decisions' intervals 3.95 points wide each side on
+#: average over its turns, against 4.44).
 ROLLOUTS = 300
 #: A battle's rollouts on each side (as it fell, fought afresh), as a share of :data:`ROLLOUTS`: a turn has
 #: several battles, and the dice part sums them, so each needs fewer for the turn's interval.
@@ -133,6 +134,10 @@ BATTLE_SHARE = 6
 #: the default 300 they hold it for 96.3% of those turns, and for 88 of the 93 turns of another game (seed 1), which
 #: alone would have asked 1.75 (``results/bench/bench_review_cover.txt``).
 DECISION_ERROR = 0.017
+#: Rounds each rollout of the dice and the decisions plays before the model values its end: three, where
+#: DECISION_ERROR was fitted and a 100-turn game is reviewed in under a minute (the win chances' rollouts play
+#: :data:`~analyzer.analysis.evaluator.CUT_ROUNDS`, for one position at a time).
+REVIEW_ROUNDS = 3
 #: Turns searched with every plan (the turns that moved some player's chance most).
 TURNING_POINTS = 6
 _SETUP = (Phase.SETUP_CLAIM, Phase.SETUP_PLACE, Phase.CHOOSE_CAPITAL)
@@ -615,9 +620,9 @@ def review_game(
     positions = [t.before for t in turns] + [turns[-1].after]
     texts = [p.to_json(history=False) for p in positions]
     model, note = model_for(positions[0])
-    # Each turn's rollouts end where the mover's turn starts CUT_ROUNDS rounds on, valued there by the model;
+    # Each turn's rollouts end where the mover's turn starts REVIEW_ROUNDS rounds on, valued there by the model;
     # with no model they play to the game's end.
-    horizons: list[int | None] = [cut_horizon(t.before) if model is not None else None for t in turns]
+    horizons: list[int | None] = [cut_horizon(t.before, REVIEW_ROUNDS) if model is not None else None for t in turns]
     # Stage 1: every turn's position played on by the rollout bot, the turn replayed under other dice, and each
     # battle as it fell and fought afresh, all to the same horizon.
     tasks: dict[Task, tuple[Any, ...]] = {}
@@ -761,7 +766,7 @@ def assumptions(state: GameState, model: bool = True, names: Sequence[str] | Non
             f"Win chances by {CUT_ROLLOUTS} rollouts of {BOT_NAME} in every seat, each cut {CUT_ROUNDS} rounds on "
             "and valued there by the learned model. Dice and decisions: each turn (and each "
             f"battle's result, as it fell and fought afresh) played on by {BOT_NAME} in every seat to the start "
-            f"of the mover's turn {CUT_ROUNDS} rounds on, valued there by the model."
+            f"of the mover's turn {REVIEW_ROUNDS} rounds on, valued there by the model."
         )
     else:
         text = (

@@ -21,8 +21,7 @@ from typing import Any
 
 from tqdm.auto import tqdm
 
-from analyzer.analysis.evaluator import CUT_ROUNDS
-from analyzer.analysis.review import ROLLOUTS, GameReview, review_game
+from analyzer.analysis.review import REVIEW_ROUNDS, ROLLOUTS, GameReview, review_game
 from analyzer.commands.files import add_game_arguments, check_path, read_game
 from analyzer.errors import ReviewError
 from analyzer.extras import require
@@ -38,7 +37,7 @@ def register(subparsers: Any) -> None:
         "export): each player's win chance after every player-turn, by the learned model of the default bot's "
         "play, the turning points, and each turn's change split into the dice (the outcome against the same "
         "decisions under other dice) and the decisions (the turn as played against the search's best plan on "
-        f"the same dice), by rollouts of the default bot to the mover's turn {CUT_ROUNDS} rounds on, valued there "
+        f"the same dice), by rollouts of the default bot to the mover's turn {REVIEW_ROUNDS} rounds on, valued there "
         "by the model. The same --seed gives the same review whatever --workers.",
     )
     add_game_arguments(parser)

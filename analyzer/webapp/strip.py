@@ -27,10 +27,27 @@ from analyzer.webapp.session import GAME, POLL_SECONDS, follow_store
 COUNTED = "strip_counted"
 
 
+#: Seconds a run of the chart may spend valuing turns not valued yet: a long game opened afresh fills its chart
+#: over a few polls, and an entry waits behind a run for no longer than this.
+CHART_SECONDS = 0.5
+
+
+class _CutShort(Exception):
+    """A series that ran out of time: not kept, so the next poll goes on with it."""
+
+    def __init__(self, series: Series) -> None:
+        super().__init__()
+        self.series = series
+
+
 @st.cache_data(max_entries=32, show_spinner=False)
 def _series(game_json: str) -> Series:
-    """:func:`chance_series` of the game, kept by the game (history included)."""
-    return chance_series(GameState.from_json(game_json, trusted=True))
+    """:func:`chance_series` of the game within :data:`CHART_SECONDS`, kept by the game (history included) once
+    whole."""
+    series = chance_series(GameState.from_json(game_json, trusted=True), seconds=CHART_SECONDS)
+    if not series.complete:
+        raise _CutShort(series)
+    return series
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
@@ -110,9 +127,17 @@ def win_chart(names: list[str]) -> None:
     game: GameState | None = st.session_state.get(GAME)
     if game is None or int(game.phase) in SETUP_PHASES:
         return
-    series = _series(game.to_json())
-    if len(series.chances) > 1:
+    try:
+        series = _series(game.to_json())
+    except _CutShort as cut:
+        series = cut.series
+    if len(series.chances) > 1 or not series.complete:
         p_series = tuple(tuple(float(x) for x in c.p) for c in series.chances)
         colors = tuple(player_colors(game))
         with st.container(key="win_chart"):
-            st.image(_chart_png(p_series, tuple(plain(n) for n in names), colors, series.turns))
+            if len(series.chances) > 1:
+                st.image(_chart_png(p_series, tuple(plain(n) for n in names), colors, series.turns))
+            if not series.complete:
+                st.caption(
+                    f"Valuing the turns so far: {len(series.chances)} of {series.positions} done, the rest follow."
+                )

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from analyzer.analysis.evaluator import ROLLOUT_BOT, chances
+from analyzer.analysis.evaluator import CUT_ROLLOUTS, CUT_ROUNDS, ROLLOUT_BOT, chances
 from analyzer.analysis.review import (
     DECISION_ERROR,
     _values,
@@ -283,7 +283,9 @@ def test_the_reviews_win_chances_are_the_figures_every_view_shows() -> None:
         assert np.array_equal(mine["ci_low"].to_numpy(), cut.low) and np.array_equal(
             mine["ci_high"].to_numpy(), cut.high
         )
-    assert "64 rollouts of the default bot in every seat, each cut 3 rounds on" in review.assumed
+    assert (
+        f"{CUT_ROLLOUTS} rollouts of the default bot in every seat, each cut {CUT_ROUNDS} rounds on" in review.assumed
+    )
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:

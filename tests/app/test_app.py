@@ -15,6 +15,7 @@ from streamlit.dataframe_util import convert_arrow_bytes_to_pandas_df
 from streamlit.runtime.media_file_manager import MediaFileManager
 from streamlit.testing.v1 import AppTest
 
+from analyzer.analysis.evaluator import CUT_ROUNDS
 from analyzer.analysis.position import attack_suggestions, new_game_from_position
 from analyzer.errors import BoardError
 from analyzer.game.actions import Attack, Place
@@ -1008,9 +1009,10 @@ def test_the_chances_show_truncated_rollouts_at_once_and_whole_rollouts_on_the_b
     at = open_tab(load(start(), won), "Suggestions")
     assert "chances" not in at.session_state
     (shown,) = [df.value for df in at.dataframe if "ci_low" in df.value.columns]
-    # The lone army falls within the truncated rollouts' three rounds in every one of them.
+    # The lone army falls within the truncated rollouts' rounds in every one of them.
     assert shown["p_win"].tolist() == [1.0, 0.0, 0.0] and shown["name"].tolist() == ["Player 1", "Player 2", "Player 3"]
-    assert any("rollouts of the default bot in every seat, each cut 3 rounds on" in c.value for c in at.caption)
+    said = f"rollouts of the default bot in every seat, each cut {CUT_ROUNDS} rounds on"
+    assert any(said in c.value for c in at.caption)
     at.select_slider(key="rollout_count").set_value(100)
     # The default bot plays the rollouts: its compiled kernels may be loaded (or compiled) by this first run.
     at.button(key="rollout_run").click().run(timeout=600)

@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import Browser, Locator, expect
 from test_app_browser import PHONE, Server, no_traceback, placed_and_ended, serving
 
-from analyzer.analysis.evaluator import ROLLOUTS, Chances, chances
+from analyzer.analysis.evaluator import CUT_ROUNDS, ROLLOUTS, Chances, chances
 from analyzer.game.vocabulary import Phase
 from analyzer.live import LiveGame
 from analyzer.services.valuation import now
@@ -44,7 +44,7 @@ def test_the_strip_shows_the_chances_of_the_game_as_it_stands_with_each_entry(
     page.set_default_timeout(TIMEOUT_MS)
     page.goto(f"{server.url}/?game={game_id}")
     strip = page.locator(".st-key-win_strip")
-    expect(strip.get_by_text("each cut 3 rounds on")).to_be_visible(timeout=TIMEOUT_MS)
+    expect(strip.get_by_text(f"each cut {CUT_ROUNDS} rounds on")).to_be_visible(timeout=TIMEOUT_MS)
     shows(strip, now(store.load(game_id).state))
 
     page.get_by_role("button", name="Place", exact=True).click()
@@ -99,7 +99,7 @@ def test_on_a_phone_the_strip_is_one_row_of_chances_under_half_a_screen(
     page.set_default_timeout(TIMEOUT_MS)
     page.goto(f"{server.url}/?game={game_id}")
     strip = page.locator(".st-key-win_strip")
-    expect(strip.get_by_text("each cut 3 rounds on")).to_be_visible()
+    expect(strip.get_by_text(f"each cut {CUT_ROUNDS} rounds on")).to_be_visible()
     # The chart of the turns so far, under the figures.
     expect(page.locator(".st-key-win_chart").get_by_test_id("stImage")).to_be_visible()
     metrics = strip.get_by_test_id("stMetric")

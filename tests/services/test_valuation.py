@@ -37,3 +37,16 @@ def test_the_series_values_each_turn_start_and_the_game_now_as_every_view_does()
     # A position's key leaves its history out: the same board reached by a copy keeps it; an entry changes it.
     assert position_key(game.copy()) == series.key
     assert position_key(live.board_at(len(live.entries) - 1)) != series.key
+
+
+def test_a_series_short_of_time_gives_its_first_turn_and_the_next_call_goes_on_from_the_kept_ones() -> None:
+    live, _ = play_script(60, seed=5)
+    game = live.state
+    # No time at all: the first position is valued still, so a view always has the start to draw.
+    cut = chance_series(game, seconds=0.0)
+    assert len(cut.chances) == len(cut.turns) == 1 and cut.positions > 1 and not cut.complete
+    whole = chance_series(game)
+    assert whole.complete and len(whole.chances) == whole.positions == cut.positions
+    # The first turn was kept, not valued again, and the whole series ends with the game now.
+    assert whole.chances[0] is cut.chances[0] and whole.turns[0] == cut.turns[0]
+    assert np.array_equal(whole.now.p, chances(game, "truncated", rollouts=CUT_ROLLOUTS, rounds=CUT_ROUNDS, seed=0).p)

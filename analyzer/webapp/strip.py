@@ -72,7 +72,8 @@ def _chart_png(
     ax.set_xlabel("turn", fontsize=7)
     ax.set_ylabel("win chance %", fontsize=7)
     ax.tick_params(labelsize=7)
-    ax.legend(fontsize=6, loc="upper left", ncols=len(names), frameon=False)
+    # At most three names a row: a row of six overran the chart and left the last names out.
+    ax.legend(fontsize=6, loc="upper left", ncols=min(len(names), 3), frameon=False)
     # Fixed margins, not tight_layout: its measuring pass draws the chart twice, a quarter of the chart's time in
     # the script thread that entries wait for. The tick labels are at most three digits, so the margins hold.
     fig.subplots_adjust(left=0.12, right=0.98, bottom=0.25, top=0.96)
@@ -87,6 +88,18 @@ def _count(game: GameState, key: str) -> None:
     st.session_state.setdefault(COUNTED, {})[key] = counted(game)
 
 
+def _rows(n: int) -> list[int]:
+    """How many players each row of the strip's figures holds: one row up to three, else two rows as even as may
+    be. Six columns on a phone leave a name two letters ("Pl…").
+
+    >>> [_rows(n) for n in (2, 3, 4, 5, 6)]
+    [[2], [3], [2, 2], [3, 2], [3, 3]]
+    """
+    if n <= 3:
+        return [n]
+    return [(n + 1) // 2, n // 2]
+
+
 def strip_figures(game: GameState | None, names: list[str]) -> None:
     """Each player's chance to win the game as it stands, drawn by the Record view's own run, so they come with
     the entry that made them; and the button that counts whole rollouts instead."""
@@ -96,7 +109,7 @@ def strip_figures(game: GameState | None, names: list[str]) -> None:
     kept: dict[str, Chances] = st.session_state.setdefault(COUNTED, {})
     shown = kept.get(key) or now(game)
     with st.container(key="win_strip", border=True):
-        cols = st.columns(game.n_players)
+        cols = [col for row in _rows(game.n_players) for col in st.columns(row)]
         for p, col in enumerate(cols):
             col.metric(
                 plain(names[p]),

@@ -34,6 +34,7 @@ from pathlib import Path  # noqa: E402
 
 import numpy as np  # noqa: E402
 from bench_value import COUNTS, SHORT_SEED, held_out, pick  # noqa: E402
+from kept import keep, kept  # noqa: E402
 
 from analyzer.analysis.evaluator import (  # noqa: E402
     CUT_ERROR,
@@ -100,17 +101,13 @@ def main() -> None:
     budgets = [tuple(int(x) for x in b.split("x")) for b in args.budgets.split(",")]
     picked = pick(held_out(args.games, SEEDS), args.per_cell, 5)
     texts = [text for *_, text in picked]
-    stored = (
-        dict(np.load(args.reference, allow_pickle=False))
-        if args.reference is not None and args.reference.exists()
-        else {}
-    )
+    stored = kept(args.reference)
     todo = [text for text in texts if key(text) not in stored]
     started = time.perf_counter()
     with ProcessPoolExecutor(args.workers) as pool:
         stored |= {key(text): counts for text, counts in zip(todo, pool.map(reference, todo))}
     if args.reference is not None and todo:
-        np.savez_compressed(args.reference, **stored)
+        keep(args.reference, stored)
     print(
         f"{len(picked)} tuning positions (games of seeds {SEEDS[0]} and {SEEDS[1]}), {args.per_cell} a population "
         f"and player count; {len(todo)} counted by {REFERENCE_ROLLOUTS:,} whole rollouts in "

@@ -40,6 +40,7 @@ from pathlib import Path
 
 import numpy as np
 from bench_review import recorded_game
+from kept import keep, kept
 
 from analyzer.analysis.review import DECISION_ERROR, ROLLOUTS, _values, player_turns, review_game
 from analyzer.sim.backends import local_pool
@@ -137,11 +138,7 @@ def main() -> None:
     def name(job: tuple) -> str:
         return f"{args.game_seed}|{job[0]}|{job[1]}|{job[-1]}"  # game, turn, side, rollouts
 
-    stored = (
-        dict(np.load(args.reference, allow_pickle=False))
-        if args.reference is not None and args.reference.exists()
-        else {}
-    )
+    stored = kept(args.reference)
     todo = [job for job in jobs if name(job) not in stored]
     started = time.perf_counter()
     with local_pool(args.workers) as pool:
@@ -153,7 +150,7 @@ def main() -> None:
     )
     if args.reference is not None:
         stored |= {name(job): wins[job[:2]] for job in todo}
-        np.savez_compressed(args.reference, **stored)
+        keep(args.reference, stored)
     wins |= {job[:2]: stored[name(job)] for job in jobs if job[:2] not in wins}
     ref, ref_se = np.array([paired(wins, j, [("replay", f"plan {table.loc[j, 'best_plan']}")]) for j in decided]).T
     shown = table.loc[decided, "decisions"].to_numpy()

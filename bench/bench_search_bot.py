@@ -92,6 +92,11 @@ class Deal:
     seats_base: Counter[str] = field(default_factory=Counter)
     seconds: list[float] = field(default_factory=list)
 
+    @property
+    def gain(self) -> float:
+        """The searching seats' win rate over the deal's games less the default bot's in the same seats."""
+        return float(np.mean(self.search) - np.mean(self.base))
+
 
 def play_deal(setting: Setting, deal: int) -> Deal:
     """Every rotation of the table on deal ``deal``, as the module docstring says."""
@@ -128,23 +133,21 @@ def play_deal(setting: Setting, deal: int) -> Deal:
 def report(setting: Setting, deals: list[Deal], wall: float) -> list[str]:
     """The figures of the deals played so far."""
     n = len(setting.table)
-    diff = np.array([np.mean(d.search) - np.mean(d.base) for d in deals])
+    diff = np.array([d.gain for d in deals])
     half = 1.96 * diff.std(ddof=1) / np.sqrt(len(diff)) if len(diff) > 1 else np.nan
     games = sum(len(d.search) for d in deals)
     seconds = np.concatenate([d.seconds for d in deals])
+    card = shipped().card
     lines = [
         f"{n} players, table {','.join(setting.table)} (default = {default_name()}), seats rotated: {len(deals)} deals, "
         f"{games} games a side (seed {setting.seed}), search {setting.rollouts} rollouts per plan",
+        f"  model: the shipped win-chance model, {card.get('games', 0):,} training games (seed {card.get('seed')})",
         f"  search seat       {rate(int(sum(sum(d.search) for d in deals)), games)}",
         f"  default seat      {rate(int(sum(sum(d.base) for d in deals)), games)}  "
         f"(same deals and seats; fair share {1 / n:.1%})",
         f"  paired gain       {diff.mean():+.1%} [{diff.mean() - half:+.1%}, {diff.mean() + half:+.1%}]  "
         f"(95%, over {len(deals)} deals)",
     ]
-    card = shipped().card
-    lines.insert(
-        1, f"  model: the shipped win-chance model, {card.get('games', 0):,} training games (seed {card.get('seed')})"
-    )
     for name in sorted({name for name in setting.table if name != "default"}):
         won_s = sum(d.others_search[name] for d in deals)
         won_b = sum(d.others_base[name] for d in deals)
@@ -186,7 +189,7 @@ def paired_against(played: dict[int, Deal], path: Path) -> str:
     """This run's gain less the recorded run's, over the deals both played, with a 95% normal interval."""
     old = read_record(path)
     common = sorted(set(old) & set(played))
-    diff = np.array([np.mean(played[i].search) - np.mean(played[i].base) - old[i] for i in common])
+    diff = np.array([played[i].gain - old[i] for i in common])
     if len(diff) < 2:
         return f"  against {path.name}: {len(diff)} deals in common, too few to pair"
     half = 1.96 * diff.std(ddof=1) / np.sqrt(len(diff))

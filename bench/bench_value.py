@@ -201,6 +201,8 @@ def main() -> None:
                 "model_mae": 100 * np.abs(p - reference)[alive].mean(),
                 "cut_mae": 100 * np.abs(cut - reference)[alive].mean(),
                 "r200_mae": 100 * np.abs(short - reference)[alive].mean(),
+                "cut_squared": np.mean(((cut - reference) ** 2)[alive]),
+                "r200_squared": np.mean(((short - reference) ** 2)[alive]),
                 "reference_sd": 100 * np.sqrt(reference * (1 - reference) / args.rollouts)[alive].mean(),
                 "held": int(held[alive].sum()),
                 "seats": int(alive.sum()),
@@ -292,12 +294,7 @@ def main() -> None:
     # In expectation an estimate's Brier score is the true chances' own plus its mean squared error about them:
     # measured against the 2,000 rollouts (whose noise adds the same to every estimate), without the outcomes'
     # noise, which the Brier scores above carry.
-    squared = {cut_name: [], "200 rollouts": []}
-    for (_, _, _, text), (reference, short, truncated) in zip(picked, counted):
-        alive = chances(GameState.from_json(text, trusted=True)).p > 0
-        squared[cut_name].append(np.mean(((truncated.p - reference) ** 2)[alive]))
-        squared["200 rollouts"].append(np.mean(((short - reference) ** 2)[alive]))
-    sq_cut, sq_200 = np.array(squared[cut_name]), np.array(squared["200 rollouts"])
+    sq_cut, sq_200 = table["cut_squared"].to_numpy(), table["r200_squared"].to_numpy()
     mean, low, high = mean_interval(sq_200 - sq_cut)
     print(
         f"  mean squared error against the {args.rollouts:,} rollouts, the part of the Brier score by which an estimate "

@@ -145,11 +145,11 @@ def win_chart(names: list[str]) -> None:
     except _CutShort as cut:
         series = cut.series
     if len(series.chances) > 1 or not series.complete:
-        p_series = tuple(tuple(float(x) for x in c.p) for c in series.chances)
-        colors = tuple(player_colors(game))
         with st.container(key="win_chart"):
             if len(series.chances) > 1:
-                st.image(_chart_png(p_series, tuple(plain(n) for n in names), colors, series.turns))
+                p_series = tuple(tuple(float(x) for x in c.p) for c in series.chances)
+                names_shown = tuple(plain(n) for n in names)
+                st.image(_chart_png(p_series, names_shown, tuple(player_colors(game)), series.turns))
             if not series.complete:
                 st.caption(
                     f"Valuing the turns so far: {len(series.chances)} of {series.positions} done, the rest follow."

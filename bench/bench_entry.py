@@ -1,6 +1,6 @@
 """Time from an entry on the Record view to the game saved, and to the view showing it, in real Chromium at 390 px.
 
-A recorded 3-player game (dealt at random, then 12 player-turns of "place
+A recorded game of ``--players`` players (3 unless told; dealt at random, then 12 player-turns of "place
 every army, end the turn" recorded through :class:`analyzer.live.LiveGame`) is
 stored, and its page opened on a phone-sized window. Then, ``ROUNDS`` times,
 four entries a turn is made of: "Place" (every army due, the form's
@@ -49,17 +49,19 @@ _CLAIM_DRAWN = """([territory, unowned]) => {
     return markers.length > 0 && (tapped.length === 0 ? true : tapped.every(m => m.getAttribute("fill") !== unowned));
 }"""
 ROUNDS = 8
+NAMES = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo"]
 TURNS = 12
 CLAIMS = 24
 
 
-def recorded_game(root: Path, db: Path) -> str:
-    """Store the benchmark's game with ``root``'s own package (its store format) and return its id."""
+def recorded_game(root: Path, db: Path, players: int) -> str:
+    """Store the benchmark's game of ``players`` players with ``root``'s own package (its store format) and return
+    its id."""
     return stored_game(
         root,
         db,
         f"""
-live = LiveGame.random(["Ann", "Bo", "Cy"], np.random.default_rng(5))
+live = LiveGame.random({NAMES[:players]!r}, np.random.default_rng(5))
 for _ in range({TURNS}):
     s = live.state
     live.place({{s.territories_of(s.player)[0]: s.pending}})
@@ -98,14 +100,14 @@ def stored_version(db: Path, game_id: str) -> int:
     return int(rows[0][0]) if rows else -1
 
 
-def measure(root: Path, rounds: int, claims: int) -> dict[str, tuple[list[float], list[float]]]:
-    """Serve ``root``'s app on a fresh store and time ``rounds`` rounds of four entries, then ``claims`` claim taps:
-    for each kind, (to saved, to shown)."""
+def measure(root: Path, rounds: int, claims: int, players: int) -> dict[str, tuple[list[float], list[float]]]:
+    """Serve ``root``'s app on a fresh store and time ``rounds`` rounds of four entries in a game of ``players``
+    players, then ``claims`` claim taps: for each kind, (to saved, to shown)."""
     from playwright.sync_api import sync_playwright
 
     db = Path(tempfile.mkdtemp()) / "games.sqlite3"
     env = {**os.environ, "PYTHONPATH": str(root), "RISK_ANALYZER_DB": str(db)}
-    game_id = recorded_game(root, db)
+    game_id = recorded_game(root, db, players)
     setup_id = claimed_setup(root, db)
     port = free_port()
     times: dict[str, tuple[list[float], list[float]]] = {"entries": ([], []), "claim taps": ([], [])}
@@ -216,6 +218,9 @@ def main() -> None:
     )
     parser.add_argument("--rounds", type=int, default=ROUNDS)
     parser.add_argument("--claims", type=int, default=CLAIMS)
+    parser.add_argument(
+        "--players", type=int, choices=range(2, 7), default=3, help="players of the recorded game (default 3)"
+    )
     args = parser.parse_args()
     if not CHROMIUM.exists():
         print("no /usr/bin/chromium: nothing measured (`make browser`)")
@@ -224,7 +229,7 @@ def main() -> None:
     medians: dict[str, list[float]] = {}
     for root in roots:
         load = os.getloadavg()[0]
-        times = measure(root, args.rounds, args.claims)
+        times = measure(root, args.rounds, args.claims, args.players)
         print(
             f"app of {root}, at 390 px in headless Chromium, "
             f"load average {load:.1f} before and {os.getloadavg()[0]:.1f} after:"
@@ -232,7 +237,7 @@ def main() -> None:
         for kind, (saved, shown) in times.items():
             if len(shown) < 2:
                 continue
-            what = "place, end turn, two undos" if kind == "entries" else "on the setup map"
+            what = f"place, end turn, two undos, {args.players} players" if kind == "entries" else "on the setup map"
             print(f"  {len(shown)} {kind} ({what}):")
             print(f"    tap to saved: {figures(saved)}")
             print(f"    tap to shown: {figures(shown)}")

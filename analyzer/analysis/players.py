@@ -7,7 +7,7 @@ the ladder (``risk-analyzer ladder --bots search,default``) and scripts name eve
 same way, while ``analyzer.bots`` imports nothing from above.
 
 >>> make_player("search").rollouts
-6
+12
 >>> make_player("default") is make_bot("default")
 True
 """

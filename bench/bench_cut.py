@@ -33,14 +33,13 @@ from concurrent.futures import ProcessPoolExecutor  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 import numpy as np  # noqa: E402
-from bench_value import COUNTS, SHORT_SEED, held_out, pick  # noqa: E402
+from bench_value import COUNTS, SHORT_SEED, held_out, pick, shares  # noqa: E402
 from kept import keep, kept  # noqa: E402
 
 from analyzer.analysis.evaluator import (  # noqa: E402
     CUT_ERROR,
     CUT_ROLLOUTS,
     CUT_ROUNDS,
-    rollout_winners,
     seat_chances,
     truncated_ends,
     valued,
@@ -59,9 +58,7 @@ REFERENCE = Path(__file__).resolve().parent.parent / "results" / "bench" / "benc
 
 def reference(text: str) -> np.ndarray:
     """Each seat's share of the wins in the reference's whole rollouts of the position (JSON)."""
-    state = GameState.from_json(text, trusted=True)
-    winners = rollout_winners(state, REFERENCE_ROLLOUTS, REFERENCE_SEED)
-    return np.stack([winners == p for p in range(state.n_players)]).mean(axis=1)
+    return shares(GameState.from_json(text, trusted=True), REFERENCE_ROLLOUTS, REFERENCE_SEED)
 
 
 def key(text: str) -> str:
@@ -125,11 +122,7 @@ def main() -> None:
     players = np.array([n for _, n, _, _ in picked])
     truncated(states[0], 8, 1, 0)  # the compiled playout warmed
     print(f"\nMean absolute error per seat against {REFERENCE_ROLLOUTS:,} rollouts, points (95% over the positions)")
-    whole = [
-        np.abs(np.stack([w == p for p in range(s.n_players)]).mean(axis=1)[a] - r).mean()
-        for s, a, r in zip(states, alive, refs)
-        for w in [rollout_winners(s, 200, SHORT_SEED)]
-    ]
+    whole = [np.abs(shares(s, 200, SHORT_SEED)[a] - r).mean() for s, a, r in zip(states, alive, refs)]
     mean, low, high = mean_interval(100 * np.array(whole))
     by = "  ".join(f"{n}p {100 * np.mean(np.array(whole)[players == n]):4.2f}" for n in COUNTS)
     print(f"  200 whole rollouts: {mean:4.2f} [{low:4.2f}, {high:4.2f}]  ({by})")

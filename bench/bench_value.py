@@ -65,18 +65,18 @@ CUT_SEED = 11
 SHORT_SEED = 8
 
 
+def shares(state: GameState, rollouts: int, seed: int) -> np.ndarray:
+    """Each seat's share of the wins in ``rollouts`` whole rollouts of ``state`` by the default bot on ``seed``."""
+    winners = rollout_winners(state, rollouts, seed)
+    return np.stack([winners == p for p in range(state.n_players)]).mean(axis=1)
+
+
 def _rollouts(args: tuple[str, int, int]) -> tuple[np.ndarray, np.ndarray, Chances]:
     """Each seat's share of the rollouts' wins, and of 200 others' (seed :data:`SHORT_SEED`); and its truncated
     chances."""
     text, rollouts, seed = args
     state = GameState.from_json(text, trusted=True)
-    winners, short = rollout_winners(state, rollouts, seed), rollout_winners(state, 200, SHORT_SEED)
-    cut = chances(state, "truncated", seed=CUT_SEED)
-    return (
-        np.stack([winners == p for p in range(state.n_players)]).mean(axis=1),
-        np.stack([short == p for p in range(state.n_players)]).mean(axis=1),
-        cut,
-    )
+    return shares(state, rollouts, seed), shares(state, 200, SHORT_SEED), chances(state, "truncated", seed=CUT_SEED)
 
 
 def _interval(x: np.ndarray) -> str:

@@ -14,21 +14,24 @@ Prints, for the decisions and for the dice, over the turns compared:
 * the share of the review's 95% intervals that hold the reference's figure (the reference has noise of its
   own, which makes a share somewhat under 95% from a true cover of 95%);
 * for the decisions, the same share for the intervals of the review's noise alone (without the model's error
-  it adds, :data:`~analyzer.analysis.review.DECISION_ERROR`);
+  it adds, :data:`~analyzer.analysis.review.DECISION_ERROR` and a share of the cost);
 * the mean difference, review less reference (the review's bias), with its 95% interval, the mean absolute
   difference, the correlation and the intervals' mean half-width;
 * for the decisions, the model's error that this game's figures fit: the standard deviation ``e`` that makes
   the review less the reference most likely, as normal with variance the review's noise squared (from its
-  interval of the noise alone) plus the reference's plus ``e`` squared (how
-  :data:`~analyzer.analysis.review.DECISION_ERROR` is fitted).
+  interval of the noise alone) plus the reference's plus ``e`` squared, and the least such constant that holds
+  it for 95% of the turns;
+* the error and the share of the cost (:data:`~analyzer.analysis.review.DECISION_ERROR` and
+  :data:`~analyzer.analysis.review.DECISION_ERROR_SHARE`) with the narrowest intervals that hold it for 95% of
+  the turns: how the two are fitted.
 
 Prints figures; asserts nothing.
 
-    python bench/bench_review_cover.py [--rollouts 8000] [--dice-rollouts 2000] [--workers 2] [--turns 100]
+    python bench/bench_review_cover.py [--rollouts 8000] [--dice-rollouts 1000] [--workers 2] [--turns 100]
                                        [--game-seed 0] [--reference FILE]
 
-With ``--reference FILE`` (``.npz``) the reference's sides are read from the file where it has them, and the
-sides it lacks are played and added to it: the reference does not depend on the review, so reviews at other
+With ``--reference FILE`` (``.npz``; by default ``results/bench/bench_review_cover_ref{game seed}.npz``) the
+reference's sides are read from the file where it has them, and the sides it lacks are played and added to it: the reference does not depend on the review, so reviews at other
 settings are compared with the same reference without playing it again.
 """
 
@@ -42,12 +45,15 @@ import numpy as np
 from bench_review import recorded_game
 from kept import keep, kept
 
-from analyzer.analysis.review import DECISION_ERROR, ROLLOUTS, _values, player_turns, review_game
+from analyzer.analysis.review import DECISION_ERROR, DECISION_ERROR_SHARE, ROLLOUTS, _values, player_turns, review_game
 from analyzer.sim.backends import local_pool
 from analyzer.sim.intervals import Z95, mean_interval, wilson_interval
 
 #: The reference's random numbers: not the review's (seed 0).
 REFERENCE_SEED = 1
+#: Where the reference's sides of game seed ``{}`` are kept between runs: the committed ones, so that a run at the
+#: defaults (``make bench``'s) plays only what they lack instead of 8,000 whole rollouts a side of every turn.
+REFERENCES = str(Path(__file__).resolve().parent.parent / "results" / "bench" / "bench_review_cover_ref{}.npz")
 
 
 def reference(args: tuple) -> tuple[tuple[int, str], np.ndarray]:
@@ -95,6 +101,26 @@ def fitted_error(gap: np.ndarray, noise_se: np.ndarray, ref_se: np.ndarray) -> f
     return float(grid[int(np.argmax(loglik))])
 
 
+def narrowest(gap: np.ndarray, shown: np.ndarray, noise: np.ndarray) -> tuple[float, float, float]:
+    """The error ``e`` and share ``k`` (grids of 0.001 and 0.01) whose 95% intervals, half-width
+    ``Z95 * hypot(noise / Z95, e, k * shown)``, hold ``gap`` for 95% of the turns with the least mean half-width;
+    with that half-width (NaN where none do).
+
+    >>> rng = np.random.default_rng(0)
+    >>> shown = rng.uniform(-0.3, 0.3, 4000)
+    >>> e, k, _ = narrowest(rng.normal(0, 0.1 * np.abs(shown)), shown, np.zeros(4000))
+    >>> bool(e < 0.01), round(k, 1)
+    (True, 0.1)
+    """
+    best = (np.inf, np.nan, np.nan)
+    for e in np.arange(0, 0.03, 0.001):
+        for k in np.arange(0, 0.5, 0.01):
+            half = Z95 * np.sqrt((noise / Z95) ** 2 + e**2 + (k * shown) ** 2)
+            if np.mean(np.abs(gap) <= half) >= 0.95:
+                best = min(best, (float(half.mean()), float(e), float(k)))
+    return best[1], best[2], best[0]
+
+
 def paired(wins: dict[tuple[int, str], np.ndarray], j: int, pairs: list[tuple[str, str]]) -> tuple[float, float]:
     """The mean and standard error over the rollouts of the sum over ``pairs`` of (first side less second)."""
     diff = sum((wins[(j, a)] - wins[(j, b)] for a, b in pairs), np.zeros(len(wins[(j, pairs[0][0])])))
@@ -105,13 +131,15 @@ def paired(wins: dict[tuple[int, str], np.ndarray], j: int, pairs: list[tuple[st
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rollouts", type=int, default=8000, help="whole rollouts a side of each decision")
-    parser.add_argument("--dice-rollouts", type=int, default=2000, help="whole rollouts a side of each battle")
+    parser.add_argument("--dice-rollouts", type=int, default=1000, help="whole rollouts a side of each battle")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--turns", type=int, default=100)
     parser.add_argument("--game-seed", type=int, default=0, help="the recorded game's seed (bench_review.py's: 0)")
     parser.add_argument("--reference", type=Path, help="an .npz of the reference's sides, read and added to")
     parser.add_argument("--review-rollouts", type=int, default=ROLLOUTS, help="the review's budget")
     args = parser.parse_args()
+    if args.reference is None:
+        args.reference = Path(REFERENCES.format(args.game_seed))
     game = recorded_game(args.turns, seed=args.game_seed)
     started = time.perf_counter()
     review = review_game(game, rollouts=args.review_rollouts, workers=args.workers, seed=0)
@@ -148,7 +176,7 @@ def main() -> None:
         f"{args.dice_rollouts:,} of each battle, {len(todo)} sides in {time.perf_counter() - started:.0f} s on "
         f"{args.workers} workers" + (f" ({len(jobs) - len(todo)} more read from {args.reference})" if stored else "")
     )
-    if args.reference is not None:
+    if todo:
         stored |= {name(job): wins[job[:2]] for job in todo}
         keep(args.reference, stored)
     wins |= {job[:2]: stored[name(job)] for job in jobs if job[:2] not in wins}
@@ -157,16 +185,17 @@ def main() -> None:
     low, high = (table.loc[decided, f"decisions_{end}"].to_numpy() for end in ("low", "high"))
     report("decisions", shown, low, high, ref, ref_se)
     # The review's own noise: its interval less the model's error it adds.
-    noise = np.sqrt(np.maximum(((high - low) / 2) ** 2 - (Z95 * DECISION_ERROR) ** 2, 0.0))
+    added = np.hypot(DECISION_ERROR, DECISION_ERROR_SHARE * shown)
+    noise = np.sqrt(np.maximum(((high - low) / 2) ** 2 - (Z95 * added) ** 2, 0.0))
     print(
-        f"  the intervals of the review's noise alone (no DECISION_ERROR) hold it: "
+        f"  the intervals of the review's noise alone (no model's error) hold it: "
         f"{held(int(np.sum(np.abs(shown - ref) <= noise)), len(decided))}; their half-width, mean "
         f"{100 * noise.mean():.2f} points"
     )
     error = fitted_error(shown - ref, noise / Z95, ref_se)
     cover = np.abs(shown - ref) <= Z95 * np.hypot(noise / Z95, error)
     print(
-        f"  the model's error these turns fit (DECISION_ERROR is {100 * DECISION_ERROR:.2f}): {100 * error:.2f} points; "
+        f"  the constant model's error these turns fit: {100 * error:.2f} points; "
         f"with it the intervals hold the reference for {held(int(cover.sum()), len(decided))}, half-width, mean "
         f"{100 * Z95 * np.hypot(noise / Z95, error).mean():.2f} points"
     )
@@ -174,8 +203,14 @@ def main() -> None:
     covers = [np.mean(np.abs(shown - ref) <= Z95 * np.hypot(noise / Z95, e)) for e in grid]
     least = float(grid[np.argmax(np.array(covers) >= 0.95)]) if max(covers) >= 0.95 else float("nan")
     print(
-        f"  the least model's error whose intervals hold the reference for 95% of the turns: {100 * least:.2f} points, "
-        f"half-width, mean {100 * Z95 * np.hypot(noise / Z95, least).mean():.2f} points"
+        f"  the least constant error whose intervals hold the reference for 95% of the turns: {100 * least:.2f} "
+        f"points, half-width, mean {100 * Z95 * np.hypot(noise / Z95, least).mean():.2f} points"
+    )
+    error, share, width = narrowest(shown - ref, shown, noise)
+    print(
+        f"  the error and share of the cost (DECISION_ERROR, DECISION_ERROR_SHARE: {100 * DECISION_ERROR:.1f} points, "
+        f"{DECISION_ERROR_SHARE:.2f}) with the narrowest intervals that hold it for 95% of the turns: "
+        f"{100 * error:.1f} points, {share:.2f}; half-width, mean {100 * width:.2f} points"
     )
     searched = [i for i, j in enumerate(decided) if table.loc[j, "best_plan"] != "default"]
     print(

@@ -43,7 +43,8 @@ For the player who moved, with ``V`` the model's value of each rollout's end for
 Each figure is the mean of the per-rollout differences less what the rollouts' battle luck explains: each
 seat's armies kept beyond their battles' expectations, on both sides, whose mean is 0 whoever decided what
 (a control variate fitted by least squares, as the evaluator's). The intervals are 95% intervals of that
-estimate; the decisions' also hold the model's error where the rollouts stop (:data:`DECISION_ERROR`). See ``docs/review.md`` for the
+estimate; the decisions' also hold the model's error where the rollouts stop (:data:`DECISION_ERROR`, growing with
+the cost). See ``docs/review.md`` for the
 method and how often they hold the figures of whole games.
 
 >>> import numpy as np
@@ -119,21 +120,24 @@ from analyzer.sim.intervals import Z95, chance_table, controlled_mean_interval
 from analyzer.value.model import shipped
 
 #: Rollouts per turn, replay and plan by default (bench/bench_review.py times a 4-player game of 100
-#: player-turns at this budget: 49.9 s on 2 workers, 4 of them the win chances of its positions; with the win
-#: chances' budget before, 46.0 s, against 39.7 s at 200, for decisions' intervals 3.95 points wide each side on
-#: average over its turns, against 4.44).
+#: player-turns at this budget: 50.1 s on 2 workers, 4 of them the win chances of its positions; with the win
+#: chances' budget before, 46.0 s, against 39.7 s at 200; its decisions' intervals are 3.41 points wide each side
+#: on average over its turns).
 ROLLOUTS = 300
 #: A battle's rollouts on each side (as it fell, fought afresh), as a share of :data:`ROLLOUTS`: a turn has
 #: several battles, and the dice part sums them, so each needs fewer for the turn's interval.
 BATTLE_SHARE = 6
-#: The model's error in a decision's cost, where the rollouts stop (one standard deviation, in win chance), which
-#: the spread of the paired differences does not show: added to the decisions' intervals. Fitted with the shipped
-#: model on ``bench/bench_review_cover.py``'s game (seed 0) at 200 rollouts: the least error with which the intervals
-#: hold the figure of 8,000 whole rollouts a side for 95% of its 81 turns, where their noise alone held it for 80.2%
-#: (the error that makes the differences most likely, as normal draws, is 1.18 points: their tails are heavier). At
-#: the default 300 they hold it for 96.3% of those turns, and for 88 of the 93 turns of another game (seed 1), which
-#: alone would have asked 1.75 (``results/bench/bench_review_cover.txt``).
-DECISION_ERROR = 0.017
+#: The model's error in a decision's cost, where the rollouts stop, which the spread of the paired differences does
+#: not show: one standard deviation, in win chance, of ``DECISION_ERROR`` and :data:`DECISION_ERROR_SHARE` of the
+#: cost, added to the decisions' intervals. The two sides of a small cost end in like positions, which the model
+#: misvalues alike; a large one's end apart, where its errors do not cancel. Fitted with the shipped model on
+#: ``bench/bench_review_cover.py``'s game (seed 0) at 300 rollouts: the pair with the narrowest intervals on
+#: average that hold the figure of 8,000 whole rollouts a side for 95% of its 81 turns (a constant error alone
+#: asked 1.35 points there and 1.75 on another game, seed 1, and made the intervals 4.9 points wide each side on
+#: average where these are 4.2 and 4.3; ``results/bench/bench_review_cover.txt``).
+DECISION_ERROR = 0.008
+#: The share of a decision's cost that :data:`DECISION_ERROR` adds to, as an error of its own.
+DECISION_ERROR_SHARE = 0.07
 #: Rounds each rollout of the dice and the decisions plays before the model values its end: three, where
 #: DECISION_ERROR was fitted and a 100-turn game is reviewed in under a minute (the win chances' rollouts play
 #: :data:`~analyzer.analysis.evaluator.CUT_ROUNDS`, for one position at a time).
@@ -588,11 +592,14 @@ def _json_value(value: Any) -> Any:
     return value.item() if isinstance(value, np.generic) else value
 
 
-def _mean_interval(diff: np.ndarray, luck: np.ndarray, error: float = 0.0) -> tuple[float, float, float]:
+def _mean_interval(
+    diff: np.ndarray, luck: np.ndarray, error: float = 0.0, share: float = 0.0
+) -> tuple[float, float, float]:
     """The mean of the per-rollout differences ``diff`` less what the rollouts' ``luck`` (rollouts x controls,
-    mean 0) explains of it, with its 95% interval widened by a systematic ``error`` (one standard deviation)."""
+    mean 0) explains of it, with its 95% interval widened by a systematic error (one standard deviation) of
+    ``error`` and ``share`` of the mean."""
     mean, low, high = (float(x[0]) for x in controlled_mean_interval(diff[:, None], luck))
-    half = math.hypot(float(high - low) / 2, Z95 * error)
+    half = math.hypot(float(high - low) / 2, Z95 * error, Z95 * share * mean)
     return float(mean), float(mean) - half, float(mean) + half
 
 
@@ -695,8 +702,13 @@ def review_game(
             sum((a[1] - b[1] for a, b in zip(fell, fresh)), np.zeros((per_battle, n))),
         )
         # The model's error where the rollouts stop moves the two sides' values apart by more than their noise.
-        error = DECISION_ERROR if model is not None and j not in own else 0.0
-        decisions = _mean_interval(replayed[0] - plans[best][0], np.hstack([replayed[1], plans[best][1]]), error)
+        cut = model is not None and j not in own
+        decisions = _mean_interval(
+            replayed[0] - plans[best][0],
+            np.hstack([replayed[1], plans[best][1]]),
+            DECISION_ERROR if cut else 0.0,
+            DECISION_ERROR_SHARE if cut else 0.0,
+        )
         net, expected, battles = luck.get(j, (0, 0.0, 0))
         row = {
             "turn": t.round,

@@ -32,8 +32,9 @@ Prints figures; asserts nothing.
                                        [--game-seed 0] [--reference FILE]
 
 With ``--reference FILE`` (``.npz``; by default ``results/bench/bench_review_cover_ref{game seed}.npz``) the
-reference's sides are read from the file where it has them, and the sides it lacks are played and added to it: the reference does not depend on the review, so reviews at other
-settings are compared with the same reference without playing it again.
+reference's sides are read from the file where it has them, and the sides it lacks are played and added to it:
+the reference does not depend on the review, so reviews at other settings are compared with the same reference
+without playing it again.
 """
 
 from __future__ import annotations
@@ -46,7 +47,15 @@ import numpy as np
 from bench_review import recorded_game
 from kept import keep, kept
 
-from analyzer.analysis.review import DECISION_ERROR, DECISION_ERROR_SHARE, ROLLOUTS, _values, player_turns, review_game
+from analyzer.analysis.review import (
+    DECISION_ERROR,
+    DECISION_ERROR_SHARE,
+    ROLLOUTS,
+    _values,
+    decision_error,
+    player_turns,
+    review_game,
+)
 from analyzer.sim.backends import local_pool
 from analyzer.sim.intervals import Z95, mean_interval, wilson_interval
 
@@ -193,8 +202,7 @@ def main() -> None:
     low, high = (table.loc[decided, f"decisions_{end}"].to_numpy() for end in ("low", "high"))
     report("decisions", shown, low, high, ref, ref_se)
     # The review's own noise: its interval less the model's error it adds.
-    added = np.hypot(DECISION_ERROR, DECISION_ERROR_SHARE * shown)
-    noise = np.sqrt(np.maximum(((high - low) / 2) ** 2 - (Z95 * added) ** 2, 0.0))
+    noise = np.sqrt(np.maximum(((high - low) / 2) ** 2 - (Z95 * decision_error(shown)) ** 2, 0.0))
     print(
         f"  the intervals of the review's noise alone (no model's error) hold it: "
         f"{held(int(np.sum(np.abs(shown - ref) <= noise)), len(decided))}; their half-width, mean "

@@ -43,9 +43,8 @@ For the player who moved, with ``V`` the model's value of each rollout's end for
 Each figure is the mean of the per-rollout differences less what the rollouts' battle luck explains: each
 seat's armies kept beyond their battles' expectations, on both sides, whose mean is 0 whoever decided what
 (a control variate fitted by least squares, as the evaluator's). The intervals are 95% intervals of that
-estimate; the decisions' also hold the model's error where the rollouts stop (:data:`DECISION_ERROR`, growing with
-the cost). See ``docs/review.md`` for the
-method and how often they hold the figures of whole games.
+estimate; the decisions' also hold the model's error where the rollouts stop (:func:`decision_error`, growing
+with the cost). See ``docs/review.md`` for the method and how often they hold the figures of whole games.
 
 >>> import numpy as np
 >>> from analyzer.game.state import GameState
@@ -592,14 +591,25 @@ def _json_value(value: Any) -> Any:
     return value.item() if isinstance(value, np.generic) else value
 
 
+def decision_error(cost: Any) -> Any:
+    """The model's error (one standard deviation, in win chance) in decisions that cost ``cost`` (a figure or an
+    array of them), where the review's rollouts stop: :data:`DECISION_ERROR` and :data:`DECISION_ERROR_SHARE` of
+    the cost, in quadrature.
+
+    >>> round(float(decision_error(0.0)), 4), round(float(decision_error(-0.2)), 4)
+    (0.008, 0.0161)
+    """
+    return np.hypot(DECISION_ERROR, DECISION_ERROR_SHARE * cost)
+
+
 def _mean_interval(
-    diff: np.ndarray, luck: np.ndarray, error: float = 0.0, share: float = 0.0
+    diff: np.ndarray, luck: np.ndarray, error: Callable[[float], float] | None = None
 ) -> tuple[float, float, float]:
     """The mean of the per-rollout differences ``diff`` less what the rollouts' ``luck`` (rollouts x controls,
     mean 0) explains of it, with its 95% interval widened by a systematic error (one standard deviation) of
-    ``error`` and ``share`` of the mean."""
+    ``error(mean)``."""
     mean, low, high = (float(x[0]) for x in controlled_mean_interval(diff[:, None], luck))
-    half = math.hypot(float(high - low) / 2, Z95 * error, Z95 * share * mean)
+    half = math.hypot(float(high - low) / 2, Z95 * float(error(mean)) if error is not None else 0.0)
     return float(mean), float(mean) - half, float(mean) + half
 
 
@@ -702,12 +712,10 @@ def review_game(
             sum((a[1] - b[1] for a, b in zip(fell, fresh)), np.zeros((per_battle, n))),
         )
         # The model's error where the rollouts stop moves the two sides' values apart by more than their noise.
-        cut = model is not None and j not in own
         decisions = _mean_interval(
             replayed[0] - plans[best][0],
             np.hstack([replayed[1], plans[best][1]]),
-            DECISION_ERROR if cut else 0.0,
-            DECISION_ERROR_SHARE if cut else 0.0,
+            decision_error if model is not None and j not in own else None,
         )
         net, expected, battles = luck.get(j, (0, 0.0, 0))
         row = {

@@ -5,7 +5,6 @@ its own dice give back the recorded position, and the CLI keeps its JSON contrac
 from __future__ import annotations
 
 import json
-import math
 import os
 import subprocess
 import sys
@@ -18,8 +17,8 @@ import pytest
 from analyzer.analysis.evaluator import CUT_ROLLOUTS, CUT_ROUNDS, ROLLOUT_BOT, chances
 from analyzer.analysis.review import (
     DECISION_ERROR,
-    DECISION_ERROR_SHARE,
     _values,
+    decision_error,
     is_bots_own_turn,
     player_turns,
     replay_turn,
@@ -197,7 +196,7 @@ def test_a_blunder_is_charged_to_the_decisions() -> None:
     # The bot's own turn costs exactly 0, its replays being its own games; the blunder's interval holds the
     # model's error where the rollouts stop as well as their noise.
     assert good["bots_own_turn"] and good["decisions"] == good["decisions_low"] == good["decisions_high"] == 0
-    added = Z95 * math.hypot(DECISION_ERROR, DECISION_ERROR_SHARE * bad["decisions"])
+    added = Z95 * float(decision_error(bad["decisions"]))
     assert (bad["decisions_high"] - bad["decisions_low"]) / 2 >= added > Z95 * DECISION_ERROR
 
 

@@ -1,4 +1,4 @@
-"""How often the review's intervals hold the decisions' and the dice's true effect, on bench_review.py's game.
+"""How often the review's intervals hold the decisions' and the dice's true effect, on three recorded games.
 
 The review (:func:`~analyzer.analysis.review.review_game`, default budget, seed 0) values a turn's
 decisions by the turn replayed against the best plan, and each battle's dice by the position it left
@@ -28,8 +28,13 @@ Prints, for the decisions and for the dice, over the turns compared:
 
 Prints figures; asserts nothing.
 
-    python bench/bench_review_cover.py [--rollouts 8000] [--dice-rollouts 1000] [--workers 2] [--turns 100]
-                                       [--game-seed 0] [--reference FILE]
+    python bench/bench_review_cover.py [--game-seed 0 1 2] [--rollouts 8000 4000 4000] [--fit 0 1]
+                                       [--dice-rollouts 1000] [--workers 2] [--turns 100] [--reference FILE]
+
+Each game is reported in turn (``--rollouts``: one count for all, or one for each game), then the error and
+share with the narrowest intervals that hold 95% of the turns of the games of ``--fit`` together (how
+:data:`~analyzer.analysis.review.DECISION_ERROR` and its share were fitted; game seed 2 is held out), and how
+many of each game's turns they hold.
 
 With ``--reference FILE`` (``.npz``; by default ``results/bench/bench_review_cover_ref{game seed}.npz``) the
 reference's sides are read from the file where it has them, and the sides it lacks are played and added to it:
@@ -147,21 +152,64 @@ def paired(wins: dict[tuple[int, str], np.ndarray], j: int, pairs: list[tuple[st
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rollouts", type=int, default=8000, help="whole rollouts a side of each decision")
+    parser.add_argument(
+        "--rollouts",
+        type=int,
+        nargs="+",
+        default=[8000, 4000, 4000],
+        help="whole rollouts a side of each decision, by game",
+    )
     parser.add_argument("--dice-rollouts", type=int, default=1000, help="whole rollouts a side of each battle")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--turns", type=int, default=100)
-    parser.add_argument("--game-seed", type=int, default=0, help="the recorded game's seed (bench_review.py's: 0)")
+    parser.add_argument(
+        "--game-seed", type=int, nargs="+", default=[0, 1, 2], help="the recorded games' seeds (bench_review.py's: 0)"
+    )
+    parser.add_argument(
+        "--fit", type=int, nargs="+", default=[0, 1], help="the games whose turns together fit the model's error"
+    )
     parser.add_argument("--reference", type=Path, help="an .npz of the reference's sides, read and added to")
     parser.add_argument("--review-rollouts", type=int, default=ROLLOUTS, help="the review's budget")
     args = parser.parse_args()
-    if args.reference is None:
-        args.reference = Path(REFERENCES.format(args.game_seed))
-    game = recorded_game(args.turns, seed=args.game_seed)
+    if args.reference is not None and len(args.game_seed) > 1:
+        parser.error("--reference names one game's file: give one --game-seed with it")
+    rollouts = args.rollouts * len(args.game_seed) if len(args.rollouts) == 1 else args.rollouts
+    if len(rollouts) != len(args.game_seed):
+        parser.error("--rollouts takes one count, or one for each --game-seed")
+    games = []
+    for seed, count in zip(args.game_seed, rollouts):
+        if len(args.game_seed) > 1:
+            print(f"# game seed {seed}")
+        reference = args.reference or Path(REFERENCES.format(seed))
+        games.append(cover(seed, count, reference, args))
+    fitted = [game for seed, game in zip(args.game_seed, games) if seed in args.fit]
+    if len(games) > 1 and fitted:
+        gap, shown, noise = (np.concatenate(x) for x in zip(*fitted))
+        error, share, width = narrowest(gap, shown, noise)
+        print(
+            f"# games {', '.join(str(s) for s in args.game_seed if s in args.fit)} together ({len(gap)} turns): the "
+            f"error and share of the cost with the narrowest intervals that hold the reference for 95% of their "
+            f"turns (DECISION_ERROR, DECISION_ERROR_SHARE: {100 * DECISION_ERROR:.1f} points, "
+            f"{DECISION_ERROR_SHARE:.2f}): {100 * error:.1f} points, {share:.2f}; half-width, mean "
+            f"{100 * width:.2f} points"
+        )
+        for seed, (g, s, n) in zip(args.game_seed, games):
+            half = Z95 * np.sqrt((n / Z95) ** 2 + error**2 + (share * s) ** 2)
+            print(
+                f"  game seed {seed}: they hold {held(int(np.sum(np.abs(g) <= half)), len(g))}; half-width, mean "
+                f"{100 * half.mean():.2f} points"
+            )
+
+
+def cover(seed: int, rollouts: int, path: Path, args: argparse.Namespace) -> tuple[np.ndarray, ...]:
+    """Review game ``seed``, compare it with the reference (``rollouts`` whole rollouts a side of each decision,
+    kept in ``path``) and print the report; the decisions' figures less the reference's, the figures, and the
+    half-widths of their noise alone, for a fit over several games."""
+    game = recorded_game(args.turns, seed=seed)
     started = time.perf_counter()
     review = review_game(game, rollouts=args.review_rollouts, workers=args.workers, seed=0)
     print(
-        f"review of {len(review.turns)} player-turns of game seed {args.game_seed} at {args.review_rollouts} "
+        f"review of {len(review.turns)} player-turns of game seed {seed} at {args.review_rollouts} "
         f"rollouts: {time.perf_counter() - started:.1f} s"
     )
     turns = player_turns(game)
@@ -172,30 +220,30 @@ def main() -> None:
     for j in decided:
         t, best = turns[j], str(table.loc[j, "best_plan"])
         text = t.before.to_json(history=False)
-        jobs.append((j, "replay", text, t.decisions, t.outcomes, None, t.player, args.rollouts))
+        jobs.append((j, "replay", text, t.decisions, t.outcomes, None, t.player, rollouts))
         # The rollout bot's own turn is the plan "default", played with no decisions given.
-        jobs.append((j, f"plan {best}", text, None, None, None if best == "default" else best, t.player, args.rollouts))
+        jobs.append((j, f"plan {best}", text, None, None, None if best == "default" else best, t.player, rollouts))
     for j in fought:
         t = turns[j]
         for side, start, orders in t.battle_sides():
             jobs.append((j, side, start.to_json(history=False), orders, None, None, t.player, args.dice_rollouts))
 
     def name(job: tuple) -> str:
-        return f"{args.game_seed}|{job[0]}|{job[1]}|{job[-1]}"  # game, turn, side, rollouts
+        return f"{seed}|{job[0]}|{job[1]}|{job[-1]}"  # game, turn, side, rollouts
 
-    stored = kept(args.reference)
+    stored = kept(path)
     todo = [job for job in jobs if name(job) not in stored]
     started = time.perf_counter()
     with local_pool(args.workers) as pool:
         wins = dict(pool.map(reference, todo))
     print(
-        f"reference: seed {REFERENCE_SEED}, {args.rollouts:,} whole rollouts a side of each turn's decisions and "
+        f"reference: seed {REFERENCE_SEED}, {rollouts:,} whole rollouts a side of each turn's decisions and "
         f"{args.dice_rollouts:,} of each battle, {len(todo)} sides in {time.perf_counter() - started:.0f} s on "
-        f"{args.workers} workers" + (f" ({len(jobs) - len(todo)} more read from {args.reference})" if stored else "")
+        f"{args.workers} workers" + (f" ({len(jobs) - len(todo)} more read from {path})" if stored else "")
     )
     if todo:
         stored |= {name(job): wins[job[:2]] for job in todo}
-        keep(args.reference, stored)
+        keep(path, stored)
     wins |= {job[:2]: stored[name(job)] for job in jobs if job[:2] not in wins}
     ref, ref_se = np.array([paired(wins, j, [("replay", f"plan {table.loc[j, 'best_plan']}")]) for j in decided]).T
     shown = table.loc[decided, "decisions"].to_numpy()
@@ -209,10 +257,10 @@ def main() -> None:
         f"{100 * noise.mean():.2f} points"
     )
     error = fitted_error(shown - ref, noise / Z95, ref_se)
-    cover = np.abs(shown - ref) <= Z95 * np.hypot(noise / Z95, error)
+    holds = np.abs(shown - ref) <= Z95 * np.hypot(noise / Z95, error)
     print(
         f"  the constant model's error these turns fit: {100 * error:.2f} points; "
-        f"with it the intervals hold the reference for {held(int(cover.sum()), len(decided))}, half-width, mean "
+        f"with it the intervals hold the reference for {held(int(holds.sum()), len(decided))}, half-width, mean "
         f"{100 * Z95 * np.hypot(noise / Z95, error).mean():.2f} points"
     )
     grid = np.arange(0, 0.1, 0.0005)
@@ -233,11 +281,13 @@ def main() -> None:
         f"  turns whose best plan was a searched one: {len(searched)}, held: "
         f"{int(np.sum((low[searched] <= ref[searched]) & (ref[searched] <= high[searched])))}"
     )
+    gap = shown - ref
     ref, ref_se = np.array(
         [paired(wins, j, [(f"{k} as it fell", f"{k} afresh") for k in range(len(turns[j].battles))]) for j in fought]
     ).T
     low, high = (table.loc[fought, f"dice_{end}"].to_numpy() for end in ("low", "high"))
     report("dice", table.loc[fought, "dice"].to_numpy(), low, high, ref, ref_se)
+    return gap, shown, noise
 
 
 if __name__ == "__main__":

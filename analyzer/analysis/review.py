@@ -8,8 +8,10 @@ model, on seed 0, the same figures every view shows. The dice and the decisions 
 rollouts: a turn is played from its position, then every seat is played on by the default bot
 (:data:`ROLLOUT_BOT`) up to the start of the mover's turn :data:`REVIEW_ROUNDS` rounds on, and the model values
 the position reached. Rollout
-``r`` of player-turn ``j`` draws every random number from ``SeedSequence(seed, spawn_key=(j, r))``,
-whatever process plays it, so a review is the same for a seed whatever the number of workers. Where the
+``r`` of player-turn ``j`` draws every random number from the children of ``SeedSequence(seed, spawn_key=(j, r))``
+(:func:`rollout_stream`: one for the mover's turn, one for the rounds after it, one for a battle fought afresh),
+whatever process plays it, so a review is the same for a seed whatever the number of workers; two sides of a
+turn or a battle that end alike play on alike. Where the
 model cannot value the game (another map, no model file), the rollouts play on to the game's end and count
 its winner, as the evaluator's rollouts do.
 
@@ -64,6 +66,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import as_completed
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -83,7 +86,6 @@ from analyzer.analysis.evaluator import (
     play_on,
     played_to,
     prepared_for,
-    rollout_rng,
     truncated_chances,
     valued,
 )
@@ -113,34 +115,42 @@ from analyzer.game.state import GameState
 from analyzer.game.timeline import Entry, Turn, timeline
 from analyzer.game.vocabulary import Phase
 from analyzer.integers import whole_number
+from analyzer.sim import playout
 from analyzer.sim.backends import local_pool
 from analyzer.sim.battles import battle_means, sample_battle
 from analyzer.sim.intervals import Z95, chance_table, controlled_mean_interval
 from analyzer.value.model import shipped
 
 #: Rollouts per turn, replay and plan by default (bench/bench_review.py times a 4-player game of 100
-#: player-turns at this budget: 50.1 s on 2 workers, 4 of them the win chances of its positions; with the win
-#: chances' budget before, 46.0 s, against 39.7 s at 200; its decisions' intervals are 3.41 points wide each side
-#: on average over its turns).
-ROLLOUTS = 300
+#: player-turns at this budget: 47.0 s on 2 workers, about 4 of them the win chances of its positions; its
+#: decisions' intervals are 2.65 points wide each side on average over its turns, 3.27 over the 81 the default bot
+#: would not have played. Before the rollouts' turns were played in compiled code, 300 took 50.1 s).
+ROLLOUTS = 600
 #: A battle's rollouts on each side (as it fell, fought afresh), as a share of :data:`ROLLOUTS`: a turn has
-#: several battles, and the dice part sums them, so each needs fewer for the turn's interval.
-BATTLE_SHARE = 6
+#: several battles, and the dice part sums them, so each needs fewer for the turn's interval. The battles are
+#: most of a review's rollouts (737 battles in bench_review.py's game); at 50 a side their intervals are about
+#: as wide as at 300 rollouts of three rounds, and the rest of the budget goes to the decisions.
+BATTLE_SHARE = 12
 #: The model's error in a decision's cost, where the rollouts stop, which the spread of the paired differences does
 #: not show: one standard deviation, in win chance, of ``DECISION_ERROR`` and :data:`DECISION_ERROR_SHARE` of the
 #: cost, added to the decisions' intervals. The two sides of a small cost end in like positions, which the model
-#: misvalues alike; a large one's end apart, where its errors do not cancel. Fitted with the shipped model on
-#: ``bench/bench_review_cover.py``'s game (seed 0) at 300 rollouts: the pair with the narrowest intervals on
-#: average that hold the figure of 8,000 whole rollouts a side for 95% of its 81 turns (a constant error alone
-#: asked 1.35 points there and 1.75 on another game, seed 1, and made the intervals 4.9 points wide each side on
-#: average where these are 4.2 and 4.3; ``results/bench/bench_review_cover.txt``).
+#: misvalues alike; a large one's end apart, where its errors do not cancel. Fitted with the shipped model at the
+#: default budget on ``bench/bench_review_cover.py``'s games seeds 0 and 1 together: the pair with the narrowest
+#: intervals on average that hold the figure of whole rollouts (8,000 and 4,000 a side) for 95% of their 174
+#: turns (75 of 81 and 91 of 93); they hold 88 of the 90 turns of game seed 2, held out
+#: (``results/bench/bench_review_cover.txt``).
 DECISION_ERROR = 0.008
 #: The share of a decision's cost that :data:`DECISION_ERROR` adds to, as an error of its own.
-DECISION_ERROR_SHARE = 0.07
-#: Rounds each rollout of the dice and the decisions plays before the model values its end: three, where
-#: DECISION_ERROR was fitted and a 100-turn game is reviewed in under a minute (the win chances' rollouts play
-#: :data:`~analyzer.analysis.evaluator.CUT_ROUNDS`, for one position at a time).
-REVIEW_ROUNDS = 3
+DECISION_ERROR_SHARE = 0.02
+#: Rounds each rollout of the dice and the decisions plays before the model values its end, as the win chances'
+#: own rollouts do (:data:`~analyzer.analysis.evaluator.CUT_ROUNDS`). At three, the model's error where they stop
+#: showed beside the rollouts' noise (a constant error of 1.4 and 1.0 points fitted the two games at 700
+#: rollouts, and the pair that held 95% of one game held 89% of the other); at four it fits 0.0 and 0.02 points,
+#: and the intervals are nearly the rollouts' noise alone.
+REVIEW_ROUNDS = 4
+#: The streams of a review's rollout (:func:`rollout_stream`): the mover's turn's, the later rounds', and the
+#: recorded battles' fought afresh.
+TURN_STREAM, LATER_STREAM, AFRESH_STREAM = 0, 1, 2
 #: Turns searched with every plan (the turns that moved some player's chance most).
 TURNING_POINTS = 6
 _SETUP = (Phase.SETUP_CLAIM, Phase.SETUP_PLACE, Phase.CHOOSE_CAPITAL)
@@ -328,6 +338,9 @@ def replay_turn(
     bot: PlannerBot = ROLLOUT_BOT,
     outcomes: Sequence[tuple[int, int] | None] | None = None,
     luck: np.ndarray | None = None,
+    *,
+    fresh: np.random.Generator | None = None,
+    compiled: bool = False,
 ) -> GameState:
     """Play the turn of the player to move in ``state`` (changed in place, and returned) with ``decisions``
     under the dice of ``rng``, up to the next player's start (or the game's end).
@@ -347,10 +360,18 @@ def replay_turn(
 
     ``luck`` (one value per force) gains each battle's luck: the armies each side kept beyond the battle's
     expectation (:func:`~analyzer.sim.battles.battle_means`), as the compiled playout counts it.
+
+    ``fresh`` (by default ``rng``) draws the recorded battle orders' dice, and ``rng`` everything else. With
+    ``compiled``, once no recorded decision is left the rest of the turn is played in compiled code (``bot`` in the
+    mover's seat, the rollout bot in the others'): the same games on the same random numbers, without the state's
+    history, about four times faster than deciding in Python.
     """
     queue = list(zip(decisions, outcomes if outcomes is not None else [None] * len(decisions)))
     me, turn = state.player, state.turn
     while state.phase != Phase.GAME_OVER and state.turn == turn:
+        if compiled and not queue:
+            playout.play_events(state, _seats(bot, me, state), rng, until_turn=turn + 1, luck=luck)
+            break
         if state.is_chance():
             state.apply_chance(rng)
             continue
@@ -359,12 +380,13 @@ def replay_turn(
         went: tuple[int, int] | None = None
         if mover == me:
             decision, went = _next(state, queue)
+        dice = rng if decision is None or fresh is None else fresh
         if decision is None:
             decision = (bot if mover == me else ROLLOUT_BOT).choose(state, rng)
         if type(decision) is BattleOrder:
             s, t = decision.source, decision.target
             fight = (int(state.armies[s]), int(state.armies[t]), decision.stop_at, state.rules.dice)
-            a_left, d_left = sample_battle(*fight, rng, state.rules.balanced_blitz)
+            a_left, d_left = sample_battle(*fight, dice, state.rules.balanced_blitz)
             if luck is not None:
                 kept_a, kept_d = battle_means(*fight, state.rules.balanced_blitz)
                 luck[mover] += a_left - kept_a
@@ -377,6 +399,20 @@ def replay_turn(
             # A recorded decision passed _fit's legality check; the bot's are the package's own.
             state.apply_unchecked(decision)  # type: ignore[arg-type]  # anything but an order is an action
     return state
+
+
+def _seats(bot: PlannerBot, me: int, state: GameState) -> playout.Prepared:
+    """The compiled seats of ``state``'s game with ``bot`` in seat ``me`` and the rollout bot in the others."""
+    if bot == ROLLOUT_BOT:
+        return prepared_for(state)
+    return _seats_with(bot, me, state.n_players, state.board, state.rules.dice, state.rules.balanced_blitz)
+
+
+@lru_cache(maxsize=64)
+def _seats_with(bot: PlannerBot, me: int, n: int, board: Any, dice: Any, balanced_blitz: bool) -> playout.Prepared:
+    bots = [ROLLOUT_BOT] * n
+    bots[me] = bot
+    return playout.Prepared(bots, board, dice, balanced_blitz)
 
 
 def _next(
@@ -443,13 +479,20 @@ def _values(
     j: int,
     rollouts: int,
     horizon: int | None,
+    afresh: bool = False,
 ) -> np.ndarray:
-    """Each seat's value after each of ``rollouts`` rollouts ``(j, r)`` of the position (JSON): played on at
-    once (``decisions`` and ``plan`` None), after the turn replayed with ``decisions``, or after the turn
-    played by the search's plan ``plan``; then played on by the rollout bot up to the start of player-turn
-    ``horizon`` and valued there by the model (or, with no horizon, to the game's end, valued 1 for its
-    winner). Then each seat's luck in the rollout's battles, whose mean is 0: rollouts x (seats + seats). A
-    module-level function, for worker processes."""
+    """Each seat's value after each of ``rollouts`` rollouts ``(j, r)`` of the position (JSON): the mover's turn
+    played by the rollout bot (``decisions`` and ``plan`` None), replayed with ``decisions``, or played by the
+    search's plan ``plan``; then played on by the rollout bot up to the start of player-turn ``horizon`` and
+    valued there by the model (or, with no horizon, to the game's end, valued 1 for its winner). Then each seat's
+    luck in the rollout's battles, whose mean is 0: rollouts x (seats + seats). A module-level function, for
+    worker processes.
+
+    The mover's turn and the rounds after it draw from two streams of the rollout (:func:`rollout_stream`), so
+    that the rollouts ``r`` of two turns that end alike play on alike: the difference between the two sides
+    of a decision or a battle then holds less of the later rounds' dice. With ``afresh`` the recorded battle
+    orders draw their dice from a third: the battle fought afresh on one side and the turn that follows it on
+    the other's numbers, so that the two sides of a battle that ends as it fell are the same game."""
     start = limited(GameState.from_json(position, trusted=True))
     bots = prepared_for(start)
     model = shipped() if horizon is not None else None
@@ -457,22 +500,28 @@ def _values(
     out = np.zeros((rollouts, n))
     luck = np.zeros((rollouts, int(start.S[N_FORCES])))
     ends = []
+    bot = PLANS[plan] if plan is not None else ROLLOUT_BOT
     for r in range(rollouts):
-        rng = rollout_rng(seed, j, r)
+        rng, rest = rollout_stream(seed, j, r, TURN_STREAM), rollout_stream(seed, j, r, LATER_STREAM)
+        fresh = rollout_stream(seed, j, r, AFRESH_STREAM) if afresh else None
         s = face_down.determinize(start, rng) if start.face_down else start.copy()
-        if decisions is not None or plan is not None:
-            s.history = []
-            bot = PLANS[plan] if plan is not None else ROLLOUT_BOT
-            replay_turn(s, decisions or (), rng, bot, outcomes, luck[r])
+        s.history = []
+        replay_turn(s, decisions or (), rng, bot, outcomes, luck[r], fresh=fresh, compiled=True)
         if horizon is None:
-            winner = play_on(s, rng, bots, luck[r])
+            winner = play_on(s, rest, bots, luck[r])
             if winner >= 0:
                 out[r, winner] = 1.0
         else:
-            ends.append(played_to(s, rng, bots, horizon, luck[r]))
+            ends.append(played_to(s, rest, bots, horizon, luck[r]))
     if model is not None:
         out = valued(np.stack([s.S for s in ends]), start.C, start.board, model)
     return np.hstack([out, luck[:, :n]])
+
+
+def rollout_stream(seed: int, j: int, r: int, i: int) -> np.random.Generator:
+    """Stream ``i`` of rollout ``r`` of player-turn ``j``: the ``i``-th child of ``SeedSequence(seed, (j, r))``
+    (:data:`TURN_STREAM`, :data:`LATER_STREAM` or :data:`AFRESH_STREAM`), made only where it is used."""
+    return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(j, r, i)))
 
 
 def _chances(position: str) -> np.ndarray:
@@ -597,7 +646,7 @@ def decision_error(cost: Any) -> Any:
     the cost, in quadrature.
 
     >>> round(float(decision_error(0.0)), 4), round(float(decision_error(-0.2)), 4)
-    (0.008, 0.0161)
+    (0.008, 0.0089)
     """
     return np.hypot(DECISION_ERROR, DECISION_ERROR_SHARE * cost)
 
@@ -654,7 +703,17 @@ def review_game(
         # Each battle: the position it left, and the position before it with the battle fought afresh, each
         # played on by the rollout bot from there (the rest of the turn included) on the same random numbers.
         for side, start, orders in t.battle_sides():
-            tasks[("battle", j, side)] = (start.to_json(history=False), orders, None, None, seed, j, per_battle, h)
+            tasks[("battle", j, side)] = (
+                start.to_json(history=False),
+                orders,
+                None,
+                None,
+                seed,
+                j,
+                per_battle,
+                h,
+                True,
+            )
     if model is None:
         last = len(turns)
         tasks[("plan", last, "default")] = (texts[last], None, None, None, seed, last, rollouts, None)

@@ -17,6 +17,7 @@ import pytest
 from analyzer.analysis.evaluator import CUT_ROLLOUTS, CUT_ROUNDS, ROLLOUT_BOT, chances
 from analyzer.analysis.review import (
     DECISION_ERROR,
+    PLANS,
     _values,
     decision_error,
     is_bots_own_turn,
@@ -25,10 +26,12 @@ from analyzer.analysis.review import (
     review_game,
     turn_positions,
 )
+from analyzer.analysis.search import PLANS
 from analyzer.bots.base import BattleOrder
 from analyzer.bots.registry import make_bot
 from analyzer.cli import main
 from analyzer.game.actions import Attack, Battle, EndAttack, EndTurn, Place, Roll
+from analyzer.game.engine.layout import N_FORCES
 from analyzer.game.state import GameState
 from analyzer.game.vocabulary import Phase
 from analyzer.sim.battles import sample_battle
@@ -167,6 +170,33 @@ def test_a_turn_the_rollout_bot_played_replays_as_the_same_games() -> None:
     blunder = start.copy()
     replay_turn(blunder, [Place(interior(blunder)[0], 10**6), EndAttack(), EndTurn()], np.random.default_rng(1))
     assert not is_bots_own_turn(player_turns(blunder)[0])
+
+
+def test_a_turn_handed_to_compiled_code_plays_the_same_games_as_in_python() -> None:
+    # The review's rollouts play a turn in compiled code once the record has no decision left: every plan of
+    # the search, and a recorded turn of other bots, must come out as deciding in Python gives, on the same
+    # random numbers (the position, and each force's battle luck).
+    rng = np.random.default_rng(8)
+    others = [make_bot(name) for name in ("classic", "greedy", "cautious", "hunter")]
+    game = GameState.random_start(4, rng)
+    for _ in range(12):
+        replay_turn(game, (), rng, others[game.player])
+    compared = 0
+    for t in player_turns(game)[::2]:
+        for name, bot in PLANS.items():
+            for decisions, outcomes in (((), None), (t.decisions, t.outcomes)):
+                ends, luck = [], []
+                for compiled in (False, True):
+                    s = t.before.copy()
+                    s.history = []
+                    kept = np.zeros(int(s.S[N_FORCES]))
+                    replay_turn(s, decisions, np.random.default_rng(t.index), bot, outcomes, kept, compiled=compiled)
+                    ends.append(s.S.copy())
+                    luck.append(kept)
+                assert np.array_equal(ends[0], ends[1]), (t.index, name)
+                assert np.allclose(luck[0], luck[1]), (t.index, name)
+                compared += 1
+    assert compared >= 6 * len(PLANS) * 2
 
 
 def test_a_blunder_is_charged_to_the_decisions() -> None:

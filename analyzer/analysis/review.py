@@ -893,6 +893,10 @@ def _summary(table: pd.DataFrame, p_win: np.ndarray, names: list[str]) -> pd.Dat
 
 
 # ---------------------------------------------------------------------------------- the chart
+#: The share of the chart's width a turning point's label takes ("Player 3 12" at its size, with a margin).
+LABEL_SPAN = 0.1
+
+
 def review_figure(review: GameReview, colors: Sequence[str] | None = None) -> Figure:
     """Each player's win chance over the player-turns with its interval, the turning points marked."""
     fig = Figure(figsize=(7, 3.2))
@@ -903,11 +907,18 @@ def review_figure(review: GameReview, colors: Sequence[str] | None = None) -> Fi
         color = (colors or PLAYER_COLORS)[p % len(colors or PLAYER_COLORS)]
         ax.plot(mine["position"], mine["p_win"], color=color, label=name, lw=1.6)
         ax.fill_between(mine["position"], mine["ci_low"], mine["ci_high"], color=color, alpha=0.15, lw=0)
-    for row in review.turns[review.turns["turning_point"]].itertuples():
-        ax.axvline(row.player_turn - 0.5, color="#777777", lw=0.8, ls="--")
+    # A turning point's label goes up a line where it would run into the label before it on a line below.
+    span, lines = max(len(review.turns), 1), []  # lines: where the last label of each line stands
+    for row in review.turns[review.turns["turning_point"]].sort_values("player_turn").itertuples():
+        x = row.player_turn - 0.5
+        ax.axvline(x, color="#777777", lw=0.8, ls="--")
+        line = next((k for k, last in enumerate(lines) if x - last > LABEL_SPAN * span), len(lines))
+        lines[line : line + 1] = [x]
         ax.annotate(
             f"{row.name} {row.turn}",
-            (row.player_turn - 0.5, 1.0),
+            (x, 1.0),
+            xytext=(0, 9 * line),
+            textcoords="offset points",
             ha="center",
             va="bottom",
             fontsize=7,

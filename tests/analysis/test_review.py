@@ -4,6 +4,7 @@ its own dice give back the recorded position, and the CLI keeps its JSON contrac
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import subprocess
@@ -13,6 +14,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from matplotlib.backends.backend_agg import FigureCanvasAgg
 
 from analyzer.analysis.evaluator import CUT_ROLLOUTS, CUT_ROUNDS, ROLLOUT_BOT, chances
 from analyzer.analysis.review import (
@@ -23,6 +25,7 @@ from analyzer.analysis.review import (
     is_bots_own_turn,
     player_turns,
     replay_turn,
+    review_figure,
     review_game,
     turn_positions,
 )
@@ -440,3 +443,18 @@ def test_the_command_reads_a_games_export_and_the_apps_saved_file(
     saved.write_text(store.load(stored.id).state.to_json(), encoding="utf-8")
     assert _reviewed(capsys, str(saved))["turns"] == latest["turns"]
     assert "is a saved game, not a games export" in _refused(capsys, str(saved), "--version", "2")
+
+
+def test_the_turning_points_labels_do_not_run_into_each_other() -> None:
+    # Turning points on six player-turns in a row of a game of 24: side by side, a label is wider than the gap.
+    rng = np.random.default_rng(4)
+    game = bot_turns(GameState.random_start(3, rng), 24, rng)
+    review = review_game(game, rollouts=4, seed=9, turning_points=0)
+    marked = review.turns.assign(turning_point=review.turns.index.isin(range(8, 14)))
+    fig = review_figure(dataclasses.replace(review, turns=marked))
+    renderer = FigureCanvasAgg(fig).get_renderer()
+    labels = [text.get_window_extent(renderer) for text in fig.axes[0].texts]
+    assert len(labels) == 6
+    for k, a in enumerate(labels):
+        assert fig.bbox.contains(a.x0, a.y0) and fig.bbox.contains(a.x1, a.y1), a  # none cut off by the figure
+        assert not any(a.overlaps(b) for b in labels[k + 1 :]), a

@@ -66,7 +66,6 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import as_completed
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -90,7 +89,7 @@ from analyzer.analysis.evaluator import (
     valued,
 )
 from analyzer.analysis.luck import battle_luck
-from analyzer.analysis.search import PLANS
+from analyzer.analysis.search import PLANS, seats_with
 from analyzer.bots.base import BattleOrder, Decision
 from analyzer.bots.planner import PlannerBot
 from analyzer.errors import ReviewError
@@ -370,7 +369,7 @@ def replay_turn(
     me, turn = state.player, state.turn
     while state.phase != Phase.GAME_OVER and state.turn == turn:
         if compiled and not queue:
-            playout.play_events(state, _seats(bot, me, state), rng, until_turn=turn + 1, luck=luck)
+            playout.play_events(state, seats_with(bot, me, state), rng, until_turn=turn + 1, luck=luck)
             break
         if state.is_chance():
             state.apply_chance(rng)
@@ -399,20 +398,6 @@ def replay_turn(
             # A recorded decision passed _fit's legality check; the bot's are the package's own.
             state.apply_unchecked(decision)  # type: ignore[arg-type]  # anything but an order is an action
     return state
-
-
-def _seats(bot: PlannerBot, me: int, state: GameState) -> playout.Prepared:
-    """The compiled seats of ``state``'s game with ``bot`` in seat ``me`` and the rollout bot in the others."""
-    if bot == ROLLOUT_BOT:
-        return prepared_for(state)
-    return _seats_with(bot, me, state.n_players, state.board, state.rules.dice, state.rules.balanced_blitz)
-
-
-@lru_cache(maxsize=64)
-def _seats_with(bot: PlannerBot, me: int, n: int, board: Any, dice: Any, balanced_blitz: bool) -> playout.Prepared:
-    bots = [ROLLOUT_BOT] * n
-    bots[me] = bot
-    return playout.Prepared(bots, board, dice, balanced_blitz)
 
 
 def _next(
@@ -908,7 +893,8 @@ def review_figure(review: GameReview, colors: Sequence[str] | None = None) -> Fi
         ax.plot(mine["position"], mine["p_win"], color=color, label=name, lw=1.6)
         ax.fill_between(mine["position"], mine["ci_low"], mine["ci_high"], color=color, alpha=0.15, lw=0)
     # A turning point's label goes up a line where it would run into the label before it on a line below.
-    span, lines = max(len(review.turns), 1), []  # lines: where the last label of each line stands
+    span = max(len(review.turns), 1)
+    lines: list[float] = []  # where the last label of each line stands
     for row in review.turns[review.turns["turning_point"]].sort_values("player_turn").itertuples():
         x = row.player_turn - 0.5
         ax.axvline(x, color="#777777", lw=0.8, ls="--")

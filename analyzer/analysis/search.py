@@ -35,6 +35,7 @@ import dataclasses
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 import pandas as pd
@@ -45,6 +46,8 @@ from analyzer.bots.planner import PLANNER_BOT, PlannerBot
 from analyzer.errors import BotError
 from analyzer.game import face_down
 from analyzer.game.actions import Action, Battle, EndAttack, EndTurn, Fortify, MoveIn, Place, Trade
+from analyzer.game.board import Board
+from analyzer.game.dice import DiceRules
 from analyzer.game.labels import card_label
 from analyzer.game.state import GameState
 from analyzer.game.vocabulary import Phase
@@ -103,6 +106,20 @@ def play_setup(state: GameState, rng: np.random.Generator) -> GameState:
     return state
 
 
+def seats_with(bot: PlannerBot, me: int, state: GameState, others: PlannerBot = ROLLOUT_BOT) -> playout.Prepared:
+    """The compiled seats of ``state``'s game: ``bot`` in seat ``me``, ``others`` in the rest."""
+    return _seats_with(bot, me, others, state.n_players, state.board, state.rules.dice, state.rules.balanced_blitz)
+
+
+@lru_cache(maxsize=64)
+def _seats_with(
+    bot: PlannerBot, me: int, others: PlannerBot, n: int, board: Board, dice: DiceRules, balanced_blitz: bool
+) -> playout.Prepared:
+    bots = [others] * n
+    bots[me] = bot
+    return playout.Prepared(bots, board, dice, balanced_blitz)
+
+
 def _play_turn(
     state: GameState,
     me: int,
@@ -113,8 +130,13 @@ def _play_turn(
 ) -> None:
     """Play on until ``me``'s turn is over, ``bot`` deciding for ``me`` (``others`` defends for the
     others); every action through the engine's legality check. ``record`` gets each of ``me``'s
-    decisions with the action that carried it out."""
+    decisions with the action that carried it out; with none, the turn is played in compiled code (the same
+    game on the same random numbers, without the legality checks of actions the package's bots chose)."""
     turn = state.turn
+    if record is None:
+        if not state.is_terminal():
+            playout.play_events(state, seats_with(bot, me, state, others), rng, until_turn=turn + 1)
+        return
     while state.phase != Phase.GAME_OVER and state.turn == turn:
         if state.phase in (Phase.ROLL, Phase.DRAW):
             state.apply_chance(rng)
@@ -319,4 +341,4 @@ def turn_steps(state: GameState, tip: TurnSuggestion) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["step", "do", "first_rollout"])
 
 
-__all__ = ["PLANS", "VARIANTS", "TurnSuggestion", "play_setup", "plans_of", "suggest_turn", "turn_steps"]
+__all__ = ["PLANS", "VARIANTS", "TurnSuggestion", "play_setup", "plans_of", "seats_with", "suggest_turn", "turn_steps"]

@@ -44,7 +44,7 @@ from analyzer.errors import BotError
 from analyzer.game.state import GameState
 from analyzer.game.vocabulary import SETUP_PHASES, Phase
 
-#: Rollouts per plan of each search: about 0.07 CPU s a search on one core of the reference machine
+#: Rollouts per plan of each search: about 0.03 CPU s a search on one core of the reference machine
 #: (``bench/bench_search_bot.py`` measures it). Twelve won 3 to 6 points more than six, paired over the same
 #: deals, at each table measured (``results/bots/search_*_r12.txt``).
 SEARCH_ROLLOUTS = 12

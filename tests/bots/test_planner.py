@@ -212,6 +212,30 @@ def test_turn_search_is_reproducible_and_its_turn_is_legal():
         suggest_turn(state, rollouts=1)
 
 
+@pytest.mark.parametrize("rules", [Rules(), Rules(balanced_blitz=True)], ids=["classic", "balanced blitz"])
+def test_turn_search_plays_its_unrecorded_turns_in_compiled_code_as_the_checked_engine_does(rules):
+    # Only the first rollout's turn is recorded; the others are played in compiled code, which must give the same
+    # games on the same random numbers as the checked engine does, for every plan, so that the search's figures do
+    # not depend on which path played them.
+    from analyzer.analysis.search import PLANS, _play_turn, play_setup
+
+    rng = np.random.default_rng(9)
+    state = play_setup(GameState.new(4, rng, rules=rules), rng)
+    compared = 0
+    for turn in range(10):
+        if state.is_terminal():
+            break
+        me = state.current_player
+        for k, (name, bot) in enumerate(PLANS.items()):
+            checked, compiled = state.copy(), state.copy()
+            _play_turn(checked, me, bot, game_rng(turn, k), [])
+            _play_turn(compiled, me, bot, game_rng(turn, k), None)
+            assert np.array_equal(checked.S, compiled.S), (turn, name)
+            compared += 1
+        _play_turn(state, me, PLANS["default"], rng, [])
+    assert compared >= 5 * len(PLANS)
+
+
 def test_turn_search_draws_the_face_down_cards_afresh_after_the_first_rollout(monkeypatch):
     from analyzer.analysis.position import new_game_from_position
     from analyzer.analysis.search import play_setup, suggest_turn

@@ -363,7 +363,7 @@ def replay_turn(
     ``fresh`` (by default ``rng``) draws the recorded battle orders' dice, and ``rng`` everything else. With
     ``compiled``, once no recorded decision is left the rest of the turn is played in compiled code (``bot`` in the
     mover's seat, the rollout bot in the others'): the same games on the same random numbers, without the state's
-    history, about four times faster than deciding in Python.
+    history; a replay's rollout on bench_review.py's game costs 0.8 ms this way, 1.75 deciding in Python.
     """
     queue = list(zip(decisions, outcomes if outcomes is not None else [None] * len(decisions)))
     me, turn = state.player, state.turn

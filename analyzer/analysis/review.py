@@ -687,18 +687,10 @@ def review_game(
             tasks[("replay", j, None)] = (texts[j], t.decisions, t.outcomes, None, seed, j, rollouts, h)
         # Each battle: the position it left, and the position before it with the battle fought afresh, each
         # played on by the rollout bot from there (the rest of the turn included) on the same random numbers.
+        # Their dice fought afresh draw from a stream of their own (afresh=True), the rest as the other side's.
         for side, start, orders in t.battle_sides():
-            tasks[("battle", j, side)] = (
-                start.to_json(history=False),
-                orders,
-                None,
-                None,
-                seed,
-                j,
-                per_battle,
-                h,
-                True,
-            )
+            text = start.to_json(history=False)
+            tasks[("battle", j, side)] = (text, orders, None, None, seed, j, per_battle, h, True)
     if model is None:
         last = len(turns)
         tasks[("plan", last, "default")] = (texts[last], None, None, None, seed, last, rollouts, None)

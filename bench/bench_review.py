@@ -59,9 +59,11 @@ print(seconds, cpu)
 """
 
 
-def recorded_game(turns: int, seed: int = 0, recorded_by: str = "others") -> GameState:
+def recorded_game(turns: int, seed: int = 0, recorded_by: str = "others", *, lasting: bool = True) -> GameState:
     """A 4-player game, recorded action by action, cut after ``turns`` player-turns: its seats played by
-    :data:`RECORDED_BY` (``"others"``) or all by the rollout bot (``"default"``)."""
+    :data:`RECORDED_BY` (``"others"``) or all by the rollout bot (``"default"``). With ``lasting`` it is the first
+    of the seed's games still going after ``turns`` player-turns; without, the seed's first game, cut there or
+    at its end (games picked for lasting are picked by their dice too)."""
     bots = [make_bot(name) for name in RECORDED_BY] if recorded_by == "others" else [ROLLOUT_BOT] * 4
     for attempt in range(50):
         rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(attempt,)))
@@ -70,7 +72,7 @@ def recorded_game(turns: int, seed: int = 0, recorded_by: str = "others") -> Gam
         while not state.is_terminal() and played < turns:
             replay_turn(state, (), rng, bots[state.player])
             played += 1
-        if played == turns and not state.is_terminal():
+        if not lasting or (played == turns and not state.is_terminal()):
             return state
     raise RuntimeError(f"no game of {turns} player-turns in 50 seeds")
 

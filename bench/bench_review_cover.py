@@ -123,6 +123,12 @@ def fitted_error(gap: np.ndarray, noise_se: np.ndarray, ref_se: np.ndarray) -> f
     return float(grid[int(np.argmax(loglik))])
 
 
+def half_widths(noise: np.ndarray, shown: np.ndarray, error: float, share: float) -> np.ndarray:
+    """The 95% half-widths of intervals of noise alone ``noise`` (half-widths) widened by a model's error of
+    ``error`` and ``share`` of the figures ``shown``, in quadrature, as the review widens them."""
+    return Z95 * np.sqrt((noise / Z95) ** 2 + error**2 + (share * shown) ** 2)
+
+
 def narrowest(gap: np.ndarray, shown: np.ndarray, noise: np.ndarray) -> tuple[float, float, float]:
     """The error ``e`` and share ``k`` (grids of 0.001 and 0.01) whose 95% intervals, half-width
     ``Z95 * hypot(noise / Z95, e, k * shown)``, hold ``gap`` for 95% of the turns with the least mean half-width;
@@ -137,7 +143,7 @@ def narrowest(gap: np.ndarray, shown: np.ndarray, noise: np.ndarray) -> tuple[fl
     best = (np.inf, np.nan, np.nan)
     for e in np.arange(0, 0.03, 0.001):
         for k in np.arange(0, 0.5, 0.01):
-            half = Z95 * np.sqrt((noise / Z95) ** 2 + e**2 + (k * shown) ** 2)
+            half = half_widths(noise, shown, e, k)
             if np.mean(np.abs(gap) <= half) >= 0.95:
                 best = min(best, (float(half.mean()), float(e), float(k)))
     return best[1], best[2], best[0]
@@ -194,7 +200,7 @@ def main() -> None:
             f"{100 * width:.2f} points"
         )
         for seed, (g, s, n) in zip(args.game_seed, games):
-            half = Z95 * np.sqrt((n / Z95) ** 2 + error**2 + (share * s) ** 2)
+            half = half_widths(n, s, error, share)
             print(
                 f"  game seed {seed}: they hold {held(int(np.sum(np.abs(g) <= half)), len(g))}; half-width, mean "
                 f"{100 * half.mean():.2f} points"

@@ -19,7 +19,6 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from analyzer.analysis.evaluator import CUT_ROLLOUTS, CUT_ROUNDS, ROLLOUT_BOT, chances
 from analyzer.analysis.review import (
     DECISION_ERROR,
-    PLANS,
     _values,
     decision_error,
     is_bots_own_turn,

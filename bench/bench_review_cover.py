@@ -26,6 +26,10 @@ Prints, for the decisions and for the dice, over the turns compared:
   :data:`~analyzer.analysis.review.DECISION_ERROR_SHARE`) with the narrowest intervals that hold it for 95% of
   the turns: how the two are fitted.
 
+Where an error is fitted, an interval is counted as holding the true figure when, widened by the reference's
+noise (in quadrature), it holds the reference's: counted without, the reference's noise would be taken for the
+model's error, and more of it the narrower the review's noise.
+
 Prints figures; asserts nothing.
 
     python bench/bench_review_cover.py [--game-seed 0 1 2] [--rollouts 8000 4000 4000] [--fit 0 1]
@@ -129,22 +133,30 @@ def half_widths(noise: np.ndarray, shown: np.ndarray, error: float, share: float
     return Z95 * np.sqrt((noise / Z95) ** 2 + error**2 + (share * shown) ** 2)
 
 
-def narrowest(gap: np.ndarray, shown: np.ndarray, noise: np.ndarray) -> tuple[float, float, float]:
+def narrowest(
+    gap: np.ndarray, shown: np.ndarray, noise: np.ndarray, ref_se: np.ndarray | None = None
+) -> tuple[float, float, float]:
     """The error ``e`` and share ``k`` (grids of 0.001 and 0.01) whose 95% intervals, half-width
-    ``Z95 * hypot(noise / Z95, e, k * shown)``, hold ``gap`` for 95% of the turns with the least mean half-width;
-    with that half-width (NaN where none do).
+    ``Z95 * hypot(noise / Z95, e, k * shown)``, hold the true figure for 95% of the turns with the least mean
+    half-width; with that half-width (NaN where none do). ``gap`` is the figures less a reference with standard
+    errors ``ref_se`` of its own: an interval holds the true figure as often as, widened by the reference's noise
+    in quadrature, it holds the reference, so that noise is not taken for the model's error.
 
     >>> rng = np.random.default_rng(0)
     >>> shown = rng.uniform(-0.3, 0.3, 4000)
     >>> e, k, _ = narrowest(rng.normal(0, 0.1 * np.abs(shown)), shown, np.zeros(4000))
     >>> bool(e < 0.01), round(k, 1)
     (True, 0.1)
+    >>> e, k, _ = narrowest(rng.normal(0, np.hypot(0.1 * shown, 0.01)), shown, np.zeros(4000), np.full(4000, 0.01))
+    >>> bool(e < 0.003), round(k, 1)
+    (True, 0.1)
     """
+    ref = np.zeros_like(gap) if ref_se is None else ref_se
     best = (np.inf, np.nan, np.nan)
     for e in np.arange(0, 0.03, 0.001):
         for k in np.arange(0, 0.5, 0.01):
             half = half_widths(noise, shown, e, k)
-            if np.mean(np.abs(gap) <= half) >= 0.95:
+            if np.mean(np.abs(gap) <= np.hypot(half, Z95 * ref)) >= 0.95:
                 best = min(best, (float(half.mean()), float(e), float(k)))
     return best[1], best[2], best[0]
 
@@ -190,19 +202,20 @@ def main() -> None:
         games.append(cover(seed, count, reference, args))
     fitted = [game for seed, game in zip(args.game_seed, games) if seed in args.fit]
     if len(games) > 1 and fitted:
-        gap, shown, noise = (np.concatenate(x) for x in zip(*fitted))
-        error, share, width = narrowest(gap, shown, noise)
+        gap, shown, noise, gap_se = (np.concatenate(x) for x in zip(*fitted))
+        error, share, width = narrowest(gap, shown, noise, gap_se)
         print(
             f"# games {', '.join(str(s) for s in args.game_seed if s in args.fit)} together ({len(gap)} turns): the "
-            f"error and share of the cost with the narrowest intervals that hold the reference for 95% of their "
-            f"turns (DECISION_ERROR, DECISION_ERROR_SHARE: {100 * DECISION_ERROR:.1f} points, "
+            f"error and share of the cost with the narrowest intervals that, widened by the reference's noise, hold it "
+            f"for 95% of their turns (DECISION_ERROR, DECISION_ERROR_SHARE: {100 * DECISION_ERROR:.1f} points, "
             f"{DECISION_ERROR_SHARE:.2f}): {100 * error:.1f} points, {share:.2f}; half-width, mean "
             f"{100 * width:.2f} points"
         )
-        for seed, (g, s, n) in zip(args.game_seed, games):
+        for seed, (g, s, n, se) in zip(args.game_seed, games):
             half = half_widths(n, s, error, share)
             print(
-                f"  game seed {seed}: they hold {held(int(np.sum(np.abs(g) <= half)), len(g))}; half-width, mean "
+                f"  game seed {seed}: widened by the reference's noise, they hold "
+                f"{held(int(np.sum(np.abs(g) <= np.hypot(half, Z95 * se))), len(g))}; half-width, mean "
                 f"{100 * half.mean():.2f} points"
             )
 
@@ -263,23 +276,25 @@ def cover(seed: int, rollouts: int, path: Path, args: argparse.Namespace) -> tup
         f"{100 * noise.mean():.2f} points"
     )
     error = fitted_error(shown - ref, noise / Z95, ref_se)
-    holds = np.abs(shown - ref) <= Z95 * np.hypot(noise / Z95, error)
+    holds = np.abs(shown - ref) <= Z95 * np.sqrt((noise / Z95) ** 2 + error**2 + ref_se**2)
     print(
         f"  the constant model's error these turns fit: {100 * error:.2f} points; "
-        f"with it the intervals hold the reference for {held(int(holds.sum()), len(decided))}, half-width, mean "
-        f"{100 * Z95 * np.hypot(noise / Z95, error).mean():.2f} points"
+        f"with it the intervals, widened by the reference's noise, hold the reference for "
+        f"{held(int(holds.sum()), len(decided))}, half-width, mean {100 * Z95 * np.hypot(noise / Z95, error).mean():.2f} "
+        "points"
     )
     grid = np.arange(0, 0.1, 0.0005)
-    covers = [np.mean(np.abs(shown - ref) <= Z95 * np.hypot(noise / Z95, e)) for e in grid]
+    covers = [np.mean(np.abs(shown - ref) <= Z95 * np.sqrt((noise / Z95) ** 2 + e**2 + ref_se**2)) for e in grid]
     least = float(grid[np.argmax(np.array(covers) >= 0.95)]) if max(covers) >= 0.95 else float("nan")
     print(
-        f"  the least constant error whose intervals hold the reference for 95% of the turns: {100 * least:.2f} "
-        f"points, half-width, mean {100 * Z95 * np.hypot(noise / Z95, least).mean():.2f} points"
+        f"  the least constant error whose intervals, widened by the reference's noise, hold it for 95% of the turns: "
+        f"{100 * least:.2f} points, half-width, mean {100 * Z95 * np.hypot(noise / Z95, least).mean():.2f} points"
     )
-    error, share, width = narrowest(shown - ref, shown, noise)
+    error, share, width = narrowest(shown - ref, shown, noise, ref_se)
     print(
         f"  the error and share of the cost (DECISION_ERROR, DECISION_ERROR_SHARE: {100 * DECISION_ERROR:.1f} points, "
-        f"{DECISION_ERROR_SHARE:.2f}) with the narrowest intervals that hold it for 95% of the turns: "
+        f"{DECISION_ERROR_SHARE:.2f}) with the narrowest intervals that, widened by the reference's noise, hold it for 95% "
+        f"of the turns: "
         f"{100 * error:.1f} points, {share:.2f}; half-width, mean {100 * width:.2f} points"
     )
     searched = [i for i, j in enumerate(decided) if table.loc[j, "best_plan"] != "default"]
@@ -287,13 +302,13 @@ def cover(seed: int, rollouts: int, path: Path, args: argparse.Namespace) -> tup
         f"  turns whose best plan was a searched one: {len(searched)}, held: "
         f"{int(np.sum((low[searched] <= ref[searched]) & (ref[searched] <= high[searched])))}"
     )
-    gap = shown - ref
+    gap, gap_se = shown - ref, ref_se
     ref, ref_se = np.array(
         [paired(wins, j, [(f"{k} as it fell", f"{k} afresh") for k in range(len(turns[j].battles))]) for j in fought]
     ).T
     low, high = (table.loc[fought, f"dice_{end}"].to_numpy() for end in ("low", "high"))
     report("dice", table.loc[fought, "dice"].to_numpy(), low, high, ref, ref_se)
-    return gap, shown, noise
+    return gap, shown, noise, gap_se
 
 
 if __name__ == "__main__":

@@ -8,8 +8,8 @@ model, on seed 0, the same figures every view shows. The dice and the decisions 
 rollouts: a turn is played from its position, then every seat is played on by the default bot
 (:data:`ROLLOUT_BOT`) up to the start of the mover's turn :data:`REVIEW_ROUNDS` rounds on, and the model values
 the position reached. Rollout
-``r`` of player-turn ``j`` draws every random number from the children of ``SeedSequence(seed, spawn_key=(j, r))``
-(:func:`rollout_stream`: one for the mover's turn, one for the rounds after it, one for a battle fought afresh),
+``r`` of player-turn ``j`` draws every random number from three streams of its own, keyed by the seed and ``j``
+(:class:`RolloutStreams`: one for the mover's turn, one for the rounds after it, one for a battle fought afresh),
 whatever process plays it, so a review is the same for a seed whatever the number of workers; two sides of a
 turn or a battle that end alike play on alike. Where the
 model cannot value the game (another map, no model file), the rollouts play on to the game's end and count
@@ -121,33 +121,35 @@ from analyzer.sim.intervals import Z95, chance_table, controlled_mean_interval
 from analyzer.value.model import shipped
 
 #: Rollouts per turn, replay and plan by default (bench/bench_review.py times a 4-player game of 100
-#: player-turns at this budget: 47.0 s on 2 workers, about 4 of them the win chances of its positions; its
-#: decisions' intervals are 2.65 points wide each side on average over its turns, 3.27 over the 81 the default bot
-#: would not have played. Before the rollouts' turns were played in compiled code, 300 took 50.1 s).
-ROLLOUTS = 600
+#: player-turns at this budget: 49.0 s on 2 workers, about 4 of them the win chances of its positions; its
+#: decisions' intervals are 2.49 points wide each side on average over its turns, 3.08 over the 81 the default bot
+#: would not have played). At 600 the same review takes 38.8 s, and the intervals fitted there are 3.3 points wide
+#: on those turns: beyond that, more rollouts narrow them slowly, as the model's error, which they do not touch,
+#: is most of what is left.
+ROLLOUTS = 900
 #: A battle's rollouts on each side (as it fell, fought afresh), as a share of :data:`ROLLOUTS`: a turn has
 #: several battles, and the dice part sums them, so each needs fewer for the turn's interval. The battles are
-#: most of a review's rollouts (737 battles in bench_review.py's game); at 50 a side their intervals are about
-#: as wide as at 300 rollouts of three rounds, and the rest of the budget goes to the decisions.
-BATTLE_SHARE = 12
+#: a large part of a review's rollouts (737 battles in bench_review.py's game); 50 a side, and the rest of the
+#: budget goes to the decisions.
+BATTLE_SHARE = 18
 #: The model's error in a decision's cost, where the rollouts stop, which the spread of the paired differences does
 #: not show: one standard deviation, in win chance, of ``DECISION_ERROR`` and :data:`DECISION_ERROR_SHARE` of the
 #: cost, added to the decisions' intervals. The two sides of a small cost end in like positions, which the model
 #: misvalues alike; a large one's end apart, where its errors do not cancel. Fitted with the shipped model at the
 #: default budget on ``bench/bench_review_cover.py``'s games seeds 0 and 1 together: the pair with the narrowest
-#: intervals on average that hold the figure of whole rollouts (8,000 and 4,000 a side) for 95% of their 174
-#: turns (75 of 81 and 91 of 93); they hold 88 of the 90 turns of game seed 2, held out
-#: (``results/bench/bench_review_cover.txt``).
-DECISION_ERROR = 0.008
+#: intervals on average that hold the true figure for 95% of their 174 turns, counted against whole rollouts
+#: (8,000 and 4,000 a side) with those rollouts' own noise (77 of 81 and 89 of 93); they hold 88 of the 90 turns
+#: of game seed 2, held out (``results/bench/bench_review_cover.txt``).
+DECISION_ERROR = 0.007
 #: The share of a decision's cost that :data:`DECISION_ERROR` adds to, as an error of its own.
-DECISION_ERROR_SHARE = 0.02
+DECISION_ERROR_SHARE = 0.06
 #: Rounds each rollout of the dice and the decisions plays before the model values its end, as the win chances'
 #: own rollouts do (:data:`~analyzer.analysis.evaluator.CUT_ROUNDS`). At three, the model's error where they stop
 #: showed beside the rollouts' noise (a constant error of 1.4 and 1.0 points fitted the two games at 700
-#: rollouts, and the pair that held 95% of one game held 89% of the other); at four it fits 0.0 and 0.02 points,
-#: and the intervals are nearly the rollouts' noise alone.
+#: rollouts, and the pair that held 95% of one game held 89% of the other); at four it fits 0.00 to 0.02 points on
+#: three games, and what the intervals add for the model covers the tails of a few costly turns.
 REVIEW_ROUNDS = 4
-#: The streams of a review's rollout (:func:`rollout_stream`): the mover's turn's, the later rounds', and the
+#: The streams of a review's rollout (:class:`RolloutStreams`): the mover's turn's, the later rounds', and the
 #: recorded battles' fought afresh.
 TURN_STREAM, LATER_STREAM, AFRESH_STREAM = 0, 1, 2
 #: Turns searched with every plan (the turns that moved some player's chance most).
@@ -473,7 +475,7 @@ def _values(
     luck in the rollout's battles, whose mean is 0: rollouts x (seats + seats). A module-level function, for
     worker processes.
 
-    The mover's turn and the rounds after it draw from two streams of the rollout (:func:`rollout_stream`), so
+    The mover's turn and the rounds after it draw from two streams of the rollout (:class:`RolloutStreams`), so
     that the rollouts ``r`` of two turns that end alike play on alike: the difference between the two sides
     of a decision or a battle then holds less of the later rounds' dice. With ``afresh`` the recorded battle
     orders draw their dice from a third: the battle fought afresh on one side and the turn that follows it on
@@ -486,9 +488,10 @@ def _values(
     luck = np.zeros((rollouts, int(start.S[N_FORCES])))
     ends = []
     bot = PLANS[plan] if plan is not None else ROLLOUT_BOT
+    streams = RolloutStreams(seed, j)
     for r in range(rollouts):
-        rng, rest = rollout_stream(seed, j, r, TURN_STREAM), rollout_stream(seed, j, r, LATER_STREAM)
-        fresh = rollout_stream(seed, j, r, AFRESH_STREAM) if afresh else None
+        rng, rest = streams(r, TURN_STREAM), streams(r, LATER_STREAM)
+        fresh = streams(r, AFRESH_STREAM) if afresh else None
         s = face_down.determinize(start, rng) if start.face_down else start.copy()
         s.history = []
         replay_turn(s, decisions or (), rng, bot, outcomes, luck[r], fresh=fresh, compiled=True)
@@ -503,10 +506,39 @@ def _values(
     return np.hstack([out, luck[:, :n]])
 
 
-def rollout_stream(seed: int, j: int, r: int, i: int) -> np.random.Generator:
-    """Stream ``i`` of rollout ``r`` of player-turn ``j``: the ``i``-th child of ``SeedSequence(seed, (j, r))``
-    (:data:`TURN_STREAM`, :data:`LATER_STREAM` or :data:`AFRESH_STREAM`), made only where it is used."""
-    return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(j, r, i)))
+class RolloutStreams:
+    """The random streams of player-turn ``j``'s rollouts in a review on ``seed``: stream ``i`` of rollout ``r``
+    (:data:`TURN_STREAM`, :data:`LATER_STREAM` or :data:`AFRESH_STREAM`) is the counter-based Philox generator keyed
+    by ``SeedSequence(seed, spawn_key=(j,))``, its counter started at ``(0, 0, r, i)``: streams of their own, whatever
+    process plays them, as far apart as 2**128 draws. Setting a counter takes 2 microseconds, where a generator
+    seeded afresh takes 12, and numba takes a generator it was handed before in far less time than a new one (about
+    45 microseconds less a compiled call, two a rollout): a rollout of bench_review.py's game in 0.31 ms, not 0.40.
+
+    ``streams(r, i)`` sets stream ``i``'s one generator at rollout ``r``'s start and returns it: a generator
+    returned for one rollout must not be drawn from once the next rollout's is asked for.
+
+    >>> streams = RolloutStreams(0, 5)
+    >>> a = streams(1, TURN_STREAM).random(2)
+    >>> b = streams(2, TURN_STREAM).random(2)
+    >>> bool((streams(1, TURN_STREAM).random(2) == a).all()), bool((a != b).all())
+    (True, True)
+    """
+
+    def __init__(self, seed: int, j: int) -> None:
+        self._key = np.random.SeedSequence(seed, spawn_key=(j,)).generate_state(2, np.uint64)
+        self._generators = [np.random.Generator(np.random.Philox(key=self._key)) for _ in range(3)]
+
+    def __call__(self, r: int, i: int) -> np.random.Generator:
+        generator = self._generators[i]
+        generator.bit_generator.state = {
+            "bit_generator": "Philox",
+            "state": {"counter": np.array([0, 0, r, i], dtype=np.uint64), "key": self._key},
+            "buffer": np.zeros(4, dtype=np.uint64),
+            "buffer_pos": 4,
+            "has_uint32": 0,
+            "uinteger": 0,
+        }
+        return generator
 
 
 def _chances(position: str) -> np.ndarray:
@@ -631,7 +663,7 @@ def decision_error(cost: Any) -> Any:
     the cost, in quadrature.
 
     >>> round(float(decision_error(0.0)), 4), round(float(decision_error(-0.2)), 4)
-    (0.008, 0.0089)
+    (0.007, 0.0139)
     """
     return np.hypot(DECISION_ERROR, DECISION_ERROR_SHARE * cost)
 

@@ -23,7 +23,7 @@ from analyzer.webapp.cached import figure_png
 #: Session key of the reviews made in this session, by (game JSON, rollouts, seed).
 REVIEWS = "reviews"
 #: Rollouts offered: the review's default budget and quicker ones for a first look.
-ROLLOUT_CHOICES = (50, 100, 300, ROLLOUTS)
+ROLLOUT_CHOICES = (50, 100, 300, 600, ROLLOUTS)
 
 
 #: A figure with nothing to stand on (a player with no turn reviewed yet).
@@ -57,7 +57,7 @@ def review_view(game: GameState, names: list[str]) -> None:
         value=ROLLOUTS,
         key="review_rollouts",
         help="More rollouts give narrower intervals, down to the model's own error, and take longer "
-        "(about 50 seconds for 100 player-turns at 600 on two cores).",
+        "(about 50 seconds for 100 player-turns at 900 on two cores).",
     )
     key = (subject.to_json(), int(rollouts), 0)
     reviews: dict[tuple[str, int, int], GameReview] = st.session_state.setdefault(REVIEWS, {})

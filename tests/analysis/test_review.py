@@ -18,7 +18,11 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 
 from analyzer.analysis.evaluator import CUT_ROLLOUTS, CUT_ROUNDS, ROLLOUT_BOT, chances
 from analyzer.analysis.review import (
+    AFRESH_STREAM,
     DECISION_ERROR,
+    LATER_STREAM,
+    TURN_STREAM,
+    RolloutStreams,
     _values,
     decision_error,
     is_bots_own_turn,
@@ -301,6 +305,21 @@ def test_the_review_is_the_same_whatever_the_workers() -> None:
     one = review_game(game, rollouts=8, seed=9, turning_points=1)
     two = review_game(game, rollouts=8, seed=9, turning_points=1, workers=2)
     assert one.turns.equals(two.turns) and one.chances.equals(two.chances)
+
+
+def test_a_rollouts_streams_are_its_own_whatever_was_drawn_before() -> None:
+    # Worker processes take a turn's rollouts in any order, and one generator serves each stream in turn: a stream
+    # must depend on (seed, turn, rollout, stream) alone, and differ in each of them.
+    streams = [TURN_STREAM, LATER_STREAM, AFRESH_STREAM]
+    fresh = {(r, i): RolloutStreams(3, 7)(r, i).random(5) for r in range(4) for i in streams}
+    shared = RolloutStreams(3, 7)
+    for r in (3, 1, 0, 2):
+        for i in reversed(streams):
+            shared(r, i).random(1000)  # a long draw first, and the stream asked again
+            assert np.array_equal(shared(r, i).random(5), fresh[(r, i)])
+    others = [RolloutStreams(4, 7)(0, TURN_STREAM).random(5), RolloutStreams(3, 8)(0, TURN_STREAM).random(5)]
+    draws = list(fresh.values()) + others
+    assert len({d.tobytes() for d in draws}) == len(draws)
 
 
 def test_the_reviews_win_chances_are_the_figures_every_view_shows() -> None:

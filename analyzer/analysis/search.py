@@ -53,7 +53,7 @@ from analyzer.game.state import GameState
 from analyzer.game.vocabulary import Phase
 from analyzer.sim import playout
 from analyzer.sim.battles import resolve_order
-from analyzer.sim.runs import game_rng
+from analyzer.sim.runs import Reused, game_rng
 from analyzer.value.model import ValueModel
 
 #: The variants of the default bot's turn that the search tries, by name: each changes a few of the
@@ -216,6 +216,7 @@ def suggest_turn(
     horizon = state.turn + int(np.sum(state.alive)) if model is not None else None
     # The base bot in every seat, made once for all the rollouts.
     bots = playout.Prepared([base] * state.n_players, state.board, state.rules.dice, state.rules.balanced_blitz)
+    reused = Reused()  # every plan's rollout k on game_rng(seed, k)'s numbers, without a new generator for each
     started = time.perf_counter()
     k = 0
     while (rollouts is not None and k < rollouts) or (
@@ -228,10 +229,11 @@ def suggest_turn(
             if k == 0 or not state.face_down
             else face_down.determinize(state, np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(k, 1))))
         )
+        begin = game_rng(seed, k)  # never drawn from: each plan's rollout starts where it stands
         for name in names:
             s = start.copy()
             s.rules = rules
-            rng = game_rng(seed, k)
+            rng = reused.at(begin)
             _play_turn(s, me, chosen[name], rng, first_turns[name] if k == 0 else None, base)
             wins[name].append(_value(s, me, horizon, rng, bots, model))
         k += 1

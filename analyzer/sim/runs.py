@@ -133,6 +133,27 @@ def game_rng(seed: int, game: int) -> np.random.Generator:
     return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(game,)))
 
 
+class Reused:
+    """One generator for many short games, set to another generator's start for each: the same numbers, and
+    numba takes a generator it was handed before in far less time than a new one (about 45 microseconds less a
+    compiled call), which counts in rollouts of a fraction of a millisecond.
+
+    >>> reused = Reused()
+    >>> a = reused.at(game_rng(5, 3)).random(2)
+    >>> b = reused.at(game_rng(5, 4)).random(2)
+    >>> bool((a == game_rng(5, 3).random(2)).all()), bool((b == game_rng(5, 4).random(2)).all())
+    (True, True)
+    """
+
+    def __init__(self) -> None:
+        self._generator = np.random.Generator(np.random.PCG64())
+
+    def at(self, start: np.random.Generator) -> np.random.Generator:
+        """The one generator, set to where ``start`` (a PCG64 generator) stands."""
+        self._generator.bit_generator.state = start.bit_generator.state
+        return self._generator
+
+
 def resolve_bots(bots: Sequence[Bot | str], n_players: int) -> tuple[tuple[Bot, ...], tuple[str, ...]]:
     """Bot objects and names for each seat, from names (see :func:`analyzer.bots.make_bot`) or objects.
 

@@ -31,7 +31,12 @@ NONE = "–"
 
 
 def _points(x: float) -> str:
-    return f"{100 * x:+.1f}"
+    """A win chance in signed points to a tenth, a figure that rounds to 0 shown as +0.0, never -0.0.
+
+    >>> _points(0.1234), _points(-0.0004), _points(-0.0051)
+    ('+12.3', '+0.0', '-0.5')
+    """
+    return f"{round(100 * x, 1) + 0.0:+.1f}"  # adding 0.0 turns a rounded -0.0 into 0.0
 
 
 def review_view(game: GameState, names: list[str]) -> None:

@@ -95,12 +95,9 @@ def report(
     bias, bias_low, bias_high = (float(x[0]) for x in mean_interval(gap[:, None]))
     print(f"{what}: {n} turns; the reference's standard error, mean over the turns: {100 * ref_se.mean():.2f} points")
     print(f"  the review's 95% intervals hold the reference: {held(int(np.sum((low <= ref) & (ref <= high))), n)}")
-    # The reference's own noise moves it out of intervals that hold the true figure: counted in, a true cover of
-    # 95% shows as 95%.
-    wide = np.hypot((high - low) / 2, Z95 * ref_se)
     print(
         f"  the same, widened by the reference's own noise (1.96 standard errors, in quadrature): "
-        f"{held(int(np.sum(np.abs(gap) <= wide)), n)}"
+        f"{held(int(np.sum(holds_truth(gap, (high - low) / 2, ref_se))), n)}"
     )
     print(
         f"  review less reference: mean {100 * bias:+.2f} [{100 * bias_low:+.2f}, {100 * bias_high:+.2f}] points, "
@@ -125,6 +122,14 @@ def fitted_error(gap: np.ndarray, noise_se: np.ndarray, ref_se: np.ndarray) -> f
     var = noise_se[None, :] ** 2 + ref_se[None, :] ** 2 + grid[:, None] ** 2
     loglik = -0.5 * (np.log(var) + gap[None, :] ** 2 / var).sum(axis=1)
     return float(grid[int(np.argmax(loglik))])
+
+
+def holds_truth(gap: np.ndarray, half: np.ndarray, ref_se: np.ndarray) -> np.ndarray:
+    """Whether each interval of half-width ``half`` holds the true figure, counted against a reference ``gap`` away
+    with standard errors ``ref_se`` of its own: the reference's noise moves it out of intervals that hold the true
+    figure, so an interval counts as holding it when, widened by that noise in quadrature, it holds the reference
+    (a true cover of 95% then shows as 95%)."""
+    return np.abs(gap) <= np.hypot(half, Z95 * ref_se)
 
 
 def half_widths(noise: np.ndarray, shown: np.ndarray, error: float, share: float) -> np.ndarray:
@@ -156,7 +161,7 @@ def narrowest(
     for e in np.arange(0, 0.03, 0.001):
         for k in np.arange(0, 0.5, 0.01):
             half = half_widths(noise, shown, e, k)
-            if np.mean(np.abs(gap) <= np.hypot(half, Z95 * ref)) >= 0.95:
+            if np.mean(holds_truth(gap, half, ref)) >= 0.95:
                 best = min(best, (float(half.mean()), float(e), float(k)))
     return best[1], best[2], best[0]
 
@@ -215,7 +220,7 @@ def main() -> None:
             half = half_widths(n, s, error, share)
             print(
                 f"  game seed {seed}: widened by the reference's noise, they hold "
-                f"{held(int(np.sum(np.abs(g) <= np.hypot(half, Z95 * se))), len(g))}; half-width, mean "
+                f"{held(int(np.sum(holds_truth(g, half, se))), len(g))}; half-width, mean "
                 f"{100 * half.mean():.2f} points"
             )
 
@@ -276,19 +281,19 @@ def cover(seed: int, rollouts: int, path: Path, args: argparse.Namespace) -> tup
         f"{100 * noise.mean():.2f} points"
     )
     error = fitted_error(shown - ref, noise / Z95, ref_se)
-    holds = np.abs(shown - ref) <= Z95 * np.sqrt((noise / Z95) ** 2 + error**2 + ref_se**2)
+    half = half_widths(noise, shown, error, 0.0)
     print(
         f"  the constant model's error these turns fit: {100 * error:.2f} points; "
         f"with it the intervals, widened by the reference's noise, hold the reference for "
-        f"{held(int(holds.sum()), len(decided))}, half-width, mean {100 * Z95 * np.hypot(noise / Z95, error).mean():.2f} "
-        "points"
+        f"{held(int(holds_truth(shown - ref, half, ref_se).sum()), len(decided))}, half-width, mean "
+        f"{100 * half.mean():.2f} points"
     )
     grid = np.arange(0, 0.1, 0.0005)
-    covers = [np.mean(np.abs(shown - ref) <= Z95 * np.sqrt((noise / Z95) ** 2 + e**2 + ref_se**2)) for e in grid]
+    covers = [np.mean(holds_truth(shown - ref, half_widths(noise, shown, e, 0.0), ref_se)) for e in grid]
     least = float(grid[np.argmax(np.array(covers) >= 0.95)]) if max(covers) >= 0.95 else float("nan")
     print(
         f"  the least constant error whose intervals, widened by the reference's noise, hold it for 95% of the turns: "
-        f"{100 * least:.2f} points, half-width, mean {100 * Z95 * np.hypot(noise / Z95, least).mean():.2f} points"
+        f"{100 * least:.2f} points, half-width, mean {100 * half_widths(noise, shown, least, 0.0).mean():.2f} points"
     )
     error, share, width = narrowest(shown - ref, shown, noise, ref_se)
     print(

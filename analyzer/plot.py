@@ -666,3 +666,45 @@ def whole_ticks(lo: int, hi: int, most: int = 10) -> list[int]:
     step = next(m * 10**e for e in itertools.count() for m in (1, 2, 5) if span / (m * 10**e) <= most)
     first = -(-lo // step) * step
     return list(range(first, hi + 1, step))
+
+
+def turn_chart(
+    frame: pd.DataFrame,
+    value: str,
+    title: str,
+    names: Sequence[str],
+    colors: Sequence[str],
+    domain: tuple[float, float] | None = None,
+) -> alt.Chart:
+    """Each player's ``value`` over the turns, from ``frame`` (a row per turn and player: ``turn``, ``name`` and
+    ``value``): a line each, named and coloured as ``names`` and ``colors``, with a point at every turn so that a
+    game of one turn still shows, and an axis of whole turns.
+
+    >>> import pandas as pd
+    >>> frame = pd.DataFrame({"turn": [1, 1], "name": ["Ann", "Bo"], "percentile": [77.0, 23.0]})
+    >>> spec = turn_chart(frame, "percentile", "percentile", ["Ann", "Bo"], ["#d62728", "#1f77b4"]).to_dict()
+    >>> spec["mark"]["type"], spec["mark"]["point"]["filled"], spec["encoding"]["x"]["axis"]["values"]
+    ('line', True, [1])
+    """
+    import altair as alt
+
+    first, last = int(frame["turn"].min()), int(frame["turn"].max())
+    x = alt.X(
+        "turn:Q",
+        title="turn",
+        # A single turn would make a scale of no width, which Vega labels 1.000000.
+        scale=alt.Scale(domain=[first, last] if last > first else [first - 1, first + 1], nice=False),
+        axis=alt.Axis(values=whole_ticks(first, last), format="d"),
+    )
+    y = alt.Y(f"{value}:Q", title=title, scale=alt.Scale(domain=list(domain)) if domain else alt.Undefined)
+    color = alt.Color(
+        "name:N",
+        scale=alt.Scale(domain=list(names), range=list(colors)),
+        legend=alt.Legend(title=None, orient="bottom"),
+    )
+    tooltip = ["turn:Q", "name:N", alt.Tooltip(f"{value}:Q", format=".0f")]
+    return (
+        alt.Chart(frame)
+        .mark_line(point=alt.OverlayMarkDef(filled=True, size=30))
+        .encode(x=x, y=y, color=color, tooltip=tooltip)
+    )

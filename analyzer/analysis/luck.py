@@ -40,6 +40,7 @@ battle step assumes. The neutral force of a 2-player game has no luck meter.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -344,3 +345,33 @@ def extreme_battles(
         if unlucky is None or bad < unlucky[1]:
             unlucky = (b, bad)
     return lucky, unlucky
+
+
+def extreme_battle_notes(state: GameState, player: int, names: Sequence[str]) -> list[str]:
+    """``player``'s luckiest and unluckiest battle (:func:`extreme_battles`) told in a sentence each, or in one
+    where they are the same battle (a player who fought one battle), with each side's players called by
+    ``names``; none where the player fought no battle."""
+    lucky, unlucky = extreme_battles(state, player)
+    if lucky is None or unlucky is None:
+        return []
+    terr = state.board.territories
+
+    def told(b: BattleLuck) -> str:
+        lost, destroyed = (
+            (b.attacker_lost, b.defender_lost) if b.attacker == player else (b.defender_lost, b.attacker_lost)
+        )
+        return (
+            f"turn {b.turn}, {names[b.attacker]}'s {terr[b.source]} ({b.attackers}) on {names[b.defender]}'s "
+            f"{terr[b.target]} ({b.defenders}): {names[player]} lost {lost} and destroyed {destroyed}"
+        )
+
+    if lucky[0] is unlucky[0]:
+        return [
+            f"The one battle of {names[player]}: {told(lucky[0])}; a result at least this good has probability "
+            f"{lucky[1]:.1%}, at least this bad {unlucky[1]:.1%}"
+        ]
+    return [
+        f"Luckiest battle for {names[player]}: {told(lucky[0])}; a result at least this good has probability {lucky[1]:.1%}",
+        f"Unluckiest battle for {names[player]}: {told(unlucky[0])}; a result at least this bad has probability "
+        f"{unlucky[1]:.1%}",
+    ]

@@ -26,7 +26,7 @@ import pandas as pd
 import streamlit as st
 
 from analyzer.analysis.log import log_csv, log_lines
-from analyzer.analysis.luck import extreme_battles, luck_series, luck_table
+from analyzer.analysis.luck import extreme_battle_notes, luck_series, luck_table
 from analyzer.analysis.setup import likely_continent, random_claims, setup_force, spread_rest
 from analyzer.errors import RiskAnalyzerError
 from analyzer.game import face_down
@@ -37,7 +37,7 @@ from analyzer.game.vocabulary import Phase, forces, player_count
 from analyzer.game.wording import armies_text
 from analyzer.limits import MAX_NAME_LENGTH
 from analyzer.live import LIVE_LABEL, LiveGame
-from analyzer.plot import PICK_SELECTION, board_spec, chart_picks
+from analyzer.plot import PICK_SELECTION, board_spec, chart_picks, turn_chart
 from analyzer.services.entries import (
     Blank,
     Count,
@@ -822,28 +822,12 @@ def _luck(s: GameState, names: list[str]) -> None:
         "(exact, from the dice; 50 is average)"
     )
     st.dataframe(shown, hide_index=True, width="stretch")
-    series = luck_series(s)
-    chart = series.pivot(index="turn", columns="player", values="percentile")
-    chart.columns = [names[int(p)] for p in chart.columns]
-    colors = player_colors(s)
+    series = luck_series(s).assign(name=lambda f: [names[int(p)] for p in f["player"]])
     st.caption("Luck percentile after each turn (50: as the dice should go)")
-    st.line_chart(
-        chart, y_label="percentile", x_label="turn", color=[colors[int(p)] for p in sorted(set(series["player"]))]
+    st.altair_chart(
+        turn_chart(series, "percentile", "percentile", names[: s.n_players], player_colors(s)[: s.n_players], (0, 100)),
+        width="stretch",
     )
     for p in range(s.n_players):
-        lucky, unlucky = extreme_battles(s, p)
-        for what, found in (("Luckiest", lucky), ("Unluckiest", unlucky)):
-            if found is None:
-                continue
-            b, prob = found
-            terr = s.board.territories
-            lost, destroyed = (
-                (b.attacker_lost, b.defender_lost) if b.attacker == p else (b.defender_lost, b.attacker_lost)
-            )
-            st.caption(
-                plain(
-                    f"{what} battle for {names[p]}: turn {b.turn}, {names[b.attacker]}'s {terr[b.source]} ({b.attackers}) "
-                    f"on {names[b.defender]}'s {terr[b.target]} ({b.defenders}): {names[p]} lost {lost} and destroyed "
-                    f"{destroyed}; a result at least this {'good' if what == 'Luckiest' else 'bad'} has probability {prob:.1%}"
-                )
-            )
+        for note in extreme_battle_notes(s, p, names):
+            st.caption(plain(note))

@@ -8,7 +8,15 @@ from functools import cache
 
 import pytest
 
-from analyzer.analysis.luck import battle_luck, extreme_battles, loss_distribution, luck_series, luck_table, player_luck
+from analyzer.analysis.luck import (
+    battle_luck,
+    extreme_battle_notes,
+    extreme_battles,
+    loss_distribution,
+    luck_series,
+    luck_table,
+    player_luck,
+)
 from analyzer.game.actions import Attack, Battle, Defend, EndAttack, EndTurn, MoveIn, Place, Roll
 from analyzer.game.dice import DiceRules
 from analyzer.game.state import GameState
@@ -180,3 +188,27 @@ def test_series_and_extremes() -> None:
     red_bad = [b.p_as_bad if b.attacker == 0 else b.p_as_good for b in everything if 0 in (b.attacker, b.defender)]
     assert lucky[1] == min(red_good) and unlucky[1] == min(red_bad)
     assert extreme_battles(state, 2)[0] is not None  # Green defended twice
+
+
+def test_a_players_one_battle_is_told_once_with_both_tails_and_several_as_luckiest_and_unluckiest() -> None:
+    state = GameState.from_position([0] * 14 + [1] * 14 + [2] * 14, [3] * 42, n_players=3, player=0)
+    names = ["Red", "Blue", "Green"]
+    for a in [Place("Iceland", 11), Battle("Iceland", "Scandinavia", 12, 0)]:  # 14 against 3: taken, 2 lost
+        state.apply(a)
+    (b,) = battle_luck(state)
+    assert (b.attacker_lost, b.defender_lost) == (2, 3)
+    (red,) = extreme_battle_notes(state, 0, names)
+    assert red == (
+        "The one battle of Red: turn 1, Red's Iceland (14) on Blue's Scandinavia (3): Red lost 2 and destroyed 3; "
+        f"a result at least this good has probability {b.p_as_good:.1%}, at least this bad {b.p_as_bad:.1%}"
+    )
+    (blue,) = extreme_battle_notes(state, 1, names)
+    assert "Blue lost 3 and destroyed 2" in blue and f"good has probability {b.p_as_bad:.1%}" in blue
+    assert extreme_battle_notes(state, 2, names) == []  # Green fought no battle
+    several = small_log()
+    lucky, unlucky = extreme_battles(several, 0)
+    assert lucky is not None and unlucky is not None and lucky[0] is not unlucky[0]
+    notes = extreme_battle_notes(several, 0, names)
+    assert [n.split(":")[0] for n in notes] == ["Luckiest battle for Red", "Unluckiest battle for Red"]
+    assert notes[0].endswith(f"at least this good has probability {lucky[1]:.1%}")
+    assert notes[1].endswith(f"at least this bad has probability {unlucky[1]:.1%}")

@@ -1060,6 +1060,10 @@ def test_a_whole_turn_is_suggested_on_the_button_with_its_interval_and_plays_leg
     assert f"95% interval: **{tip.gain_low:+.1%} to {tip.gain_high:+.1%}**" in [m.value for m in at.markdown]
     assert tip.gain_low <= tip.gain <= tip.gain_high
     assert tip.gain == pytest.approx(tip.win_chance - tip.default_win_chance)
+    # The plans' chances a round on are the search's, not the win chances every view shows: only gains are shown.
+    (plans,) = [d.value for d in at.dataframe if "gain" in d.value.columns]
+    assert list(plans.columns) == ["plan", "rollouts", "gain", "gain_low", "gain_high"]
+    assert not any(f"{tip.win_chance:.0%}" in m.value for m in at.markdown)
     # One numbered step per decision of the turn, placements first.
     (steps,) = [seen(m).splitlines() for m in at.markdown if seen(m).startswith("1. ")]
     assert len(steps) == len(tip.actions) == len(tip.line) > 0

@@ -55,12 +55,15 @@ test: $(TEST_STAMP) browser postgres
 	$(VENV)/bin/ruff format --check .
 	$(PY) -m pytest -n 2 --dist loadgroup
 
-# Each script's output is also kept under results/bench/, where the docs' contributor guide shows it:
-# commit it to publish a run's figures (nothing in the docs or the README is typed from a run).
+# Each script's output is also kept under build/bench/. The records the docs show are under results/bench/, each
+# with a first line saying how and where it was run (several were run with other options than the defaults, or
+# twice): to publish a run, copy its output there with such a line and commit it. A run here never overwrites them.
+BENCH_OUT := build/bench
 bench: $(RUN_STAMP) $(POSTGRES_STAMP) postgres
-	@mkdir -p results/bench
-	@for f in bench/bench_*.py; do echo "== $$f"; out=results/bench/$$(basename $$f .py).txt; \
+	@mkdir -p $(BENCH_OUT)
+	@for f in bench/bench_*.py; do echo "== $$f"; out=$(BENCH_OUT)/$$(basename $$f .py).txt; \
 		$(PY) $$f > $$out; status=$$?; cat $$out; test $$status -eq 0 || exit 1; done
+	@echo "Each script's output is in $(BENCH_OUT)/; the committed records are in results/bench/."
 
 # The site goes to docs/_build/html; `make test` builds it too, with warnings as errors (tests/test_docs.py).
 docs: $(DOCS_STAMP)

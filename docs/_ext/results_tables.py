@@ -18,7 +18,7 @@ extension reads it when the site is built, so the page and the results cannot di
     rerun with more games changes the page at the next build.
 
 ``bench-output``
-    The text ``make bench`` saved under ``results/bench/``, one block per script.
+    The benchmark records committed under ``results/bench/``, one block per file.
 
 A file, cell or column that is not there is a build error (a warning, which ``make test``
 turns into a failure), so a page cannot silently lose a table when a study is renamed.
@@ -290,7 +290,7 @@ class NotebookTable(SphinxDirective):
 
 
 class BenchOutput(SphinxDirective):
-    """``bench-output``: what ``make bench`` saved under ``results/bench/``, or where to get it."""
+    """``bench-output``: the benchmark records committed under ``results/bench/``, or where to get them."""
 
     def run(self) -> list[nodes.Node]:
         folder = RESULTS / "bench"
@@ -302,8 +302,10 @@ class BenchOutput(SphinxDirective):
             note += nodes.Text("No benchmark run is committed yet: ")
             note += nodes.literal(text="make bench")
             note += nodes.Text(" prints every figure and saves it under ")
+            note += nodes.literal(text="build/bench/")
+            note += nodes.Text("; a run copied to ")
             note += nodes.literal(text="results/bench/")
-            note += nodes.Text(", and this page shows it at the next build.")
+            note += nodes.Text(" shows here at the next build.")
             return [note]
         result: list[nodes.Node] = []
         for path in files:

@@ -779,11 +779,12 @@ def review_game(
             sum((a[0] - b[0] for a, b in zip(fell, fresh)), np.zeros(per_battle)),
             sum((a[1] - b[1] for a, b in zip(fell, fresh)), np.zeros((per_battle, n))),
         )
-        # The model's error where the rollouts stop moves the two sides' values apart by more than their noise.
+        # The model's error where the rollouts stop moves the two sides' values apart by more than their noise,
+        # whenever the two sides are two turns: the bot's own turn against another plan too.
         decisions = _mean_interval(
             replayed[0] - plans[best][0],
             np.hstack([replayed[1], plans[best][1]]),
-            decision_error if model is not None and j not in own else None,
+            decision_error if model is not None and (j not in own or best != "default") else None,
         )
         net, expected, battles = luck.get(j, (0, 0.0, 0))
         row = {

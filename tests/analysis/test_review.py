@@ -32,7 +32,7 @@ from analyzer.analysis.review import (
     review_game,
     turn_positions,
 )
-from analyzer.analysis.search import PLANS
+from analyzer.analysis.search import PLANS, play_setup
 from analyzer.bots.base import BattleOrder
 from analyzer.bots.registry import make_bot
 from analyzer.cli import main
@@ -234,6 +234,20 @@ def test_a_blunder_is_charged_to_the_decisions() -> None:
     assert good["bots_own_turn"] and good["decisions"] == good["decisions_low"] == good["decisions_high"] == 0
     added = Z95 * float(decision_error(bad["decisions"]))
     assert (bad["decisions_high"] - bad["decisions_low"]) / 2 >= added > Z95 * DECISION_ERROR
+
+
+def test_the_bots_own_turn_beaten_by_a_plan_has_the_models_error_in_its_interval() -> None:
+    # A 4-player game of the default bot whose first turn (Player 4's) one of the search's plans beats by about 27
+    # points a round on: two turns compared, so the model's error where the rollouts stop is in the interval, as it
+    # is for any other turn, and not only the rollouts' noise.
+    rng = np.random.default_rng(np.random.SeedSequence(0, spawn_key=(0,)))
+    game = bot_turns(play_setup(GameState.new(4, rng), rng), 2, rng)
+    review = review_game(game, rollouts=200, seed=0, turning_points=2)
+    beaten = review.turns[review.turns["bots_own_turn"] & (review.turns["best_plan"] != "default")]
+    assert len(beaten) >= 1
+    for row in beaten.itertuples():
+        half = (row.decisions_high - row.decisions_low) / 2
+        assert row.decisions_high < 0 and half >= Z95 * float(decision_error(row.decisions)), row
 
 
 def freak_turn(game: GameState, rng: np.random.Generator) -> tuple[int, int] | None:

@@ -16,6 +16,7 @@ from streamlit.dataframe_util import convert_arrow_bytes_to_pandas_df
 from streamlit.testing.v1 import AppTest
 from support.live_script import captured_then_ended, play_script, same_game, script_start
 
+from analyzer.analysis.luck import luck_series
 from analyzer.game.actions import Place
 from analyzer.game.board import classic_board
 from analyzer.game.state import GameState
@@ -157,11 +158,18 @@ def test_log_and_luck_are_shown(recorded: Any) -> None:
     at, _, _ = recorded
     # Drawn only while open: each costs more than an entry.
     assert not any(str(c.value).startswith("Luckiest battle") for c in at.caption)
+    charts_before = len(at.get("vega_lite_chart"))
     at.session_state[k("log_open")] = True
     at.session_state[k("luck_open")] = True
     at.run()
     texts = [str(c.value) for c in at.caption]
     assert any(t.startswith("Luckiest battle for Ann") for t in texts)
+    # The chart of each player's luck percentile after each turn: a line and points a player, called by name.
+    (chart,) = at.get("vega_lite_chart")[charts_before:]
+    (drawn,) = [convert_arrow_bytes_to_pandas_df(dataset.data.data) for dataset in chart.proto.datasets]
+    series = luck_series(game_of(at))
+    assert sorted(set(drawn["name"])) == ["Ann", "Bo", "Cy"] and len(drawn) == len(series)
+    assert np.allclose(drawn.sort_values(["turn", "player"])["percentile"], series["percentile"])
     assert any("Cy is out" in m.value.replace("\\", "") for m in at.markdown)
     assert at.get("download_button")
 

@@ -39,6 +39,46 @@ def _points(x: float) -> str:
     return f"{round(100 * x, 1) + 0.0:+.1f}"  # adding 0.0 turns a rounded -0.0 into 0.0
 
 
+def _interval(x: float, low: float, high: float) -> str:
+    """A figure in signed points with its 95% interval.
+
+    >>> _interval(-0.012, -0.03, 0.006)
+    '-1.2 [-3.0, +0.6]'
+    """
+    return f"{_points(x)} [{_points(low)}, {_points(high)}]"
+
+
+def _against(plan: object) -> str:
+    return "the default bot" if plan == "default" else plain(str(plan))
+
+
+def every_turn(turns: pd.DataFrame) -> pd.DataFrame:
+    """The review's turns as the view shows them, in the units of its other figures: chances in per cent, their
+    changes, dice and decisions in signed points with their intervals, and the turn the decisions are set against
+    (the CSV keeps the plain figures).
+
+    >>> row = {"turn": 1, "name": "Ann", "before": 0.521, "after": 0.5291, "change": 0.0081, "dice": 0.0099,
+    ...        "dice_low": -0.06, "dice_high": 0.08, "decisions": -0.0125, "decisions_low": -0.03,
+    ...        "decisions_high": 0.006, "best_plan": "default"}
+    >>> list(every_turn(pd.DataFrame([row])).iloc[0].astype(str))
+    ['1', 'Ann', '52%', '53%', '+0.8', '+1.0 [-6.0, +8.0]', '-1.2 [-3.0, +0.6]', 'the default bot']
+    """
+    return pd.DataFrame(
+        {
+            "Turn": turns["turn"].tolist(),
+            "Player": [plain(str(n)) for n in turns["name"]],
+            "Before": [f"{100 * x:.0f}%" for x in turns["before"]],
+            "After": [f"{100 * x:.0f}%" for x in turns["after"]],
+            "Change": [_points(x) for x in turns["change"]],
+            "Dice": [_interval(*x) for x in zip(turns["dice"], turns["dice_low"], turns["dice_high"])],
+            "Decisions": [
+                _interval(*x) for x in zip(turns["decisions"], turns["decisions_low"], turns["decisions_high"])
+            ],
+            "Against": [_against(p) for p in turns["best_plan"]],
+        }
+    )
+
+
 def review_view(game: GameState, names: list[str]) -> None:
     """Review the open game, or a game file uploaded here. Never changes the game.
 
@@ -135,17 +175,12 @@ def show_review(review: GameReview, names: list[str], colors: list[str] | None) 
     for row in points.itertuples():
         st.markdown(
             f"Turn {row.turn}, **{plain(str(row.name))}**: {100 * row.before:.0f}% → "
-            f"{100 * row.after:.0f}% ({_points(row.change)}). Dice {_points(row.dice)} "
-            f"[{_points(row.dice_low)}, {_points(row.dice_high)}], decisions {_points(row.decisions)} "
-            f"[{_points(row.decisions_low)}, {_points(row.decisions_high)}] against "
-            f"{'the default bot' if row.best_plan == 'default' else plain(str(row.best_plan))}."
+            f"{100 * row.after:.0f}% ({_points(row.change)}). Dice {_interval(row.dice, row.dice_low, row.dice_high)}, "
+            f"decisions {_interval(row.decisions, row.decisions_low, row.decisions_high)} against "
+            f"{_against(row.best_plan)}."
         )
     with st.expander("Every turn"):
-        st.dataframe(
-            turns[["turn", "name", "before", "after", "change", "dice", "decisions", "best_plan"]],
-            hide_index=True,
-            key="review_turns",
-        )
+        st.dataframe(every_turn(turns), hide_index=True, key="review_turns")
         st.download_button(
             "Download the review (CSV)",
             turns.to_csv(index=False),

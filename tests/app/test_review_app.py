@@ -65,8 +65,11 @@ def test_the_review_view_reviews_a_stored_game(monkeypatch: pytest.MonkeyPatch, 
         turn, name = re.match(r"Turn (\d+), \*\*(\w+)\*\*: ", text).groups()  # type: ignore[union-attr]
         assert (int(turn), name) in played
     assert not any("round" in m.value for m in at.markdown)
-    (turns,) = [df.value for df in at.dataframe if "best_plan" in df.value.columns]
-    assert list(zip(turns["turn"], turns["name"])) == played
+    (turns,) = [df.value for df in at.dataframe if "Against" in df.value.columns]
+    assert list(zip(turns["Turn"], turns["Player"])) == played
+    # In the units of the tab's other figures: chances in per cent, the parts in points with their intervals.
+    assert all(re.fullmatch(r"\d+%", x) for x in [*turns["Before"], *turns["After"]])
+    assert all(re.fullmatch(r"[+-]\d+\.\d \[[+-]\d+\.\d, [+-]\d+\.\d\]", x) for x in turns["Decisions"])
 
 
 def test_a_player_with_no_turn_reviewed_yet_shows_no_figures(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

@@ -13,7 +13,8 @@ was trained on games of another seed, so no position here shares a game with its
   :data:`~analyzer.analysis.evaluator.CUT_ROUNDS` rounds on and valued there by the model, on other random
   numbers than the reference's) and of a 200-rollout estimate (200 whole rollouts on another seed, 8) against
   the same reference; and how many seats' truncated 95% intervals hold
-  the reference, with a Wilson interval.
+  the reference, with a Wilson interval; and the same error with the rollouts cut 1, 2 and 3 rounds on
+  (:data:`SHORTER`): how much of the model's error lies in the next rounds' play.
 * **Against outcomes**: every held-out position's chances, by the model and by the truncated rollouts,
   against who won the default bot's play-on: a reliability table of each by decile of the predicted chance
   (observed rate with its 95% Wilson interval), and
@@ -63,6 +64,9 @@ CUT_SEED = 11
 #: The 200-rollout estimate's seed: other random numbers than the reference's, which its first 200 rollouts
 #: would share with it (flattering the estimate).
 SHORT_SEED = 8
+#: Rounds short of :data:`~analyzer.analysis.evaluator.CUT_ROUNDS` at which the same rollouts are also cut: how
+#: much of the model's error the next rounds' play holds.
+SHORTER = (1, 2, 3)
 
 
 def shares(state: GameState, rollouts: int, seed: int) -> np.ndarray:
@@ -71,12 +75,18 @@ def shares(state: GameState, rollouts: int, seed: int) -> np.ndarray:
     return np.stack([winners == p for p in range(state.n_players)]).mean(axis=1)
 
 
-def _rollouts(args: tuple[str, int, int]) -> tuple[np.ndarray, np.ndarray, Chances]:
-    """Each seat's share of the rollouts' wins, and of 200 others' (seed :data:`SHORT_SEED`); and its truncated
-    chances."""
+def _rollouts(args: tuple[str, int, int]) -> tuple[np.ndarray, np.ndarray, Chances, list[np.ndarray]]:
+    """Each seat's share of the rollouts' wins, and of 200 others' (seed :data:`SHORT_SEED`); its truncated
+    chances; and its chances by as many rollouts cut each of :data:`SHORTER` rounds on."""
     text, rollouts, seed = args
     state = GameState.from_json(text, trusted=True)
-    return shares(state, rollouts, seed), shares(state, 200, SHORT_SEED), chances(state, "truncated", seed=CUT_SEED)
+    shorter = [chances(state, "truncated", rounds=k, seed=CUT_SEED).p for k in SHORTER]
+    return (
+        shares(state, rollouts, seed),
+        shares(state, 200, SHORT_SEED),
+        chances(state, "truncated", seed=CUT_SEED),
+        shorter,
+    )
 
 
 def _interval(x: np.ndarray) -> str:
@@ -188,7 +198,7 @@ def main() -> None:
         f"on {args.workers} workers\n"
     )
     rows_out = []
-    for (population, n, _, text), (reference, short, truncated) in zip(picked, counted):
+    for (population, n, _, text), (reference, short, truncated, shorter) in zip(picked, counted):
         state = GameState.from_json(text, trusted=True)
         p = chances(state).p
         cut = truncated.p
@@ -199,6 +209,7 @@ def main() -> None:
                 "population": population,
                 "players": n,
                 "model_mae": 100 * np.abs(p - reference)[alive].mean(),
+                **{f"cut{k}_mae": 100 * np.abs(q - reference)[alive].mean() for k, q in zip(SHORTER, shorter)},
                 "cut_mae": 100 * np.abs(cut - reference)[alive].mean(),
                 "r200_mae": 100 * np.abs(short - reference)[alive].mean(),
                 "cut_squared": np.mean(((cut - reference) ** 2)[alive]),
@@ -239,6 +250,16 @@ def main() -> None:
             f"mean half-width {cell['half_width'].mean():.2f} points"
         )
     print()
+    print(
+        f"The same error when the rollouts play fewer rounds before the model reads the position ({CUT_ROLLOUTS} "
+        f"rollouts each, seed {CUT_SEED}; {CUT_ROUNDS} rounds is the evaluator's), in points, 95% interval over the positions"
+    )
+    heads = ["model", *(f"{k} round{'s' if k > 1 else ''}" for k in SHORTER), f"{CUT_ROUNDS} rounds"]
+    print(f"{'players':>7} {'positions':>9}  " + " ".join(f"{h:<22}" for h in heads))
+    for n, cell in [*table.groupby("players"), ("all", table)]:
+        columns = ["model_mae", *(f"cut{k}_mae" for k in SHORTER), "cut_mae"]
+        print(f"{n!s:>7} {len(cell):>9}  " + " ".join(f"{_interval(cell[c].to_numpy()):<22}" for c in columns))
+    print()
 
     # ---------------------------------------------------------------- against outcomes
     started = time.perf_counter()
@@ -278,7 +299,7 @@ def main() -> None:
 
     # Brier on the positions counted above: each position's outcome is its own play-on's winner.
     brier_model, brier_cut, brier_200 = [], [], []
-    for (_, _, outcome, text), (_, short, truncated) in zip(picked, counted):
+    for (_, _, outcome, text), (_, short, truncated, _) in zip(picked, counted):
         cut = truncated.p
         p = chances(GameState.from_json(text, trusted=True)).p
         alive = p > 0

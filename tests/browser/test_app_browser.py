@@ -90,6 +90,13 @@ def no_traceback(page: Page) -> None:
     expect(page.get_by_test_id("stException")).to_have_count(0)
 
 
+def address(page: Page, holding: str) -> str:
+    """The page's address once it holds ``holding``, as the page itself has it: Streamlit sets it with the history
+    API, and Playwright's ``page.url`` (and ``wait_for_url``) can lag a run behind it, until the next event."""
+    page.wait_for_function("holding => window.location.href.includes(holding)", arg=holding)
+    return str(page.evaluate("window.location.href"))
+
+
 def metric_value(page: Page, label: str) -> Locator:
     return page.get_by_test_id("stMetric").filter(has_text=label).get_by_test_id("stMetricValue")
 
@@ -353,8 +360,7 @@ def test_a_game_survives_a_reload_and_a_server_restart(browser: Browser, server:
     page.get_by_label("Name", exact=True).fill("Restart me")
     page.get_by_role("button", name="New random setup").click()
     expect(page.get_by_role("heading", name="Restart me")).to_be_visible()
-    page.wait_for_url("**/?game=*")
-    url = page.url
+    url = address(page, "game=")
     game_id = parse_qs(urlsplit(url).query)["game"][0]
     set_armies(page, "Alaska", 77)
     wait_for_column(page, ARMIES_COLUMN, lambda armies: armies[BOARD.index("Alaska")] == "77")
@@ -366,8 +372,7 @@ def test_a_game_survives_a_reload_and_a_server_restart(browser: Browser, server:
     # The address as the page keeps it now, with its open view: the Apply made the game live, and a live game's
     # address without one opens on the Record view, where the territory table is not (the address taken at the
     # start had no view yet in some runs, and the table was then never found).
-    page.wait_for_url("**tab=Board*")
-    url = page.url
+    url = address(page, "tab=Board")
     server.stop()
     server.start()
     server.warm(browser)
@@ -472,9 +477,9 @@ def open_new_game(browser: Browser, url: str) -> tuple[Page, str]:
     page.set_default_timeout(TIMEOUT_MS)
     page.goto(url)
     page.get_by_role("button", name="New random setup").click()
-    page.wait_for_url("**/?game=*")
+    url = address(page, "game=")
     expect(page.get_by_role("heading", name="Territories")).to_be_visible()
-    return page, page.url
+    return page, url
 
 
 def test_two_devices_on_one_game_see_each_others_edits(browser: Browser, server: Server) -> None:

@@ -256,8 +256,8 @@ def main() -> None:
     )
     heads = ["model", *(f"{k} round{'s' if k > 1 else ''}" for k in SHORTER), f"{CUT_ROUNDS} rounds"]
     print(f"{'players':>7} {'positions':>9}  " + " ".join(f"{h:<22}" for h in heads))
+    columns = ["model_mae", *(f"cut{k}_mae" for k in SHORTER), "cut_mae"]
     for n, cell in [*table.groupby("players"), ("all", table)]:
-        columns = ["model_mae", *(f"cut{k}_mae" for k in SHORTER), "cut_mae"]
         print(f"{n!s:>7} {len(cell):>9}  " + " ".join(f"{_interval(cell[c].to_numpy()):<22}" for c in columns))
     print()
 

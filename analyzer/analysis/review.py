@@ -713,8 +713,11 @@ def review_game(
     per_battle = max(2, rollouts // BATTLE_SHARE)
     for t in turns:
         j, h = t.index, horizons[t.index]
-        tasks[("plan", j, "default")] = (texts[j], None, None, None, seed, j, rollouts, h)
-        # A turn the rollout bot would have played itself replays as its own turn's rollouts (the same games).
+        # A turn the rollout bot would have played itself replays as its own turn's rollouts (the same games): its
+        # decisions cost nothing against that turn, and its rollouts are played only where a plan of the search is
+        # set against it (stage 2), or where they count the position's chances (no model).
+        if j not in own or model is None:
+            tasks[("plan", j, "default")] = (texts[j], None, None, None, seed, j, rollouts, h)
         if j not in own:
             tasks[("replay", j, None)] = (texts[j], t.decisions, t.outcomes, None, seed, j, rollouts, h)
         # Each battle: the position it left, and the position before it with the battle fought afresh, each
@@ -729,13 +732,15 @@ def review_game(
     else:
         for j in range(len(positions)):
             tasks[("chance", j, None)] = (texts[j],)
-    total = len(tasks) + min(turning_points, len(turns)) * (len(PLANS) - 1)
-    done = [0]
+    # The turning points' tasks are known once stage 1 is done: until then, as many as they can be (an own turn's
+    # rollouts are among them if it is a turning point).
+    searched = min(max(0, turning_points), len(turns))
+    done, total = [0], [len(tasks) + searched * (len(PLANS) - 1) + (min(searched, len(own)) if model else 0)]
 
     def tick() -> None:
         done[0] += 1
         if on_progress is not None:
-            on_progress(done[0], total)
+            on_progress(done[0], total[0])
 
     won: dict[Task, np.ndarray] = dict(_run(tasks, workers, tick))
     if model is not None:
@@ -753,8 +758,9 @@ def review_game(
         ("plan", j, name): (texts[j], None, None, name, seed, j, rollouts, horizons[j])
         for j in chosen
         for name in PLANS
-        if name != "default"
+        if ("plan", j, name) not in won
     }
+    total[0] = len(tasks) + len(plan_tasks)
     won.update(_run(plan_tasks, workers, tick))
 
     luck = _luck_by_turn(game, turns)
@@ -766,11 +772,20 @@ def review_game(
     rows = []
     for t in turns:
         j, me = t.index, t.player
-        plans = {"default": valued_for(("plan", j, "default"), me)}
-        replayed = plans["default"] if j in own else valued_for(("replay", j, None), me)
-        if j in chosen:
-            plans |= {name: valued_for(("plan", j, name), me) for name in PLANS if name != "default"}
-        best = _best_plan(plans)
+        best, decisions = "default", (0.0, 0.0, 0.0)  # an own turn away from the turning points
+        if ("plan", j, "default") in won:
+            plans = {"default": valued_for(("plan", j, "default"), me)}
+            replayed = plans["default"] if j in own else valued_for(("replay", j, None), me)
+            if j in chosen:
+                plans |= {name: valued_for(("plan", j, name), me) for name in PLANS if name != "default"}
+            best = _best_plan(plans)
+            # The model's error where the rollouts stop moves the two sides' values apart by more than their noise,
+            # whenever the two sides are two turns: the bot's own turn against another plan too.
+            decisions = _mean_interval(
+                replayed[0] - plans[best][0],
+                np.hstack([replayed[1], plans[best][1]]),
+                decision_error if model is not None and (j not in own or best != "default") else None,
+            )
         # Per rollout, the sum over the turn's battles of (as it fell - afresh): paired within each battle; the
         # luck of each side's rollouts, summed over the battles, explains part of it.
         fell = [valued_for(("battle", j, f"{k} as it fell"), me) for k in range(len(t.battle_starts))]
@@ -778,13 +793,6 @@ def review_game(
         dice = _mean_interval(
             sum((a[0] - b[0] for a, b in zip(fell, fresh)), np.zeros(per_battle)),
             sum((a[1] - b[1] for a, b in zip(fell, fresh)), np.zeros((per_battle, n))),
-        )
-        # The model's error where the rollouts stop moves the two sides' values apart by more than their noise,
-        # whenever the two sides are two turns: the bot's own turn against another plan too.
-        decisions = _mean_interval(
-            replayed[0] - plans[best][0],
-            np.hstack([replayed[1], plans[best][1]]),
-            decision_error if model is not None and (j not in own or best != "default") else None,
         )
         net, expected, battles = luck.get(j, (0, 0.0, 0))
         row = {
@@ -829,7 +837,7 @@ def review_game(
         seed,
         " ".join(x for x in (assumptions(positions[-1], model is not None, names), note) if x),
         time.perf_counter() - started,
-        sum(len(v) for v in won.values()),
+        sum(CUT_ROLLOUTS if key[0] == "chance" else len(v) for key, v in won.items()),
     )
 
 

@@ -19,6 +19,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from analyzer.analysis.evaluator import CUT_ROLLOUTS, CUT_ROUNDS, ROLLOUT_BOT, chances
 from analyzer.analysis.review import (
     AFRESH_STREAM,
+    BATTLE_SHARE,
     DECISION_ERROR,
     LATER_STREAM,
     TURN_STREAM,
@@ -248,6 +249,20 @@ def test_the_bots_own_turn_beaten_by_a_plan_has_the_models_error_in_its_interval
     for row in beaten.itertuples():
         half = (row.decisions_high - row.decisions_low) / 2
         assert row.decisions_high < 0 and half >= Z95 * float(decision_error(row.decisions)), row
+
+
+def test_the_bots_own_turns_play_no_rollouts_of_their_own_away_from_the_turning_points() -> None:
+    # Every turn of a game of the default bot is its own: each costs exactly 0 against itself, so with no turning
+    # point the review plays only each battle's two sides and each position's win chances.
+    rng = np.random.default_rng(np.random.SeedSequence(0, spawn_key=(0,)))
+    game = bot_turns(play_setup(GameState.new(4, rng), rng), 4, rng)
+    turns = player_turns(game)
+    assert all(is_bots_own_turn(t) for t in turns)
+    review = review_game(game, rollouts=40, seed=0, turning_points=0)
+    assert (review.turns[["decisions", "decisions_low", "decisions_high"]] == 0).all().all()
+    battles = sum(len(t.battles) for t in turns)
+    assert battles > 0
+    assert review.played == battles * 2 * max(2, 40 // BATTLE_SHARE) + (len(turns) + 1) * CUT_ROLLOUTS
 
 
 def freak_turn(game: GameState, rng: np.random.Generator) -> tuple[int, int] | None:

@@ -4,9 +4,9 @@ The game is played from a seeded random start (the setup included), turn by turn
 so that its history is recorded, and cut after its 100th player-turn (a seed whose game lasts that
 long). Its seats are played by four bots other than the review's rollout bot (classic, random,
 cautious, hunter: games between them rarely last 100 player-turns without the random bot), as a recorded human game is not the rollout bot's: a turn the rollout bot would
-have played itself is valued on rollouts already played
+have played itself costs nothing against its own turn and plays no rollouts of its own away from the turning points
 (:func:`~analyzer.analysis.review.is_bots_own_turn`), and a game of the rollout bot's own turns would
-flatter the review's speed (``--recorded-by default`` measures that case).
+flatter the review's speed (``--recorded-by default`` measures that case). This game has 19 such turns of 100.
 
 ``--baseline-tree DIR`` reviews the same game (saved as JSON) with another checkout's package in a
 subprocess too (``bench_simulate.py``'s exported baseline revision, for example), with its wall clock
@@ -142,7 +142,10 @@ def main() -> None:
         f"wall clock, {cpu:.1f} s of CPU (this process and its workers; {cpu / args.workers:.1f} s per worker if "
         f"the machine were ours alone); load average before/after: {load[0]:.1f}/{os.getloadavg()[0]:.1f}"
     )
-    print(f"  {own} of the {n} turns were the rollout bot's own (valued on its own turn's rollouts, not replayed)")
+    print(
+        f"  {own} of the {n} turns were the rollout bot's own (costing 0 against its own turn, with no rollouts of "
+        "their own but at the turning points)"
+    )
     dec = (review.turns["decisions_high"] - review.turns["decisions_low"]) / 2
     dice = review.turns["dice"]
     # The dice parts of different turns are independent draws of mean 0: their mean's interval says whether

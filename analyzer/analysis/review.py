@@ -121,7 +121,7 @@ from analyzer.sim.intervals import Z95, chance_table, controlled_mean_interval
 from analyzer.value.model import shipped
 
 #: Rollouts per turn, replay and plan by default (bench/bench_review.py times a 4-player game of 100
-#: player-turns at this budget: 49 to 56 s on 2 workers as the machine goes, about 4 of them the win chances of its
+#: player-turns at this budget: 46 to 56 s on 2 workers as the machine goes, about 4 of them the win chances of its
 #: positions; its decisions' intervals are 2.49 points wide each side on average over its turns, 3.08 over the 81 the
 #: default bot would not have played). At 600 the same review takes 38.8 s, and the intervals fitted there are 3.3
 #: points wide on those turns: beyond that, more rollouts narrow them slowly, as the model's error, which they do not

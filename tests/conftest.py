@@ -233,6 +233,7 @@ def browser(_kernels_compiled: None) -> Iterator[Browser]:
 
         def recorded_context(**options: Any) -> BrowserContext:
             context = new_context(**options)
+            context.add_init_script(_TOLD_INPUT)
             context.on("page", _record_messages)
             return context
 
@@ -245,8 +246,25 @@ def browser(_kernels_compiled: None) -> Iterator[Browser]:
         playwright.stop()
 
 
-#: The messages between each open page and its server, as :func:`_message` tells them.
+#: The messages between each open page and its server, as :func:`_message` tells them, and the page's own taps.
 _MESSAGES: dict[Page, list[str]] = {}
+#: Each press, release and click the page receives, told on its console (with :data:`_INPUT` first): the element
+#: under it, where, and how far the page's main view is scrolled. Beside the websocket's messages, they say whether a
+#: tap that sent nothing reached the page, and on what.
+_INPUT = "[input]"
+_TOLD_INPUT = (
+    "for (const kind of ['pointerdown', 'pointerup', 'click']) {"
+    "  window.addEventListener(kind, (e) => {"
+    "    const t = e.target instanceof Element ? e.target : null;"
+    "    const named = t && t.closest('[data-testid]');"
+    "    const main = document.querySelector('[data-testid=stMain]');"
+    f"    console.log('{_INPUT} ' + kind + ' at ' + Math.round(e.clientX) + ',' + Math.round(e.clientY) + ' on ' +"
+    "      (t ? t.tagName.toLowerCase() : '-') + ' ' + (named ? named.getAttribute('data-testid') : '-') + ' ' +"
+    "      JSON.stringify(t ? (t.textContent || '').trim().slice(0, 30) : '') +"
+    "      ' scrolled ' + (main ? Math.round(main.scrollTop) : '-'));"
+    "  }, true);"
+    "}"
+)
 
 
 def _record_messages(page: Page) -> None:
@@ -260,6 +278,14 @@ def _record_messages(page: Page) -> None:
         web_socket.on("framereceived", lambda payload: said.append(_message(time.monotonic() - start, "<-", payload)))
 
     page.on("websocket", heard)
+    page.on(
+        "console",
+        lambda message: (
+            said.append(f"{time.monotonic() - start:8.3f} page {message.text}")
+            if message.text.startswith(_INPUT)
+            else None
+        ),
+    )
 
 
 def page_run(payload: bytes | str) -> tuple[str, bool] | None:

@@ -19,8 +19,12 @@ review's time is made of. Prints figures; asserts nothing.
 Prints the load average before and after, and the CPU time of the review's processes beside the wall
 clock (the machine is shared).
 
+``--face-down`` reviews the same game with the cards held at its end face down (:func:`face_down_at_the_end`),
+as a game followed at the table by nobody has them: every rollout of a position that held them draws them afresh,
+and none of those positions is the rollout bot's own turn.
+
     python bench/bench_review.py [--workers 2] [--rollouts 200] [--turns 100] [--recorded-by others|default]
-                                 [--baseline-tree DIR]
+                                 [--baseline-tree DIR] [--face-down]
 """
 
 from __future__ import annotations
@@ -77,6 +81,13 @@ def recorded_game(turns: int, seed: int = 0, recorded_by: str = "others", *, las
     raise RuntimeError(f"no game of {turns} player-turns in 50 seeds")
 
 
+def face_down_at_the_end(game: GameState) -> list[int]:
+    """The cards held in hands at the end of ``game``: face down, as a game recorded at the table by nobody has them
+    (a card traded was shown; one still held never was). The review then draws them afresh in every rollout of every
+    position that held them, and no such position is the rollout bot's own turn."""
+    return [int(c) for c in np.flatnonzero((game.card_loc >= 0) & (game.card_loc < game.n_players))]
+
+
 def _cpu() -> float:
     """CPU seconds of this process and its finished children (the review's worker processes)."""
     own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -90,13 +101,21 @@ def main() -> None:
     parser.add_argument("--turns", type=int, default=100)
     parser.add_argument("--recorded-by", choices=("others", "default"), default="others")
     parser.add_argument("--baseline-tree", type=Path, help="a checkout whose review is timed on the same game first")
+    parser.add_argument(
+        "--face-down",
+        action="store_true",
+        help="the cards held at the game's end face down, as in a game followed at the table by nobody",
+    )
     args = parser.parse_args()
     load = os.getloadavg()
     started = time.perf_counter()
     game = recorded_game(args.turns, recorded_by=args.recorded_by)
+    if args.face_down:
+        game.face_down = face_down_at_the_end(game)
     print(
         f"built a recorded 4-player game of {args.turns} player-turns by {args.recorded_by} (round {game.round}, "
-        f"{len(game.history)} actions) in {time.perf_counter() - started:.1f} s"
+        f"{len(game.history)} actions{f', {len(game.face_down)} cards face down' if args.face_down else ''}) in "
+        f"{time.perf_counter() - started:.1f} s"
     )
     review_game(recorded_game(1), rollouts=2, turning_points=1)  # warm every kernel the review runs
     started = time.perf_counter()

@@ -239,9 +239,10 @@ def rollout_winners(state: GameState, rollouts: int, seed: int = 0, j: int = 0) 
     start = limited(state)
     bots = prepared_for(start)
     out = np.empty(rollouts, dtype=np.int64)
+    dealer = face_down.Dealer(start)
     for r in range(rollouts):
         rng = rollout_rng(seed, j, r)
-        s = face_down.determinize(start, rng) if start.face_down else start.copy()
+        s = dealer.game(rng)
         out[r] = play_on(s, rng, bots)
     return out
 
@@ -284,7 +285,8 @@ def truncated_ends(
     rng = position_rng(seed, j)
     if start.is_chance():
         # Each rollout its own guess at the face-down cards and its own pending roll or draw (the rules' steps).
-        games = [face_down.determinize(start, rng) if start.face_down else start.copy() for _ in range(rollouts)]
+        dealer = face_down.Dealer(start)
+        games = [dealer.game(rng) for _ in range(rollouts)]
         for s in games:
             while s.is_chance():
                 s.apply_chance(rng)

@@ -489,10 +489,11 @@ def _values(
     ends = []
     bot = PLANS[plan] if plan is not None else ROLLOUT_BOT
     streams = RolloutStreams(seed, j)
+    dealer = face_down.Dealer(start)
     for r in range(rollouts):
         rng, rest = streams(r, TURN_STREAM), streams(r, LATER_STREAM)
         fresh = streams(r, AFRESH_STREAM) if afresh else None
-        s = face_down.determinize(start, rng) if start.face_down else start.copy()
+        s = dealer.game(rng)
         s.history = []
         replay_turn(s, decisions or (), rng, bot, outcomes, luck[r], fresh=fresh, compiled=True)
         if horizon is None:

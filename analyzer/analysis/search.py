@@ -217,6 +217,7 @@ def suggest_turn(
     # The base bot in every seat, made once for all the rollouts.
     bots = playout.Prepared([base] * state.n_players, state.board, state.rules.dice, state.rules.balanced_blitz)
     reused = Reused()  # every plan's rollout k on game_rng(seed, k)'s numbers, without a new generator for each
+    dealer = face_down.Dealer(state)
     started = time.perf_counter()
     k = 0
     while (rollouts is not None and k < rollouts) or (
@@ -227,7 +228,7 @@ def suggest_turn(
         start = (
             state
             if k == 0 or not state.face_down
-            else face_down.determinize(state, np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(k, 1))))
+            else dealer.game(np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(k, 1))))
         )
         begin = game_rng(seed, k)  # never drawn from: each plan's rollout starts where it stands
         for name in names:

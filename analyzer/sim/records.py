@@ -57,6 +57,7 @@ class _Recorder:
     def __init__(self, spec: RunSpec) -> None:
         self.spec = spec
         self.start: GameState | None = None  # spec.start parsed once per batch
+        self.dealer: face_down.Dealer[GameState] | None = None  # and its face-down cards' unseen cards listed once
         # Finished games, tabulated together in frames(): (game, final state vector, start position,
         # event rows as playout.play_events gives them, without a start position's earlier records).
         self.finished: list[tuple[int, np.ndarray, np.ndarray, np.ndarray]] = []
@@ -72,12 +73,13 @@ class _Recorder:
         if spec.start is None:
             state = GameState.new(spec.n_players, rng, self.rules, spec.board)
         else:
-            if self.start is None:
+            if self.start is None or self.dealer is None:
                 # simulate() validated the position before writing it: trusted, and saved without history.
                 self.start = GameState.from_json(spec.start, spec.board, trusted=True)
+                self.dealer = face_down.Dealer(self.start)
             # Cards held face down are drawn afresh for each game, from its own generator, so that
             # no game takes the placeholders' ids for the cards.
-            state = face_down.determinize(self.start, rng) if self.start.face_down else self.start.copy()
+            state = self.dealer.game(rng)
             state.rules = dataclasses.replace(
                 state.rules,
                 turn_limit=_cap(state.rules.turn_limit, min(state.round + spec.max_rounds, limits.MAX_ROUNDS)),

@@ -160,15 +160,15 @@ def test_win_chances_start_each_rollout_from_a_fresh_draw_of_the_face_down_cards
     from analyzer.analysis.position import win_chances
 
     starts: list[GameState] = []
-    real = face_down.determinize
+    real = face_down.Dealer.game
 
-    def spy(state: GameState, rng: np.random.Generator) -> GameState:
-        drawn = real(state, rng)
+    def spy(dealer: face_down.Dealer[GameState], rng: np.random.Generator) -> GameState:
+        drawn = real(dealer, rng)
         starts.append(drawn.copy())
         return drawn
 
-    # Each rollout draws the face-down cards afresh (the evaluator calls face_down.determinize).
-    monkeypatch.setattr(face_down, "determinize", spy)
+    # Each rollout draws the face-down cards afresh (the evaluator deals them with a face_down.Dealer).
+    monkeypatch.setattr(face_down.Dealer, "game", spy)
     s = position_state = position({0: [3, 4], 1: ["?", "?", "?"], 2: ["?"]})
     chances = win_chances(s, "rollouts", rollouts=12, seed=7)
     assert chances.rollouts == 12 and len(starts) == 12
@@ -197,7 +197,8 @@ def test_win_chances_start_each_rollout_from_a_fresh_draw_of_the_face_down_cards
     starts.clear()
     known = position({0: [3, 4], 1: [5, 6, 7]})
     plain = win_chances(known, "rollouts", rollouts=12, seed=7)
-    assert starts == [] and plain.rollouts == 12 and plain.assumed == ""
+    assert len(starts) == 12 and plain.rollouts == 12 and plain.assumed == ""
+    assert all(np.array_equal(a.card_loc, known.card_loc) for a in starts)
 
 
 def test_simulated_games_from_a_position_never_play_the_placeholders() -> None:

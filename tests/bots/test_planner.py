@@ -245,8 +245,8 @@ def test_turn_search_draws_the_face_down_cards_afresh_after_the_first_rollout(mo
     me, second, third = [(dealt.player + i) % 3 for i in range(3)]
     state = new_game_from_position(dealt, hands={me: [7, 8], second: ["?", "?", "?", "?"], third: ["?"]})
     draws = []
-    real = face_down.determinize
-    monkeypatch.setattr(face_down, "determinize", lambda s, rng: draws.append(real(s, rng)) or draws[-1])
+    real = face_down.Dealer.game
+    monkeypatch.setattr(face_down.Dealer, "game", lambda dealer, rng: draws.append(real(dealer, rng)) or draws[-1])
     tip = suggest_turn(state, rollouts=5, seed=3, plans={"default": PLANNER_BOT})
     assert len(draws) == 4  # every rollout but the first, which keeps the position's own cards
     assert all(d.face_down == [] and d.hand(me) == [7, 8] for d in draws)

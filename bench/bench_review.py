@@ -85,7 +85,7 @@ def face_down_at_the_end(game: GameState) -> list[int]:
     """The cards held in hands at the end of ``game``: face down, as a game recorded at the table by nobody has them
     (a card traded was shown; one still held never was). The review then draws them afresh in every rollout of every
     position that held them, and no such position is the rollout bot's own turn."""
-    return [int(c) for c in np.flatnonzero((game.card_loc >= 0) & (game.card_loc < game.n_players))]
+    return sorted(c for p in range(game.n_players) for c in game.hand(p))
 
 
 def _cpu() -> float:

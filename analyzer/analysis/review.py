@@ -736,7 +736,8 @@ def review_game(
     # The turning points' tasks are known once stage 1 is done: until then, as many as they can be (an own turn's
     # rollouts are among them if it is a turning point).
     searched = min(max(0, turning_points), len(turns))
-    done, total = [0], [len(tasks) + searched * (len(PLANS) - 1) + (min(searched, len(own)) if model else 0)]
+    own_searched = min(searched, len(own)) if model is not None else 0
+    done, total = [0], [len(tasks) + searched * (len(PLANS) - 1) + own_searched]
 
     def tick() -> None:
         done[0] += 1

@@ -36,6 +36,7 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from fractions import Fraction
+from functools import cached_property
 from typing import Any, Generic, TypeVar
 
 import numpy as np
@@ -243,11 +244,7 @@ def determinize(state: _State, rng: np.random.Generator) -> _State:
     history (its cards no longer match the draws). A position dealt again and again is dealt by one
     :class:`Dealer`.
     """
-    s = state.copy()
-    Dealer(state).deal(s.S, rng)
-    s.face_down = []
-    s.history = []
-    return s
+    return Dealer(state).dealt(rng)
 
 
 class Dealer(Generic[_State]):
@@ -268,24 +265,30 @@ class Dealer(Generic[_State]):
         self._state = state
         self._start = int(state.S[AT_CARD_LOC])  # where card_loc begins, as the header says (card_view's offset)
         self._down = np.array(state.face_down, dtype=np.int64)
-        self._pool = np.array(unseen(state), dtype=np.int64)
         self._owners = state.card_loc[self._down]
+
+    @cached_property
+    def _pool(self) -> np.ndarray:
+        # Listed at the first deal: a position with every card known, copied as it is by game(), never needs it.
+        return np.array(unseen(self._state), dtype=np.int64)
 
     def deal(self, row: np.ndarray, rng: np.random.Generator) -> None:
         """Draw the face-down cards afresh in ``row``, a state vector of the position, in place."""
         row[self._start + self._down] = DECK
         row[self._start + rng.permutation(self._pool)[: len(self._down)]] = self._owners
 
-    def game(self, rng: np.random.Generator) -> _State:
-        """A copy of the position for one rollout: :func:`determinize`'s if it holds face-down cards, else the
-        position as it is (its history kept, and nothing drawn)."""
-        if not len(self._down):
-            return self._state.copy()
+    def dealt(self, rng: np.random.Generator) -> _State:
+        """:func:`determinize`'s copy: the face-down cards drawn afresh, none left face down, and no history."""
         s = self._state.copy()
         self.deal(s.S, rng)
         s.face_down = []
         s.history = []
         return s
+
+    def game(self, rng: np.random.Generator) -> _State:
+        """A copy of the position for one rollout: :meth:`dealt` if it holds face-down cards, else the position as
+        it is (its history kept, and nothing drawn)."""
+        return self.dealt(rng) if len(self._down) else self._state.copy()
 
 
 def determinized_rows(state: StateCore, rng: np.random.Generator, n: int) -> np.ndarray:

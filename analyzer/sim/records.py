@@ -73,7 +73,7 @@ class _Recorder:
         if spec.start is None:
             state = GameState.new(spec.n_players, rng, self.rules, spec.board)
         else:
-            if self.start is None or self.dealer is None:
+            if self.dealer is None:
                 # simulate() validated the position before writing it: trusted, and saved without history.
                 self.start = GameState.from_json(spec.start, spec.board, trusted=True)
                 self.dealer = face_down.Dealer(self.start)

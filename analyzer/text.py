@@ -19,6 +19,23 @@ from datetime import UTC, datetime
 _MARKDOWN = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$&:])")
 
 
+#: Characters that Windows, macOS or Linux refuse in a file name, and the control characters.
+_NOT_IN_FILE_NAMES = re.compile(r'[\\/:*?"<>|\x00-\x1f\x7f]')
+
+
+def file_name(name: str, suffix: str) -> str:
+    """The file a download of what is called ``name`` is saved as: the characters a common file system refuses
+    become "-". A game opened from a file is named after the file, so a game saved and reopened keeps its name
+    but for those characters.
+
+    >>> file_name("Game of 07 Dec 21:40", ".json")
+    'Game of 07 Dec 21-40.json'
+    >>> file_name("Ann/Bo: the rematch?", ".json"), file_name(" .. ", ".json")
+    ('Ann-Bo- the rematch-.json', 'game.json')
+    """
+    return (_NOT_IN_FILE_NAMES.sub("-", " ".join(name.split())).strip(" .") or "game") + suffix
+
+
 def plain(text: object) -> str:
     """``text`` with Markdown's and HTML's special characters escaped, to show user text as typed."""
     return _MARKDOWN.sub(r"\\\1", str(text))

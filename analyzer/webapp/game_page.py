@@ -12,7 +12,7 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 from analyzer.analysis.position import reinforcement_forecast
 from analyzer.game.state import GameState, turn_number
 from analyzer.services.saving import Saved
-from analyzer.text import plain
+from analyzer.text import file_name, plain
 from analyzer.webapp.board import board_view
 from analyzer.webapp.cached import cached_suggestions, position_json
 from analyzer.webapp.continents import continents_view
@@ -55,7 +55,8 @@ def game_page(game: GameState, names: list[str]) -> None:
     """
     store_message()
     title_col, close_col = st.columns([4, 1])
-    title_col.subheader(plain(st.session_state.get(GAME_NAME) or "Game"))
+    title = st.session_state.get(GAME_NAME) or "Game"
+    title_col.subheader(plain(title))
     close_col.button("All games", on_click=close_game, key="close_game")
     live = is_live(game)
     if not live:
@@ -66,7 +67,7 @@ def game_page(game: GameState, names: list[str]) -> None:
         st.download_button(
             "Save game",
             data=saved_game_now(),
-            file_name="risk-game.json",
+            file_name=file_name(title, ".json"),
             mime="application/json",
             key="save_game",
             on_click="ignore",  # nothing on the page changes: a rerun would only race the download

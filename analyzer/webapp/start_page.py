@@ -14,7 +14,7 @@ from analyzer.game.board import classic_board
 from analyzer.game.state import GameState
 from analyzer.limits import MAX_NAME_LENGTH
 from analyzer.services.entries import bounds_problem
-from analyzer.text import ago, plain, shortened
+from analyzer.text import ago, file_name, plain, shortened
 from analyzer.webapp.cached import bare_map_png
 from analyzer.webapp.inputs import whole_number
 from analyzer.webapp.record import render
@@ -77,7 +77,7 @@ def start_page() -> None:
                 "JSON",
                 data=partial(stored_json, summary.id),
                 key=f"download-{summary.id}",
-                file_name=f"risk-{summary.id}.json",
+                file_name=file_name(summary.name, ".json"),
                 mime="application/json",
                 on_click="ignore",
             )

@@ -620,7 +620,7 @@ def test_names_and_colours_are_saved_and_loaded_back(downloads: dict[str, str]) 
     at = load(start(), KNOWN)
     rename(at, 0, "Alice")
     rename(at, 1, "Player 2", "#00aa00")
-    saved = downloads["risk-game.json"]
+    saved = downloads["game.json"]  # a game opened from game.json is called "game"
     assert GameState.from_json(saved).labels == {
         "names": ["Alice", "Player 2", "Player 3"],
         "colors": [PLAYER_COLORS[0], "#00aa00", PLAYER_COLORS[2]],
@@ -1153,6 +1153,27 @@ def test_the_start_page_lists_opens_renames_and_deletes_games(database: Path) ->
     assert at.session_state["game"].to_json() == KNOWN.to_json()
     at.button(key="close_game").click().run()
     assert "game" not in at.query_params and "game" not in at.session_state
+
+
+def test_a_game_is_saved_under_its_own_name_and_opened_again_under_it(
+    database: Path, downloads: _Offered
+) -> None:
+    store = GameStore(database)
+    stored = store.create(KNOWN, "Friday: Ann/Bo")
+    at = start()
+    # The characters file systems refuse become "-": the list's JSON and the game page's Save game agree.
+    assert GameState.from_json(downloads["Friday- Ann-Bo.json"]).to_json() == KNOWN.to_json()
+    downloads.clear()
+    downloads.deferred.clear()
+    at.button(key=f"open-{stored.id}").click().run()
+    saved = downloads["Friday- Ann-Bo.json"]
+    assert GameState.from_json(saved).to_json() == KNOWN.to_json()
+
+    fresh = start()
+    fresh.file_uploader(key="upload").set_value(("Friday- Ann-Bo.json", saved.encode(), "application/json")).run()
+    assert not fresh.exception and not fresh.error
+    assert fresh.session_state["game_name"] == "Friday- Ann-Bo"
+    assert sorted(g.name for g in store.list()) == ["Friday- Ann-Bo", "Friday: Ann/Bo"]
 
 
 def test_a_stored_game_changed_elsewhere_shows_up_on_the_next_run(database: Path) -> None:

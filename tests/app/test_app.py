@@ -1155,9 +1155,7 @@ def test_the_start_page_lists_opens_renames_and_deletes_games(database: Path) ->
     assert "game" not in at.query_params and "game" not in at.session_state
 
 
-def test_a_game_is_saved_under_its_own_name_and_opened_again_under_it(
-    database: Path, downloads: _Offered
-) -> None:
+def test_a_game_is_saved_under_its_own_name_and_opened_again_under_it(database: Path, downloads: _Offered) -> None:
     store = GameStore(database)
     stored = store.create(KNOWN, "Friday: Ann/Bo")
     at = start()

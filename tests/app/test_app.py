@@ -627,7 +627,7 @@ def test_names_and_colours_are_saved_and_loaded_back(downloads: dict[str, str]) 
     }
 
     fresh = start()
-    fresh.file_uploader(key="upload").set_value(("risk-game.json", saved.encode(), "application/json")).run()
+    fresh.file_uploader(key="upload").set_value(("game.json", saved.encode(), "application/json")).run()
     assert not fresh.exception and not fresh.error
     assert shown_labels(fresh, 3) == (
         ["Alice", "Player 2", "Player 3"],
@@ -656,7 +656,7 @@ def test_a_loaded_game_brings_its_own_names_and_an_edit_keeps_them(downloads: di
         return {k: labels[k] for k in ("names", "colors")}
 
     assert kept(at.session_state["game"].labels) == {"names": names, "colors": colors}
-    assert kept(GameState.from_json(downloads["risk-game.json"]).labels) == {"names": names, "colors": colors}
+    assert kept(GameState.from_json(downloads["game.json"]).labels) == {"names": names, "colors": colors}
     # A game saved without names has the default ones.
     load(at, KNOWN)
     assert shown_labels(at, 3) == (["Player 1", "Player 2", "Player 3"], list(PLAYER_COLORS[:3]))

@@ -8,6 +8,7 @@ more for the unwritable store.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -200,6 +201,8 @@ def test_new_setup_then_save_and_load_round_trip(page: Page, app_url: str) -> No
     saved = download.path().read_text(encoding="utf-8")
     state = GameState.from_json(saved)
     assert owners_of(state) == first
+    # Named after the game ("Game of 07 Dec 21:40"), the colon no file name can hold made "-".
+    assert re.fullmatch(r"Game of \d\d \S+ \d\d-\d\d\.json", download.suggested_filename), download.suggested_filename
     assert state.labels["names"] == ["Alice", "Player 2", "Player 3"]
 
     # Another game with another name first, so that loading visibly brings the saved ones back.
@@ -214,9 +217,11 @@ def test_new_setup_then_save_and_load_round_trip(page: Page, app_url: str) -> No
 
     share_expander(page)
     page.get_by_test_id("stFileUploaderDropzoneInput").set_input_files(
-        files=[{"name": "saved.json", "mimeType": "application/json", "buffer": saved.encode("utf-8")}]
+        files=[{"name": download.suggested_filename, "mimeType": "application/json", "buffer": saved.encode("utf-8")}]
     )
     wait_for_owners(page, lambda owners: owners == renamed)
+    # Opened from its file, the game has its name again.
+    expect(page.get_by_role("heading", name=download.suggested_filename.removesuffix(".json"))).to_be_visible()
     page.get_by_role("tab", name="Players & cards").click()
     expect(page.get_by_label("Name of seat 1")).to_have_value("Alice")
     expect(page.get_by_test_id("stAlertContentError")).to_have_count(0)

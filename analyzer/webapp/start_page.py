@@ -14,12 +14,15 @@ from analyzer.game.board import classic_board
 from analyzer.game.state import GameState
 from analyzer.limits import MAX_NAME_LENGTH
 from analyzer.services.entries import bounds_problem
+from analyzer.services.game_list import PAGE, listing
 from analyzer.text import ago, file_name, plain, shortened
 from analyzer.webapp.cached import bare_map_png
 from analyzer.webapp.inputs import whole_number
 from analyzer.webapp.record import render
 from analyzer.webapp.session import (
+    FIND_GAME,
     GAME_NAME,
+    GAMES_SHOWN,
     LOAD_ERROR,
     N_PLAYERS,
     NEW_NAME,
@@ -52,7 +55,15 @@ def start_page() -> None:
             "No stored game yet: start one below. Each game is saved as it changes, and its page address "
             "opens it again, here or on another device."
         )
-    for summary in games:
+    search = ""
+    if len(games) > PAGE:
+        search = st.text_input(
+            "Find a game", key=FIND_GAME, placeholder="Part of its name or of a player's", on_change=first_page
+        )
+    found = listing(games, search, st.session_state.get(GAMES_SHOWN, PAGE))
+    if search.strip() and not found.found:
+        st.caption(plain(f"No game's name or players' names hold '{search.strip()}'."))
+    for summary in found.shown:
         with st.container(border=True, key=f"stored-{summary.id}"):
             st.markdown(
                 f"**{plain(summary.name)}**  \n{plain(', '.join(summary.players))} · turn {summary.turn} · "
@@ -81,6 +92,13 @@ def start_page() -> None:
                 mime="application/json",
                 on_click="ignore",
             )
+    if found.found > len(found.shown):
+        st.caption(
+            f"{len(found.shown)} of the {found.found} games found, the last changed first."
+            if search.strip()
+            else f"{len(found.shown)} of {found.stored} games, the last changed first."
+        )
+        st.button(f"Show {min(PAGE, found.found - len(found.shown))} more", key="more_games", on_click=more_games)
     st.subheader("New game")
     st.text_input("Name", key=NEW_NAME, max_chars=MAX_NAME_LENGTH, placeholder=default_name())
     players_col, seed_col = st.columns(2)
@@ -103,6 +121,14 @@ def start_page() -> None:
     st.subheader("Classic map")
     st.image(bare_map_png())
     st.dataframe(continents_overview(classic_board()), hide_index=True)
+
+
+def first_page() -> None:
+    st.session_state[GAMES_SHOWN] = PAGE
+
+
+def more_games() -> None:
+    st.session_state[GAMES_SHOWN] = st.session_state.get(GAMES_SHOWN, PAGE) + PAGE
 
 
 def upload_game() -> None:

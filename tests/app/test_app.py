@@ -1155,6 +1155,44 @@ def test_the_start_page_lists_opens_renames_and_deletes_games(database: Path) ->
     assert "game" not in at.query_params and "game" not in at.session_state
 
 
+def test_a_clubs_many_games_are_listed_a_page_at_a_time_and_found_by_name_or_player(database: Path) -> None:
+    store = GameStore(database)
+    for i in range(23):
+        state = GameState.random_start(3, np.random.default_rng(i))
+        state.labels = {"names": ["Ann" if i % 3 == 0 else "Bo", "Cy", "Di"], "colors": list(PLAYER_COLORS[:3])}
+        store.create(state, f"Table {i}")
+    newest_first = [g.id for g in store.list()]  # all made within a second: the store's order, not the names'
+
+    def listed(at: AppTest) -> list[str]:
+        return [m.value for m in at.markdown if "· turn" in m.value]
+
+    def stored_ids(at: AppTest) -> list[str]:
+        return [b.key.removeprefix("open-") for b in at.button if b.key and b.key.startswith("open-")]
+
+    at = start()
+    assert stored_ids(at) == newest_first[:10] and len(listed(at)) == 10
+    assert any(c.value == "10 of 23 games, the last changed first." for c in at.caption)
+    at.button(key="more_games").click().run()
+    assert stored_ids(at) == newest_first[:20]
+    assert at.button(key="more_games").label == "Show 3 more"
+    at.button(key="more_games").click().run()
+    assert stored_ids(at) == newest_first and not [b for b in at.button if b.key == "more_games"]
+
+    # A search starts again from its first page; it finds a player's name as well as a game's.
+    at.text_input(key="find_game").set_value("ann").run()
+    anns = [g.id for g in store.list() if "Ann" in g.players]
+    assert len(anns) == 8 and stored_ids(at) == anns
+    at.text_input(key="find_game").set_value("table 1").run()  # Table 1 and Table 10 to 19
+    assert len(stored_ids(at)) == 10 and any("10 of the 11 games found" in c.value for c in at.caption)
+    at.text_input(key="find_game").set_value("Eve").run()
+    assert stored_ids(at) == [] and any("No game's name or players' names hold" in c.value for c in at.caption)
+    # A game found is opened as any other.
+    at.text_input(key="find_game").set_value("Table 7").run()
+    (found,) = stored_ids(at)
+    at.button(key=f"open-{found}").click().run()
+    assert at.query_params["game"] == found and at.session_state["game_name"] == "Table 7"
+
+
 def test_a_game_is_saved_under_its_own_name_and_opened_again_under_it(database: Path, downloads: _Offered) -> None:
     store = GameStore(database)
     stored = store.create(KNOWN, "Friday: Ann/Bo")

@@ -586,6 +586,27 @@ def test_save_game_mid_turn_downloads_the_game_as_stored(browser: Browser, serve
     page.context.close()
 
 
+def test_on_a_phone_a_clubs_game_is_found_among_many_and_opened(browser: Browser, server: Server) -> None:
+    store = GameStore(server.db)
+    ids = [store.create(near_victory(), f"Club night {i}").id for i in range(12)]
+    page = phone(browser)
+    page.set_default_timeout(TIMEOUT_MS)
+    page.set_default_navigation_timeout(4 * TIMEOUT_MS)
+    page.goto(server.url)
+    games = page.locator("[class*='st-key-stored-']")
+    expect(games).to_have_count(10)  # ten at a time, however many the server keeps
+    expect(games.first).to_contain_text("Club night 11")  # the last made first
+    search = page.get_by_label("Find a game")
+    search.fill("CLUB NIGHT 3")
+    search.press("Enter")
+    expect(games).to_have_count(1)
+    games.get_by_role("button", name="Open").click()
+    expect(page.get_by_role("heading", name="Club night 3")).to_be_visible()
+    page.wait_for_function("id => window.location.href.includes(`game=${id}`)", arg=ids[3])  # Streamlit sets it
+    no_traceback(page)
+    page.context.close()
+
+
 def saved_file(page: Page) -> str:
     """The text of the file the page's "Save game" downloads."""
     download = save_game(page)

@@ -69,9 +69,10 @@ def start_page() -> None:
                 f"**{plain(summary.name)}**  \n{plain(', '.join(summary.players))} · turn {summary.turn} · "
                 f"changed {ago(summary.updated)}"
             )
-            open_col, rename_col, download_col, delete_col = st.columns(4)
-            open_col.button("Open", key=f"open-{summary.id}", on_click=open_game, args=(summary.id,), type="primary")
-            with rename_col.popover("Rename"):
+            # One row that wraps, not columns: on a phone columns stack, four rows of buttons to every game.
+            row = st.container(horizontal=True)
+            row.button("Open", key=f"open-{summary.id}", on_click=open_game, args=(summary.id,), type="primary")
+            with row.popover("Rename"):
                 st.text_input(
                     "New name",
                     value=summary.name,
@@ -80,11 +81,7 @@ def start_page() -> None:
                     on_change=rename_game,
                     args=(summary.id,),
                 )
-            with delete_col.popover("Delete"):
-                st.button(
-                    "Delete this game for good", key=f"delete-{summary.id}", on_click=delete_game, args=(summary.id,)
-                )
-            download_col.download_button(
+            row.download_button(
                 "JSON",
                 data=partial(stored_json, summary.id),
                 key=f"download-{summary.id}",
@@ -92,6 +89,10 @@ def start_page() -> None:
                 mime="application/json",
                 on_click="ignore",
             )
+            with row.popover("Delete"):
+                st.button(
+                    "Delete this game for good", key=f"delete-{summary.id}", on_click=delete_game, args=(summary.id,)
+                )
     if found.found > len(found.shown):
         st.caption(
             f"{len(found.shown)} of the {found.found} games found, the last changed first."

@@ -247,7 +247,8 @@ def board_chart(
         color=alt.Color(
             "continent:N",
             scale=alt.Scale(domain=[c.name for c in board.continents], range=list(CONTINENT_COLORS)),
-            legend=alt.Legend(title="Continents", orient="bottom"),
+            # One continent's map is named by its picker: a key of six colours, wider than a phone, showed others.
+            legend=alt.Legend(title="Continents", orient="bottom") if continent is None else None,
         )
     )
     markers = (
@@ -256,7 +257,8 @@ def board_chart(
             color=alt.Color(
                 "owner:N",
                 scale=alt.Scale(domain=list(owners), range=owner_colors),
-                legend=alt.Legend(title="Players", orient="top"),
+                # Three to a row on a continent's map, which a phone's width holds; the world map has room for six.
+                legend=alt.Legend(title="Players", orient="top", columns=3 if continent is not None else alt.Undefined),
             ),
             # The accessible name of each marker, so a screen reader (or a browser test) can find a territory.
             description=alt.Description("territory:N"),

@@ -65,9 +65,10 @@ NO_CARD = -1
 #: "You are": nobody. Not None, which a selectbox shows as no choice made ("Choose an option").
 NOBODY = -1
 #: Widths of the maps tapped to claim territories: the whole world (as on the Board tab), and one
-#: continent, which fits a phone's 390 px.
+#: continent, which fits a phone: 332 px are left inside the Record view's "Map" box on a 390 px screen, 302 on
+#: a 360 px one (360 px overflowed by 28 and cut off the continent's eastmost territory).
 WORLD_MAP_WIDTH = 760
-CONTINENT_MAP_WIDTH = 360
+CONTINENT_MAP_WIDTH = 300
 #: The ways to start a game's territories.
 CLAIM_ONE_BY_ONE = "claimed one at a time, as at the table"
 ENTER_BY_PLAYER = "entered player by player (claimed or dealt)"

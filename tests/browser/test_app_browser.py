@@ -335,6 +335,9 @@ def choose(page: Page | Locator, label: str, option: str) -> None:
     box = page.get_by_label(label, exact=True)
     box.click()
     box.fill(option)
+    # Enter takes the option the typed text has filtered the list down to. Pressed before the list shows it, as
+    # can happen on a selectbox drawn a moment before, it leaves the text typed in the box and nothing chosen.
+    box.page.get_by_role("option").filter(has_text=option).first.wait_for()
     box.press("Enter")
 
 

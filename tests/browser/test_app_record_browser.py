@@ -607,6 +607,44 @@ def test_on_a_phone_a_clubs_game_is_found_among_many_and_opened(browser: Browser
     page.context.close()
 
 
+@pytest.mark.parametrize("width", [390, 360])
+def test_on_a_phone_each_continents_map_fits_the_record_views_map_box(
+    browser: Browser, server: Server, width: int
+) -> None:
+    """The Record view's "Map" box draws one continent at a time so that a phone shows it whole: every territory
+    of each continent inside the box, with no sideways scroll, on the common phone widths."""
+    game_id = GameStore(server.db).create(near_victory(), f"Maps at {width} px").id
+    page = browser.new_context(viewport={"width": width, "height": 844}, is_mobile=True, has_touch=True).new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    page.set_default_navigation_timeout(4 * TIMEOUT_MS)
+    page.goto(f"{server.url}/?game={game_id}")
+    expect(page.get_by_role("button", name="Place", exact=True)).to_be_visible()
+    box = page.get_by_test_id("stExpander").filter(has=page.get_by_text("Map", exact=True))
+    box.get_by_text("Map", exact=True).click()
+    scroller = box.locator(".st-key-live-board_map")
+    # The box draws its map once opened: picked from before it is drawn, a continent can go unpicked.
+    expect(scroller.locator('[aria-roledescription="circle"]').first).to_be_visible()
+    for continent in BOARD.continents:
+        choose(box, "Map of", continent.name)
+        markers = [
+            scroller.locator(f'[aria-roledescription="circle"][aria-label="{BOARD.territories[t]}"]').first
+            for t in continent.territories
+        ]
+        expect(markers[0]).to_be_visible()
+        bounds = scroller.bounding_box()
+        assert bounds is not None
+        for t, marker in zip(continent.territories, markers, strict=True):
+            drawn_at = marker.bounding_box()
+            assert drawn_at is not None and bounds["x"] <= drawn_at["x"], BOARD.territories[t]
+            assert drawn_at["x"] + drawn_at["width"] <= bounds["x"] + bounds["width"], (
+                continent.name,
+                BOARD.territories[t],
+            )
+        assert scroller.evaluate("e => e.scrollWidth <= e.clientWidth"), continent.name
+    no_traceback(page)
+    page.context.close()
+
+
 def saved_file(page: Page) -> str:
     """The text of the file the page's "Save game" downloads."""
     download = save_game(page)

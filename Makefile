@@ -47,6 +47,7 @@ postgres:
 # The games are kept in an SQLite file: DB=path/to/games.sqlite3 chooses it (default: the user's data directory),
 # or in a PostgreSQL database: DB=postgresql+psycopg://USER:PASSWORD@HOST/DATABASE (docs/club.md).
 run: $(RUN_STAMP) $(if $(findstring postgresql,$(DB)),$(POSTGRES_STAMP))
+	$(VENV)/bin/risk-analyzer warm
 	$(if $(DB),RISK_ANALYZER_DB="$(DB)") $(VENV)/bin/streamlit run app.py --server.port $(PORT)
 
 test: $(TEST_STAMP) browser postgres

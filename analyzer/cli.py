@@ -18,7 +18,17 @@ from analyzer import kernels
 from analyzer.errors import RiskAnalyzerError
 
 #: Modules of :mod:`analyzer.commands`, in the order their subcommands are listed.
-COMMANDS: tuple[str, ...] = ("board", "odds", "simulate", "ladder", "games", "review", "chances", "train-value")
+COMMANDS: tuple[str, ...] = (
+    "board",
+    "odds",
+    "simulate",
+    "ladder",
+    "games",
+    "review",
+    "chances",
+    "train-value",
+    "warm",
+)
 #: ``odds`` with at most this many in all of its whole-number arguments (armies, stop, dice, sides)
 #: runs its kernels as plain Python: importing numba and loading the compiled solver costs more than
 #: the plain solver takes for such a battle (``bench/bench_cli.py`` measures both).

@@ -20,7 +20,6 @@ from collections.abc import Generator, Iterator
 from pathlib import Path
 from typing import IO, Any
 
-import numpy as np
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, WebSocket, sync_playwright
 from playwright.sync_api import Error as PlaywrightError
@@ -191,34 +190,10 @@ def _kernels_compiled() -> None:
     through the functions the views call, the kernels are compiled once, before anything is timed, and a server
     only loads them. On a checkout that has them already, this loads them.
     """
-    # Imported here, not with the module: every test session reads this file, and these load numba.
-    from analyzer.analysis.evaluator import chances
-    from analyzer.analysis.quick_odds import quick_odds
-    from analyzer.analysis.review import review_game
-    from analyzer.analysis.suggestions import attack_suggestions
-    from analyzer.live import LiveGame
-    from analyzer.solver.tables import odds_tables
+    # Imported here, not with the module: every test session reads this file, and this loads numba.
+    from analyzer.commands.warm import warm_kernels
 
-    rng = np.random.default_rng(0)
-    live = LiveGame.random(["Ann", "Bo", "Cy"], rng)
-    for _ in range(3):  # the Record view's entries: places, a battle with its move-in, ends of turns
-        state = live.state
-        live.place({state.territories_of(state.player)[0]: state.pending})
-        state = live.state
-        for source in state.attack_sources():
-            target = next(int(t) for t in state.board.neighbors[source] if state.owner[t] != state.player)
-            live.battle(int(source), target, int(state.armies[source]), 0)
-            if live.state.move is not None:
-                live.move_in(live.state.move_range()[1])
-            break
-        live.end_turn()
-    state = live.state
-    quick_odds(12, [7])  # the calculator
-    attack_suggestions(state, int(state.player), stop_at=1)  # the best attacks, the Suggestions view
-    odds_tables(20, stop_at=1)
-    chances(state)  # the win-chance strip
-    chances(state, "rollouts", rollouts=2)  # its rollouts
-    review_game(state, rollouts=2, workers=1)  # the Review view
+    warm_kernels()
 
 
 @pytest.fixture(scope="session")

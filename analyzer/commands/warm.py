@@ -26,7 +26,7 @@ def register(subparsers: Any) -> None:
         "warm",
         help="compile the app's kernels once for this install (make run does it first)",
         description="Compile every kernel the app's views run into numba's on-disk cache, so that the app's "
-        "first page answers at once: about two minutes on two cores, once for an install (and after an edit of "
+        "first page answers at once: two to four minutes on two cores, once for an install (and after an edit of "
         "the kernels' sources).",
     )
     parser.set_defaults(func=run)
@@ -80,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
     if mark.exists():
         print(f"the app's kernels are compiled, in {mark.parent}")
         return 0
-    print("compiling the app's kernels, once for this install: about two minutes on two cores ...", flush=True)
+    print("compiling the app's kernels, once for this install: two to four minutes on two cores ...", flush=True)
     start = time.perf_counter()
     warm_kernels()
     try:

@@ -13,6 +13,8 @@ player's.
 (['Friday'], 2, 3)
 >>> [g.name for g in listing(games, "SØREN", shown=10).shown], listing(games, "  ", shown=10).found
 (['Friday'], 3)
+>>> listing(games, "  Tuesday   club ", shown=10).search, listing(games, "  ", shown=10).search
+('Tuesday club', '')
 """
 
 from __future__ import annotations
@@ -28,21 +30,29 @@ PAGE = 10
 
 @dataclass(frozen=True)
 class Listing:
-    """The games to show, and how many the search found and the store holds."""
+    """The games to show, how many the search found and the store holds, and the search as it was matched (its
+    runs of spaces made one; blank: none, every game found)."""
 
     shown: list[GameSummary]
     found: int
     stored: int
+    search: str
+
+
+def _spaced(text: str) -> str:
+    # Spaces as typed on a phone: runs of them count as one.
+    return " ".join(text.split())
 
 
 def matches(game: GameSummary, search: str) -> bool:
     """Whether ``search`` is part of the game's name or of one of its players' names, whatever the case."""
-    wanted = " ".join(search.split()).casefold()
+    wanted = _spaced(search).casefold()
     return any(wanted in text.casefold() for text in (game.name, *game.players))
 
 
 def listing(games: Sequence[GameSummary], search: str, shown: int) -> Listing:
     """The first ``shown`` of ``games`` (in their order, the store's last changed first) that ``search`` finds;
     a blank search finds them all."""
-    found = [game for game in games if matches(game, search)] if search.strip() else list(games)
-    return Listing(found[: max(shown, 0)], len(found), len(games))
+    search = _spaced(search)
+    found = [game for game in games if matches(game, search)] if search else list(games)
+    return Listing(found[: max(shown, 0)], len(found), len(games), search)

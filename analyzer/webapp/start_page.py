@@ -61,8 +61,8 @@ def start_page() -> None:
             "Find a game", key=FIND_GAME, placeholder="Part of its name or of a player's", on_change=first_page
         )
     found = listing(games, search, st.session_state.get(GAMES_SHOWN, PAGE))
-    if search.strip() and not found.found:
-        st.caption(plain(f"No game's name or players' names hold '{search.strip()}'."))
+    if found.search and not found.found:
+        st.caption(plain(f"No game's name or players' names hold '{found.search}'."))
     for summary in found.shown:
         with st.container(border=True, key=f"stored-{summary.id}"):
             st.markdown(
@@ -96,7 +96,7 @@ def start_page() -> None:
     if found.found > len(found.shown):
         st.caption(
             f"{len(found.shown)} of the {found.found} games found, the last changed first."
-            if search.strip()
+            if found.search
             else f"{len(found.shown)} of {found.stored} games, the last changed first."
         )
         st.button(f"Show {min(PAGE, found.found - len(found.shown))} more", key="more_games", on_click=more_games)

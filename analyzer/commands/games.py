@@ -19,7 +19,9 @@ from typing import Any
 
 from analyzer.commands.files import check_path
 from analyzer.errors import StoreError
+from analyzer.limits import quote
 from analyzer.store import DB_ENV, GameStore
+from analyzer.store.games import plain_search
 from analyzer.store.transfer import read_games, write_games
 
 
@@ -40,6 +42,13 @@ def register(subparsers: Any) -> None:
         f"postgresql+psycopg://USER@HOST/DATABASE (default: ${DB_ENV}, else the app's own file)",
     )
     listing = actions.add_parser("list", parents=[database], help="list the stored games, the last changed first")
+    listing.add_argument(
+        "--find",
+        metavar="TEXT",
+        default="",
+        help="only the games with TEXT in their name or in a player's name, whatever the case (as the app's "
+        "start page finds them)",
+    )
     listing.set_defaults(func=run_list)
     export = actions.add_parser("export", parents=[database], help="write every game, with its versions, to a file")
     export.add_argument("out", metavar="OUT", help="the file to write (- for standard output)")
@@ -57,9 +66,22 @@ def _store(args: argparse.Namespace) -> GameStore:
 
 def run_list(args: argparse.Namespace) -> int:
     store = _store(args)
-    for game in store.list():
+    try:
+        stored = store.list()
+    finally:
+        store.close()
+    found = [game for game in stored if game.matches(args.find)]
+    for game in found:
         print(f"{game.id}  v{game.version:<4} {game.updated:%Y-%m-%d %H:%M}  {game.name}  ({', '.join(game.players)})")
-    store.close()
+    # Said on standard error, so that standard output stays one line per game for scripts.
+    if not stored:
+        print(f"no games stored in {store.where}", file=sys.stderr)
+    elif not found:
+        print(
+            f"none of the {len(stored)} games in {store.where} has {quote(plain_search(args.find))} in its name or "
+            "its players' names",
+            file=sys.stderr,
+        )
     return 0
 
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from analyzer.store.games import GameSummary
+from analyzer.store.games import GameSummary, plain_search
 
 #: The games the start page lists before "Show more", and how many more each press shows.
 PAGE = 10
@@ -39,20 +39,9 @@ class Listing:
     search: str
 
 
-def _spaced(text: str) -> str:
-    # Spaces as typed on a phone: runs of them count as one.
-    return " ".join(text.split())
-
-
-def matches(game: GameSummary, search: str) -> bool:
-    """Whether ``search`` is part of the game's name or of one of its players' names, whatever the case."""
-    wanted = _spaced(search).casefold()
-    return any(wanted in text.casefold() for text in (game.name, *game.players))
-
-
 def listing(games: Sequence[GameSummary], search: str, shown: int) -> Listing:
     """The first ``shown`` of ``games`` (in their order, the store's last changed first) that ``search`` finds;
     a blank search finds them all."""
-    search = _spaced(search)
-    found = [game for game in games if matches(game, search)] if search else list(games)
+    search = plain_search(search)
+    found = [game for game in games if game.matches(search)]
     return Listing(found[: max(shown, 0)], len(found), len(games), search)

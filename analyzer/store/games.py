@@ -95,6 +95,22 @@ class GameSummary:
     version: int
     updated: datetime
 
+    def matches(self, search: str) -> bool:
+        """Whether ``search`` is part of the game's name or of one of its players' names, whatever the case and
+        the runs of spaces (:func:`plain_search`); a blank search finds every game.
+
+        >>> game = GameSummary("x", "Friday club", ("Søren", "Ann"), 1, 1, datetime(2026, 12, 7, tzinfo=UTC))
+        >>> game.matches("SØREN"), game.matches(" friday   CLUB "), game.matches("Friday Søren"), game.matches("")
+        (True, True, False, True)
+        """
+        wanted = plain_search(search).casefold()
+        return any(wanted in text.casefold() for text in (self.name, *self.players))
+
+
+def plain_search(text: str) -> str:
+    """A search as it is matched: stripped, its runs of spaces (as typed on a phone) made one."""
+    return " ".join(text.split())
+
 
 @dataclass(frozen=True)
 class SavedVersion:

@@ -3,6 +3,7 @@ a bad file or a game already there is refused with one line, and nothing is impo
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
@@ -11,6 +12,7 @@ from support.postgres import postgres_server, postgres_url  # noqa: F401 - fixtu
 
 from analyzer.bots.random_bot import RandomBot
 from analyzer.cli import main
+from analyzer.game.labels import with_player_labels
 from analyzer.game.state import GameState
 from analyzer.store import GameRecord, GameStore
 
@@ -115,3 +117,30 @@ def test_a_missing_file_or_bad_url_exits_2_with_one_line(tmp_path: Path, capsys:
     assert code == 2 and "missing.jsonl" in err and len(err.splitlines()) == 1
     code, _, err = run(capsys, "list", "--db", "mysql://u@h/db")
     assert code == 2 and "must be a file path" in err and len(err.splitlines()) == 1
+
+
+def names(listed: str) -> list[str]:
+    """The games' names in the lines of ``games list``: id, version, date and time, name, (players)."""
+    return [re.fullmatch(r"\S+  v\d+ +\S+ \S+  (.+)  \(.*\)", line).group(1) for line in listed.splitlines()]
+
+
+def test_list_finds_games_by_their_name_or_a_players_as_the_start_page_does(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = str(tmp_path / "club.sqlite3")
+    code, out, err = run(capsys, "list", "--db", db)
+    assert (code, out) == (0, "") and err == f"no games stored in {db}\n"
+    store = GameStore(db)
+    rng = np.random.default_rng(3)
+    for name, players in (("Friday", ("Søren", "Ann")), ("Tuesday club", ("Bo", "Cy")), ("Sunday", ("Ann", "Di"))):
+        store.create(with_player_labels(GameState.random_start(2, rng), players, ["#111111", "#222222"]), name)
+    code, out, _ = run(capsys, "list", "--db", db)
+    assert code == 0 and names(out) == ["Sunday", "Tuesday club", "Friday"]
+    code, out, _ = run(capsys, "list", "--db", db, "--find", "ANN")  # a player's name, in capitals
+    assert code == 0 and names(out) == ["Sunday", "Friday"]
+    assert "(Søren, Ann)" in out.splitlines()[1]
+    code, out, _ = run(capsys, "list", "--db", db, "--find", " tuesday   CLUB")
+    assert names(out) == ["Tuesday club"]
+    code, out, err = run(capsys, "list", "--db", db, "--find", "  Friday  Søren ")  # a name and a player are apart
+    assert (code, out) == (0, "")
+    assert err == f"none of the 3 games in {db} has 'Friday Søren' in its name or its players' names\n"

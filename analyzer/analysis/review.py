@@ -132,6 +132,11 @@ ROLLOUTS = 900
 #: a large part of a review's rollouts (737 battles in bench_review.py's game); 50 a side, and the rest of the
 #: budget goes to the decisions.
 BATTLE_SHARE = 18
+#: The fewest rollouts on each side of a battle, whatever the budget: a turn's dice part sums its battles, and
+#: two or three draws a side that happen to agree give an interval of no width around a figure they cannot
+#: measure (at 50 rollouts, 2 a side, a 2-player turn's dice part read -101.4 points [-109.5, -93.3], where 900
+#: read -10.9 [-30.3, +8.4]).
+MIN_BATTLE_ROLLOUTS = 8
 #: The model's error in a decision's cost, where the rollouts stop, which the spread of the paired differences does
 #: not show: one standard deviation, in win chance, of ``DECISION_ERROR`` and :data:`DECISION_ERROR_SHARE` of the
 #: cost, added to the decisions' intervals. The two sides of a small cost end in like positions, which the model
@@ -680,6 +685,11 @@ def _mean_interval(
     return float(mean), float(mean) - half, float(mean) + half
 
 
+def battle_rollouts(rollouts: int) -> int:
+    """The rollouts on each side of each battle for a budget of ``rollouts`` per estimate."""
+    return max(MIN_BATTLE_ROLLOUTS, rollouts // BATTLE_SHARE)
+
+
 def review_game(
     game: GameState,
     *,
@@ -711,7 +721,7 @@ def review_game(
     # battle as it fell and fought afresh, all to the same horizon.
     tasks: dict[Task, tuple[Any, ...]] = {}
     own = {t.index for t in turns if is_bots_own_turn(t)}
-    per_battle = max(2, rollouts // BATTLE_SHARE)
+    per_battle = battle_rollouts(rollouts)
     for t in turns:
         j, h = t.index, horizons[t.index]
         # A turn the rollout bot would have played itself replays as its own turn's rollouts (the same games): its

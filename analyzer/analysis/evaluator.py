@@ -59,7 +59,7 @@ from analyzer.game.engine import steps as engine
 from analyzer.game.engine.layout import N_FORCES, N_PLAYERS
 from analyzer.game.labels import player_names
 from analyzer.game.state import GameState
-from analyzer.game.vocabulary import GAME_OVER
+from analyzer.game.vocabulary import GAME_OVER, SETUP_PHASES
 from analyzer.integers import whole_number
 from analyzer.limits import MAX_ROUNDS
 from analyzer.sim import playout
@@ -118,10 +118,14 @@ class Chances:
     rounds: int = 0
     note: str = ""
     assumed: str = ""
+    #: Who has won, in words, where the game is over: the figures are then certain, whatever the method.
+    over: str = ""
 
     @property
     def caption(self) -> str:
         """How the figures were made, in words, for a view's caption."""
+        if self.over:
+            return self.over
         if self.method == "model":
             text = (
                 f"Win chances by the learned model of {BOT_NAME}'s play (±{100 * self.band:.0f} points, "
@@ -168,7 +172,7 @@ class Chances:
             "seconds": float(self.seconds),
             **({"rollouts": self.rollouts} if self.method != "model" else {}),
             **({"rounds": self.rounds} if self.method == "truncated" else {}),
-            **({"note": self.note} if self.note else {}),
+            **({"note": self.over or self.note} if self.over or self.note else {}),
         }
 
 
@@ -392,11 +396,20 @@ def chances(
         rollouts = CUT_ROLLOUTS if method == "truncated" else ROLLOUTS
     rollouts = whole_number(rollouts, "rollouts", 2, SimulationError)  # two at least, for an interval
     rounds = whole_number(rounds, "rounds", 1, SimulationError)
+    seed = whole_number(seed, "seed", 0, SimulationError)
     started = time.perf_counter()
     names = player_names(state, neutral=False)
+    if state.winner is not None:
+        p = np.zeros(state.n_players)
+        p[state.winner] = 1.0
+        over = f"The game is over: {names[state.winner]} has won."
+        return Chances(method, names, p, p.copy(), p.copy(), time.perf_counter() - started, over=over)
     assumed = face_down_assumption(state)
     note = ""
-    if method in ("model", "truncated"):
+    if int(state.phase) in SETUP_PHASES and method != "rollouts":
+        # The model learned from positions past the setup, and the truncated rollouts count rounds from there.
+        note = "The game is still in its setup, which the learned model does not read: rollouts instead."
+    elif method in ("model", "truncated"):
         m, note = model_for(state, model)
         if m is not None and method == "truncated" and not state.is_terminal():
             p, low, high = truncated_chances(state, rollouts, rounds, seed, m)
@@ -411,7 +424,7 @@ def chances(
                 rounds=rounds,
                 assumed=assumed,
             )
-        if m is not None and (state.winner is not None or not state.is_terminal()):
+        if m is not None and not state.is_terminal():
             p = m.chances(state)
             band = model_band(m, state.n_players)
             alive = p > 0

@@ -706,6 +706,7 @@ def review_game(
     """
     rollouts = whole_number(rollouts, "rollouts", 2, ReviewError)  # two at least, for an interval
     workers = whole_number(workers, "workers", 1, ReviewError)
+    seed = whole_number(seed, "seed", 0, ReviewError)
     started = time.perf_counter()
     turns = player_turns(game)
     if not turns:
@@ -754,6 +755,8 @@ def review_game(
         if on_progress is not None:
             on_progress(done[0], total[0])
 
+    if on_progress is not None:
+        on_progress(0, total[0])
     won: dict[Task, np.ndarray] = dict(_run(tasks, workers, tick))
     if model is not None:
         p_win, low, high = (np.stack([won[("chance", j, None)][k] for j in range(len(positions))]) for k in range(3))

@@ -64,16 +64,20 @@ def run(args: argparse.Namespace) -> int:
         if out.suffix.lower() == ".parquet":
             require("pyarrow")  # before the review, not after it
     game = read_game(args.file, args.game_id, args.version, ReviewError)
-    bar = tqdm(total=1, desc="review", unit="task", file=sys.stderr, disable=args.quiet)
+    bars: list[tqdm] = []
 
     def progress(done: int, total: int) -> None:
-        bar.total = total
-        bar.update(done - bar.n)
+        # Drawn when the review starts its work, its arguments checked: a refusal is then its one line.
+        if not bars:
+            bars.append(tqdm(total=total, desc="review", unit="task", file=sys.stderr, disable=args.quiet))
+        bars[0].total = total
+        bars[0].update(done - bars[0].n)
 
     try:
         review = review_game(game, rollouts=args.rollouts, seed=args.seed, workers=args.workers, on_progress=progress)
     finally:
-        bar.close()
+        for bar in bars:
+            bar.close()
     if out is not None:
         if out.suffix.lower() == ".csv":
             review.turns.to_csv(out, index=False)

@@ -54,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
     from analyzer.studies.value_training import card_text, train_value
 
     # Two rollouts at least for the band: it is an interval.
-    for name, least in (("band_rollouts", 2), ("games", 1), ("held_out", 0), ("band_positions", 0)):
+    for name, least in (("band_rollouts", 2), ("games", 1), ("held_out", 0), ("band_positions", 0), ("seed", 0)):
         whole_number(getattr(args, name), f"--{name.replace('_', '-')}", least, SimulationError)
     out = check_path(args.out, "--out", SimulationError)
     if out.suffix.lower() != ".npz":

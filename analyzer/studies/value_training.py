@@ -35,6 +35,7 @@ from analyzer.game.board import classic_board
 from analyzer.game.rules import Rules
 from analyzer.game.state import GameState
 from analyzer.game.vocabulary import PLAYER_COUNTS
+from analyzer.integers import whole_number
 from analyzer.sim import playout
 from analyzer.sim.runs import DEFAULT_MAX_ROUNDS
 from analyzer.value.features import columns, position_rows
@@ -252,6 +253,7 @@ def train_value(
     it was trained on, how long it took, and its log loss and Brier score on ``held_out`` games played
     with seed ``seed + 1``, which no training game shares). With ``band_positions``, the card also gets
     the model's error band (:func:`error_band`) on games of seed ``seed + 2``."""
+    seed = whole_number(seed, "seed", 0, SimulationError)
     started = time.perf_counter()
     data = play_positions(range(games), seed, on_game=on_game)
     played = time.perf_counter() - started

@@ -16,6 +16,7 @@ from threadpoolctl import threadpool_info
 from analyzer.analysis.evaluator import (
     CUT_ROLLOUTS,
     CUT_ROUNDS,
+    METHODS,
     chances,
     cut_horizon,
     limited,
@@ -26,6 +27,7 @@ from analyzer.analysis.evaluator import (
     truncated_values,
     valued,
 )
+from analyzer.analysis.review import replay_turn
 from analyzer.cli import main
 from analyzer.errors import ModelError, SimulationError
 from analyzer.game.actions import Attack, Place
@@ -248,6 +250,34 @@ def test_another_map_falls_back_to_rollouts_and_says_why() -> None:
     # Truncated rollouts need the model where they stop: whole rollouts instead, and the same line says why.
     cut = chances(state, "truncated", model=other, rollouts=20)
     assert (cut.method, cut.rollouts, cut.note) == ("rollouts", 20, result.note)
+
+
+def test_a_game_won_is_certain_by_every_method_and_says_who_won(capsys: pytest.CaptureFixture[str]) -> None:
+    # Player 1 holds 41 territories with 5 armies against a lone army, and the default bot takes it.
+    state = GameState.from_position([0] * 41 + [1], [5] * 41 + [1], n_players=2)
+    replay_turn(state, (), np.random.default_rng(0))  # the default bot's turn, recorded action by action
+    assert state.phase == Phase.GAME_OVER and state.winner == 0
+    for method in METHODS:
+        result = chances(state, method)
+        assert result.method == method and result.p.tolist() == [1.0, 0.0]
+        assert result.low.tolist() == result.high.tolist() == [1.0, 0.0]  # certain: no band
+        assert result.caption == "The game is over: Player 1 has won."
+
+
+def test_a_game_in_its_setup_is_counted_by_rollouts_and_says_why() -> None:
+    state = GameState.new(4, np.random.default_rng(3))  # no territory claimed yet
+    for method in ("model", "truncated"):
+        result = chances(state, method, rollouts=20, seed=1)
+        assert (result.method, result.rollouts) == ("rollouts", 20)
+        assert int(result.wins.sum()) + result.capped == 20
+        assert "still in its setup" in result.note and result.note in result.caption
+
+
+def test_a_negative_seed_is_refused_by_every_method() -> None:
+    state = GameState.random_start(3, np.random.default_rng(1))
+    for method in METHODS:
+        with pytest.raises(SimulationError, match="seed must be a whole number >= 0, got -1"):
+            chances(state, method, seed=-1)
 
 
 def test_the_caption_names_the_method_and_the_bot() -> None:

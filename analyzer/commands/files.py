@@ -7,6 +7,7 @@ import io
 from pathlib import Path
 
 from analyzer.errors import RiskAnalyzerError
+from analyzer.extras import require
 from analyzer.game.state import GameState
 from analyzer.limits import quote
 from analyzer.store.games import GameRecord
@@ -28,6 +29,40 @@ def check_path(text: str, option: str, error: type[RiskAnalyzerError] = RiskAnal
     except UnicodeEncodeError:
         raise error(f"{option}: the file name {text.encode('utf-8', 'surrogateescape')!r} is not UTF-8") from None
     return Path(text)
+
+
+#: The files of tables the commands write, by their ending.
+TABLE_FORMATS = {".csv": "csv", ".parquet": "parquet"}
+
+
+def table_file(
+    text: str, option: str, error: type[RiskAnalyzerError] = RiskAnalyzerError, *, csv: bool = False
+) -> tuple[Path, str]:
+    """A file of tables named on the command line and its format, read from its ending (``--csv``, where a command
+    has it, must agree), checked before the work that fills it: its folder there, Parquet's library installed.
+
+    >>> table_file("runs.CSV", "--out")
+    (PosixPath('runs.CSV'), 'csv')
+    >>> table_file("runs.parquet", "--out", csv=True)
+    Traceback (most recent call last):
+    ...
+    analyzer.errors.RiskAnalyzerError: --out 'runs.parquet' ends in .parquet, but --csv asks for CSV: give a file ending in .csv
+    >>> table_file("runs", "--out")
+    Traceback (most recent call last):
+    ...
+    analyzer.errors.RiskAnalyzerError: --out 'runs': give a file ending in .csv or .parquet
+    """
+    out = check_path(text, option, error)
+    fmt = TABLE_FORMATS.get(out.suffix.lower())
+    if fmt is None:
+        raise error(f"{option} {quote(text)}: give a file ending in .csv or .parquet")
+    if csv and fmt != "csv":
+        raise error(f"{option} {quote(text)} ends in {out.suffix}, but --csv asks for CSV: give a file ending in .csv")
+    if not out.parent.is_dir():
+        raise error(f"{option} {quote(text)}: directory {out.parent} does not exist")
+    if fmt == "parquet":
+        require("pyarrow")
+    return out, fmt
 
 
 def add_game_arguments(parser: argparse.ArgumentParser) -> None:

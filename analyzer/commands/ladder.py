@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import argparse
 import json
-from pathlib import Path
 from typing import Any
 
 from analyzer.analysis.players import SEARCHERS, make_player
 from analyzer.bots import BOTS
+from analyzer.commands.files import table_file
 from analyzer.commands.simulate import _rules
 from analyzer.errors import SimulationError
 from analyzer.game.vocabulary import PLAYER_COUNT_TEXT, player_count
@@ -54,9 +54,12 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--max-rounds", type=int, default=None, help="end a game with no winner after this many rounds")
     parser.add_argument("--rules", metavar="JSON", help='rule options as JSON, e.g. \'{"fortify": "connected"}\'')
     parser.add_argument(
-        "--out", metavar="PATH", help="save the games to PATH (the other tables, ratings and pairings beside it)"
+        "--out",
+        metavar="PATH",
+        help="save the games to PATH (ending in .parquet or .csv, which says the format; the other tables, ratings and "
+        "pairings beside it)",
     )
-    parser.add_argument("--csv", action="store_true", help="save CSV instead of Parquet")
+    parser.add_argument("--csv", action="store_true", help="save CSV (--out must then end in .csv)")
     parser.add_argument("--json", action="store_true", help="print the ratings and pairings as JSON")
     parser.set_defaults(func=run)
 
@@ -64,9 +67,7 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     player_count(args.players, "--players", SimulationError)
     whole_number(args.bootstrap, "--bootstrap", 0, SimulationError)
-    out = Path(args.out) if args.out else None
-    if out is not None and not out.parent.is_dir():
-        raise SimulationError(f"--out {args.out}: directory {out.parent} does not exist")
+    out, fmt = table_file(args.out, "--out", SimulationError, csv=args.csv) if args.out else (None, "")
     result = ladder(
         None if args.bots is None else args.bots.split(","),
         n_players=args.players,
@@ -78,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
         bootstrap=args.bootstrap,
         make=make_player,
     )
-    written = save(result, out, "csv" if args.csv else "parquet") if out is not None else []
+    written = save(result, out, fmt) if out is not None else []
     if args.json:
         print(
             json.dumps(

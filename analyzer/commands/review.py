@@ -22,10 +22,8 @@ from typing import Any
 from tqdm.auto import tqdm
 
 from analyzer.analysis.review import REVIEW_ROUNDS, ROLLOUTS, GameReview, review_game
-from analyzer.commands.files import add_game_arguments, check_path, read_game
+from analyzer.commands.files import add_game_arguments, read_game, table_file
 from analyzer.errors import ReviewError
-from analyzer.extras import require
-from analyzer.limits import quote
 
 
 def register(subparsers: Any) -> None:
@@ -55,14 +53,7 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    out = check_path(args.out, "--out", ReviewError) if args.out else None
-    if out is not None:
-        if out.suffix.lower() not in (".csv", ".parquet"):
-            raise ReviewError(f"--out {quote(args.out)}: give a file ending in .csv or .parquet")
-        if not out.parent.is_dir():
-            raise ReviewError(f"--out {quote(args.out)}: directory {out.parent} does not exist")
-        if out.suffix.lower() == ".parquet":
-            require("pyarrow")  # before the review, not after it
+    out, fmt = table_file(args.out, "--out", ReviewError) if args.out else (None, "")
     game = read_game(args.file, args.game_id, args.version, ReviewError)
     bars: list[tqdm] = []
 
@@ -79,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
         for bar in bars:
             bar.close()
     if out is not None:
-        if out.suffix.lower() == ".csv":
+        if fmt == "csv":
             review.turns.to_csv(out, index=False)
         else:
             review.turns.to_parquet(out, index=False)

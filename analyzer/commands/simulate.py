@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from analyzer.analysis.players import PLAYERS, SEARCHERS, make_player
-from analyzer.commands.files import check_path
+from analyzer.commands.files import table_file
 from analyzer.errors import SimulationError
 from analyzer.game.reader import loads
 from analyzer.game.rules import Rules
@@ -54,8 +54,12 @@ def register(subparsers: Any) -> None:
     backend = parser.add_mutually_exclusive_group()
     backend.add_argument("--dask", action="store_true", help="run on a Dask LocalCluster of --workers workers")
     backend.add_argument("--scheduler", metavar="ADDRESS", help="run on the Dask scheduler at ADDRESS")
-    parser.add_argument("--out", metavar="PATH", help="save the tables: games to PATH, the others beside it")
-    parser.add_argument("--csv", action="store_true", help="save CSV instead of Parquet")
+    parser.add_argument(
+        "--out",
+        metavar="PATH",
+        help="save the tables: games to PATH (ending in .parquet or .csv, which says the format), the others beside it",
+    )
+    parser.add_argument("--csv", action="store_true", help="save CSV (--out must then end in .csv)")
     parser.add_argument(
         "--record-turns", action="store_true", help="also record each player's holdings after every turn"
     )
@@ -105,9 +109,7 @@ def run(args: argparse.Namespace) -> int:
     # (and an unknown name's message lists every player).
     made = [make_player(b) for b in bots]
     seats = [player if name in SEARCHERS else name for name, player in zip(bots, made)]
-    out = check_path(args.out, "--out", SimulationError) if args.out else None
-    if out is not None and not out.parent.is_dir():
-        raise SimulationError(f"--out {args.out}: directory {out.parent} does not exist")
+    out, fmt = table_file(args.out, "--out", SimulationError, csv=args.csv) if args.out else (None, "")
     checkpoint = Path(f"{out}.checkpoint") if out is not None else None
     resuming = checkpoint is not None and checkpoint.exists()
     result = simulate(
@@ -129,7 +131,7 @@ def run(args: argparse.Namespace) -> int:
     )
     written: list[Path] = []
     if out is not None:
-        written = result.save(out, "csv" if args.csv else "parquet")
+        written = result.save(out, fmt)
         assert checkpoint is not None
         shutil.rmtree(checkpoint)
     summary = result.summary()

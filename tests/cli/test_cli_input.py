@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -31,6 +32,9 @@ DEEP = '{"a":' * 30_000 + "1" + "}" * 30_000
         (["simulate", "--bots", ":Bot"], "cannot import"),
         (["simulate", "--bots", ".x:Bot"], "cannot import"),
         (["simulate", "--games", "2", "--out", os.fsdecode(b"\xff.parquet")], "is not UTF-8"),
+        (["simulate", "--games", "2", "--out", "runs.parquet", "--csv"], "ends in .parquet, but --csv asks for CSV"),
+        (["simulate", "--games", "2", "--out", "runs"], "'runs': give a file ending in .csv or .parquet"),
+        (["ladder", "--bots", "default,random", "--games", "2", "--out", "l.txt"], "give a file ending in .csv"),
         (["odds-table", "--max", "100000", "--out", "t.csv"], "MAX_TABLE_ARMIES"),
         (["odds-table", "--max", "5", "--out", "t.csv", "--plot", "t.xyz"], "cannot write a 'xyz'"),
         (["odds", "10", "--chain", *["3"] * 1001], "MAX_CHAIN_LENGTH"),
@@ -61,3 +65,26 @@ def test_a_user_bot_s_illegal_action_is_an_error_naming_the_bot_the_action_and_t
             match=r"bot 'test_cli_input.GreedyPlacer' of seat \d chose Place\(territory=\d+, armies=\d+\): .*is not Player \d's",
         ):
             simulate(3, [GreedyPlacer(), "random", "random"], n_games=1, seed=1, check=check, progress=False)
+
+
+def test_the_tables_are_written_in_the_format_their_file_name_ends_in(tmp_path: Path) -> None:
+    # The format followed --csv alone: "--out runs.csv" wrote Parquet under that name.
+    assert main(["simulate", "--games", "2", "--quiet", "--out", str(tmp_path / "runs.csv")]) == 0
+    assert (tmp_path / "runs.csv").read_text().startswith("game,winner,")
+    assert (tmp_path / "runs.seats.csv").read_text().startswith("game,")
+    assert main(["simulate", "--games", "2", "--quiet", "--out", str(tmp_path / "runs.parquet")]) == 0
+    assert (tmp_path / "runs.parquet").read_bytes()[:4] == b"PAR1"
+
+
+def test_a_negative_seed_exits_2_with_one_line(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    game = tmp_path / "game.json"
+    game.write_text(GameState.random_start(3, np.random.default_rng(1)).to_json())
+    for argv in (
+        ["chances", str(game), "--seed", "-1"],
+        ["chances", str(game), "--method", "rollouts", "--rollouts", "10", "--seed", "-1"],
+        ["review", str(game), "--seed", "-1"],
+        ["train-value", "--games", "2", "--seed", "-1", "--out", str(tmp_path / "m.npz")],
+    ):
+        assert main(argv) == 2
+        err = capsys.readouterr().err.strip()
+        assert len(err.splitlines()) == 1 and "seed must be a whole number >= 0, got -1" in err, (argv, err)

@@ -14,6 +14,7 @@ from dataclasses import astuple, dataclass, field, fields
 from typing import Any, cast
 
 from analyzer.errors import StateFormatError
+from analyzer.limits import quote
 
 #: A territory in an action: its id or, until :meth:`GameState.apply` normalises it, its name.
 Territory = int | str
@@ -220,12 +221,12 @@ def action_from_json(data: Any) -> Action:
     """Inverse of :func:`action_to_json`."""
     if not isinstance(data, list) or not data or data[0] not in ACTION_TYPES:
         raise StateFormatError(
-            f"not an action: {data!r}; expected [type, fields...] with a type in {sorted(ACTION_TYPES)}"
+            f"not an action: {quote(data)}; expected [type, fields...] with a type in {sorted(ACTION_TYPES)}"
         )
     cls = ACTION_TYPES[data[0]]
     names = [f.name for f in fields(cls)]
     required = len([f for f in fields(cls) if not f.metadata.get("optional")])
     if not required <= len(data) - 1 <= len(names):
-        raise StateFormatError(f"action {data!r} has {len(data) - 1} fields; {data[0]} takes {names}")
+        raise StateFormatError(f"action {quote(data)} has {len(data) - 1} fields; {data[0]} takes {names}")
     values = [tuple(v) if isinstance(v, list) else v for v in data[1:]]
     return cls(*values)

@@ -137,7 +137,9 @@ def read_fields(data: Any, board: Board | None) -> dict[str, Any]:
         for i, entry in enumerate(history):
             try:
                 action = action_from_json(entry)
-            except (RiskAnalyzerError, TypeError) as exc:
+            except RiskAnalyzerError as exc:  # says the entry's values shortened already
+                raise PositionError(f"history[{i}]: {exc}") from None
+            except TypeError as exc:  # Python's words, which may hold the whole entry
                 raise PositionError(f"history[{i}]: {quote(str(exc))}") from None
             check_action(action, f"history[{i}]")
             actions.append(action)

@@ -453,12 +453,13 @@ def check_replay(state: GameState) -> None:
     try:
         replayed = type(state).replay(state.initial, [], state.rules, state.board)
     except RiskAnalyzerError as exc:
-        raise PositionError(f"initial does not start a game: {quote(str(exc))}") from None
+        raise PositionError(f"initial does not start a game: {exc}") from None
     for i, action in enumerate(state.history):
         try:
             replayed.apply(action)
         except RiskAnalyzerError as exc:
-            raise PositionError(f"history[{i}] does not replay: {quote(str(exc))}") from None
+            # The engine's own sentence, whole: it quotes the user's values in it already, shortened.
+            raise PositionError(f"the history's entry {i + 1} does not replay: {exc}") from None
     mine = state.to_dict(history=False)
     theirs = replayed.to_dict(history=False)
     for key in mine:

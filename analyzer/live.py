@@ -167,9 +167,11 @@ class LiveGame:
         colors: Sequence[str] | None = None,
         rules: Rules | None = None,
         me: int | None = None,
+        first: int | None = None,
     ) -> LiveGame:
-        """A game whose starting roll, territories and starting armies are all dealt at random from ``rng``."""
-        state = GameState.random_start(len(names), rng, rules)
+        """A game whose territories and starting armies are all dealt at random from ``rng``, and its starting roll
+        too unless ``first`` says who goes first."""
+        state = GameState.random_start(len(names), rng, rules, first=first)
         _label_players(state, names, colors)
         return cls(state, me=me, seed=int(rng.integers(2**31)))
 

@@ -251,13 +251,16 @@ class StateCore:
         rng: np.random.Generator,
         rules: Rules | None = None,
         board: Board | None = None,
+        first: int | None = None,
     ) -> Self:
-        """A new game whose starting roll, deal and missions are drawn from ``rng``."""
+        """A new game whose starting roll (unless ``first`` says who goes first), deal and missions are drawn
+        from ``rng``."""
         rules = rules if rules is not None else Rules()
         board = board if board is not None else classic_board()
         starting_armies(n_players)  # validates the count before drawing anything
         check_board_for_game(board, n_players)
-        first = int(rng.integers(n_players))
+        if first is None:
+            first = int(rng.integers(n_players))
         deal = None
         if rules.deals(n_players):
             piles = forces(n_players)
@@ -282,9 +285,10 @@ class StateCore:
         rng: np.random.Generator,
         rules: Rules | None = None,
         board: Board | None = None,
+        first: int | None = None,
     ) -> Self:
-        """A new game whose whole setup is played with uniformly random choices."""
-        state = cls.new(n_players, rng, rules, board)
+        """A new game whose whole setup is played with uniformly random choices (:meth:`new`)."""
+        state = cls.new(n_players, rng, rules, board, first)
         while state.phase in (Phase.SETUP_CLAIM, Phase.SETUP_PLACE, Phase.CHOOSE_CAPITAL):
             actions = state.legal_actions()
             state.apply_unchecked(actions[int(rng.integers(len(actions)))])

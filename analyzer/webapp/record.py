@@ -304,7 +304,7 @@ def _start_form(key: str, keep: _Keep) -> None:
     rng = np.random.default_rng()
     try:
         if how == RANDOM_DEAL:
-            live = LiveGame.random(names, rng, me=me)
+            live = LiveGame.random(names, rng, me=me, first=int(first or 0))
         else:
             live = LiveGame.start(
                 names,

@@ -247,6 +247,16 @@ def test_start_form_claims_and_random_deal() -> None:
     at.radio(key=k("how")).set_value(RANDOM_DEAL)
     press(at, "start")
     assert game_of(at).phase.name == "REINFORCE" and int(game_of(at).armies.sum()) == 105
+    # Dealt at random, the game still starts with the player the table says goes first: the starting roll was
+    # drawn at random too, and the choice ignored.
+    for first in range(3):
+        at = _app(None)
+        at.text_input(key=k("names")).set_value("Ann, Bo, Cy").run()
+        at.selectbox(key=k("first")).set_value(first)
+        at.radio(key=k("how")).set_value(RANDOM_DEAL)
+        press(at, "start")
+        game = game_of(at)
+        assert (game.first_player, game.player, game.phase.name) == (first, first, "REINFORCE")
 
 
 def test_a_game_changed_outside_the_recorder_is_followed_afresh() -> None:

@@ -382,6 +382,18 @@ def test_dealt_setup_for_four_players() -> None:
     assert sorted(Counter(state.owner.tolist()).values()) == [10, 10, 11, 11]
 
 
+def test_a_dealt_setup_goes_round_the_table_from_the_player_named_first() -> None:
+    # 42 territories dealt to 4 players from the first: the first two seats dealt get 11, the others 10.
+    for first in range(4):
+        state = GameState.new(4, np.random.default_rng(3), Rules(setup="deal"), first=first)
+        assert (state.first_player, state.current_player) == (first, first)
+        held = Counter(state.owner.tolist())
+        assert [held[(first + i) % 4] for i in range(4)] == [11, 11, 10, 10]
+        assert GameState.random_start(4, np.random.default_rng(3), first=first).first_player == first
+    with pytest.raises(PositionError, match="first player 4 is not a seat of this 4-player game"):
+        GameState.new(4, np.random.default_rng(3), first=4)
+
+
 def test_two_player_neutral_setup() -> None:
     rng = np.random.default_rng(5)
     state = GameState.new(2, rng)

@@ -9,8 +9,10 @@ face-down draw may be).
 >>> import numpy as np
 >>> from analyzer.game.state import GameState
 >>> game = GameState.random_start(3, np.random.default_rng(1))
->>> [(c.name, c.lo, c.hi, c.start) for c in roll_counts(game)]
-[('attacker_dice', 1, 3, 3), ('defender_dice', 1, 2, 2), ('attacker_lost', 0, 2, 0), ('defender_lost', 0, 2, 0)]
+>>> owner, armies = [0] * 41 + [1], [4] * 42
+>>> armies[41] = 1  # Eastern Australia, Player 2's one army, against Western Australia's 4 (40)
+>>> [(c.name, c.lo, c.hi, c.start) for c in roll_counts(GameState.from_position(owner, armies), 40, 41)]
+[('attacker_dice', 1, 3, 3), ('defender_dice', 1, 1, 1), ('attacker_lost', 0, 1, 0), ('defender_lost', 0, 1, 0)]
 >>> place_count(game).read(40)
 Traceback (most recent call last):
 ...
@@ -115,13 +117,16 @@ def battle_counts(s: StateCore, source: int, target: int) -> tuple[Count, Count]
     )
 
 
-def roll_counts(s: StateCore) -> tuple[Count, Count, Count, Count]:
-    """One roll: the dice each side threw (as many as the rules allow) and the armies each lost."""
+def roll_counts(s: StateCore, source: int, target: int) -> tuple[Count, Count, Count, Count]:
+    """One roll from ``source`` on ``target``: the dice each side threw, up to as many as the rules let their
+    armies roll (where the fields start), and the armies each lost."""
     dice = s.rules.dice
-    compared = min(dice.attacker_max, dice.defender_max)
+    attacking = max(1, dice.attacker_dice(int(s.armies[source])))
+    defending = max(1, dice.defender_dice(int(s.armies[target])))
+    compared = min(attacking, defending)
     return (
-        Count("attacker_dice", "Attacker's dice", 1, dice.attacker_max, dice.attacker_max),
-        Count("defender_dice", "Defender's dice", 1, dice.defender_max, dice.defender_max),
+        Count("attacker_dice", "Attacker's dice", 1, attacking, attacking),
+        Count("defender_dice", "Defender's dice", 1, defending, defending),
         Count("attacker_lost", "Attacker lost", 0, compared, 0),
         Count("defender_lost", "Defender lost", 0, compared, 0),
     )

@@ -655,7 +655,7 @@ def _battle_fields(s: GameState, key: str, src: int, tgt: int) -> list[tuple[Cou
 
 def _roll_fields(s: GameState, key: str, src: int, tgt: int) -> list[tuple[Count, str]]:
     """One roll's count fields and their keys (as :func:`_battle_fields`)."""
-    return [(c, _k(key, f"{c.name}{_form(key)}_{src}_{tgt}")) for c in roll_counts(s)]
+    return [(c, _k(key, f"{c.name}{_form(key)}_{src}_{tgt}")) for c in roll_counts(s, src, tgt)]
 
 
 def _record_battle(live: LiveGame, key: str, *, roll: bool = False) -> None:

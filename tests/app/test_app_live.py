@@ -233,6 +233,26 @@ def test_refused_entries_show_the_engines_message_and_keep_the_game() -> None:
     assert same_game(game_of(at), after_place)
 
 
+def test_a_roll_on_a_lone_defender_starts_from_its_one_die() -> None:
+    # The roll's fields started at the rules' most dice whatever the stacks: a roll on one army recorded with the
+    # fields as they came was refused, "the defender holds one army and rolls 1 die, got 2".
+    owner = [0] * 14 + [1] * 14 + [2] * 14
+    armies = [3] * 42
+    kamchatka = BOARD.index("Kamchatka")
+    armies[kamchatka] = 1
+    at = _app(LiveGame(GameState.from_position(owner, armies, n_players=3, player=0), me=0).state)
+    at.text_input(key=k("place_many0")).set_value("Alaska 11")
+    press(at, "place_go")
+    at.selectbox(key=k("from")).set_value(0).run()
+    at.selectbox(key=k("to")).set_value(kamchatka).run()
+    pair = f"1_0_{kamchatka}"
+    assert [at.number_input(key=k(f"{name}{pair}")).value for name in ("attacker_dice", "defender_dice")] == [3, 1]
+    at.number_input(key=k(f"defender_lost{pair}")).set_value(1)
+    press(at, "roll_go")
+    taken = game_of(at)
+    assert not errors(at) and taken.owner[kamchatka] == 0 and taken.move is not None
+
+
 def test_start_form_claims_and_random_deal() -> None:
     at = _app(None)
     at.text_input(key=k("names")).set_value("Ann, Bo, Cy").run()

@@ -70,17 +70,32 @@ def test_a_battle_is_entered_as_the_two_stacks_it_left() -> None:
     assert kamchatka in game.attack_targets(alaska)
 
 
-def test_a_roll_allows_the_dice_the_rules_allow() -> None:
-    classic = [(c.name, c.lo, c.hi, c.start) for c in roll_counts(two_fronts())]
-    assert classic == [
+def test_a_roll_allows_the_dice_the_rules_and_the_two_stacks_allow() -> None:
+    game = two_fronts()
+    alaska, alberta, kamchatka = BOARD.index("Alaska"), BOARD.index("Alberta"), BOARD.index("Kamchatka")
+    greenland, iceland = BOARD.index("Greenland"), BOARD.index("Iceland")
+    # Greenland's 5 against Iceland's 2: 3 dice against 2.
+    assert [(c.name, c.lo, c.hi, c.start) for c in roll_counts(game, greenland, iceland)] == [
         ("attacker_dice", 1, 3, 3),
         ("defender_dice", 1, 2, 2),
         ("attacker_lost", 0, 2, 0),
         ("defender_lost", 0, 2, 0),
     ]
+    # Alberta's 5 against Alaska's lone army (its own, but the fields read only the stacks): 1 defending die, one
+    # army lost at most; the fields started at 2 dice, which the entry refused.
+    assert [(c.lo, c.hi, c.start) for c in roll_counts(game, alberta, alaska)] == [
+        (1, 3, 3),
+        (1, 1, 1),
+        (0, 1, 0),
+        (0, 1, 0),
+    ]
+    # Kamchatka's 2 attack with 1 die.
+    assert [(c.lo, c.hi, c.start) for c in roll_counts(game, kamchatka, alaska)][0] == (1, 1, 1)
     three = Rules(dice=DiceRules(defender_max=3))
     game = GameState.from_position(two_fronts().owner, two_fronts().armies, n_players=3, rules=three)
-    assert [(c.lo, c.hi) for c in roll_counts(game)] == [(1, 3), (1, 3), (0, 3), (0, 3)]
+    assert [(c.lo, c.hi) for c in roll_counts(game, greenland, iceland)] == [(1, 3), (1, 2), (0, 2), (0, 2)]
+    game.armies[iceland] = 4
+    assert [(c.lo, c.hi) for c in roll_counts(game, greenland, iceland)] == [(1, 3), (1, 3), (0, 3), (0, 3)]
 
 
 def test_a_move_in_and_a_fortify_keep_one_army_behind() -> None:

@@ -310,6 +310,8 @@ class LiveGame:
                     f"a set is three different cards; {len(shown)} were shown, {len(set(shown))} of them different"
                 )
             b = None if bonus is None else w.state.board.index(bonus)
+            if b is None:
+                b = w.shown_bonus(w.state.player, shown)
             three = w.identify(w.state.player, shown, b, fill=True)
             # The cards filled in were face down: their identities are a guess the log must not tell as seen.
             w.state.apply(Trade((three[0], three[1], three[2]), b, 3 - len(shown)))
@@ -695,6 +697,23 @@ class _Work:
         face_down.swap(self.state, x, y)
         self.swaps.append([x, y])
 
+    def shown_bonus(self, player: int, shown: list[int]) -> int | None:
+        """The territory that takes a trade's extra armies when the table named none: the one territory of
+        ``player``'s on the cards ``shown`` (the rules put the armies there), None if there is none; several are
+        the player's to choose, and refused."""
+        s = self.state
+        terr = s.board.card_territory
+        valid = [c for c in shown if 0 <= c < s.board.n_cards]  # identify() names a card that does not exist
+        own = sorted({int(terr[c]) for c in valid if terr[c] >= 0 and s.owner[terr[c]] == player})
+        if not _bonus_open(s) or not own:
+            return None
+        if len(own) > 1:
+            cards = " and ".join(card_label(s.board, c) for c in valid if int(terr[c]) in own)
+            raise IllegalActionError(
+                f"{cards} show territories of {player_name(s, player)}'s: say which one takes the extra armies"
+            )
+        return own[0]
+
     def identify(self, player: int, shown: list[int], bonus: int | None, fill: bool) -> list[int]:
         """Make the cards ``shown`` be in ``player``'s hand, filling a set from hidden cards if ``fill``.
 
@@ -743,7 +762,7 @@ class _Work:
         movable = [h for h in mine if h in unseen]
         terr = board.card_territory
         symbols = board.card_symbols
-        bonus_open = not s.bonus_used and s.rules.territory_bonus != 0
+        bonus_open = _bonus_open(s)
 
         def fits(extra: tuple[int, ...]) -> bool:
             three = shown + list(extra)
@@ -773,6 +792,11 @@ class _Work:
         what = f"showing {board.territories[bonus]}" if bonus is not None else "without a territory of theirs"
         shown_words = ", ".join(card_label(board, c) for c in shown) or "no card shown"
         raise IllegalActionError(f"{name}'s hidden cards cannot make a set with {shown_words} {what}")
+
+
+def _bonus_open(s: GameState) -> bool:
+    """Whether a set traded now may still take the once-a-turn extra armies on a territory its cards show."""
+    return not s.bonus_used and s.rules.territory_bonus != 0
 
 
 def _label_players(state: GameState, names: Sequence[str], colors: Sequence[str] | None) -> None:

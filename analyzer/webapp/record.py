@@ -594,7 +594,7 @@ def _trade(live: LiveGame, s: GameState, names: list[str], key: str, keep: _Keep
             "Extra armies on",
             bonuses,
             key=_k(key, "trade_bonus"),
-            format_func=lambda t: "no card shows a territory of theirs" if t is None else s.board.territories[t],
+            format_func=lambda t: "their own on a card shown, if one is" if t is None else s.board.territories[t],
         )
 
         def entry(live: LiveGame) -> None:

@@ -14,7 +14,7 @@ import pytest
 
 from analyzer.analysis.log import log_lines
 from analyzer.analysis.luck import battle_luck
-from analyzer.errors import PositionError
+from analyzer.errors import IllegalActionError, PositionError
 from analyzer.game.actions import Correct, Trade, action_from_json, action_to_json
 from analyzer.game.board import classic_board
 from analyzer.game.state import GameState
@@ -185,6 +185,29 @@ def test_a_trade_of_one_card_shown_names_only_that_card() -> None:
     live.correct(hands={0: [21, "?", "?"]})  # Egypt, a territory of Bo's: no bonus to choose
     live.trade([21])
     assert log_lines(live.state)[-1].text == "Turn 1, Ann: trades Egypt (infantry) and 2 face-down cards (+4)"
+
+
+def test_a_card_shown_of_the_traders_own_territory_takes_the_extra_armies_unasked() -> None:
+    # The rules put the 2 extra armies on the territory a traded card shows; the table named none, and the trade
+    # was refused in words naming a card it never entered (the one filled in for a face-down card).
+    live = table()
+    live.correct(hands={0: [0, "?", "?"]})  # Alaska, Ann's own, and two face down
+    live.trade([0])
+    trade = live.state.history[-1]
+    assert trade.bonus == BOARD.index("Alaska") and int(live.state.armies[BOARD.index("Alaska")]) == 5
+    assert BOARD.index("Alaska") in trade.cards
+    # Two of Ann's territories shown: which takes them is Ann's choice, and the entry asks for it.
+    live = table()
+    live.correct(hands={0: [0, 9, "?"]})  # Alaska and Venezuela, both Ann's
+    before = live.state
+    with pytest.raises(
+        IllegalActionError,
+        match=r"Alaska \(infantry\) and Venezuela \(infantry\) show territories of Ann's: say which one takes",
+    ):
+        live.trade([0, 9])
+    assert live.state == before
+    live.trade([0, 9], "Venezuela")
+    assert int(live.state.armies[BOARD.index("Venezuela")]) == 5
 
 
 def test_a_trade_of_known_cards_names_them_and_old_saves_read_the_same() -> None:

@@ -16,7 +16,12 @@ from dataclasses import dataclass
 
 from analyzer.errors import RiskAnalyzerError, StoreConflictError, StoreError
 from analyzer.game.state import GameState
-from analyzer.store import GameStore, StoredGame
+from analyzer.limits import MAX_NAME_LENGTH
+from analyzer.store import GameStore, StoredGame, check_name
+from analyzer.text import shortened
+
+#: The label under which a game's file keeps the game's name (the store keeps the name beside the game).
+NAME_LABEL = "game name"
 
 #: What a page says of a game it holds when the store could not be written.
 KEPT_IN_PAGE = "The game is kept in this page only: save it as a file."
@@ -100,3 +105,28 @@ def save(store: GameStore, game: GameState, *, game_id: str | None, version: int
         return Saved(exc.current, refused=str(exc))
     except StoreError as exc:
         return Saved.failed(exc)
+
+
+def file_text(game: GameState, name: str) -> str:
+    """``game`` as its file: the game's JSON, with its ``name`` in its labels, so that the file opens under the name
+    it had rather than the file's, which a file system may have made change ("Friday: Ann/Bo" is saved as
+    ``Friday- Ann-Bo.json``).
+
+    >>> import numpy as np
+    >>> text = file_text(GameState.random_start(3, np.random.default_rng(1)), "Friday: Ann/Bo")
+    >>> opened(GameState.from_json(text), "Friday- Ann-Bo.json")[1]
+    'Friday: Ann/Bo'
+    """
+    named = game.copy()
+    named.labels = {**game.labels, NAME_LABEL: name}
+    return named.to_json()
+
+
+def opened(game: GameState, file_name: str) -> tuple[GameState, str]:
+    """A game read from the file ``file_name``, its name label taken out, and its name: the name the file keeps
+    (:func:`file_text`) if it is one a game may have, else the file's, less its ``.json`` ("" if blank)."""
+    kept = game.labels.pop(NAME_LABEL, None)
+    try:
+        return game, check_name(kept)
+    except RiskAnalyzerError:
+        return game, shortened(file_name.removesuffix(".json"), MAX_NAME_LENGTH)

@@ -11,7 +11,7 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from analyzer.analysis.position import reinforcement_forecast
 from analyzer.game.state import GameState, turn_number
-from analyzer.services.saving import Saved
+from analyzer.services.saving import Saved, file_text
 from analyzer.text import file_name, plain
 from analyzer.webapp.board import board_view
 from analyzer.webapp.cached import cached_suggestions, position_json
@@ -66,7 +66,7 @@ def game_page(game: GameState, names: list[str]) -> None:
             st.caption("This page's address opens this game on any device; every change is saved as it is made.")
         st.download_button(
             "Save game",
-            data=saved_game_now(),
+            data=saved_game_now(title),
             file_name=file_name(title, ".json"),
             mime="application/json",
             key="save_game",
@@ -156,13 +156,9 @@ def save_entry(game: GameState, version: int | None) -> Saved:
     return saved
 
 
-def saved_game(game: GameState) -> str:
-    """The file "Save game" offers: the game, its players' names and colours included."""
-    return game.to_json()
-
-
-def saved_game_now() -> Callable[[], str]:
-    """The file "Save game" offers, made when the button is pressed: the game the page holds then.
+def saved_game_now(name: str) -> Callable[[], str]:
+    """The file "Save game" offers (:func:`~analyzer.services.saving.file_text`, the game's ``name`` kept in it),
+    made when the button is pressed: the game the page holds then.
 
     The button is drawn by the page's run, and the Record view's entries rerun only their own fragment: a file
     made at the page's run would miss every entry made since. The press is served on another thread, where
@@ -171,9 +167,9 @@ def saved_game_now() -> Callable[[], str]:
     ctx = get_script_run_ctx()
     if ctx is None:  # the page run without a server (AppTest): no entry can come between the run and the press
         game = st.session_state[GAME]
-        return lambda: saved_game(game)
+        return lambda: file_text(game, name)
     state = ctx.session_state
-    return lambda: saved_game(state[GAME])
+    return lambda: file_text(state[GAME], name)
 
 
 def players_summary(game: GameState, names: list[str]) -> pd.DataFrame:

@@ -15,7 +15,8 @@ from analyzer.game.state import GameState
 from analyzer.limits import MAX_NAME_LENGTH
 from analyzer.services.entries import bounds_problem
 from analyzer.services.game_list import PAGE, listing
-from analyzer.text import ago, file_name, plain, shortened
+from analyzer.services.saving import file_text, opened
+from analyzer.text import ago, file_name, plain
 from analyzer.webapp.cached import bare_map_png
 from analyzer.webapp.inputs import whole_number
 from analyzer.webapp.record import render
@@ -140,7 +141,8 @@ def upload_game() -> None:
 
 def stored_json(game_id: str) -> str:
     try:
-        return store().load(game_id).state.to_json()
+        stored = store().load(game_id)
+        return file_text(stored.state, stored.name)
     except StoreError as exc:
         return str(exc)
 
@@ -201,4 +203,5 @@ def load_upload() -> None:
         # Bad JSON, bad UTF-8, a malformed state or labels are all the package's errors; the current game is kept.
         st.session_state[LOAD_ERROR] = f"Could not load {upload.name}: {exc}"
         return
-    new_game(game, shortened(upload.name.removesuffix(".json"), MAX_NAME_LENGTH) or default_name())
+    game, name = opened(game, upload.name)
+    new_game(game, name or default_name())

@@ -36,6 +36,7 @@ from analyzer.plot import (
     chart_picks,
     player_name,
 )
+from analyzer.services.saving import NAME_LABEL, opened
 from analyzer.solver.battle import BattleOptions, armies_needed, battle
 from analyzer.solver.chains import chain
 from analyzer.solver.tables import odds_tables
@@ -624,6 +625,7 @@ def test_names_and_colours_are_saved_and_loaded_back(downloads: dict[str, str]) 
     assert GameState.from_json(saved).labels == {
         "names": ["Alice", "Player 2", "Player 3"],
         "colors": [PLAYER_COLORS[0], "#00aa00", PLAYER_COLORS[2]],
+        NAME_LABEL: "game",
     }
 
     fresh = start()
@@ -1197,19 +1199,28 @@ def test_a_game_is_saved_under_its_own_name_and_opened_again_under_it(database: 
     store = GameStore(database)
     stored = store.create(KNOWN, "Friday: Ann/Bo")
     at = start()
+
+    def game_in(text: str) -> str:
+        return opened(GameState.from_json(text), "")[0].to_json()
+
     # The characters file systems refuse become "-": the list's JSON and the game page's Save game agree.
-    assert GameState.from_json(downloads["Friday- Ann-Bo.json"]).to_json() == KNOWN.to_json()
+    assert game_in(downloads["Friday- Ann-Bo.json"]) == KNOWN.to_json()
     downloads.clear()
     downloads.deferred.clear()
     at.button(key=f"open-{stored.id}").click().run()
     saved = downloads["Friday- Ann-Bo.json"]
-    assert GameState.from_json(saved).to_json() == KNOWN.to_json()
-
+    assert game_in(saved) == KNOWN.to_json()
+    # The file keeps the game's own name, which its file name could not hold: opened, the game has it again.
     fresh = start()
     fresh.file_uploader(key="upload").set_value(("Friday- Ann-Bo.json", saved.encode(), "application/json")).run()
     assert not fresh.exception and not fresh.error
-    assert fresh.session_state["game_name"] == "Friday- Ann-Bo"
-    assert sorted(g.name for g in store.list()) == ["Friday- Ann-Bo", "Friday: Ann/Bo"]
+    assert fresh.session_state["game_name"] == "Friday: Ann/Bo"
+    assert [g.name for g in store.list()] == ["Friday: Ann/Bo", "Friday: Ann/Bo"]
+    assert store.load(store.list()[0].id).state.to_json() == KNOWN.to_json()  # the name is not kept twice
+    # A file with no name of its own (GameState.to_json, or an older save) takes the file's.
+    fresh = start()
+    fresh.file_uploader(key="upload").set_value(("Sunday.json", KNOWN.to_json().encode(), "application/json")).run()
+    assert fresh.session_state["game_name"] == "Sunday"
 
 
 def test_a_stored_game_changed_elsewhere_shows_up_on_the_next_run(database: Path) -> None:

@@ -26,9 +26,10 @@ from analyzer.game.board import classic_board
 from analyzer.game.state import GameState
 from analyzer.live import LiveGame
 from analyzer.plot import player_name
-from analyzer.services.saving import POLL_ENV
+from analyzer.services.saving import NAME_LABEL, POLL_ENV
 from analyzer.solver.battle import battle
 from analyzer.store import GameStore
+from analyzer.text import file_name
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -201,8 +202,11 @@ def test_new_setup_then_save_and_load_round_trip(page: Page, app_url: str) -> No
     saved = download.path().read_text(encoding="utf-8")
     state = GameState.from_json(saved)
     assert owners_of(state) == first
-    # Named after the game ("Game of 07 Dec 21:40"), the colon no file name can hold made "-".
+    # Named after the game ("Game of 07 Dec 21:40"), the colon no file name can hold made "-"; the file keeps the
+    # name itself.
     assert re.fullmatch(r"Game of \d\d \S+ \d\d-\d\d\.json", download.suggested_filename), download.suggested_filename
+    name = state.labels[NAME_LABEL]
+    assert file_name(name, ".json") == download.suggested_filename and ":" in name
     assert state.labels["names"] == ["Alice", "Player 2", "Player 3"]
 
     # Another game with another name first, so that loading visibly brings the saved ones back.
@@ -220,8 +224,8 @@ def test_new_setup_then_save_and_load_round_trip(page: Page, app_url: str) -> No
         files=[{"name": download.suggested_filename, "mimeType": "application/json", "buffer": saved.encode("utf-8")}]
     )
     wait_for_owners(page, lambda owners: owners == renamed)
-    # Opened from its file, the game has its name again.
-    expect(page.get_by_role("heading", name=download.suggested_filename.removesuffix(".json"))).to_be_visible()
+    # Opened from its file, the game has its name again, the colon the file's name could not hold included.
+    expect(page.get_by_role("heading", name=name)).to_be_visible()
     page.get_by_role("tab", name="Players & cards").click()
     expect(page.get_by_label("Name of seat 1")).to_have_value("Alice")
     expect(page.get_by_test_id("stAlertContentError")).to_have_count(0)

@@ -187,7 +187,9 @@ def test_rule_options_are_typed_and_bounded(rules: dict[str, Any], error: str) -
 def test_history_must_replay_to_the_stored_state() -> None:
     good = start4()
     rejected(edited(_set(history=[]), dict(good)), r"is .*, but the history replays to")
-    rejected(edited(lambda d: d.update(history=d["history"][::-1]), dict(good)), r"the history's entry 1 does not replay")
+    rejected(
+        edited(lambda d: d.update(history=d["history"][::-1]), dict(good)), r"the history's entry 1 does not replay"
+    )
     rejected(
         edited(lambda d: d["initial"].update(first_player=(d["initial"]["first_player"] + 1) % 4), start4()),
         r"does not replay|replays to",

@@ -33,8 +33,9 @@ from analyzer.game import face_down
 from analyzer.game.actions import Territory
 from analyzer.game.board import Board
 from analyzer.game.core import StateCore
-from analyzer.game.vocabulary import DECK
+from analyzer.game.vocabulary import DECK, player_count
 from analyzer.limits import MAX_NAME_LENGTH
+from analyzer.text import shortened
 
 T = TypeVar("T")
 
@@ -198,6 +199,27 @@ def choice(values: Sequence[object], options: Sequence[T]) -> T | None:
             if option == value:
                 return option
     return options[0] if options else None
+
+
+def table_names(text: str) -> list[str]:
+    """The players typed for a game at the table, comma-separated in seat order: 2 to 6 of them, each name its
+    own (whatever the case), as the tables and the log tell the players apart by them.
+
+    >>> table_names(" Ann, Bo ,Cy,")
+    ['Ann', 'Bo', 'Cy']
+    >>> table_names("Ann, Bo, ann")
+    Traceback (most recent call last):
+    ...
+    analyzer.services.entries.EntryError: Ann is named twice: give each player a name of their own
+    """
+    names = [shortened(n, MAX_NAME_LENGTH) for n in text.split(",") if n.strip()]
+    player_count(len(names), "the number of players named", EntryError)
+    seen: dict[str, str] = {}
+    for name in names:
+        if name.casefold() in seen:
+            raise EntryError(f"{seen[name.casefold()]} is named twice: give each player a name of their own")
+        seen[name.casefold()] = name
+    return names
 
 
 # ------------------------------------------------------------------------------------ typed entries

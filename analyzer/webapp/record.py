@@ -33,9 +33,8 @@ from analyzer.game import face_down
 from analyzer.game.board import Board, classic_board
 from analyzer.game.labels import NEUTRAL_NAME, card_label, player_colors, player_names
 from analyzer.game.state import GameState, turn_number
-from analyzer.game.vocabulary import Phase, forces, player_count
+from analyzer.game.vocabulary import Phase, forces
 from analyzer.game.wording import armies_text
-from analyzer.limits import MAX_NAME_LENGTH
 from analyzer.live import LIVE_LABEL, LiveGame
 from analyzer.plot import PICK_SELECTION, board_spec, chart_picks, turn_chart
 from analyzer.services.entries import (
@@ -52,11 +51,12 @@ from analyzer.services.entries import (
     move_in_count,
     place_count,
     roll_counts,
+    table_names,
     trade_choices,
     unseen_cards,
 )
 from analyzer.services.saving import Saved
-from analyzer.text import plain, shortened
+from analyzer.text import plain
 from analyzer.webapp.inputs import count_field, whole_number
 
 T = TypeVar("T")
@@ -287,15 +287,18 @@ def _card_label(game: GameState) -> Callable[[int], str]:
 def _start_form(key: str, keep: _Keep) -> None:
     st.subheader("Start a live game")
     text = st.text_input("Players, in seat order (comma-separated)", "Red, Blue, Green", key=_k(key, "names"))
-    names = [shortened(n, MAX_NAME_LENGTH) for n in text.split(",") if n.strip()]
     try:
-        player_count(len(names), "the number of players named", EntryError)
+        names = table_names(text)
     except EntryError as exc:
         st.error(plain(str(exc)))
         return
     first = _selectbox("Goes first", range(len(names)), lambda p: names[p], _k(key, "first"))
     me = _you_are(_selectbox("You are", [NOBODY, *range(len(names))], _seat_label(names), _k(key, "me")))
-    how = st.radio("Territories", [CLAIM_ONE_BY_ONE, ENTER_BY_PLAYER, RANDOM_DEAL], key=_k(key, "how"))
+    # Two players are dealt their territories, a third pile the neutral army's: nobody claims them one at a time.
+    ways = [ENTER_BY_PLAYER, RANDOM_DEAL] if len(names) == 2 else [CLAIM_ONE_BY_ONE, ENTER_BY_PLAYER, RANDOM_DEAL]
+    how = st.radio("Territories", ways, key=_k(key, "how"))
+    if len(names) == 2:
+        st.caption("A 2-player game deals the territories in three piles: the two players' and the neutral army's.")
     # A game at the table is played on the classic map; the deal is picked on the board the game is made on.
     board = classic_board()
     deal = _deal_pickers(names, board, key) if how == ENTER_BY_PLAYER else None

@@ -253,6 +253,22 @@ def test_a_roll_on_a_lone_defender_starts_from_its_one_die() -> None:
     assert not errors(at) and taken.owner[kamchatka] == 0 and taken.move is not None
 
 
+def test_the_start_form_refuses_a_name_twice_and_offers_two_players_no_claiming() -> None:
+    at = _app(None)
+    at.text_input(key=k("names")).set_value("Ann, Bo, ann").run()
+    assert errors(at) == [plain("Ann is named twice: give each player a name of their own")]
+    assert all(b.key != k("start") for b in at.button) and "game" not in at.session_state
+    # Two players: the territories are dealt in three piles (the neutral's too), never claimed one at a time;
+    # the form offered claiming, and its Start answered "a 2-player game with setup='claim' needs a deal".
+    at.text_input(key=k("names")).set_value("Ann, Bo").run()
+    assert not errors(at) and at.radio(key=k("how")).options == [ENTER_BY_PLAYER, RANDOM_DEAL]
+    at.radio(key=k("how")).set_value(RANDOM_DEAL)
+    press(at, "start")
+    game = game_of(at)
+    assert not errors(at) and game.n_players == 2 and game.labels["names"] == ["Ann", "Bo"]
+    assert [int((game.owner == f).sum()) for f in range(3)] == [14, 14, 14]  # the neutral's pile too
+
+
 def test_start_form_claims_and_random_deal() -> None:
     at = _app(None)
     at.text_input(key=k("names")).set_value("Ann, Bo, Cy").run()

@@ -11,7 +11,7 @@ import streamlit as st
 from analyzer.analysis.chain_entry import chain_defenders, check_chain_path
 from analyzer.analysis.position import attack_sources, attack_targets
 from analyzer.analysis.quick_odds import MAX_CHAIN, MAX_NEEDED_DEFENDERS, QuickOdds, quick_odds
-from analyzer.errors import RiskAnalyzerError
+from analyzer.errors import BattleInputError, RiskAnalyzerError
 from analyzer.game.dice import DiceRules
 from analyzer.game.labels import player_names
 from analyzer.game.state import GameState
@@ -120,6 +120,16 @@ def calculator_body(game: GameState | None, names: list[str]) -> None:
                     "Armies left in each conquered territory of a chain.",
                 ),
             ]
+            if not any(bad) and int(current(STOP_AT)) >= int(current(ATTACKERS)):
+                # Said under the field, in its own name: the solver's words ("stop_at must be below...") showed
+                # below the dice settings, off a phone's screen.
+                stop_col.error(
+                    plain(
+                        f"Stop at (armies left): enter a number below the attacking armies ({int(current(ATTACKERS))}), "
+                        f"not {int(current(STOP_AT))}"
+                    )
+                )
+                bad.append(True)
             st.text_input(
                 "Then on against (a chain: the defenders of each next territory)",
                 key=CHAIN,
@@ -127,6 +137,11 @@ def calculator_body(game: GameState | None, names: list[str]) -> None:
                 placeholder="e.g. 3 2 4",
                 max_chars=8 * MAX_CHAIN,
             )
+            try:
+                chain_defenders(str(current(CHAIN)))
+            except BattleInputError as exc:
+                st.error(plain(f"Then on against: {exc}"))
+                bad.append(True)
             st.slider(
                 "Target probability for the armies needed", 0.05, 0.99, value=current(TARGET_P), step=0.01, key=TARGET_P
             )

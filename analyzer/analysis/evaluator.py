@@ -176,8 +176,9 @@ class Chances:
         }
 
 
-def face_down_assumption(state: GameState, names: Sequence[str] | None = None) -> str:
-    """What the win chances assume of the face-down cards, in words ("" if none is face down).
+def face_down_assumption(state: GameState, names: Sequence[str] | None = None, method: str = "truncated") -> str:
+    """What win chances by ``method`` assume of the face-down cards, in words ("" if none is face down): the model
+    reads how many each player holds, rollouts draw them, truncated rollouts do both.
 
     ``names``: the players' names (default: those kept in ``state``); a position taken out of a game's history
     has none of its own, and its players are still called by their names.
@@ -186,16 +187,18 @@ def face_down_assumption(state: GameState, names: Sequence[str] | None = None) -
     >>> state = GameState.from_position(owner, [3] * 42, hands={1: ["?", "?"], 2: ["?"]})
     >>> face_down_assumption(state)
     'Face-down cards (Player 2 2, Player 3 1): the model reads how many each player holds; rollouts draw them at random from the 44 cards not yet seen, afresh in each rollout.'
+    >>> face_down_assumption(state, method="rollouts")
+    'Face-down cards (Player 2 2, Player 3 1): rollouts draw them at random from the 44 cards not yet seen, afresh in each rollout.'
     """
     counts = face_down.counts(state)
     if not any(counts):
         return ""
     names = player_names(state) if names is None else names
     held = ", ".join(f"{names[p]} {k}" for p, k in enumerate(counts) if k)
-    return (
-        f"Face-down cards ({held}): the model reads how many each player holds; rollouts draw them at random "
-        f"from the {len(face_down.unseen(state))} cards not yet seen, afresh in each rollout."
-    )
+    read = "the model reads how many each player holds"
+    drawn = f"rollouts draw them at random from the {len(face_down.unseen(state))} cards not yet seen, afresh in each rollout"
+    said = {"model": [read], "rollouts": [drawn]}.get(method, [read, drawn])
+    return f"Face-down cards ({held}): {'; '.join(said)}."
 
 
 # ---------------------------------------------------------------------------------- rollouts
@@ -404,7 +407,6 @@ def chances(
         p[state.winner] = 1.0
         over = f"The game is over: {names[state.winner]} has won."
         return Chances(method, names, p, p.copy(), p.copy(), time.perf_counter() - started, over=over)
-    assumed = face_down_assumption(state)
     note = ""
     if int(state.phase) in SETUP_PHASES and method != "rollouts":
         # The model learned from positions past the setup, and the truncated rollouts count rounds from there.
@@ -422,7 +424,7 @@ def chances(
                 time.perf_counter() - started,
                 rollouts=rollouts,
                 rounds=rounds,
-                assumed=assumed,
+                assumed=face_down_assumption(state, method="truncated"),
             )
         if m is not None and not state.is_terminal():
             p = m.chances(state)
@@ -430,6 +432,7 @@ def chances(
             alive = p > 0
             low = np.where(alive, np.clip(p - band, 0.0, 1.0), 0.0)
             high = np.where(alive, np.clip(p + band, 0.0, 1.0), 0.0)
+            assumed = face_down_assumption(state, method="model")
             return Chances("model", names, p, low, high, time.perf_counter() - started, assumed=assumed)
         if m is not None:  # a game ended with no winner (the round cap): the rollouts say so
             note = ""
@@ -447,7 +450,7 @@ def chances(
         wins=wins,
         capped=int((winners < 0).sum()),
         note=note,
-        assumed=assumed,
+        assumed=face_down_assumption(state, method="rollouts"),
     )
 
 

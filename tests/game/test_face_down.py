@@ -180,9 +180,13 @@ def test_win_chances_start_each_rollout_from_a_fresh_draw_of_the_face_down_cards
     assert (
         len(set(hidden)) == 12
     )  # a fresh draw each time (42C3 x 39 draws: a repeat among 12 has odds of about 1 in 7,000)
+    # Whole rollouts read no model: their caption says only what they do ("the model reads..." was said too).
     assert chances.assumed == (
-        "Face-down cards (Player 2 3, Player 3 1): the model reads how many each player holds; rollouts draw "
-        "them at random from the 42 cards not yet seen, afresh in each rollout."
+        "Face-down cards (Player 2 3, Player 3 1): rollouts draw them at random from the 42 cards not yet seen, "
+        "afresh in each rollout."
+    )
+    assert win_chances(s, "model").assumed == (
+        "Face-down cards (Player 2 3, Player 3 1): the model reads how many each player holds."
     )
     # The same seed gives the same draws and the same estimate; another seed other draws.
     first = list(starts)

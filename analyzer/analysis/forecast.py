@@ -20,8 +20,8 @@ def reinforcement_forecast(state: GameState) -> pd.DataFrame:
     ``cards`` (in hand), ``has_set``, ``must_trade`` (holds 5 or more),
     ``set_value`` (what a set traded now is worth: under progressive values the
     next value of the shared counter, which grows with every trade made before
-    this player's turn; under fixed values the best set in the hand; 0 without
-    a set) and ``with_set`` (``base + set_value``). ``face_down`` counts the
+    this player's turn; under fixed values the best set in the hand; 0 where the
+    hand cannot hold a set) and ``with_set`` (``base + set_value``: if a set is traded). ``face_down`` counts the
     cards held face down and ``p_set`` is the exact chance that the hand holds
     a set (:func:`analyzer.game.face_down.set_chance`: 1 or 0 when every card
     is known). With face-down cards ``has_set`` means a set is certain (five
@@ -44,7 +44,7 @@ def reinforcement_forecast(state: GameState) -> pd.DataFrame:
         hidden = [c for c in hand if c in set(state.face_down)]
         sets = find_sets([c for c in hand if c not in hidden], symbols)
         p_set = float(face_down.set_chance(state, p)) if hidden else float(bool(sets))
-        if p_set < 1:
+        if p_set == 0:  # a hand that may hold a set is told what one would bring, beside the chance it does
             value = 0
         elif state.rules.card_values == "progressive":
             value = state.next_set_value()

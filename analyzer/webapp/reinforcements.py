@@ -30,10 +30,11 @@ def reinforcements_view(game: GameState, names: list[str]) -> None:
             "p_set": st.column_config.NumberColumn("Chance of a set", format="percent"),
             "has_set": st.column_config.CheckboxColumn("Has a set"),
             "must_trade": st.column_config.CheckboxColumn("Must trade"),
-            "set_value": "A set is worth",
-            "with_set": "With a set",
+            "set_value": "A set would bring",
+            "with_set": "With a set traded",
         },
     )
     parts = forecast.set_index("name")[["from_territories", "from_continents", "set_value"]]
-    parts.columns = ["From territories", "From continents", "From a set"]
+    parts["set_value"] = parts["set_value"].where(forecast.set_index("name")["has_set"], 0)  # a set held for sure
+    parts.columns = ["From territories", "From continents", "From a set held"]
     st.bar_chart(parts, stack=True)

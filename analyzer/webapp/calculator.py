@@ -265,14 +265,23 @@ def odds_answer(odds: QuickOdds) -> None:
     attacker_col, defender_col = st.columns(2)
     spread_a = "" if odds.std_attacker_losses is None else f" ± {odds.std_attacker_losses:.2f}"
     spread_d = "" if odds.std_defender_losses is None else f" ± {odds.std_defender_losses:.2f}"
+    # Labels short enough for half a phone's width ("Attacker's expected l..." was cut there).
     attacker_col.metric(
-        "Attacker's expected losses",
+        "Attacker's losses",
         f"{odds.expected_attacker_losses:.2f}",
-        help="± one standard deviation." if spread_a else None,
+        help="Expected: the mean over every way the battle can end.",
     )
-    defender_col.metric("Defender's expected losses", f"{odds.expected_defender_losses:.2f}")
+    defender_col.metric(
+        "Defender's losses",
+        f"{odds.expected_defender_losses:.2f}",
+        help="Expected: the mean over every way the battle can end.",
+    )
     if spread_a:
         st.caption(f"Spread (one standard deviation): attacker{spread_a}, defender{spread_d}.")
+    st.caption(
+        "Exact odds: every roll of the battle to its end, each with its probability (a Markov chain), not a "
+        "simulation."
+    )
     if chained:
         st.dataframe(
             pd.DataFrame(

@@ -809,9 +809,10 @@ def test_two_territories_picked_fill_the_calculator_with_the_solvers_odds() -> N
     pick(at, "Alaska", "Kamchatka")
     r = battle(6, 3)
     assert metric(at, "P(win)") == percent(r.p_win)
-    assert metric(at, "Attacker's expected losses") == f"{r.expected_attacker_losses:.2f}"
-    assert metric(at, "Defender's expected losses") == f"{r.expected_defender_losses:.2f}"
+    assert metric(at, "Attacker's losses") == f"{r.expected_attacker_losses:.2f}"
+    assert metric(at, "Defender's losses") == f"{r.expected_defender_losses:.2f}"
     assert len(survivors_charts(at)) == 2
+    assert any(c.value.startswith("Exact odds: every roll of the battle") for c in at.caption)  # names its method
 
 
 def test_only_legal_pairs_are_offered() -> None:
@@ -924,7 +925,7 @@ def test_a_typed_chain() -> None:
     at = calculate(start(), 10, 3, chain="2, 4", garrison=2)
     r = chain(10, [3, 2, 4], garrison=2)
     assert metric(at, "P(whole chain)") == percent(r.p_win)
-    assert metric(at, "Attacker's expected losses") == f"{r.expected_attacker_losses:.2f}"
+    assert metric(at, "Attacker's losses") == f"{r.expected_attacker_losses:.2f}"
 
 
 @pytest.mark.parametrize(

@@ -356,7 +356,7 @@ def test_on_a_phone_the_calculator_shows_the_solvers_odds_for_a_typed_battle(bro
     type_number(page, "Defenders", 17)
     expected = battle(23, 17)
     expect(metric_value(page, "P(win)")).to_have_text(f"{expected.p_win:.2%}")
-    expect(metric_value(page, "Attacker's expected losses")).to_have_text(f"{expected.expected_attacker_losses:.2f}")
+    expect(metric_value(page, "Attacker's losses")).to_have_text(f"{expected.expected_attacker_losses:.2f}")
     expect(metric_value(page, "P(win)")).to_be_in_viewport()
     # One tap on + is one more attacker.
     page.get_by_test_id("stNumberInputStepUp").first.click()

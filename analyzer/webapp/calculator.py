@@ -145,14 +145,13 @@ def calculator_body(game: GameState | None, names: list[str]) -> None:
             st.slider(
                 "Target probability for the armies needed", 0.05, 0.99, value=current(TARGET_P), step=0.01, key=TARGET_P
             )
-            capital_col, ties_col = st.columns(2)
-            capital_col.toggle("Capital: 3 defence dice", value=current(CAPITAL), key=CAPITAL)
-            ties_col.toggle("Ties to the attacker", value=current(TIES), key=TIES)
-            blitz_col, cap_col = st.columns(2)
-            blitz_col.toggle(
+            # One toggle a line: two to a row cut their labels at a phone's width ("Capital: 3 defen...").
+            st.toggle("Capital: 3 defence dice", value=current(CAPITAL), key=CAPITAL)
+            st.toggle("Ties to the attacker", value=current(TIES), key=TIES)
+            st.toggle(
                 "Balanced Blitz", value=current(BLITZ), key=BLITZ, help="Risk: Global Domination's Balanced Blitz."
             )
-            cap_col.toggle(
+            st.toggle(
                 "Never below stop at",
                 value=current(CAP),
                 key=CAP,
@@ -279,8 +278,7 @@ def odds_answer(odds: QuickOdds) -> None:
     if spread_a:
         st.caption(f"Spread (one standard deviation): attacker{spread_a}, defender{spread_d}.")
     st.caption(
-        "Exact odds: every roll of the battle to its end, each with its probability (a Markov chain), not a "
-        "simulation."
+        "Exact odds: every roll of the battle to its end, each with its probability (a Markov chain), not a simulation."
     )
     if chained:
         st.dataframe(

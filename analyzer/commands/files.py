@@ -31,6 +31,23 @@ def check_path(text: str, option: str, error: type[RiskAnalyzerError] = RiskAnal
     return Path(text)
 
 
+def output_path(text: str, option: str, error: type[RiskAnalyzerError] = RiskAnalyzerError) -> Path:
+    """A file a command will write, checked before the work that fills it: a name the file system and the
+    messages can spell (:func:`check_path`), not a folder, in a folder that exists.
+
+    >>> output_path("/no/such/folder/odds.csv", "--out")
+    Traceback (most recent call last):
+    ...
+    analyzer.errors.RiskAnalyzerError: --out '/no/such/folder/odds.csv': directory /no/such/folder does not exist
+    """
+    out = check_path(text, option, error)
+    if out.is_dir():
+        raise error(f"{option} {quote(text)} is a directory: give a file name")
+    if not out.parent.is_dir():
+        raise error(f"{option} {quote(text)}: directory {out.parent} does not exist")
+    return out
+
+
 #: The files of tables the commands write, by their ending.
 TABLE_FORMATS = {".csv": "csv", ".parquet": "parquet"}
 
@@ -52,14 +69,12 @@ def table_file(
     ...
     analyzer.errors.RiskAnalyzerError: --out 'runs': give a file ending in .csv or .parquet
     """
-    out = check_path(text, option, error)
+    out = output_path(text, option, error)
     fmt = TABLE_FORMATS.get(out.suffix.lower())
     if fmt is None:
         raise error(f"{option} {quote(text)}: give a file ending in .csv or .parquet")
     if csv and fmt != "csv":
         raise error(f"{option} {quote(text)} ends in {out.suffix}, but --csv asks for CSV: give a file ending in .csv")
-    if not out.parent.is_dir():
-        raise error(f"{option} {quote(text)}: directory {out.parent} does not exist")
     if fmt == "parquet":
         require("pyarrow")
     return out, fmt

@@ -31,7 +31,7 @@ def register(subparsers: Any) -> None:
         "ladder",
         help="every bot against every other: Elo-scale ratings with intervals",
         description="Play every pairing of bots on the same seeds, seats rotated, and print a "
-        "Bradley-Terry rating on the Elo scale with 95%% bootstrap intervals.",
+        "Bradley-Terry rating on the Elo scale with 95% bootstrap intervals.",
     )
     parser.add_argument(
         "--bots",

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from analyzer.commands.files import check_path
+from analyzer.commands.files import output_path
 from analyzer.errors import BattleInputError
 from analyzer.limits import quote
 from analyzer.solver.battle import BattleOptions, BattleResult, armies_needed, battle, dice_options
@@ -40,7 +40,7 @@ def register(subparsers: Any) -> None:
     odds.add_argument(
         "--garrison",
         type=int,
-        default=1,
+        default=None,
         metavar="G",
         help="armies left in each conquered territory of a chain (default 1)",
     )
@@ -115,6 +115,11 @@ def run_odds(args: argparse.Namespace) -> int:
         raise BattleInputError("give exactly one of DEFENDERS (one battle) and --chain D1 D2 ... (a chain)")
     if args.outcomes and args.chain is not None:
         raise BattleInputError("--outcomes lists one battle's outcomes; for a chain use --json")
+    if args.garrison is not None and args.chain is None:
+        raise BattleInputError(
+            f"--garrison {args.garrison}: a garrison is left in the territories of a chain (--chain)"
+        )
+    garrison = 1 if args.garrison is None else args.garrison
     if args.chain is None:
         result = battle(args.attackers, args.defenders, stop_at=args.stop_at, options=options)
         needed = (
@@ -125,13 +130,11 @@ def run_odds(args: argparse.Namespace) -> int:
         data = result.to_dict()
         text = describe_battle(result) + ("\n" + describe_outcomes(result) if args.outcomes else "")
     else:
-        chained = chain(args.attackers, args.chain, garrison=args.garrison, stop_at=args.stop_at, options=options)
+        chained = chain(args.attackers, args.chain, garrison=garrison, stop_at=args.stop_at, options=options)
         needed = (
             None
             if args.need is None
-            else chain_armies_needed(
-                args.chain, args.need, garrison=args.garrison, stop_at=args.stop_at, options=options
-            )
+            else chain_armies_needed(args.chain, args.need, garrison=garrison, stop_at=args.stop_at, options=options)
         )
         data = chained.to_dict()
         text = describe_chain(chained)
@@ -237,9 +240,9 @@ def _plot_format(path: str) -> None:
 
 
 def run_table(args: argparse.Namespace) -> int:
-    check_path(args.out, "--out", BattleInputError)
+    output_path(args.out, "--out", BattleInputError)
     if args.plot:
-        check_path(args.plot, "--plot", BattleInputError)
+        output_path(args.plot, "--plot", BattleInputError)
         _plot_format(args.plot)
     tables = odds_tables(args.max_armies, stop_at=args.stop_at, options=_options(args))
     tables.to_csv(args.out, which=args.table)

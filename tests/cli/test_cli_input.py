@@ -38,6 +38,9 @@ DEEP = '{"a":' * 30_000 + "1" + "}" * 30_000
         (["odds-table", "--max", "100000", "--out", "t.csv"], "MAX_TABLE_ARMIES"),
         (["odds-table", "--max", "5", "--out", "t.csv", "--plot", "t.xyz"], "cannot write a 'xyz'"),
         (["odds", "10", "--chain", *["3"] * 1001], "MAX_CHAIN_LENGTH"),
+        # Checked before the work: the table was written, then the heatmap's missing folder refused.
+        (["odds-table", "--max", "5", "--out", "t.csv", "--plot", "/no-such-folder/t.png"], "/no-such-folder does not"),
+        (["odds", "12", "7", "--garrison", "2"], "--garrison 2: a garrison is left in the territories of a chain"),
     ],
 )
 def test_bad_command_lines_exit_2_with_one_line(

@@ -27,6 +27,7 @@ of each pairing's games (seeded, so the whole table is reproducible).
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -300,9 +301,12 @@ def describe(result: Ladder) -> str:
     ]
     width = max(len(n) for n in result.ratings.index)
     for name, row in result.ratings.iterrows():
+        # No resamples (bootstrap=0), no interval: said so rather than "[+nan, +nan]".
+        known = math.isfinite(row["ci_low"]) and math.isfinite(row["ci_high"])
+        interval = f"[{row['ci_low']:+6.0f}, {row['ci_high']:+6.0f}]" if known else "[  no interval ]"
         lines.append(
-            f"  {name:<{width}}  {row['rating']:+7.0f}  [{row['ci_low']:+6.0f}, {row['ci_high']:+6.0f}]"
-            f"  score {100 * row['score']:5.1f}% of {int(row['games'])} games"
+            f"  {name:<{width}}  {row['rating']:+7.0f}  {interval}  score {100 * row['score']:5.1f}% of "
+            f"{int(row['games'])} games"
         )
     lines += ["", "pairings (first bot's score, 95% Wilson interval, implied Elo gap):"]
     for _, row in result.pairings.iterrows():

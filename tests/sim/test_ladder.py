@@ -10,7 +10,7 @@ from analyzer.analysis.players import make_player
 from analyzer.bots import CLASSIC_BOT
 from analyzer.cli import main
 from analyzer.errors import BotError
-from analyzer.sim.ladder import ELO_SCALE, fit_ratings, ladder, seatings
+from analyzer.sim.ladder import ELO_SCALE, describe, fit_ratings, ladder, seatings
 
 
 def test_a_76_percent_score_is_about_200_elo():
@@ -62,6 +62,14 @@ def test_the_same_bot_in_both_chairs_scores_exactly_half():
     assert result.ratings["rating"].abs().max() < 1e-9
     seats = result.result.seats
     assert seats.groupby(["seat", "bot"]).size().tolist() == [30] * 6
+
+
+
+def test_a_ladder_with_no_resamples_says_it_has_no_interval():
+    result = ladder({"a": CLASSIC_BOT, "b": CLASSIC_BOT}, n_players=2, games=2, seed=4, bootstrap=0)
+    text = describe(result)
+    assert result.ratings["ci_low"].isna().all() and "nan" not in text
+    assert text.count("[  no interval ]") == 2
 
 
 def test_ratings_are_reproducible_from_a_seed_and_the_games_are_saved(tmp_path):

@@ -10,12 +10,14 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
+import re
 import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
 from analyzer import kernels
 from analyzer.errors import RiskAnalyzerError
+from analyzer.limits import quote
 
 #: Modules of :mod:`analyzer.commands`, in the order their subcommands are listed.
 COMMANDS: tuple[str, ...] = (
@@ -97,6 +99,24 @@ def run() -> int:
     return main(argv)
 
 
+def said(exc: Exception, words: dict[str, str]) -> str:
+    """An error in the command line's words: the library's names of its arguments as the command's options
+    (``words``, which a command sets as its parser's default), an argument left out rather than None, and an
+    error of the operating system as the file's name and what went wrong, without its errno.
+
+    >>> said(ValueError("stop_at must be None or a whole number >= 1, got 0"), {"stop_at": "--stop-at"})
+    '--stop-at must be a whole number >= 1, got 0'
+    >>> said(FileNotFoundError(2, "No such file or directory", "games.jsonl"), {})
+    "'games.jsonl': no such file or directory"
+    """
+    if isinstance(exc, OSError) and exc.strerror and exc.filename is not None:
+        return f"{quote(os.fsdecode(exc.filename))}: {exc.strerror[:1].lower()}{exc.strerror[1:]}"
+    text = str(exc).replace(" must be None or ", " must be ")
+    for name, option in words.items():
+        text = re.sub(rf"(?<![\w-]){re.escape(name)}(?!\w)", option, text)
+    return text
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     # The command is the first word; anything else (no command, --help, a typo) gets the full parser.
@@ -110,7 +130,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     except (RiskAnalyzerError, OSError) as exc:
-        print(f"{parser.prog} {args.command}: error: {exc}", file=sys.stderr)
+        print(f"{parser.prog} {args.command}: error: {said(exc, getattr(args, 'words', {}))}", file=sys.stderr)
         return 2
     except (MemoryError, RecursionError) as exc:
         # The limits (analyzer.limits) should refuse such a request first; still one line, not a traceback.

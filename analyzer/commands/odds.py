@@ -73,7 +73,19 @@ def register(subparsers: Any) -> None:
     table.set_defaults(func=run_table)
 
 
+#: The solver's names of its arguments, as the options that give them (the messages say what the user typed); only
+#: names no English sentence holds.
+WORDS = {
+    "stop_at": "--stop-at",
+    "attacker_dice": "--attacker-dice",
+    "defender_dice": "--defender-dice",
+    "max_armies": "--max",
+    "target_p": "--need",
+}
+
+
 def _battle_options(parser: argparse.ArgumentParser) -> None:
+    parser.set_defaults(words=WORDS)
     group = parser.add_argument_group("battle options")
     group.add_argument(
         "--stop-at", type=int, default=1, metavar="N", help="stop when the attacking territory holds N armies or fewer"

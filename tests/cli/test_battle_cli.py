@@ -130,8 +130,8 @@ def test_chain(capsys: pytest.CaptureFixture[str]) -> None:
         (["5", "0"], "defenders must be a whole number >= 1, got 0"),
         (["-3", "2"], "attackers must be a whole number >= 2, got -3"),
         (["5", "-2"], "defenders must be a whole number >= 1, got -2"),
-        (["5", "2", "--stop-at", "5"], "stop_at must be below the attacking armies (5), got 5"),
-        (["5", "2", "--stop-at", "8"], "stop_at must be below the attacking armies (5), got 8"),
+        (["5", "2", "--stop-at", "5"], "--stop-at must be below the attacking armies (5), got 5"),
+        (["5", "2", "--stop-at", "8"], "--stop-at must be below the attacking armies (5), got 8"),
         (["5"], "give exactly one of DEFENDERS"),
         (["5", "2", "--chain", "3"], "give exactly one of DEFENDERS"),
         (["5", "2", "--need", "1.5"], "target probability must be a number between 0 and 1"),
@@ -141,7 +141,7 @@ def test_chain(capsys: pytest.CaptureFixture[str]) -> None:
         (["1000000000", "5"], "attackers 1000000000 is past the limit of 1000000"),
         (["5", "2000000"], "defenders 2000000 is past the limit of 1000000"),
         (["1000000", "1000000", "--stop-at", "999999"], "MAX_SOLVER_CELLS"),
-        (["5", "2", "--defender-dice", "3"], "defender_dice must be None or a whole number from 1 to 2, got 3"),
+        (["5", "2", "--defender-dice", "3"], "--defender-dice must be a whole number from 1 to 2, got 3"),
         (["5", "--chain", "3", "--outcomes"], "--outcomes lists one battle's outcomes"),
     ],
 )
@@ -229,6 +229,6 @@ def test_odds_table(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_odds_table_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(capsys, "odds-table", "--max", "1", "--out", str(tmp_path / "x.csv"))
-    assert code == 2 and "max_armies must be a whole number >= 2, got 1" in err
+    assert code == 2 and "--max must be a whole number >= 2, got 1" in err
     code, _, err = run(capsys, "odds-table", "--max", "5", "--out", str(tmp_path / "missing" / "x.csv"))
     assert code == 2 and err.count("\n") == 1

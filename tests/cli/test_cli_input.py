@@ -41,6 +41,17 @@ DEEP = '{"a":' * 30_000 + "1" + "}" * 30_000
         # Checked before the work: the table was written, then the heatmap's missing folder refused.
         (["odds-table", "--max", "5", "--out", "t.csv", "--plot", "/no-such-folder/t.png"], "/no-such-folder does not"),
         (["odds", "12", "7", "--garrison", "2"], "--garrison 2: a garrison is left in the territories of a chain"),
+        # In the options' names, as typed: the solver's names ("attacker_dice must be None or...") were printed.
+        (
+            ["odds", "12", "7", "--attacker-dice", "0"],
+            "error: --attacker-dice must be a whole number from 1 to 3, got 0",
+        ),
+        (["odds", "12", "7", "--stop-at", "12"], "error: --stop-at must be below the attacking armies (12), got 12"),
+        (["odds-table", "--max", "0", "--out", "t.csv"], "error: --max must be a whole number >= 2, got 0"),
+        (
+            ["games", "import", "--db", "/no-such-folder/g.sqlite3", "/no-such-file.jsonl"],
+            "'/no-such-file.jsonl': no such",
+        ),
     ],
 )
 def test_bad_command_lines_exit_2_with_one_line(

@@ -64,7 +64,6 @@ def test_the_same_bot_in_both_chairs_scores_exactly_half():
     assert seats.groupby(["seat", "bot"]).size().tolist() == [30] * 6
 
 
-
 def test_a_ladder_with_no_resamples_says_it_has_no_interval():
     result = ladder({"a": CLASSIC_BOT, "b": CLASSIC_BOT}, n_players=2, games=2, seed=4, bootstrap=0)
     text = describe(result)

@@ -61,6 +61,8 @@ def register(subparsers: Any) -> None:
 
 
 def _store(args: argparse.Namespace) -> GameStore:
+    if args.db is not None:
+        args.words = {DB_ENV: "--db"}  # the store's messages name the variable that names it; here the option did
     return GameStore(args.db)
 
 

@@ -116,7 +116,7 @@ def test_a_missing_file_or_bad_url_exits_2_with_one_line(tmp_path: Path, capsys:
     code, _, err = run(capsys, "import", "--db", str(tmp_path / "club.sqlite3"), str(tmp_path / "missing.jsonl"))
     assert code == 2 and "missing.jsonl" in err and len(err.splitlines()) == 1
     code, _, err = run(capsys, "list", "--db", "mysql://u@h/db")
-    assert code == 2 and "must be a file path" in err and len(err.splitlines()) == 1
+    assert code == 2 and "error: --db must be a file path" in err and len(err.splitlines()) == 1
 
 
 def names(listed: str) -> list[str]:

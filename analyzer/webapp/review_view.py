@@ -179,6 +179,12 @@ def show_review(review: GameReview, names: list[str], colors: list[str] | None) 
             f"decisions {_interval(row.decisions, row.decisions_low, row.decisions_high)} against "
             f"{_against(row.best_plan)}."
         )
+    if len(points):
+        st.caption(
+            "A turn's change holds more than its dice and its decisions: above all what the best plan itself was "
+            "worth on average (a turn's armies and attacks usually raise the mover's chance), so the two parts need "
+            "not add up to it."
+        )
     with st.expander("Every turn"):
         st.dataframe(every_turn(turns), hide_index=True, key="review_turns")
         st.download_button(

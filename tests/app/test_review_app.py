@@ -65,6 +65,8 @@ def test_the_review_view_reviews_a_stored_game(monkeypatch: pytest.MonkeyPatch, 
         turn, name = re.match(r"Turn (\d+), \*\*(\w+)\*\*: ", text).groups()  # type: ignore[union-attr]
         assert (int(turn), name) in played
     assert not any("round" in m.value for m in at.markdown)
+    # Dice and decisions do not add up to a turn's change, and the view says why beside them.
+    assert any(c.value.startswith("A turn's change holds more than its dice and its decisions") for c in at.caption)
     (turns,) = [df.value for df in at.dataframe if "Against" in df.value.columns]
     assert list(zip(turns["Turn"], turns["Player"])) == played
     # In the units of the tab's other figures: chances in per cent, the parts in points with their intervals.

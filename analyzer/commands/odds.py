@@ -218,6 +218,10 @@ def describe_chain(r: ChainResult) -> str:
     keep = (
         f"leaving {keeps.pop()} in each" if len(keeps) == 1 else "leaving garrisons " + ", ".join(map(str, r.garrisons))
     )
+    if max(r.garrisons, default=1) > 1:
+        # The stack moves in at least the dice it rolled (chains.moved_in): a garrison is left only as far as that
+        # allows, and "leaving 30 in each" from 20 armies could not be.
+        keep = keep.replace("leaving", "leaving up to", 1) + " (moving in at least the dice rolled)"
     lines = [
         f"Attack: {r.attackers} armies ({r.attackers - 1} can roll) along {len(r.defenders)} territories"
         + (f", {keep}" if r.garrisons else "")

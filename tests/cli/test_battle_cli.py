@@ -119,8 +119,11 @@ def test_chain(capsys: pytest.CaptureFixture[str]) -> None:
     assert data["p_win"] == pytest.approx(r.p_win)
     assert {"expected_attacker_losses", "expected_defender_losses", "outcomes"} <= data.keys()
     code, out, _ = run(capsys, "15", "--chain", "2", "4", "1", "3")
-    assert "15 armies (14 can roll) along 4 territories" in out
+    assert "15 armies (14 can roll) along 4 territories, leaving 1 in each" in out
     assert f"{100 * r.p_conquer[0]:.2f}%" in out
+    # A garrison above 1 is left only where the dice rolled still move in: 30 from 20 armies was promised outright.
+    code, out, _ = run(capsys, "20", "--chain", "3", "2", "--garrison", "30")
+    assert "leaving up to 30 in each (moving in at least the dice rolled)" in out
 
 
 @pytest.mark.parametrize(

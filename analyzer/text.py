@@ -41,6 +41,15 @@ def plain(text: object) -> str:
     return _MARKDOWN.sub(r"\\\1", str(text))
 
 
+def counted(n: int, one: str, many: str) -> str:
+    """``n`` and its noun, one or many as ``n`` asks.
+
+    >>> counted(1, "army", "armies"), counted(0, "set", "sets"), counted(3, "set", "sets")
+    ('1 army', '0 sets', '3 sets')
+    """
+    return f"{n} {one if n == 1 else many}"
+
+
 def shortened(text: str, limit: int) -> str:
     """``text`` cut to at most ``limit`` characters at a word's end, with "…" when anything was cut.
 

@@ -22,6 +22,7 @@ from analyzer.game.core import StateCore
 from analyzer.game.engine import steps as engine
 from analyzer.game.labels import card_label, player_name
 from analyzer.limits import MAX_ARMIES
+from analyzer.text import counted
 
 #: The phases (by the engine's codes) in which a correction may be entered.
 CORRECTABLE = (engine.REINFORCE, engine.ATTACK, engine.FORTIFY)
@@ -108,10 +109,11 @@ def describe(before: StateCore, after: StateCore, action: Correct) -> str:
         was_o, was_k = int(before.owner[t]), int(before.armies[t])
         if o != was_o:
             parts.append(
-                f"{terr[t]} {player_name(after, o)}'s with {k} armies (was {player_name(before, was_o)}'s with {was_k})"
+                f"{terr[t]} {player_name(after, o)}'s with {counted(k, 'army', 'armies')} "
+                f"(was {player_name(before, was_o)}'s with {was_k})"
             )
         else:
-            parts.append(f"{terr[t]} {k} armies (was {was_k})")
+            parts.append(f"{terr[t]} {counted(k, 'army', 'armies')} (was {was_k})")
     seats = list(action.seats) + sorted({int(p) for p in action.to if p >= 0} - set(action.seats))
     hidden = set(action.hidden)
     for p in seats:

@@ -14,7 +14,7 @@ from analyzer.limits import MAX_NAME_LENGTH
 from analyzer.live import LIVE_LABEL, LiveGame, corrected
 from analyzer.services.entries import Blank, face_down_count, sets_traded_count
 from analyzer.services.saving import unchanged
-from analyzer.text import plain
+from analyzer.text import counted, plain
 from analyzer.webapp.inputs import count_field
 from analyzer.webapp.session import (
     GAME,
@@ -49,7 +49,7 @@ def players_view(game: GameState, names: list[str]) -> None:
         # A recorded game's entries say whose turn it is and how many sets were traded; a correction cannot.
         st.caption(
             plain(
-                f"{names[game.player]} to play; {game.sets_traded} sets traded so far (the next is worth "
+                f"{names[game.player]} to play; {counted(game.sets_traded, 'set', 'sets')} traded so far (the next is worth "
                 f"{game.next_set_value()}). The entries recorded say both: record or undo entries to change "
                 "them, or start over from this position below."
             )

@@ -151,6 +151,14 @@ def test_impossible_corrections_are_refused_in_words(change: dict[str, object], 
     assert live.state == before
 
 
+def test_a_correction_to_one_army_says_one_army() -> None:
+    live = table()
+    live.correct(armies={"Peru": 1}, owners={"Egypt": 0})
+    assert log_lines(live.state)[-1].text == (
+        "Turn 1: correction: Peru 1 army (was 3); Egypt Ann's with 3 armies (was Bo's with 3)"
+    )
+
+
 def test_a_correction_waits_for_the_move_in() -> None:
     live = table()
     live.place({"Alaska": 11})

@@ -621,6 +621,10 @@ def test_on_a_phone_each_continents_map_fits_the_record_views_map_box(
     page.goto(f"{server.url}/?game={game_id}")
     expect(page.get_by_role("button", name="Place", exact=True)).to_be_visible()
     box = page.get_by_test_id("stExpander").filter(has=page.get_by_text("Map", exact=True))
+    # Brought to the middle of the screen first: at 360 px the box's title sat on the screen's bottom edge, and a
+    # press there went down on the title but came up on "Place" at the same point and scroll, leaving the box shut
+    # (seen once in three CI runs; the cause of the element changing under the pointer is not known).
+    box.evaluate("e => e.scrollIntoView({block: 'center'})")
     box.get_by_text("Map", exact=True).click()
     scroller = box.locator(".st-key-live-board_map")
     # The box draws its map once opened: picked from before it is drawn, a continent can go unpicked.

@@ -16,7 +16,7 @@ from typing import Any
 
 from tqdm.auto import tqdm
 
-from analyzer.commands.files import check_path
+from analyzer.commands.files import output_path
 from analyzer.errors import SimulationError
 from analyzer.integers import whole_number
 from analyzer.limits import quote
@@ -56,11 +56,11 @@ def run(args: argparse.Namespace) -> int:
     # Two rollouts at least for the band: it is an interval.
     for name, least in (("band_rollouts", 2), ("games", 1), ("held_out", 0), ("band_positions", 0), ("seed", 0)):
         whole_number(getattr(args, name), f"--{name.replace('_', '-')}", least, SimulationError)
-    out = check_path(args.out, "--out", SimulationError)
+    out = output_path(args.out, "--out", SimulationError)
     if out.suffix.lower() != ".npz":
         raise SimulationError(f"--out {quote(args.out)}: give a file ending in .npz")
-    if not out.parent.is_dir():
-        raise SimulationError(f"--out {quote(args.out)}: directory {out.parent} does not exist")
+    # Checked before the games are played, not when the card is written after them.
+    card_file = output_path(args.card, "--card", SimulationError) if args.card else None
     bar = tqdm(total=args.games, desc="games", unit="game", file=sys.stderr, disable=args.quiet)
     try:
         card = train_value(
@@ -76,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
     finally:
         bar.close()
     text = card_text(card)
-    if args.card:
-        check_path(args.card, "--card", SimulationError).write_text(text)
+    if card_file is not None:
+        card_file.write_text(text)
     print(text, end="")
     return 0

@@ -41,6 +41,8 @@ DEEP = '{"a":' * 30_000 + "1" + "}" * 30_000
         # Checked before the work: the table was written, then the heatmap's missing folder refused.
         (["odds-table", "--max", "5", "--out", "t.csv", "--plot", "/no-such-folder/t.png"], "/no-such-folder does not"),
         (["odds", "12", "7", "--garrison", "2"], "--garrison 2: a garrison is left in the territories of a chain"),
+        # Checked before the games are played: the card's folder was found missing only once the model was trained.
+        (["train-value", "--games", "2", "--out", "m.npz", "--card", "/no-such-folder/c.json"], "/no-such-folder does"),
         # In the options' names, as typed: the solver's names ("attacker_dice must be None or...") were printed.
         (
             ["odds", "12", "7", "--attacker-dice", "0"],

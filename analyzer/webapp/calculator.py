@@ -18,7 +18,7 @@ from analyzer.game.state import GameState
 from analyzer.limits import MAX_ARMIES
 from analyzer.plot import whole_ticks
 from analyzer.services.entries import bounds_problem
-from analyzer.solver.battle import dice_options
+from analyzer.solver.battle import check_stop_at, dice_options
 from analyzer.text import percent, plain
 from analyzer.webapp.session import CHAIN_ERROR, GAME, game_key, shown_errors
 
@@ -120,16 +120,19 @@ def calculator_body(game: GameState | None, names: list[str]) -> None:
                     "Armies left in each conquered territory of a chain.",
                 ),
             ]
-            if not any(bad) and int(current(STOP_AT)) >= int(current(ATTACKERS)):
-                # Said under the field, in its own name: the solver's words ("stop_at must be below...") showed
-                # below the dice settings, off a phone's screen.
-                stop_col.error(
-                    plain(
-                        f"Stop at (armies left): enter a number below the attacking armies ({int(current(ATTACKERS))}), "
-                        f"not {int(current(STOP_AT))}"
+            if not any(bad):
+                try:
+                    check_stop_at(int(current(STOP_AT)), int(current(ATTACKERS)))
+                except BattleInputError:
+                    # Said under the field, in its own name: the solver's words ("stop_at must be below...") showed
+                    # below the dice settings, off a phone's screen.
+                    stop_col.error(
+                        plain(
+                            "Stop at (armies left): enter a number below the attacking armies "
+                            f"({int(current(ATTACKERS))}), not {int(current(STOP_AT))}"
+                        )
                     )
-                )
-                bad.append(True)
+                    bad.append(True)
             st.text_input(
                 "Then on against (a chain: the defenders of each next territory)",
                 key=CHAIN,

@@ -22,12 +22,14 @@ from analyzer.services.entries import cell_number
 from analyzer.services.saving import unchanged
 from analyzer.text import plain
 from analyzer.webapp.cached import map_spec, position_json
+from analyzer.webapp.maps import map_of
 from analyzer.webapp.session import (
     EDIT_ARMIES,
     EDIT_ERROR,
     EDIT_OWNER,
     GAME,
     MAP,
+    MAP_OF,
     PICK,
     REFUSED_TABLE,
     STORE_ERROR,
@@ -54,11 +56,16 @@ def board_view(game: GameState, names: list[str]) -> GameState | None:
         edited = territory_editor(game, names)
     with map_col:
         known = [t for t in picked if t in board.territories]
-        key = map_key(picked)
+        shown = map_of(board, MAP_OF)
+        key = map_key(picked, shown)
         with st.container(key="board_map"):
             st.vega_lite_chart(
                 spec=map_spec(
-                    position_json(game), tuple(names), tuple(player_colors(game, neutral=True)), tuple(known)
+                    position_json(game),
+                    tuple(names),
+                    tuple(player_colors(game, neutral=True)),
+                    tuple(known),
+                    continent=shown,
                 ),
                 key=key,
                 on_select=partial(pick_on_map, key),
@@ -70,13 +77,15 @@ def board_view(game: GameState, names: list[str]) -> GameState | None:
     return edited
 
 
-def map_key(picked: Sequence[str]) -> str:
-    """The map's key: another one, and so a chart with nothing selected, whenever the picked list changes.
+def map_key(picked: Sequence[str], continent: int | None = None) -> str:
+    """The map's key: another one, and so a chart with nothing selected, whenever the picked list or the
+    continent shown changes.
 
     The chart reports a click only when its selection changes, so a territory dropped from the
     list must not still count as selected there, or clicking it again would do nothing.
     """
-    return f"{MAP}-{hashlib.blake2s(chr(0).join(picked).encode(), digest_size=8).hexdigest()}"
+    shown = "" if continent is None else str(continent)
+    return f"{MAP}-{hashlib.blake2s(chr(0).join([shown, *picked]).encode(), digest_size=8).hexdigest()}"
 
 
 def pick_on_map(key: str) -> None:

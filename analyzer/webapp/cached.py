@@ -13,12 +13,10 @@ from analyzer.analysis.position import attack_suggestions, continent_table
 from analyzer.game.state import GameState
 from analyzer.plot import board_spec, draw_board
 from analyzer.solver.tables import TABLES, odds_tables
+from analyzer.webapp.maps import map_width
 
 #: Resolution of the matplotlib pictures (the bare map, the heatmaps) at the app's width.
 MAP_DPI = 110
-#: Width in pixels the map is drawn at. On a phone it scrolls sideways rather than shrinking, so that the names
-#: and army counts keep their size and never run into each other.
-MAP_WIDTH = 760
 
 
 def position_json(game: GameState) -> str:
@@ -33,11 +31,22 @@ def bare_map_png() -> bytes:
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def map_spec(
-    game_json: str, names: tuple[str, ...], colors: tuple[str, ...], picked: tuple[str, ...]
+    game_json: str,
+    names: tuple[str, ...],
+    colors: tuple[str, ...],
+    picked: tuple[str, ...] = (),
+    continent: int | None = None,
 ) -> dict[str, Any]:
     # The Vega-Lite spec is cached rather than the Altair chart: st.altair_chart would convert the chart
     # again on every rerun, which costs more than all the rest of the Board tab.
-    return board_spec(GameState.from_json(game_json, trusted=True), names, colors, picked, width=MAP_WIDTH)
+    return board_spec(
+        GameState.from_json(game_json, trusted=True),
+        names,
+        colors,
+        picked,
+        width=map_width(continent),
+        continent=continent,
+    )
 
 
 def figure_png(fig: Figure) -> bytes:

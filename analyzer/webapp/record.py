@@ -36,7 +36,7 @@ from analyzer.game.state import GameState, turn_number
 from analyzer.game.vocabulary import Phase, forces
 from analyzer.game.wording import armies_text
 from analyzer.live import LIVE_LABEL, LiveGame
-from analyzer.plot import PICK_SELECTION, board_spec, chart_picks, turn_chart
+from analyzer.plot import PICK_SELECTION, chart_picks, turn_chart
 from analyzer.services.entries import (
     Blank,
     Count,
@@ -57,18 +57,15 @@ from analyzer.services.entries import (
 )
 from analyzer.services.saving import Saved
 from analyzer.text import plain
+from analyzer.webapp.cached import map_spec
 from analyzer.webapp.inputs import count_field, whole_number
+from analyzer.webapp.maps import map_of
 
 T = TypeVar("T")
 
 NO_CARD = -1
 #: "You are": nobody. Not None, which a selectbox shows as no choice made ("Choose an option").
 NOBODY = -1
-#: Widths of the maps tapped to claim territories: the whole world (as on the Board tab), and one
-#: continent, which fits a phone: 332 px are left inside the Record view's "Map" box on a 390 px screen, 302 on
-#: a 360 px one (360 px overflowed by 28 and cut off the continent's eastmost territory).
-WORLD_MAP_WIDTH = 760
-CONTINENT_MAP_WIDTH = 300
 #: The ways to start a game's territories.
 CLAIM_ONE_BY_ONE = "claimed one at a time, as at the table"
 ENTER_BY_PLAYER = "entered player by player (claimed or dealt)"
@@ -497,32 +494,18 @@ def _map(s: GameState, key: str) -> None:
     The map opens on the continent the next claim or army likely goes to, and
     follows the play from continent to continent until the user picks one.
     """
-    continents = s.board.continents
     likely = likely_continent(s)
     chosen, auto = _k(key, "map_of"), _k(key, "map_auto")
     if st.session_state.get(chosen, likely) == st.session_state.get(auto, likely):
         st.session_state[chosen] = likely
     st.session_state[auto] = likely
-    shown = st.selectbox(
-        "Map of",
-        [None, *range(len(continents))],
-        key=chosen,
-        format_func=lambda c: "the whole world (scrolls on a phone)" if c is None else continents[c].name,
-    )
+    shown = map_of(s.board, chosen)
     colors = player_colors(s, neutral=True)
-    spec = _map_spec(s.to_json(history=False), tuple(player_names(s)), tuple(colors), shown)
+    spec = map_spec(s.to_json(history=False), tuple(player_names(s)), tuple(colors), continent=shown)
     st.vega_lite_chart(
         spec=spec, key=_map_key(s, key), on_select="rerun", selection_mode=PICK_SELECTION, width="content"
     )
     _said(key, "map")
-
-
-@st.cache_data(max_entries=8, show_spinner=False)
-def _map_spec(game_json: str, names: tuple[str, ...], colors: tuple[str, ...], continent: int | None) -> dict[str, Any]:
-    # board_spec, not the chart: converting an Altair chart cost more than the rest of the panel, at every claim.
-    game = GameState.from_json(game_json, trusted=True)
-    width = WORLD_MAP_WIDTH if continent is None else CONTINENT_MAP_WIDTH
-    return board_spec(game, names, colors, width=width, continent=continent)
 
 
 def _place_starting(s: GameState, names: list[str], key: str, keep: _Keep) -> None:
@@ -752,24 +735,13 @@ def _history(live: LiveGame, names: list[str], key: str) -> None:
             _luck(s, names)
 
 
-#: "Map of": the whole world (not None, which a selectbox shows as no choice made).
-WORLD = -1
-
-
 def _board_map(s: GameState, names: list[str], key: str) -> None:
     """The board as it stands, one continent at a time (it fits a phone) or the whole world; opens on the
     continent where the player to move holds the most territories."""
-    continents = s.board.continents
-    held = [sum(int(s.owner[t]) == s.player for t in c.territories) for c in continents]
-    shown = st.selectbox(
-        "Map of",
-        [WORLD, *range(len(continents))],
-        index=1 + held.index(max(held)),
-        key=_k(key, "board_map_of"),
-        format_func=lambda c: "the whole world (scrolls on a phone)" if c == WORLD else continents[c].name,
-    )
+    held = [sum(int(s.owner[t]) == s.player for t in c.territories) for c in s.board.continents]
+    shown = map_of(s.board, _k(key, "board_map_of"), index=1 + held.index(max(held)))
     colors = player_colors(s, neutral=True)
-    spec = _map_spec(s.to_json(history=False), tuple(names), tuple(colors), None if shown == WORLD else shown)
+    spec = map_spec(s.to_json(history=False), tuple(names), tuple(colors), continent=shown)
     with st.container(key=_k(key, "board_map")):
         st.vega_lite_chart(spec=spec, width="content")
 

@@ -43,6 +43,7 @@ from analyzer.solver.tables import odds_tables
 from analyzer.store import DB_ENV, GameStore
 from analyzer.text import percent
 from analyzer.webapp.calculator import DICE_SIDES
+from analyzer.webapp.maps import CONTINENT_MAP_WIDTH, WORLD
 
 BOARD = classic_board()
 N = BOARD.n_territories
@@ -480,6 +481,21 @@ def test_clicking_territories_on_the_map_picks_them_for_the_quick_edit() -> None
     game = at.session_state["game"]
     assert [(int(game.owner[T(t)]), int(game.armies[T(t)])) for t in ("Peru", "Alaska")] == [(1, 8), (1, 8)]
     assert map_territories(at).loc["Peru", ["owner", "armies"]].tolist() == ["Player 2", 8]
+
+
+def test_the_board_tabs_map_of_one_continent_fits_a_phone_and_still_picks() -> None:
+    at = load(start(), KNOWN)
+    assert at.selectbox(key="map_of").value == WORLD and len(map_territories(at)) == BOARD.n_territories
+    south_america = next(i for i, c in enumerate(BOARD.continents) if c.name == "South America")
+    at.selectbox(key="map_of").set_value(south_america).run()
+    assert not at.exception
+    drawn = map_territories(at)
+    assert sorted(drawn.index) == ["Argentina", "Brazil", "Peru", "Venezuela"]
+    # 300 px wide: a 390 px phone leaves about 330 for the map, where the world's 760 px scroll sideways.
+    assert json.loads(the_map(at).proto.spec)["width"] == CONTINENT_MAP_WIDTH < 330
+    click_on_map(at, "Peru")
+    assert at.multiselect(key="pick").value == ["Peru"]
+    assert map_territories(at).loc["Peru", "picked"]
 
 
 def test_a_click_on_the_map_keeps_a_misspelt_entry_for_correction() -> None:

@@ -88,6 +88,7 @@ from analyzer.game.state import GameState, turn_number
 from analyzer.game.vocabulary import DECK, DISCARD, Phase
 from analyzer.integers import is_whole, whole_number
 from analyzer.limits import quote
+from analyzer.text import counted
 
 #: Key of the recorder's bookkeeping in :attr:`GameState.labels`.
 LIVE_LABEL = "live"
@@ -420,8 +421,13 @@ class LiveGame:
     def undo(self, n: int = 1) -> None:
         """Take back the last ``n`` entries (they can be redone until a new entry is made)."""
         count = len(self._book.entries)
+        if count == 0:
+            raise IllegalActionError("there is no entry to undo: none has been made yet, or all were undone")
         if not is_whole(n) or not 1 <= n <= count:
-            raise IllegalActionError(f"cannot undo {quote(n)} entries; {count} can be undone")
+            raise IllegalActionError(
+                f"cannot undo {quote(n)} {'entry' if is_whole(n) and n == 1 else 'entries'}; {counted(count, 'entry', 'entries')} "
+                f"can be undone"
+            )
         undone, initial, history = self._without(n)
         book = dataclasses.replace(
             self._book, entries=self._book.entries[: count - n], redo=(*self._book.redo, *undone)

@@ -116,8 +116,10 @@ def test_a_numpy_integer_is_taken_at_the_review_and_the_recorder_alike() -> None
 def test_the_recorder_refuses_a_float_where_it_took_one() -> None:
     live = recorded()
     for bad in (1.0, True):
-        with pytest.raises(IllegalActionError, match=rf"cannot undo {bad!r} entries; 1 can be undone"):
+        with pytest.raises(IllegalActionError, match=rf"cannot undo {bad!r} entries; 1 entry can be undone"):
             live.undo(bad)
+    with pytest.raises(IllegalActionError, match=r"cannot undo 2 entries; 1 entry can be undone"):
+        live.undo(2)
     with pytest.raises(IllegalActionError, match=r"me must be a seat from 0 to 2 or None, got True"):
         LiveGame(position(), me=True)
     assert LiveGame(position(), me=np.int64(2)).me == 2

@@ -181,7 +181,7 @@ def test_refused_entries_name_the_problem_and_change_nothing() -> None:
         ),
         (lambda: live.trade(), "holds 0 card"),
         (lambda: live.move_in(2), "Player 1 cannot move 2 armies in now: Player 1 is reinforcing"),
-        (lambda: live.undo(), "cannot undo 1 entries; 0 can be undone"),
+        (lambda: live.undo(), "there is no entry to undo: none has been made yet"),
     ]
     for call, message in cases:
         with pytest.raises(IllegalActionError, match=message):

@@ -17,7 +17,10 @@ score is a gap of about 200 points, as in Elo's scale. The ratings are
 anchored at a mean of 0, and each pairing carries one virtual drawn game (a
 half win each way) so that a bot that never loses still has a finite rating.
 The intervals are percentiles of the ratings refitted to bootstrap resamples
-of each pairing's games (seeded, so the whole table is reproducible).
+of each pairing's games (seeded, so the whole table is reproducible). The
+virtual drawn game is one of the games resampled: a pairing whose few games all
+went one way would otherwise give the same games in every resample, and an
+interval of no width.
 
 >>> table = fit_ratings(["a", "b"], np.array([[0.0, 760.0], [240.0, 0.0]]))
 >>> round(float(table.loc["a", "rating"] - table.loc["b", "rating"]))
@@ -105,10 +108,11 @@ def fit_ratings(
         rng = np.random.default_rng(seed)
         draws = np.empty((bootstrap, k))
         pairs = sorted(outcomes)
+        played = {pair: np.append(np.asarray(outcomes[pair], dtype=float), 0.5) for pair in pairs}
         for b in range(bootstrap):
             resampled = np.zeros((k, k))
             for i, j in pairs:
-                scores = outcomes[(i, j)]
+                scores = played[(i, j)]
                 s = scores[rng.integers(0, len(scores), len(scores))].sum()
                 resampled[i, j] += s
                 resampled[j, i] += len(scores) - s

@@ -47,6 +47,18 @@ def test_a_bot_against_itself_rates_equal_within_its_interval():
     assert width == pytest.approx(2 * 1.96 * np.sqrt(0.25 / 600) * 4 * ELO_SCALE / 2, rel=0.2)
 
 
+def test_a_pairing_whose_few_games_all_went_one_way_still_has_an_interval():
+    # Six games, all won by a: the rating gap is 400 log10(6.5 / 0.5) = 446 with the virtual draw. Resampling
+    # the six alone gives six wins every time, an interval of no width; six wins in six fit a score as low as
+    # 61% (Wilson, 95%), a gap of 77 points, so the interval must reach well below the estimate.
+    wins = np.array([[0.0, 6.0], [0.0, 0.0]])
+    t = fit_ratings(["a", "b"], wins, outcomes={(0, 1): np.ones(6)}, bootstrap=2000, seed=1)
+    gap = 2 * t.loc["a", "rating"]
+    assert gap == pytest.approx(400 * np.log10(13), abs=1e-6)
+    assert t.loc["a", "ci_low"] < t.loc["a", "rating"] - 50 and t.loc["a", "rating"] <= t.loc["a", "ci_high"]
+    assert t.loc["b", "ci_low"] <= t.loc["b", "rating"] < t.loc["b", "ci_high"] - 50
+
+
 def test_seatings_put_each_bot_in_each_seat_equally_often():
     for n in range(2, 7):
         rows = np.array(seatings(n))

@@ -159,8 +159,11 @@ def describe(summary: dict[str, Any]) -> str:
             f"speed: {speed:,.1f} games/s, {summary['player_turns_per_second']:,.0f} player-turns/s "
             f"({summary['games_played']} games in {summary['seconds']:.1f} s)"
         )
-    for key, title in (("by_seat", "seat"), ("by_bot", "bot")):
-        lines += ["", f"win rate by {title} (95% Wilson interval):"]
+    tables = [("by_seat", "seat", "win rate by seat"), ("by_bot", "bot", "win rate by bot")]
+    if summary["first_by_bot"]:
+        tables.append(("first_by_bot", "bot", "first place by bot, capped games ranked by territories, then armies"))
+    for key, title, heading in tables:
+        lines += ["", f"{heading} (95% Wilson interval):"]
         width = max(len(str(r[title])) + (len(r["bot"]) + 3 if title == "seat" else 0) for r in summary[key])
         for r in summary[key]:
             label = f"{r[title]} ({r['bot']})" if title == "seat" else str(r[title])

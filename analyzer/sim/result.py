@@ -38,16 +38,20 @@ class SimulationResult:
     def games_per_second(self) -> float:
         return self.games_played / self.seconds if self.seconds > 0 else float("nan")
 
-    def win_rates(self, by: str = "seat", confidence: float = 0.95) -> pd.DataFrame:
+    def win_rates(self, by: str = "seat", confidence: float = 0.95, *, ranked: bool = False) -> pd.DataFrame:
         """Win rate per ``"seat"`` or per ``"bot"`` with Wilson intervals.
 
         Per bot, each seat it plays in each game is one trial; its seats in one
-        game cannot both win, so the interval is if anything a little wide.
+        game cannot both win, so the interval is if anything a little wide. A game
+        capped at its round limit has no winner; with ``ranked`` it counts for the
+        seat it ranks first (by territories, then armies), as a table playing to a
+        round limit scores it.
         """
         if by not in ("seat", "bot"):
             raise SimulationError(f"win rates are by 'seat' or 'bot', got {by!r}")
+        first = self.seats["rank"].eq(1)
         seats = self.seats.assign(
-            won=self.seats["rank"].eq(1) & self.seats["game"].map(~self.games.set_index("game")["capped"])
+            won=first if ranked else first & self.seats["game"].map(~self.games.set_index("game")["capped"])
         )
         table = rate_table(seats, by, confidence=confidence)
         if by == "seat":
@@ -55,13 +59,17 @@ class SimulationResult:
         return table
 
     def summary(self) -> dict[str, Any]:
-        """Plain-JSON summary: win rates per seat and per bot, capped games, turns and speed."""
+        """Plain-JSON summary: win rates per seat and per bot (and, with capped games, first places per bot),
+        capped games, turns and speed."""
         turns = self.games["turns"]
+        capped = int(self.games["capped"].sum())
         return {
             "games": len(self.games),
-            "capped": int(self.games["capped"].sum()),
+            "capped": capped,
             "by_seat": self.win_rates("seat").to_dict("records"),
             "by_bot": self.win_rates("bot").to_dict("records"),
+            # With games capped, who was first when they stopped: the result of a table that plays to a round limit.
+            "first_by_bot": self.win_rates("bot", ranked=True).to_dict("records") if capped else [],
             "mean_turns": float(turns.mean()) if len(turns) else float("nan"),
             "median_turns": float(turns.median()) if len(turns) else float("nan"),
             "seconds": self.seconds,

@@ -20,6 +20,7 @@ from scipy.stats import chi2_contingency, chisquare, fisher_exact
 
 from analyzer.bots import BattleOrder, make_bot
 from analyzer.cli import main
+from analyzer.commands.simulate import describe
 from analyzer.errors import SimulationError
 from analyzer.game.actions import Place
 from analyzer.game.board import classic_board
@@ -151,6 +152,16 @@ def test_capped_games_have_no_winner():
     assert r.win_rates("seat").wins.sum() == 0
     summary = r.summary()
     assert summary["capped"] == 5
+    # Ranked, each capped game counts once, for the seat holding most territories (then most armies) at the end.
+    seats = r.seats.sort_values(["game", "final_territories", "final_armies"], ascending=[True, False, False])
+    leaders = seats.groupby("game")["seat"].first().value_counts()
+    firsts = r.win_rates("seat", ranked=True).set_index("seat")["wins"]
+    assert firsts.sum() == 5 and firsts[firsts > 0].to_dict() == leaders.to_dict()
+    assert sum(row["wins"] for row in summary["first_by_bot"]) == 5
+    text = describe(summary | {"written": []})
+    assert "first place by bot, capped games ranked by territories, then armies" in text
+    # Four random seats a game, 20 seats, 5 first: Wilson by hand, centre 0.2903, half-width 0.1784.
+    assert "random   25.0%  [ 11.2%,  46.9%]  5/20" in text
 
 
 # ---------------------------------------------------------------------------------- battles

@@ -27,6 +27,7 @@ from analyzer.bots.base import Decision
 from analyzer.bots.heuristic import CLASSIC_BOT, HeuristicBot, board_data, win_probability
 from analyzer.bots.planner import PLANNER_BOT  # noqa: F401 - the docstring examples play the planner
 from analyzer.bots.registry import make_bot
+from analyzer.bots.strategist import StrategistBot
 from analyzer.errors import StudyError
 from analyzer.game.actions import Claim, Place
 from analyzer.game.dice import DiceRules
@@ -35,11 +36,19 @@ from analyzer.game.state import GameState
 from analyzer.game.vocabulary import Phase
 from analyzer.studies.stats import check_count
 
+#: The strategist as first tuned: plans from odds of 0.5, a continent's bonus valued over two turns, and no
+#: caution among many players. The committed strategist results (``results/strategist_population/``) are its
+#: games; the registry's ``strategist`` plays differently at every count of players.
+EARLY_STRATEGIST = StrategistBot(plan_threshold=0.5, bonus_turns=2.0, caution=(0.0,) * 5)
 #: The bot families a study can fill its seats with, by the registry's names: ``classic`` (the heuristic bot
 #: with its default knobs, :data:`~analyzer.bots.CLASSIC_BOT`), ``planner`` (the planning bot) and ``strategist``
-#: (the planner with kills for cards). ``"default"`` is not a key: it names whichever bot the registry
+#: (the planner with kills for cards); and ``early_strategist`` (:data:`EARLY_STRATEGIST`), which reproduces the
+#: committed strategist results. ``"default"`` is not a key: it names whichever bot the registry
 #: (:data:`analyzer.bots.registry.BOTS`) calls ``default`` today (:func:`population_name`).
-POPULATIONS: dict[str, HeuristicBot] = {name: make_bot(name) for name in ("classic", "planner", "strategist")}  # type: ignore[misc]
+POPULATIONS: dict[str, HeuristicBot] = {
+    **{name: make_bot(name) for name in ("classic", "planner", "strategist")},  # type: ignore[misc]
+    "early_strategist": EARLY_STRATEGIST,
+}
 #: The name that stands for the registry's default bot.
 DEFAULT = "default"
 

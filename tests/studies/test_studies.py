@@ -345,14 +345,17 @@ def test_the_population_option_seats_its_bots():
     assert rest.result.params["bots"] == [repr(STRATEGIST_BOT)] * 3
     assert set(rest.holdings["round"]) <= {1, 2}
     with pytest.raises(
-        StudyError, match="unknown population 'hunter': expected one of classic, planner, strategist, default"
+        StudyError,
+        match="unknown population 'hunter': expected one of classic, planner, strategist, early_strategist, default",
     ):
         play_openings(3, 2, population="hunter")
 
 
 def test_the_default_population_is_the_registrys_default_bot(monkeypatch):
     # Each population is the registry's bot of that name, and "default" follows the registry's default.
-    assert {name: make_bot(name) for name in ("classic", "planner", "strategist")} == POPULATIONS
+    assert {name: make_bot(name) for name in ("classic", "planner", "strategist")} == {
+        name: bot for name, bot in POPULATIONS.items() if name != "early_strategist"
+    }
     assert population_bot("default") == make_bot("default")
     monkeypatch.setitem(BOTS, "default", lambda: STRATEGIST_BOT)
     assert population_name("default") == "strategist" and population_bot("Default") is POPULATIONS["strategist"]

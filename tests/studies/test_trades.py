@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -23,6 +25,7 @@ from analyzer.studies.trades import (
 )
 
 BOT = population_bot("default")
+RESULTS = Path(__file__).resolve().parents[2] / "results"
 
 
 def position(seed: int, n_players: int = 4):
@@ -187,3 +190,16 @@ def test_a_run_extended_by_later_games_is_the_longer_run(tmp_path):
         pd.testing.assert_frame_equal(pd.read_csv(tmp_path / "one" / name), pd.read_csv(tmp_path / "two" / name))
     # The same games twice would count their positions twice.
     assert cli.main([*base, "--games", "2", "--first-game", "1", "--append", "--out", str(tmp_path / "two")]) == 2
+
+
+def test_the_early_strategist_reproduces_the_committed_strategist_positions():
+    """The committed strategist results are games of the strategist as first tuned (EARLY_STRATEGIST): its first
+    40 three-player games find the committed positions, with the same rollouts' results, to the last digit."""
+    new = play_trade_choices("early_strategist", 40, 2026, player_counts=[3])
+    stored = pd.read_csv(RESULTS / "strategist_population" / "trade_or_hold_positions.csv")
+    stored = stored[(stored["n_players"] == 3) & (stored["game"] < 40)].reset_index(drop=True)
+    columns = [c for c in stored.columns if c != "population"]
+    assert len(stored) == 34
+    pd.testing.assert_frame_equal(new[columns].reset_index(drop=True), stored[columns], check_dtype=False)
+    # The registry's strategist, retuned since, finds other positions in the same games.
+    assert len(play_trade_choices("strategist", 40, 2026, player_counts=[3])) != 34

@@ -48,10 +48,6 @@ def output_path(text: str, option: str, error: type[RiskAnalyzerError] = RiskAna
     return out
 
 
-#: The files of tables the commands write, by their ending.
-TABLE_FORMATS = {".csv": "csv", ".parquet": "parquet"}
-
-
 def table_file(
     text: str, option: str, error: type[RiskAnalyzerError] = RiskAnalyzerError, *, csv: bool = False
 ) -> tuple[Path, str]:
@@ -69,6 +65,8 @@ def table_file(
     ...
     analyzer.errors.RiskAnalyzerError: --out 'runs': give a file ending in .csv or .parquet
     """
+    from analyzer.sim.result import TABLE_FORMATS  # here: the odds command imports this module and not the simulator
+
     out = output_path(text, option, error)
     fmt = TABLE_FORMATS.get(out.suffix.lower())
     if fmt is None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import math
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -13,7 +15,7 @@ from analyzer.errors import SimulationError
 from analyzer.extras import require
 from analyzer.sim.checkpoints import TABLES
 from analyzer.sim.intervals import rate_table
-from analyzer.sim.records import empty_table
+from analyzer.sim.records import SCHEMA, empty_table
 
 
 @dataclass
@@ -78,16 +80,15 @@ class SimulationResult:
             "player_turns_per_second": self.turns_played / self.seconds if self.seconds > 0 else float("nan"),
         }
 
-    def save(self, path: str | Path, fmt: str = "parquet") -> list[Path]:
-        """Write the tables: ``games`` to ``path``, the others beside it as ``STEM.TABLE.EXT``.
+    def save(self, path: str | Path, fmt: str | None = None) -> list[Path]:
+        """Write the tables: ``games`` to ``path``, the others beside it as ``STEM.TABLE.EXT``, and the run's
+        parameters and time as ``STEM.run.json``, which :meth:`load` reads back.
 
-        ``fmt`` is ``"parquet"`` (the default) or ``"csv"``. Returns the paths written.
+        The format is the one ``path`` ends in, ``.parquet`` or ``.csv`` (:func:`table_format`); ``fmt``, if
+        given, must agree. Returns the paths written.
         """
-        if fmt not in ("parquet", "csv"):
-            raise SimulationError(f"output format must be parquet or csv, got {fmt!r}")
-        if fmt == "parquet":
-            require("pyarrow")
         path = Path(path)
+        fmt = table_format(path, fmt)
         written = []
         for name, frame in self.tables().items():
             target = path if name == "games" else table_path(path, name)
@@ -98,15 +99,76 @@ class SimulationResult:
                 frame.to_csv(tmp, index=False)
             os.replace(tmp, target)
             written.append(target)
-        return written
+        run = run_path(path)
+        tmp = run.with_name(run.name + ".tmp")
+        tmp.write_text(
+            json.dumps({"params": self.params, "seconds": None if math.isnan(self.seconds) else self.seconds})
+        )
+        os.replace(tmp, run)
+        return [*written, run]
 
     @classmethod
     def load(cls, path: str | Path) -> SimulationResult:
-        """Read back what :meth:`save` wrote in Parquet."""
-        require("pyarrow")
+        """Read back what :meth:`save` wrote, in the format ``path`` ends in: the tables with their column types,
+        and the run's parameters and time where ``STEM.run.json`` is beside them."""
         path = Path(path)
-        frames = {name: pd.read_parquet(path if name == "games" else table_path(path, name)) for name in TABLES}
-        return cls(**frames)
+        fmt = table_format(path)
+        frames = {}
+        for name in TABLES:
+            source = path if name == "games" else table_path(path, name)
+            if not source.is_file():
+                raise SimulationError(f"{str(source)!r}: no such file; a saved run has its {name} table there")
+            if fmt == "parquet":
+                frames[name] = pd.read_parquet(source)
+            else:
+                types = SCHEMA[name]
+                frame = pd.read_csv(source, dtype={c: t for c, t in types.items() if t != "bool"})
+                frames[name] = (
+                    frame.astype({c: t for c, t in types.items() if t == "bool"}) if len(frame) else empty_table(name)
+                )
+        run = run_path(path)
+        kept = json.loads(run.read_text()) if run.is_file() else {}
+        seconds = kept.get("seconds")
+        return cls(**frames, params=kept.get("params", {}), seconds=float("nan") if seconds is None else seconds)
+
+
+#: The endings of a file of tables, and their formats.
+TABLE_FORMATS = {".csv": "csv", ".parquet": "parquet"}
+
+
+def table_format(path: str | Path, fmt: str | None = None, what: str = "output file") -> str:
+    """The format of the tables ``path`` names, read from its ending; ``fmt``, if given, must agree. Parquet needs
+    its library installed.
+
+    >>> table_format("runs.CSV"), table_format("runs.parquet", "parquet")
+    ('csv', 'parquet')
+    >>> table_format("runs.csv", "parquet")
+    Traceback (most recent call last):
+    ...
+    analyzer.errors.SimulationError: output file 'runs.csv' ends in .csv, but the format asked for is parquet: give a file ending in .parquet
+    >>> table_format("runs")
+    Traceback (most recent call last):
+    ...
+    analyzer.errors.SimulationError: output file 'runs': give a file ending in .csv or .parquet
+    """
+    path = Path(path)
+    found = TABLE_FORMATS.get(path.suffix.lower())
+    if found is None:
+        raise SimulationError(f"{what} {str(path)!r}: give a file ending in .csv or .parquet")
+    if fmt is not None and fmt != found:
+        if fmt not in TABLE_FORMATS.values():
+            raise SimulationError(f"output format must be parquet or csv, got {fmt!r}")
+        raise SimulationError(
+            f"{what} {str(path)!r} ends in {path.suffix}, but the format asked for is {fmt}: give a file ending in .{fmt}"
+        )
+    if found == "parquet":
+        require("pyarrow")
+    return found
+
+
+def run_path(path: Path) -> Path:
+    """Where :meth:`SimulationResult.save` keeps the run's parameters next to ``path``: ``results.run.json``."""
+    return path.with_name(f"{path.stem}.run.json")
 
 
 def table_path(path: Path, table: str) -> Path:

@@ -340,10 +340,32 @@ def test_win_rate_intervals_are_wilson_and_capped_games_count_for_nobody():
 # ---------------------------------------------------------------------------------- saving, CLI
 def test_save_and_load_round_trip(tmp_path, serial):
     written = serial.save(tmp_path / "r.parquet")
-    assert [p.name for p in written] == ["r.parquet"] + [f"r.{t}.parquet" for t in TABLES[1:]]
-    assert_same(serial, SimulationResult.load(tmp_path / "r.parquet"))
-    serial.save(tmp_path / "r.csv", "csv")
-    assert pd.read_csv(table_path(tmp_path / "r.csv", "seats")).shape == serial.seats.shape
+    assert [p.name for p in written] == ["r.parquet"] + [f"r.{t}.parquet" for t in TABLES[1:]] + ["r.run.json"]
+    back = SimulationResult.load(tmp_path / "r.parquet")
+    assert_same(serial, back)
+    # The run's parameters come back with its tables: its seed, bots and rules.
+    assert back.params == serial.params and back.params["seed"] == 5 and back.seconds == serial.seconds
+    # The ending says the format: CSV, read back with the tables' column types.
+    serial.save(tmp_path / "c.csv")
+    assert (tmp_path / "c.csv").read_bytes()[:4] != b"PAR1"
+    assert pd.read_csv(table_path(tmp_path / "c.csv", "seats")).shape == serial.seats.shape
+    back = SimulationResult.load(tmp_path / "c.csv")
+    assert_same(serial, back)
+    assert back.params == serial.params
+
+
+def test_a_saved_runs_file_name_must_say_its_format(tmp_path, serial):
+    with pytest.raises(
+        SimulationError, match=r"output file '.*r.csv' ends in .csv, but the format asked for is parquet"
+    ):
+        serial.save(tmp_path / "r.csv", "parquet")
+    with pytest.raises(SimulationError, match=r"output file '.*r.txt': give a file ending in .csv or .parquet"):
+        serial.save(tmp_path / "r.txt")
+    assert not list(tmp_path.iterdir())
+    serial.save(tmp_path / "r.csv")
+    (tmp_path / "r.trades.csv").unlink()
+    with pytest.raises(SimulationError, match=r"r.trades.csv': no such file; a saved run has its trades table there"):
+        SimulationResult.load(tmp_path / "r.csv")
 
 
 def test_cli_summary(capsys, tmp_path):

@@ -31,6 +31,7 @@ from analyzer.game.ranking import ranks
 from analyzer.game.records import Elimination, PendingAttack, PendingMove, SetTraded
 from analyzer.game.rules import NEUTRAL_ARMIES, Rules, check_board_for_game, starting_armies
 from analyzer.game.vocabulary import DRAW, GAME_OVER, ROLL, TRADE, Phase, forces, has_neutral, neutral
+from analyzer.generators import check_generator
 from analyzer.integers import is_whole
 
 
@@ -255,6 +256,7 @@ class StateCore:
     ) -> Self:
         """A new game whose starting roll (unless ``first`` says who goes first), deal and missions are drawn
         from ``rng``."""
+        check_generator(rng, error=PositionError)
         rules = rules if rules is not None else Rules()
         board = board if board is not None else classic_board()
         starting_armies(n_players)  # validates the count before drawing anything

@@ -164,7 +164,7 @@ def check_action(action: object, field: str = "action", error: type[RiskAnalyzer
 
 def _check_action(action: object, field: str) -> None:
     if not is_dataclass(action) or isinstance(action, type):
-        raise fail(field, "an action", action)
+        raise fail(field or "the entry", "an action of analyzer.game.actions, such as Place('Alaska', 3)", action)
     prefix = f"{field}." if field else ""
     for f in fields(action):
         value = getattr(action, f.name)

@@ -7,6 +7,7 @@ estimate is reproducible whatever the workers.
 
 >>> import numpy as np
 >>> from analyzer.game.state import GameState
+from analyzer.integers import whole_number
 >>> state = GameState.random_start(3, np.random.default_rng(2))
 >>> ev = evaluate(state, "default", rollouts=20, seed=1, progress=False)
 >>> ev.table.columns.tolist()
@@ -27,6 +28,7 @@ import pandas as pd
 from analyzer.bots.base import Bot
 from analyzer.errors import SimulationError
 from analyzer.game.state import GameState
+from analyzer.integers import whole_number
 from analyzer.sim.intervals import win_rate
 from analyzer.sim.result import SimulationResult
 from analyzer.sim.runs import BATCH_SIZE, DEFAULT_MAX_ROUNDS
@@ -80,8 +82,13 @@ def evaluate(
     stops with no winner after ``max_rounds`` more rounds. The other options
     are those of :func:`analyzer.sim.simulate.simulate`.
     """
+    if not isinstance(state, GameState):
+        raise SimulationError(
+            f"state must be a GameState (GameState.from_json(text) reads a saved game), got {type(state).__name__}"
+        )
     if not 0 < confidence < 1:
         raise SimulationError(f"confidence must be between 0 and 1, got {confidence!r}")
+    rollouts = whole_number(rollouts, "rollouts", 1, SimulationError)
     result = simulate(
         state.n_players,
         bots,

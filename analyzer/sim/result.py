@@ -51,6 +51,8 @@ class SimulationResult:
         """
         if by not in ("seat", "bot"):
             raise SimulationError(f"win rates are by 'seat' or 'bot', got {by!r}")
+        if not isinstance(confidence, float | int) or not 0 < confidence < 1:
+            raise SimulationError(f"confidence must be between 0 and 1 (0.95 for 95%), got {confidence!r}")
         first = self.seats["rank"].eq(1)
         seats = self.seats.assign(
             won=first if ranked else first & self.seats["game"].map(~self.games.set_index("game")["capped"])

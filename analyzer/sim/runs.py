@@ -161,6 +161,11 @@ def resolve_bots(bots: Sequence[Bot | str], n_players: int) -> tuple[tuple[Bot, 
     """
     if isinstance(bots, str):
         bots = bots.split(",") if "," in bots else [bots] * n_players
+    if not isinstance(bots, Sequence):
+        raise SimulationError(
+            f"bots must be names ('default,classic,random', or one for every seat) or one bot per seat, "
+            f"got {type(bots).__name__}"
+        )
     if len(bots) != n_players:
         raise SimulationError(
             f"{n_players} players need {n_players} bots, one per seat; got {len(bots)}: {list(bots)!r}"

@@ -48,7 +48,7 @@ module: :mod:`~analyzer.sim.runs` (what a run is and each game's generator),
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import pandas as pd
@@ -132,6 +132,10 @@ def simulate(
         n_players = start.n_players
     n_games = check_limit(_check_count(n_games, "games", 1), limits.MAX_GAMES, "games", SimulationError)
     seed = _check_count(seed, "seed", 0)
+    if isinstance(rules, Mapping):
+        rules = Rules.from_dict(dict(rules))  # the options by name, as the command line's --rules takes them
+    elif rules is not None and not isinstance(rules, Rules):
+        raise SimulationError(f"rules must be a Rules or a dict of its options by name, got {type(rules).__name__}")
     workers = check_limit(
         _check_count(workers, "workers", 1),
         limits.max_workers(),

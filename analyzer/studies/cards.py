@@ -80,6 +80,8 @@ def card_timing(
     """
     confidence = check_confidence(confidence)
     n_games = check_count(n_games, "n_games", 1)
+    if not isinstance(player_counts, Sequence) or isinstance(player_counts, str):
+        raise StudyError(f"player_counts must be a list of player counts, such as [3, 4], got {player_counts!r}")
     counts = [player_count(n, f"player_counts[{i}]", StudyError) for i, n in enumerate(player_counts)]
     if not counts:
         raise StudyError("player_counts must hold at least one player count, got none")

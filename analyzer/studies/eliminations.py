@@ -48,7 +48,7 @@ from analyzer.sim.runs import DEFAULT_MAX_ROUNDS
 from analyzer.solver.chains import conquest
 from analyzer.studies.cards import PLAYER_COUNTS
 from analyzer.studies.policies import population_bot, population_name
-from analyzer.studies.stats import advice, check_confidence, check_count, paired_difference, verdicts
+from analyzer.studies.stats import MIN_POSITIONS, advice, check_confidence, check_count, paired_difference, verdicts
 
 #: The solver's odds of a whole elimination at which a position counts as one where it is within reach.
 KILL_ODDS = 0.5
@@ -421,7 +421,9 @@ def kill_for_cards(positions: pd.DataFrame, confidence: float = 0.95) -> pd.Data
     :data:`CARD_BANDS`) and the sets traded (``set_band``), then by the cards alone (``set_band``
     ``"all"``) and over all positions (both ``"all"``), every player count together: the columns of
     :func:`elimination_value`, and ``verdict`` and ``advice`` (``take it``, ``spare``, ``either`` or
-    ``undecided``, :func:`~analyzer.studies.stats.advice`). Positions whose victim holds no card are left out."""
+    ``undecided``, :func:`~analyzer.studies.stats.advice`), as the trade-or-hold table reads its own: a cell of fewer
+    than :data:`~analyzer.studies.stats.MIN_POSITIONS` positions has no difference or interval, and so stays
+    undecided. Positions whose victim holds no card are left out."""
     if "victim_cards" not in positions.columns:
         raise StudyError("the positions lack the column victim_cards: build them with play_eliminations()")
     frame = positions[positions["victim_cards"] > 0]
@@ -434,6 +436,8 @@ def kill_for_cards(positions: pd.DataFrame, confidence: float = 0.95) -> pd.Data
         ],
         ignore_index=True,
     )
+    few = table["positions"] < MIN_POSITIONS
+    table.loc[few, ["vs_baseline", "vs_baseline_low", "vs_baseline_high"]] = np.nan
     low, high = table["vs_baseline_low"].to_numpy(), table["vs_baseline_high"].to_numpy()
     return table.assign(
         verdict=verdicts(low, high), advice=advice(table["vs_baseline"].to_numpy(), low, high, "take it", "spare")

@@ -178,6 +178,9 @@ def paired_difference(a: np.ndarray, b: np.ndarray, confidence: float = 0.95) ->
 
 #: A difference in win rate too small to matter to a player: one point either side of 0.
 EQUIVALENCE_MARGIN = 0.01
+#: Fewest positions a cell of advice needs for an interval: below it a t interval of a few 0/1-heavy differences
+#: (all equal, say) would claim a precision the cell does not have.
+MIN_POSITIONS = 30
 #: What :func:`verdicts` says of a finding measured in one or more populations, in the order it decides.
 VERDICTS = ("holds", "reverses", "equivalent", "mixed")
 

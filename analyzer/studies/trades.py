@@ -51,7 +51,7 @@ from analyzer.sim.runs import DEFAULT_MAX_ROUNDS
 from analyzer.studies.cards import PLAYER_COUNTS
 from analyzer.studies.eliminations import SET_BANDS, best_trade, opportunity, set_band
 from analyzer.studies.policies import population_bot, population_name
-from analyzer.studies.stats import advice, check_confidence, check_count, paired_difference, verdicts
+from analyzer.studies.stats import MIN_POSITIONS, advice, check_confidence, check_count, paired_difference, verdicts
 
 #: The chance that an eligible turn (past the game's drawn set band) is the one taken.
 TAKE = 0.5
@@ -60,9 +60,6 @@ CHUNK = 25
 #: The mover's share of the armies times the players left: below the first figure it is ``behind``,
 #: from it to the second ``even``, above ``ahead``.
 SHARE_BANDS = (0.8, 1.25)
-#: Fewest positions a cell needs for an interval: below it a t interval of a few 0/1-heavy differences
-#: (all equal, say) would claim a precision the cell does not have.
-MIN_POSITIONS = 30
 #: The columns of :func:`play_trade_choices`' table, before ``population``.
 POSITION_COLUMNS = [
     "game",

@@ -149,6 +149,12 @@ def test_the_kill_for_cards_of_hand_made_positions():
     cells = table[(table["cards_band"] != "all") & (table["set_band"] != "all")]
     assert cells["positions"].sum() == whole["positions"].iloc[0]
     assert whole["advice"].tolist() == ["take it"]
+    # Every kill won and most spares lost: a clear gain, but a cell of fewer than MIN_POSITIONS positions has no
+    # figure and stays undecided, as in the trade-or-hold table.
+    few = table[table["positions"] < MIN_POSITIONS]
+    many = cells[cells["positions"] >= MIN_POSITIONS]
+    assert len(few) and few["vs_baseline_low"].isna().all() and set(few["advice"]) == {"undecided"}
+    assert len(many) and set(many["advice"]) == {"take it"}
 
 
 def test_the_cli_runs_the_card_study(tmp_path, capsys):

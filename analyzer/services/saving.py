@@ -25,6 +25,12 @@ NAME_LABEL = "game name"
 
 #: What a page says of a game it holds when the store could not be written.
 KEPT_IN_PAGE = "The game is kept in this page only: save it as a file."
+#: Said when a page that holds entries the store never got finds the stored game changed by another device: neither
+#: game is put over the other.
+CHANGED_WHILE_UNSAVED = (
+    "Another device saved this game while this page could not save its entries: the store now holds that device's "
+    "game, and this page its own. " + KEPT_IN_PAGE + " Reopen the game from the start page to take the stored one."
+)
 
 #: The environment variable that sets the seconds between two looks at the store.
 POLL_ENV = "RISK_ANALYZER_POLL_SECONDS"

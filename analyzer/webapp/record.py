@@ -188,6 +188,9 @@ def _enter(key: str, anchor: str, game: GameState, keep: _Keep, entry: Callable[
     if saved.refused:
         _say(key, anchor, saved.refused)
         return None
+    if saved.problem:
+        # Kept in the page, not stored: said at the entry, which a rerun of this view alone would not show at the top.
+        _say(key, anchor, f"Not saved: {saved.problem}")
     st.session_state[_k(key, "form")] = _form(key) + 1
     return _Kept(live.state, saved.stored.version if saved.stored is not None else keep.version)
 

@@ -10,7 +10,7 @@ import streamlit as st
 
 from analyzer.errors import RiskAnalyzerError, StoreError
 from analyzer.game.state import GameState
-from analyzer.services.saving import Saved, poll_seconds, save
+from analyzer.services.saving import CHANGED_WHILE_UNSAVED, Saved, poll_seconds, save
 from analyzer.store import GameStore, StoredGame, default_path
 from analyzer.text import plain
 
@@ -21,6 +21,8 @@ VERSION = "version"
 GAME_NAME = "game_name"
 GENERATION = "generation"
 STORE_ERROR = "store_error"
+#: Whether the page holds entries the store never got (it could not be written): the game is the page's own.
+PAGE_ONLY = "page_only"
 LOAD_ERROR = "load_error"
 EDIT_ERROR = "edit_error"
 PLAYERS_ERROR = "players_error"
@@ -78,6 +80,7 @@ def show_stored(stored: StoredGame, *, keep_entries: bool = False) -> None:
     what the user entered.
     """
     st.session_state[GAME] = stored.state
+    st.session_state[PAGE_ONLY] = False
     st.session_state[STORED_ID] = stored.id
     st.session_state[VERSION] = stored.version
     st.session_state[GAME_NAME] = stored.name
@@ -117,7 +120,7 @@ def follow_url() -> None:
 
 
 def close_game() -> None:
-    for key in (GAME, STORED_ID, VERSION, GAME_NAME):
+    for key in (GAME, STORED_ID, VERSION, GAME_NAME, PAGE_ONLY):
         st.session_state.pop(key, None)
     st.query_params.pop(GAME_PARAM, None)
     st.query_params.pop(TAB_PARAM, None)
@@ -147,9 +150,13 @@ def commit(game: GameState, *, expected_version: int | None = None) -> Saved:
     else:
         name = st.session_state.get(GAME_NAME) or default_name()
         saved = save(games, game, game_id=st.session_state.get(STORED_ID), version=version, name=name)
+        if saved.refused and st.session_state.get(PAGE_ONLY):
+            # Showing the stored game would drop the entries only this page holds: both games stay where they are.
+            saved = Saved(None, problem=CHANGED_WHILE_UNSAVED)
     st.session_state[STORE_ERROR] = saved.refused or saved.problem
     if saved.stored is None:
         st.session_state[GAME] = game
+        st.session_state[PAGE_ONLY] = True
         fresh_widgets()
     else:
         show_stored(saved.stored, keep_entries=not saved.kept)
@@ -176,7 +183,13 @@ def follow_store() -> None:
     try:
         if store().version(game_id) == st.session_state.get(VERSION):
             return
-        show_stored(store().load(game_id))
+        if st.session_state.get(PAGE_ONLY):
+            # The page holds entries the store never got: the other device's game is not put over them.
+            if st.session_state.get(STORE_ERROR) == CHANGED_WHILE_UNSAVED:
+                return
+            st.session_state[STORE_ERROR] = CHANGED_WHILE_UNSAVED
+        else:
+            show_stored(store().load(game_id))
     except StoreError:
         return  # the game shown stays; the next change saved says what is wrong
     st.rerun(scope="app")

@@ -36,7 +36,7 @@ from analyzer.plot import (
     chart_picks,
     player_name,
 )
-from analyzer.services.saving import NAME_LABEL, opened
+from analyzer.services.saving import CHANGED_WHILE_UNSAVED, KEPT_IN_PAGE, NAME_LABEL, opened
 from analyzer.solver.battle import BattleOptions, armies_needed, battle
 from analyzer.solver.chains import chain
 from analyzer.solver.tables import odds_tables
@@ -1400,3 +1400,42 @@ def test_all_games_then_open_opens_a_live_game_on_the_record_view(database: Path
     assert not at.exception
     assert at.session_state["tab"] == "Record" and at.query_params["tab"] == "Record"
     assert at.button(key="live:place_go").label == "Place"
+
+
+def test_a_record_entry_the_store_cannot_take_is_said_under_it_and_kept_in_the_page(database: Path) -> None:
+    live = LiveGame.random(["Ann", "Bo", "Cy"], np.random.default_rng(3))
+    game_id = GameStore(database).create(live.state, "At the table").id
+    at = start(game_id)
+    GameStore(database).delete(game_id)  # another phone deletes the game this one records
+    at.button(key="live:place_go").click().run()
+    assert not at.exception
+    # Said at the entry (the Record view reruns alone, and the top of the page is not drawn again).
+    (said,) = [seen(e) for e in at.error if seen(e).startswith("Not saved:")]
+    assert f"there is no game '{game_id}'" in said and said.endswith(KEPT_IN_PAGE)
+    assert len(at.session_state["game"].history) == len(live.state.history) + 1  # the entry stands in the page
+
+
+def test_entries_kept_in_the_page_are_not_overwritten_by_another_devices_game(
+    monkeypatch: pytest.MonkeyPatch, database: Path, tmp_path: Path
+) -> None:
+    live = LiveGame.random(["Ann", "Bo", "Cy"], np.random.default_rng(3))
+    game_id = GameStore(database).create(live.state, "At the table").id
+    mine, theirs = start(game_id), start(game_id)
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    monkeypatch.setenv(DB_ENV, str(blocker / "games.sqlite3"))  # this phone's store cannot be reached
+    mine.button(key="live:place_go").click().run()
+    ours = len(mine.session_state["game"].history)
+    assert ours == len(live.state.history) + 1 and any(seen(e).startswith("Not saved:") for e in mine.error)
+    monkeypatch.setenv(DB_ENV, str(database))  # back; meanwhile the other phone records on the stored game
+    theirs.button(key="live:place_go").click().run()
+    assert GameStore(database).version(game_id) == 2
+    # The poll sees the new version: the page keeps its own game, and says both games exist.
+    mine.run()
+    assert len(mine.session_state["game"].history) == ours
+    assert any(seen(e) == CHANGED_WHILE_UNSAVED for e in mine.error)
+    # A further entry (the turn ended) is not saved over the other phone's game, nor is this page's game dropped.
+    mine.button(key="live:end_go").click().run()
+    assert type(mine.session_state["game"].history[-1]).__name__ == "EndTurn"
+    assert GameStore(database).version(game_id) == 2
+    assert any(CHANGED_WHILE_UNSAVED in seen(e) for e in mine.error)

@@ -58,11 +58,14 @@ def bounds_problem(raw: float | int | None, lo: int, hi: int | None, *, allow_em
     'enter a whole number from 1 to 1,000,000, not 1,234,567,890'
     >>> bounds_problem(2.5, 0, None), bounds_problem(None, 0, 3), bounds_problem(3, 0, 3)
     ('enter a whole number of at least 0, not 2.5', 'enter a whole number from 0 to 3', '')
+    >>> bounds_problem(12345678901234567890.0, 1, 1_000_000)
+    'enter a whole number from 1 to 1,000,000, not 1.23e+19'
     """
     wanted = f"a whole number from {lo:,} to {hi:,}" if hi is not None else f"a whole number of at least {lo:,}"
     if raw is None:
         return "" if allow_empty else f"enter {wanted}"
-    shown = f"{int(raw):,}" if float(raw).is_integer() else f"{raw:,}"
+    # A float past 2**53 holds other digits than those typed: said as the field shows it, in its leading digits.
+    shown = f"{raw:.3g}" if abs(raw) >= 2**53 else f"{int(raw):,}" if float(raw).is_integer() else f"{raw:,}"
     if not float(raw).is_integer() or raw < lo or (hi is not None and raw > hi):
         return f"enter {wanted}, not {shown}"
     return ""

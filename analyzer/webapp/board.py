@@ -22,6 +22,7 @@ from analyzer.services.entries import cell_number
 from analyzer.services.saving import unchanged
 from analyzer.text import plain
 from analyzer.webapp.cached import map_spec, position_json
+from analyzer.webapp.inputs import number_box
 from analyzer.webapp.maps import map_of
 from analyzer.webapp.session import (
     EDIT_ARMIES,
@@ -102,7 +103,7 @@ def quick_edit(game: GameState, names: list[str], picked: Sequence[str]) -> None
     owner_col, armies_col = st.columns(2)
     owner_col.selectbox("New owner", names, index=None, placeholder="keep", key=EDIT_OWNER)
     # No bounds here (the browser would keep the last good value): the engine's check names the territory and value.
-    armies_col.number_input("Armies on each", value=None, step=1, placeholder="keep", key=EDIT_ARMIES)
+    number_box(armies_col, "Armies on each", value=None, placeholder="keep", key=EDIT_ARMIES)
     # The edit is made on the game shown, and saved against its version: a change saved meanwhile on another
     # device (and perhaps already brought in by the polling) refuses it, instead of receiving it unseen.
     st.button(
@@ -120,7 +121,7 @@ def quick_edit(game: GameState, names: list[str], picked: Sequence[str]) -> None
 def apply_quick_edit(game: GameState, version: int | None) -> None:
     names = player_names(game)
     picked = st.session_state.get(PICK) or []
-    owner, armies = st.session_state.get(EDIT_OWNER), st.session_state.get(EDIT_ARMIES)
+    owner, armies = st.session_state.get(EDIT_OWNER), cell_number(st.session_state.get(EDIT_ARMIES))
     try:
         # Names are resolved by the board, which refuses an unknown one and suggests the nearest.
         ids = [game.board.index(t) for t in picked]

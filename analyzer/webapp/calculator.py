@@ -20,6 +20,7 @@ from analyzer.plot import whole_ticks
 from analyzer.services.entries import bounds_problem
 from analyzer.solver.battle import check_stop_at, dice_options
 from analyzer.text import percent, plain
+from analyzer.webapp.inputs import number_box
 from analyzer.webapp.session import CHAIN_ERROR, GAME, game_key, shown_errors
 
 #: The calculator's inputs.
@@ -178,7 +179,7 @@ def calculator_body(game: GameState | None, names: list[str]) -> None:
 
 def counted(column: Any, label: str, key: str, lo: int, hi: int, help: str | None = None) -> bool:
     """A count of the calculator; True (with its message under it) when it is not a whole number from lo to hi."""
-    raw = column.number_input(label, value=current(key), step=1, key=key, help=help)
+    raw = number_box(column, label, value=current(key), key=key, help=help)
     problem = bounds_problem(raw, lo, hi)
     if problem:
         column.error(plain(f"{label}: {problem}"))

@@ -110,7 +110,8 @@ def drawn(page: Page | Locator) -> Locator:
     return page.locator('[data-testid="stElementContainer"][data-stale="false"]:not([data-retained])')
 
 
-def type_number(page: Page | Locator, label: str, value: int) -> None:
+def type_number(page: Page | Locator, label: str, value: int | str) -> None:
+    """Type ``value`` (a number, or text as a user might type it: "3.7", "1e3") into the field ``label``, then Enter."""
     field = drawn(page).get_by_label(label, exact=True)
     expect(field).to_have_count(1)
     # One element, held: the Enter goes to the field typed in, even if the run it starts draws another.

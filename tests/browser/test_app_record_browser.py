@@ -530,6 +530,35 @@ def test_ten_digits_in_every_number_field_save_nothing(browser: Browser, server:
     page.context.close()
 
 
+def test_a_number_a_whole_number_field_would_round_is_refused_as_typed(browser: Browser, server: Server) -> None:
+    """A browser's field of whole numbers turns 3.7 into 3 and 1e3 into 1, and keeps its last good value for twenty
+    digits, so the entry would save a number nobody typed: the app's fields take any number and refuse it by name."""
+    game_id = GameStore(server.db).create(near_victory(), "Typed as such").id
+    page = phone(browser)
+    page.set_default_timeout(TIMEOUT_MS)
+    page.set_default_navigation_timeout(4 * TIMEOUT_MS)
+    page.goto(f"{server.url}/?game={game_id}")
+    panel = page.get_by_test_id("stTabs")
+    before = version(server, game_id)
+    assert stored(server, game_id).pending < 1000
+    for typed, said in (("3.7", "not 3.7"), ("12345678901234567890", "not 1.23e+19"), ("1e3", "not 1,000")):
+        type_number(panel, "Armies", typed)
+        expect(panel.get_by_text(said)).to_be_visible()
+        page.get_by_role("button", name="Place", exact=True).click()
+        page.wait_for_timeout(1500)
+        assert version(server, game_id) == before, typed
+    page.get_by_text("Battle odds", exact=True).first.click()
+    calculator = page.locator(".st-key-calculator")
+    expect(calculator.get_by_test_id("stMetric").first).to_be_visible()
+    type_number(calculator, "Attacking armies", "2.5")
+    expect(
+        calculator.get_by_text("Attacking armies: enter a whole number from 2 to 1,000,000, not 2.5")
+    ).to_be_visible()
+    expect(calculator.get_by_test_id("stMetric")).to_have_count(0)
+    no_traceback(page)
+    page.context.close()
+
+
 def test_apply_on_every_tab_keeps_the_log_and_a_phantom_battle_is_refused(browser: Browser, server: Server) -> None:
     game_id = GameStore(server.db).create(placed_and_ended(7, 2), "Apply").id
     history = stored(server, game_id).history

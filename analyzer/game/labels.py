@@ -22,6 +22,7 @@ from typing import Any, TypeVar
 from analyzer.errors import PositionError, StateFormatError
 from analyzer.game.board import SYMBOLS, Board
 from analyzer.game.core import StateCore
+from analyzer.limits import MAX_NAME_LENGTH, quote
 
 #: Keys of :attr:`GameState.labels` under which :func:`with_player_labels` keeps the players' names and colours.
 NAMES_LABEL = "names"
@@ -108,10 +109,15 @@ def card_label(board: Board, card: int) -> str:
 def _checked_labels(key: str, values: Any, n_players: int, error: type[ValueError]) -> list[str]:
     what = "player names" if key == NAMES_LABEL else "player colours"
     if not isinstance(values, list) or len(values) != n_players:
-        raise error(f"the {what} must be a list of {n_players}, one per seat, got {values!r}")
+        raise error(f"the {what} must be a list of {n_players}, one per seat, got {quote(values)}")
     for seat, value in enumerate(values, start=1):
         if not isinstance(value, str):
-            raise error(f"the {what} must be text; seat {seat} has {value!r}")
+            raise error(f"the {what} must be text; seat {seat} has {quote(value)}")
         if key == COLORS_LABEL and not _HEX_COLOR.fullmatch(value):
-            raise error(f"seat {seat}'s colour {value!r} is not a colour like #1f5fbf")
+            raise error(f"seat {seat}'s colour {quote(value)} is not a colour like #1f5fbf")
+        if key == NAMES_LABEL and not 1 <= len(value.strip()) <= MAX_NAME_LENGTH:
+            raise error(
+                f"seat {seat}'s name must be 1 to {MAX_NAME_LENGTH} characters (analyzer.limits.MAX_NAME_LENGTH), "
+                f"got {len(value.strip()):,}: {quote(value)}"
+            )
     return list(values)

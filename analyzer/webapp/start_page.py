@@ -13,6 +13,7 @@ from analyzer.errors import RiskAnalyzerError, StoreError
 from analyzer.game.board import classic_board
 from analyzer.game.state import GameState
 from analyzer.limits import MAX_NAME_LENGTH
+from analyzer.live import LiveGame
 from analyzer.services.entries import bounds_problem
 from analyzer.services.game_list import PAGE, listing
 from analyzer.services.saving import file_text, opened
@@ -199,6 +200,7 @@ def load_upload() -> None:
     try:
         game = GameState.from_json(upload.getvalue())
         player_labels(game)
+        LiveGame(game.copy())  # a recorded game's undo list and face-down cards, checked before anything is stored
     except RiskAnalyzerError as exc:
         # Bad JSON, bad UTF-8, a malformed state or labels are all the package's errors; the current game is kept.
         st.session_state[LOAD_ERROR] = f"Could not load {upload.name}: {exc}"

@@ -178,6 +178,23 @@ def test_a_malformed_file_shows_an_error_and_keeps_the_game(content: bytes, mess
     pd.testing.assert_frame_equal(territory_table(at), before)
 
 
+def test_a_file_past_the_apps_own_limits_is_refused_and_nothing_stored(database: Path) -> None:
+    long_name = GameState.random_start(3, np.random.default_rng(2))
+    long_name.labels["names"] = ["Ann", "B" * 5000, "Cy"]
+    recorded = LiveGame.random(["Ann", "Bo", "Cy"], np.random.default_rng(3)).state
+    recorded.labels["live"] = {"entries": "not a list"}
+    for content, message in (
+        (long_name.to_json(), "seat 2's name must be 1 to 40 characters (analyzer.limits.MAX_NAME_LENGTH), got 5,000"),
+        (recorded.to_json(), "saved game's live-game record is malformed"),
+    ):
+        at = start()
+        at.file_uploader(key="upload").set_value(("odd.json", content.encode(), "application/json")).run()
+        assert not at.exception
+        (said,) = [seen(e) for e in at.error]
+        assert said.startswith("Could not load odd.json: ") and message in said
+        assert "game" not in at.session_state and GameStore(database).list() == []
+
+
 def test_the_error_goes_once_a_new_game_is_set_up() -> None:
     at = new_setup(start(), n_players=3, seed=2)
     at.file_uploader(key="upload").set_value(("bad.json", b"[]", "application/json")).run()

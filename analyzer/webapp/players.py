@@ -20,6 +20,7 @@ from analyzer.webapp.session import (
     GAME,
     GAME_NAME,
     PLAYERS_ERROR,
+    STORE_ERROR,
     commit,
     game_key,
     new_game,
@@ -156,7 +157,16 @@ def apply_players() -> None:
     if unchanged(edited, game):
         say_unchanged("apply_players")
         return
-    commit(edited)
+    _committed(edited)
+
+
+def _committed(game: GameState) -> None:
+    """Store ``game``; a refusal (changed elsewhere) or a store's failure is said under Apply, where the user looks."""
+    saved = commit(game)
+    if not saved.kept:
+        st.session_state[PLAYERS_ERROR] = st.session_state.pop(STORE_ERROR, None)
+    elif saved.problem:
+        st.session_state[PLAYERS_ERROR] = f"Not saved: {saved.problem}"
 
 
 def apply_labels() -> None:
@@ -177,4 +187,4 @@ def apply_labels() -> None:
         st.session_state[PLAYERS_ERROR] = str(exc)
         return
     st.session_state[PLAYERS_ERROR] = None
-    commit(labelled)
+    _committed(labelled)

@@ -733,6 +733,27 @@ def test_cards_sets_traded_and_player_to_move() -> None:
     assert game.next_set_value() == 12
 
 
+def test_a_players_change_refused_as_changed_elsewhere_is_said_under_apply_once(database: Path) -> None:
+    mine = load(start(), KNOWN)
+    game_id = mine.session_state["stored_id"]
+    open_tab(mine, "Players & cards")
+    gid = mine.session_state["generation"]
+    mine.multiselect(key=f"hand0-{gid}").set_value([0, 1, 2])
+    theirs = start(game_id)
+    theirs.multiselect(key="pick").set_value(["Peru"]).run()
+    theirs.number_input(key="edit_armies").set_value(9)
+    theirs.button(key="apply_quick_edit").click().run()
+    mine.button(key="apply_players").click().run()
+    # Under Apply (the view's own message), not at the top of the page as well.
+    said = [seen(e) for e in mine.error if "changed elsewhere" in seen(e)]
+    assert len(said) == 1 and "changed elsewhere" in mine.session_state["players_error"]
+    assert not mine.session_state.get("store_error")
+    assert GameStore(database).load(game_id).state.hand(0) == []
+    # The entry is kept: applied again, on the fresh game, it goes in.
+    mine.button(key="apply_players").click().run()
+    assert GameStore(database).load(game_id).state.hand(0) == [0, 1, 2]
+
+
 def test_a_card_in_two_hands_is_refused() -> None:
     at = load(start(), KNOWN)
     game = at.session_state["game"]

@@ -19,6 +19,7 @@ from analyzer.game.labels import player_colors, player_names
 from analyzer.game.state import GameState
 from analyzer.text import plain
 from analyzer.webapp.cached import figure_png
+from analyzer.webapp.inputs import UPLOAD_MB
 
 #: Session key of the reviews made in this session, by (game JSON, rollouts, seed).
 REVIEWS = "reviews"
@@ -88,7 +89,9 @@ def review_view(game: GameState, names: list[str]) -> None:
         "How each player's chance to win moved turn by turn, where the game was won and lost, and how much "
         "of it was the dice. Changes are in win-chance points (100 = certain)."
     )
-    upload = st.file_uploader("Or review another game file (JSON)", type="json", key="review_upload")
+    upload = st.file_uploader(
+        "Or review another game file (JSON)", type="json", key="review_upload", max_upload_size=UPLOAD_MB
+    )
     subject, label = game, "this game"
     if upload is not None:
         try:

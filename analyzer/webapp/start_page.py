@@ -19,7 +19,7 @@ from analyzer.services.game_list import PAGE, listing
 from analyzer.services.saving import file_text, opened
 from analyzer.text import ago, file_name, plain
 from analyzer.webapp.cached import bare_map_png
-from analyzer.webapp.inputs import whole_number
+from analyzer.webapp.inputs import UPLOAD_MB, whole_number
 from analyzer.webapp.record import render
 from analyzer.webapp.session import (
     FIND_GAME,
@@ -135,7 +135,9 @@ def more_games() -> None:
 
 
 def upload_game() -> None:
-    st.file_uploader("Open a saved game (JSON)", type="json", key=UPLOAD, on_change=load_upload)
+    st.file_uploader(
+        "Open a saved game (JSON)", type="json", key=UPLOAD, on_change=load_upload, max_upload_size=UPLOAD_MB
+    )
     if st.session_state.get(LOAD_ERROR):
         st.error(plain(st.session_state[LOAD_ERROR]))
 

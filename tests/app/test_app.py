@@ -22,7 +22,7 @@ from analyzer.game.actions import Attack, Place
 from analyzer.game.board import classic_board
 from analyzer.game.dice import DiceRules
 from analyzer.game.state import GameState
-from analyzer.limits import MAX_ARMIES
+from analyzer.limits import MAX_ARMIES, MAX_JSON_BYTES
 from analyzer.live import LiveGame
 from analyzer.plot import (
     HIGHLIGHT_COLOR,
@@ -193,6 +193,12 @@ def test_a_file_past_the_apps_own_limits_is_refused_and_nothing_stored(database:
         (said,) = [seen(e) for e in at.error]
         assert said.startswith("Could not load odd.json: ") and message in said
         assert "game" not in at.session_state and GameStore(database).list() == []
+
+
+def test_the_uploader_says_the_saved_games_own_size_limit() -> None:
+    # Streamlit's own limit is 200 MB; a file past 32 MiB is refused by the package, so the uploader says 32.
+    (uploader,) = start().get("file_uploader")
+    assert uploader.proto.max_upload_size_mb << 20 == MAX_JSON_BYTES
 
 
 def test_the_error_goes_once_a_new_game_is_set_up() -> None:

@@ -93,7 +93,9 @@ def loads(text: str | bytes, what: str = "saved game", error: type[RiskAnalyzerE
     try:
         return json.loads(text, parse_constant=_refuse_constant)
     except json.JSONDecodeError as exc:
-        raise error(f"{what} is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+        # json's own words may end in "at" already ("Unterminated string starting at").
+        words = exc.msg.removesuffix(" at")
+        raise error(f"{what} is not valid JSON: {words} at line {exc.lineno} column {exc.colno}") from None
     except (ValueError, RecursionError) as exc:  # a number of more than 4300 digits, NaN
         raise error(f"{what} is not valid JSON: {quote(str(exc))}") from None
 

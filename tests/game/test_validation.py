@@ -95,6 +95,9 @@ def test_json_limits_come_before_parsing() -> None:
         loads("[NaN]")
     with pytest.raises(StateFormatError, match="not valid JSON"):
         loads("[" + "9" * 5000 + "]")
+    # A file cut short: json's words and the place, said once.
+    with pytest.raises(StateFormatError, match=r"not valid JSON: Unterminated string starting at line 1 column 7$"):
+        loads('{"a": "xx')
 
 
 # ------------------------------------------------------------------ impossible states

@@ -69,7 +69,7 @@ from analyzer.value.model import ValueModel, shipped
 #: The one policy of every rollout and of the model's labels: the default bot, in every seat.
 ROLLOUT_BOT: StrategistBot = STRATEGIST_BOT
 #: How the captions name it.
-BOT_NAME = "the default bot"
+BOT_NAME = "the strategist (the default bot)"
 #: The methods, as :func:`chances` takes them.
 METHODS = ("model", "truncated", "rollouts")
 #: Rollouts per position when counting is asked for without a number.
@@ -128,7 +128,7 @@ class Chances:
             return self.over
         if self.method == "model":
             text = (
-                f"Win chances by the learned model of {BOT_NAME}'s play (±{100 * self.band:.0f} points, "
+                f"Win chances by the learned model of the play of {BOT_NAME} (±{100 * self.band:.0f} points, "
                 "its typical error against rollouts on held-out games)."
             )
         elif self.method == "truncated":

@@ -1075,8 +1075,8 @@ def test_the_chances_show_truncated_rollouts_at_once_and_whole_rollouts_on_the_b
     (shown,) = [df.value for df in at.dataframe if "ci_low" in df.value.columns]
     # The lone army falls within the truncated rollouts' rounds in every one of them.
     assert shown["p_win"].tolist() == [1.0, 0.0, 0.0] and shown["name"].tolist() == ["Player 1", "Player 2", "Player 3"]
-    said = f"rollouts of the default bot in every seat, each cut {CUT_ROUNDS} rounds on"
-    assert any(said in c.value for c in at.caption)
+    said = f"rollouts of the strategist (the default bot) in every seat, each cut {CUT_ROUNDS} rounds on"
+    assert any(said in seen(c) for c in at.caption)
     at.select_slider(key="rollout_count").set_value(100)
     # The default bot plays the rollouts: its compiled kernels may be loaded (or compiled) by this first run.
     at.button(key="rollout_run").click().run(timeout=600)
@@ -1085,7 +1085,7 @@ def test_the_chances_show_truncated_rollouts_at_once_and_whole_rollouts_on_the_b
     assert counted.rollouts == 100 and counted.wins.tolist() == [100, 0, 0]
     tables = [df for df in at.dataframe if "ci_low" in df.value.columns]
     assert len(tables) == 2 and tables[1].value["p_win"].tolist() == [1.0, 0.0, 0.0]
-    assert any("100 rollouts of the default bot in every seat" in c.value for c in at.caption)
+    assert any("100 rollouts of the strategist (the default bot) in every seat" in seen(c) for c in at.caption)
     # The intervals are shown as the chances are, in percent.
     for table in tables:
         columns = json.loads(table.proto.columns)

@@ -101,10 +101,8 @@ def test_the_record_tab_of_a_live_game_shows_the_strip(monkeypatch: pytest.Monke
     cut = evaluator.chances(live.state, "truncated", seed=0)
     shown = [m for m in at.metric if m.label in ("Player 1", "Player 2", "Player 3")]
     assert [m.value for m in shown] == [f"{100 * p:.0f}%" for p in cut.p]
-    captions = " ".join(c.value for c in at.caption)
-    said = (
-        f"{evaluator.CUT_ROLLOUTS} rollouts of the default bot in every seat, each cut {evaluator.CUT_ROUNDS} rounds on"
-    )
+    captions = " ".join(re.sub(r"\\(.)", r"\1", c.value) for c in at.caption)  # as read: the app escapes Markdown
+    said = f"{evaluator.CUT_ROLLOUTS} rollouts of the strategist (the default bot) in every seat, each cut {evaluator.CUT_ROUNDS} rounds on"
     assert said in captions
     # A tap counts rollouts of the position now, and the strip shows them instead.
     at.button(key="strip_count").click().run(timeout=600)
@@ -112,7 +110,9 @@ def test_the_record_tab_of_a_live_game_shows_the_strip(monkeypatch: pytest.Monke
     counted = evaluator.chances(live.state, "rollouts", rollouts=evaluator.ROLLOUTS)
     shown = [m for m in at.metric if m.label in ("Player 1", "Player 2", "Player 3")]
     assert [m.value for m in shown] == [f"{100 * p:.0f}%" for p in counted.p]
-    assert f"{evaluator.ROLLOUTS} rollouts of the default bot" in " ".join(c.value for c in at.caption)
+    assert f"{evaluator.ROLLOUTS} rollouts of the strategist (the default bot)" in " ".join(
+        re.sub(r"\\(.)", r"\1", c.value) for c in at.caption
+    )
 
 
 def test_the_strip_calls_players_by_name_and_turns_as_the_table_does(
@@ -131,7 +131,7 @@ def test_the_strip_calls_players_by_name_and_turns_as_the_table_does(
     assert not at.exception, [e.value for e in at.exception]
     (said,) = [c.value for c in at.caption if c.value.startswith("Now")]
     assert said.startswith(
-        plain(f"Now, Cy's turn 1. Win chances by {evaluator.CUT_ROLLOUTS} rollouts of the default bot")
+        plain(f"Now, Cy's turn 1. Win chances by {evaluator.CUT_ROLLOUTS} rollouts of the strategist (the default bot)")
     )
     assert plain("Face-down cards (Ann 1)") in said
     assert [m.label for m in at.metric] == ["Ann", "Bo", "Cy"]

@@ -46,6 +46,7 @@ import re
 import secrets
 import threading
 import time
+import unicodedata
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -96,20 +97,29 @@ class GameSummary:
     updated: datetime
 
     def matches(self, search: str) -> bool:
-        """Whether ``search`` is part of the game's name or of one of its players' names, whatever the case and
-        the runs of spaces (:func:`plain_search`); a blank search finds every game.
+        """Whether ``search`` is part of the game's name or of one of its players' names, whatever the case, the
+        accents and the runs of spaces (:func:`plain_search`); a blank search finds every game.
 
-        >>> game = GameSummary("x", "Friday club", ("Søren", "Ann"), 1, 1, datetime(2026, 12, 7, tzinfo=UTC))
+        >>> game = GameSummary("x", "Friday club", ("Søren", "Zoë", "Ann"), 1, 1, datetime(2026, 12, 7, tzinfo=UTC))
         >>> game.matches("SØREN"), game.matches(" friday   CLUB "), game.matches("Friday Søren"), game.matches("")
         (True, True, False, True)
+        >>> game.matches("zoe"), game.matches("Zoë"), game.matches("zoé")
+        (True, True, True)
         """
-        wanted = plain_search(search).casefold()
-        return any(wanted in text.casefold() for text in (self.name, *self.players))
+        wanted = _folded(plain_search(search))
+        return any(wanted in _folded(text) for text in (self.name, *self.players))
 
 
 def plain_search(text: str) -> str:
-    """A search as it is matched: stripped, its runs of spaces (as typed on a phone) made one."""
+    """A search as it is said back to the user: stripped, its runs of spaces (as typed on a phone) made one."""
     return " ".join(text.split())
+
+
+def _folded(text: str) -> str:
+    """``text`` without case or accents, as a search compares it: "Zoë" and "ZOE" alike (a letter of its own, such
+    as "ø", stays itself)."""
+    split = unicodedata.normalize("NFKD", text.casefold())
+    return "".join(c for c in split if not unicodedata.combining(c))
 
 
 @dataclass(frozen=True)

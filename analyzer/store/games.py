@@ -147,8 +147,16 @@ def _when(unix: float) -> datetime:
 
 
 def check_name(name: object) -> str:
-    """A game's name, stripped, if it is 1 to :data:`~analyzer.limits.MAX_NAME_LENGTH` characters."""
-    if not isinstance(name, str) or not name.strip() or len(name.strip()) > MAX_NAME_LENGTH:
+    """A game's name, stripped, if it is 1 to :data:`~analyzer.limits.MAX_NAME_LENGTH` characters.
+
+    >>> check_name("  ")
+    Traceback (most recent call last):
+    ...
+    analyzer.errors.StoreError: a game's name cannot be blank: give it a name of 1 to 40 characters
+    """
+    if isinstance(name, str) and not name.strip():
+        raise StoreError(f"a game's name cannot be blank: give it a name of 1 to {MAX_NAME_LENGTH} characters")
+    if not isinstance(name, str) or len(name.strip()) > MAX_NAME_LENGTH:
         raise StoreError(f"a game's name must be 1 to {MAX_NAME_LENGTH} characters, got {quote(name)}")
     return name.strip()
 

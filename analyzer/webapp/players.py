@@ -17,11 +17,13 @@ from analyzer.services.saving import unchanged
 from analyzer.text import counted, plain
 from analyzer.webapp.inputs import count_field
 from analyzer.webapp.session import (
+    CARRIED,
     GAME,
     GAME_NAME,
     PLAYERS_ERROR,
     STORE_ERROR,
     commit,
+    edit_key,
     game_key,
     new_game,
     say_unchanged,
@@ -61,11 +63,11 @@ def players_view(game: GameState, names: list[str]) -> None:
             alive,
             index=alive.index(game.player) if game.player in alive else 0,
             format_func=lambda p: names[p],
-            key=game_key("to_move"),
+            key=edit_key("to_move", game.player if game.player in alive else alive[0]),
         )
         count_field(
             sets_traded_count(game),
-            game_key("sets_traded"),
+            edit_key("sets_traded", sets_traded_count(game).start),
             help=f"The next set is worth {game.next_set_value()} armies.",
         )
     cards = list(range(board.n_cards))
@@ -74,15 +76,22 @@ def players_view(game: GameState, names: list[str]) -> None:
     for p in range(game.n_players):
         known_col, down_col = st.columns([3, 1])
         # A face-down card's id is a placeholder: listing it would name a card nobody has seen.
+        known = [c for c in game.hand(p) if c not in hidden]
         known_col.multiselect(
             f"Cards of {plain(names[p])}",
             cards,
-            default=[c for c in game.hand(p) if c not in hidden],
+            default=known,
             format_func=lambda c: card_label(board, int(c)),
-            key=game_key(f"hand{p}"),
+            key=edit_key(f"hand{p}", known),
         )
         with down_col:
-            count_field(face_down_count(game, p, plain(names[p])), game_key(f"down{p}"))
+            down = face_down_count(game, p, plain(names[p]))
+            count_field(down, edit_key(f"down{p}", down.start))
+    if st.session_state.get(CARRIED):
+        st.info(
+            "Another device changed the game: it is shown as it is now, with the changes you made here and have "
+            "not applied yet. Press Apply to apply them."
+        )
     st.button(
         "Apply",
         on_click=apply_players,
@@ -127,6 +136,7 @@ def start_over() -> None:
 
 
 def apply_players() -> None:
+    st.session_state[CARRIED] = False
     game: GameState = st.session_state[GAME]
     names = player_names(game)
     recorded = bool(game.history)

@@ -23,6 +23,10 @@ GENERATION = "generation"
 STORE_ERROR = "store_error"
 #: Whether the page holds entries the store never got (it could not be written): the game is the page's own.
 PAGE_ONLY = "page_only"
+#: The fields of the open game's forms applied by a button, by name, with the value each was drawn with (:func:`edit_key`).
+EDITS = "edits"
+#: Set when another device's change redrew the page and fields changed but not applied were carried over to it.
+CARRIED = "carried"
 LOAD_ERROR = "load_error"
 EDIT_ERROR = "edit_error"
 PLAYERS_ERROR = "players_error"
@@ -175,6 +179,21 @@ def watch_store() -> None:
     follow_store()
 
 
+def edit_key(name: str, shown: object) -> str:
+    """:func:`game_key` of a field of a form applied by a button, noting ``shown``, the value it is drawn with: a
+    value changed and not applied yet is carried over when another device's change redraws the page
+    (:func:`follow_store`), rather than lost with the widget's key."""
+    st.session_state.setdefault(EDITS, {})[name] = shown
+    return game_key(name)
+
+
+def _unapplied() -> dict[str, object]:
+    """The fields drawn by :func:`edit_key` whose value is not the one they were drawn with, by name."""
+    drawn = st.session_state.get(EDITS) or {}
+    values = {name: st.session_state.get(game_key(name), shown) for name, shown in drawn.items()}
+    return {name: value for name, value in values.items() if value != drawn[name]}
+
+
 def follow_store() -> None:
     """Rerun the page with the game as stored now, if another device saved a new version of it since it was shown."""
     game_id = st.session_state.get(STORED_ID)
@@ -189,7 +208,13 @@ def follow_store() -> None:
                 return
             st.session_state[STORE_ERROR] = CHANGED_WHILE_UNSAVED
         else:
+            carried = _unapplied()
             show_stored(store().load(game_id))
+            # The fields start again from the new game, but for those the user changed and has not applied.
+            st.session_state[EDITS] = {}
+            for name, value in carried.items():
+                st.session_state[game_key(name)] = value
+            st.session_state[CARRIED] = bool(carried)
     except StoreError:
         return  # the game shown stays; the next change saved says what is wrong
     st.rerun(scope="app")

@@ -760,6 +760,28 @@ def test_a_players_change_refused_as_changed_elsewhere_is_said_under_apply_once(
     assert GameStore(database).load(game_id).state.hand(0) == [0, 1, 2]
 
 
+def test_cards_chosen_and_not_applied_outlive_another_devices_change(database: Path) -> None:
+    mine = load(start(), KNOWN)
+    game_id = mine.session_state["stored_id"]
+    open_tab(mine, "Players & cards")
+    gid = mine.session_state["generation"]
+    mine.multiselect(key=f"hand0-{gid}").set_value([0, 1, 2])  # chosen, Apply not pressed yet
+    theirs = start(game_id)
+    theirs.multiselect(key="pick").set_value(["Peru"]).run()
+    theirs.number_input(key="edit_armies").set_value(9)
+    theirs.button(key="apply_quick_edit").click().run()
+    mine.run()  # the poll brings the other device's change
+    assert int(mine.session_state["game"].armies[T("Peru")]) == 9
+    fresh = mine.session_state["generation"]
+    assert fresh != gid and mine.multiselect(key=f"hand0-{fresh}").value == [0, 1, 2]
+    assert any("not applied yet" in i.value for i in mine.info)
+    # A field left alone starts from the new game, and Apply applies the kept choice on it.
+    assert mine.multiselect(key=f"hand1-{fresh}").value == []
+    mine.button(key="apply_players").click().run()
+    stored = GameStore(database).load(game_id).state
+    assert stored.hand(0) == [0, 1, 2] and int(stored.armies[T("Peru")]) == 9
+
+
 def test_a_card_in_two_hands_is_refused() -> None:
     at = load(start(), KNOWN)
     game = at.session_state["game"]

@@ -382,7 +382,8 @@ def test_the_reviews_win_chances_are_the_figures_every_view_shows() -> None:
             mine["ci_high"].to_numpy(), cut.high
         )
     assert (
-        f"{CUT_ROLLOUTS} rollouts of the strategist (the default bot) in every seat, each cut {CUT_ROUNDS} rounds on" in review.assumed
+        f"{CUT_ROLLOUTS} rollouts of the strategist (the default bot) in every seat, each cut {CUT_ROUNDS} rounds on"
+        in review.assumed
     )
 
 

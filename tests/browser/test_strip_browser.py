@@ -56,7 +56,9 @@ def test_the_strip_shows_the_chances_of_the_game_as_it_stands_with_each_entry(
 
     # A tap counts rollouts of the strategist (the default bot) for the position now: the strip shows them and says so.
     strip.get_by_role("button", name=f"Count {ROLLOUTS} rollouts").click()
-    expect(strip.get_by_text(f"{ROLLOUTS} rollouts of the strategist (the default bot)")).to_be_visible(timeout=TIMEOUT_MS)
+    expect(strip.get_by_text(f"{ROLLOUTS} rollouts of the strategist (the default bot)")).to_be_visible(
+        timeout=TIMEOUT_MS
+    )
     shows(strip, chances(store.load(game_id).state, "rollouts", rollouts=ROLLOUTS))
     no_traceback(page)
     page.context.close()

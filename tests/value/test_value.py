@@ -283,7 +283,10 @@ def test_a_negative_seed_is_refused_by_every_method() -> None:
 def test_the_caption_names_the_method_and_the_bot() -> None:
     state = GameState.random_start(3, np.random.default_rng(1))
     assert "learned model of the play of the strategist (the default bot)" in chances(state).caption
-    assert "rollouts of the strategist (the default bot) in every seat" in chances(state, method="rollouts", rollouts=10).caption
+    assert (
+        "rollouts of the strategist (the default bot) in every seat"
+        in chances(state, method="rollouts", rollouts=10).caption
+    )
 
 
 def test_chances_command_prints_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from analyzer.analysis.evaluator import ROLLOUTS, chances
+from analyzer.analysis.evaluator import BOT_NAME, ROLLOUTS, chances
 from analyzer.analysis.search import suggest_turn, turn_steps
 from analyzer.analysis.standing import can_suggest_turn, living_players
 from analyzer.game.state import GameState
@@ -91,7 +91,7 @@ def chances_view(game: GameState, names: list[str]) -> None:
     with seed_col:
         seed = whole_number("Rollout seed", 0, 2**32 - 1, value=0, key="rollout_seed")
     if st.button("Count by rollouts", key="rollout_run") and seed is not None:
-        with st.spinner(f"{rollouts} rollouts of the default bot in every seat…"):
+        with st.spinner(f"{rollouts} rollouts of {BOT_NAME} in every seat…"):
             counted = chances(game, "rollouts", rollouts=int(rollouts), seed=int(seed))
         st.session_state[CHANCES] = (position_json(game), counted)
     stored = st.session_state.get(CHANCES)

@@ -5,7 +5,8 @@ games. A seed or ``None`` in its place is refused by name, with how to make one,
 inside a draw.
 
 >>> import numpy as np
->>> check_generator(np.random.default_rng(1)).integers(10) >= 0
+>>> rng = np.random.default_rng(1)
+>>> check_generator(rng) is rng
 True
 >>> check_generator(7)
 Traceback (most recent call last):

@@ -7,7 +7,6 @@ estimate is reproducible whatever the workers.
 
 >>> import numpy as np
 >>> from analyzer.game.state import GameState
-from analyzer.integers import whole_number
 >>> state = GameState.random_start(3, np.random.default_rng(2))
 >>> ev = evaluate(state, "default", rollouts=20, seed=1, progress=False)
 >>> ev.table.columns.tolist()

@@ -47,8 +47,11 @@ def run_tasks(
     return ((item, task(shared, item)) for item in items)
 
 
-def serial(spec: RunSpec, batches: list[int]) -> Iterator[tuple[int, dict[str, pd.DataFrame]]]:
-    return run_tasks(run_batch, spec, batches)
+def serial(
+    spec: RunSpec, batches: list[int], on_game: Callable[[], object] | None = None
+) -> Iterator[tuple[int, dict[str, pd.DataFrame]]]:
+    """The batches played in this process, one after another; ``on_game`` is called after each game."""
+    return ((batch, run_batch(spec, batch, on_game)) for batch in batches)
 
 
 def processes(spec: RunSpec, batches: list[int], workers: int) -> Iterator[tuple[int, dict[str, pd.DataFrame]]]:

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import dataclasses
 import gc
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, cast
 
 import numpy as np
@@ -267,8 +267,9 @@ def empty_table(name: str) -> pd.DataFrame:
     return pd.DataFrame({c: pd.array([], dtype=t) for c, t in SCHEMA[name].items()})
 
 
-def run_batch(spec: RunSpec, batch: int) -> dict[str, pd.DataFrame]:
-    """Play the games of one batch; the unit of work of every backend and of the checkpoint."""
+def run_batch(spec: RunSpec, batch: int, on_game: Callable[[], object] | None = None) -> dict[str, pd.DataFrame]:
+    """Play the games of one batch; the unit of work of every backend and of the checkpoint. ``on_game`` is called
+    after each game (a progress bar's tick, where the batch is played in this process)."""
     recorder = _Recorder(spec)
     # A game allocates an action object per move and makes no reference cycles; the cyclic
     # collector's passes over the growing histories cost about a tenth of the run.
@@ -277,6 +278,8 @@ def run_batch(spec: RunSpec, batch: int) -> dict[str, pd.DataFrame]:
     try:
         for game in spec.batch_games(batch):
             recorder.game(game, game_rng(spec.seed, game))
+            if on_game is not None:
+                on_game()
     finally:
         if was_enabled:
             gc.enable()

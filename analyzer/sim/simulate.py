@@ -179,25 +179,27 @@ def simulate(
     todo = [b for b in range(spec.n_batches) if b not in set(finished)]
     resumed = sum(len(spec.batch_games(b)) for b in finished)
 
-    if dask or scheduler is not None:
-        results = backends.on_dask(spec, todo, workers, scheduler)
-    elif workers > 1 and len(todo) > 1:
-        results = backends.processes(spec, todo, workers)
-    else:
-        results = backends.serial(spec, todo)
-
     turns_played = 0
     started = time.perf_counter()
     with (
         between_batches() as stop_if_interrupted,
         tqdm(total=n_games, initial=resumed, unit="game", disable=not progress, smoothing=0.1) as bar,
     ):
+        # Played here, the bar moves game by game; from other processes, as their batches come back.
+        here = not (dask or scheduler is not None) and not (workers > 1 and len(todo) > 1)
+        if dask or scheduler is not None:
+            results = backends.on_dask(spec, todo, workers, scheduler)
+        elif not here:
+            results = backends.processes(spec, todo, workers)
+        else:
+            results = backends.serial(spec, todo, on_game=lambda: bar.update(1))
         for b, frames in results:
             if store is not None:
                 store.save(b, frames)
             parts[b] = frames
             turns_played += int(frames["games"]["turns"].sum())
-            bar.update(len(spec.batch_games(b)))
+            if not here:
+                bar.update(len(spec.batch_games(b)))
             stop_if_interrupted()
         for b in finished:
             assert store is not None

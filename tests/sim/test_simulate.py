@@ -34,6 +34,7 @@ from analyzer.sim.play import roll_battle
 from analyzer.sim.result import SimulationResult, table_path
 from analyzer.sim.runs import game_rng
 from analyzer.sim.simulate import simulate
+from analyzer.sim.simulate import tqdm as sim_tqdm
 from analyzer.solver.battle import battle
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -60,6 +61,23 @@ def serial() -> SimulationResult:
 def test_same_results_for_any_worker_count_and_batch_size(serial):
     assert_same(serial, simulate(**RUN, workers=2))
     assert_same(serial, simulate(**{**RUN, "batch_size": 24}))
+
+
+def test_played_here_the_progress_bar_moves_game_by_game(serial, monkeypatch):
+    # One worker plays its batches in this process: the bar ticks after every game, not once a batch.
+    ticks: list[int] = []
+    original = sim_tqdm.update
+
+    def update(self, n=1):
+        ticks.append(n)
+        return original(self, n)
+
+    monkeypatch.setattr(sim_tqdm, "update", update)
+    assert_same(serial, simulate(**{**RUN, "progress": True}))
+    assert ticks == [1] * RUN["n_games"]
+    ticks.clear()
+    simulate(**{**RUN, "progress": True, "workers": 2})  # from other processes, a batch at a time
+    assert sorted(ticks) == [4, 5, 5, 5, 5]
 
 
 def test_dask_gives_the_serial_results(serial, tmp_path, monkeypatch):

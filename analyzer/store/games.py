@@ -291,12 +291,17 @@ class GameStore:
 
     def version(self, game_id: str) -> int:
         """The stored version of ``game_id``: a cheap read, for devices polling for changes."""
+        return self.head(game_id)[0]
+
+    def head(self, game_id: str) -> tuple[int, str]:
+        """The stored version and name of ``game_id``: a cheap read, for devices polling for changes (a rename
+        changes the name, not the version)."""
         game_id = check_id(game_id)
         with self._transaction() as connection:
-            current = connection.execute(select(games.c.version).where(games.c.id == game_id)).scalar()
-        if current is None:
+            row = connection.execute(select(games.c.version, games.c.name).where(games.c.id == game_id)).first()
+        if row is None:
             self._row_missing(game_id)
-        return int(current)
+        return int(row[0]), str(row[1])
 
     def history(self, game_id: str) -> list[tuple[int, datetime]]:
         """Every version of ``game_id`` kept, oldest first, with the time it was saved."""

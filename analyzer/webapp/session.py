@@ -200,9 +200,12 @@ def follow_store() -> None:
     if game_id is None:
         return
     try:
-        if store().version(game_id) == st.session_state.get(VERSION):
-            return
-        if st.session_state.get(PAGE_ONLY):
+        version, name = store().head(game_id)
+        if version == st.session_state.get(VERSION):
+            if name == st.session_state.get(GAME_NAME):
+                return
+            st.session_state[GAME_NAME] = name  # renamed on another device: the title and the file's name follow
+        elif st.session_state.get(PAGE_ONLY):
             # The page holds entries the store never got: the other device's game is not put over them.
             if st.session_state.get(STORE_ERROR) == CHANGED_WHILE_UNSAVED:
                 return
@@ -212,8 +215,8 @@ def follow_store() -> None:
             show_stored(store().load(game_id))
             # The fields start again from the new game, but for those the user changed and has not applied.
             st.session_state[EDITS] = {}
-            for name, value in carried.items():
-                st.session_state[game_key(name)] = value
+            for field, value in carried.items():
+                st.session_state[game_key(field)] = value
             st.session_state[CARRIED] = bool(carried)
     except StoreError:
         return  # the game shown stays; the next change saved says what is wrong

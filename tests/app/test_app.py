@@ -1320,6 +1320,15 @@ def test_a_stored_game_changed_elsewhere_shows_up_on_the_next_run(database: Path
     assert territory_table(mine).set_index("Territory").loc["Peru", "Armies"] == 9
 
 
+def test_a_game_renamed_on_another_device_is_shown_by_its_new_name(database: Path) -> None:
+    mine = load(start(), KNOWN)
+    game_id = mine.session_state["stored_id"]
+    version = mine.session_state["version"]
+    GameStore(database).rename(game_id, "Friday at Ann's")  # the start page of another phone
+    mine.run()  # the poll
+    assert mine.session_state["game_name"] == "Friday at Ann's" and mine.session_state["version"] == version
+
+
 def test_a_conflicting_edit_is_refused_the_fresh_game_shown_and_the_entry_kept(database: Path) -> None:
     mine = load(start(), KNOWN)
     game_id = mine.session_state["stored_id"]

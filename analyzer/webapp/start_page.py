@@ -47,12 +47,13 @@ def start_page() -> None:
     """The stored games, to open, rename, delete or download; a new game; a saved file to upload."""
     store_message()
     st.subheader("Games")
+    unreadable = False
     try:
         games = store().list()
     except StoreError as exc:
         st.error(plain(f"{exc}. New games are kept in this page only."))
-        games = []
-    if not games and not st.session_state.get(STORE_ERROR):
+        games, unreadable = [], True
+    if not games and not unreadable and not st.session_state.get(STORE_ERROR):
         st.caption(
             "No stored game yet: start one below. Each game is saved as it changes, and its page address "
             "opens it again, here or on another device."

@@ -1387,6 +1387,8 @@ def test_an_unwritable_store_gives_a_message_and_the_game_is_kept_in_the_page(
     monkeypatch.setenv(DB_ENV, str(blocker / "games.sqlite3"))
     at = start()
     assert any("cannot be created" in seen(e) for e in at.error)
+    # The games could not be read, so the page does not say there are none.
+    assert not any("No stored game yet" in c.value for c in at.caption)
     at.button(key="new_random").click().run()
     assert not at.exception
     assert any("kept in this page only" in seen(e) for e in at.error)

@@ -108,7 +108,12 @@ def save(store: GameStore, game: GameState, *, game_id: str | None, version: int
         return Saved(store.save(game_id, game, expected_version=version))
     except StoreConflictError as exc:
         assert isinstance(exc.current, StoredGame)
-        return Saved(exc.current, refused=str(exc))
+        # The page shows the game as stored now and keeps the fields as the user left them, where they still are.
+        return Saved(
+            exc.current,
+            refused=f"{exc}: the game as it is now is shown, and your entry is kept to apply again "
+            "where it still applies",
+        )
     except StoreError as exc:
         return Saved.failed(exc)
 

@@ -377,8 +377,7 @@ class GameStore:
             fresh = self.load(game_id)  # a StoreError if the game is gone
             raise StoreConflictError(
                 f"the game {quote(fresh.name)} was changed elsewhere (now version {fresh.version}, this change "
-                f"was made on version {expected_version}), so the change was not saved: the game as it is now is "
-                "shown, and your entry is kept to apply again",
+                f"was made on version {expected_version}), so the change was not saved",
                 fresh,
             )
         return StoredGame(game_id, name, following, state.copy(), _when(now))

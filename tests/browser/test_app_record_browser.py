@@ -56,6 +56,15 @@ def server(tmp_path_factory: pytest.TempPathFactory, browser: Browser) -> Iterat
         served.stop()
 
 
+def game_on_phone(browser: Browser, server: Server, game_id: str) -> Page:
+    """A phone's page on the stored game ``game_id``."""
+    page = phone(browser)
+    page.set_default_timeout(TIMEOUT_MS)
+    page.set_default_navigation_timeout(4 * TIMEOUT_MS)
+    page.goto(f"{server.url}/?game={game_id}")
+    return page
+
+
 def stored(server: Server, game_id: str) -> GameState:
     return GameStore(server.db).load(game_id).state
 
@@ -130,10 +139,7 @@ def shown_continent(page: Page) -> str:
 def test_a_claimed_setup_by_taps_then_a_victory_with_a_reload(browser: Browser, server: Server) -> None:
     # "You are" Ann: the cards she draws are left face down, never named, and never hold up the next entry.
     game_id = GameStore(server.db).create(LiveGame.start(["Ann", "Bo", "Cy"], first=0, seed=4, me=0).state, "Taps").id
-    page = phone(browser)
-    page.set_default_timeout(TIMEOUT_MS)
-    page.set_default_navigation_timeout(4 * TIMEOUT_MS)
-    page.goto(f"{server.url}/?game={game_id}")
+    page = game_on_phone(browser, server, game_id)
     # A live game opens on the Record view: the claim map is there without a tap.
     expect(page.get_by_text("Tap a free territory on the map to claim it for Ann.")).to_be_visible()
     for _ in range(6):
@@ -449,10 +455,7 @@ def near_victory() -> GameState:
 
 def test_a_recorded_battle_ends_the_game_and_the_view_survives_a_reload(browser: Browser, server: Server) -> None:
     game_id = GameStore(server.db).create(near_victory(), "Last battle").id
-    page = phone(browser)
-    page.set_default_timeout(TIMEOUT_MS)
-    page.set_default_navigation_timeout(4 * TIMEOUT_MS)
-    page.goto(f"{server.url}/?game={game_id}")
+    page = game_on_phone(browser, server, game_id)
     page.get_by_role("button", name="Place", exact=True).click()
     expect(page.get_by_role("button", name="Record battle")).to_be_visible()
     page.reload()
@@ -470,10 +473,7 @@ def test_a_recorded_battle_ends_the_game_and_the_view_survives_a_reload(browser:
 
 def test_ten_digits_in_every_number_field_save_nothing(browser: Browser, server: Server) -> None:
     game_id = GameStore(server.db).create(near_victory(), "Ten digits").id
-    page = phone(browser)
-    page.set_default_timeout(TIMEOUT_MS)
-    page.set_default_navigation_timeout(4 * TIMEOUT_MS)
-    page.goto(f"{server.url}/?game={game_id}")
+    page = game_on_phone(browser, server, game_id)
     panel = page.get_by_test_id("stTabs")
     before = version(server, game_id)
     type_number(panel, "Armies", TEN_DIGITS)
@@ -534,10 +534,7 @@ def test_a_number_a_whole_number_field_would_round_is_refused_as_typed(browser: 
     """A browser's field of whole numbers turns 3.7 into 3 and 1e3 into 1, and keeps its last good value for twenty
     digits, so the entry would save a number nobody typed: the app's fields take any number and refuse it by name."""
     game_id = GameStore(server.db).create(near_victory(), "Typed as such").id
-    page = phone(browser)
-    page.set_default_timeout(TIMEOUT_MS)
-    page.set_default_navigation_timeout(4 * TIMEOUT_MS)
-    page.goto(f"{server.url}/?game={game_id}")
+    page = game_on_phone(browser, server, game_id)
     panel = page.get_by_test_id("stTabs")
     before = version(server, game_id)
     assert stored(server, game_id).pending < 1000
@@ -562,10 +559,7 @@ def test_a_number_a_whole_number_field_would_round_is_refused_as_typed(browser: 
 def test_apply_on_every_tab_keeps_the_log_and_a_phantom_battle_is_refused(browser: Browser, server: Server) -> None:
     game_id = GameStore(server.db).create(placed_and_ended(7, 2), "Apply").id
     history = stored(server, game_id).history
-    page = phone(browser)
-    page.set_default_timeout(TIMEOUT_MS)
-    page.set_default_navigation_timeout(4 * TIMEOUT_MS)
-    page.goto(f"{server.url}/?game={game_id}")
+    page = game_on_phone(browser, server, game_id)
     page.get_by_role("tab", name="Players & cards").click()
     page.get_by_role("button", name="Apply", exact=True).click()
     page.wait_for_timeout(2000)
@@ -594,10 +588,7 @@ def test_save_game_mid_turn_downloads_the_game_as_stored(browser: Browser, serve
     """The Record view's entries redraw only the panel: the file "Save game" gives is still the game as stored
     after them, not the game the page held when it was last drawn whole."""
     game_id = GameStore(server.db).create(near_victory(), "Saved mid-turn").id
-    page = phone(browser)
-    page.set_default_timeout(TIMEOUT_MS)
-    page.set_default_navigation_timeout(4 * TIMEOUT_MS)
-    page.goto(f"{server.url}/?game={game_id}")
+    page = game_on_phone(browser, server, game_id)
     panel = page.get_by_test_id("stTabs")
     first = version(server, game_id)
     page.get_by_role("button", name="Place", exact=True).click()
@@ -699,10 +690,7 @@ _UNDERLINE = """tab => {
 
 def test_on_a_phone_every_tab_is_in_view_and_the_open_one_is_marked(browser: Browser, server: Server) -> None:
     game_id = GameStore(server.db).create(near_victory(), "Tabs").id
-    page = phone(browser)
-    page.set_default_timeout(TIMEOUT_MS)
-    page.set_default_navigation_timeout(4 * TIMEOUT_MS)
-    page.goto(f"{server.url}/?game={game_id}")
+    page = game_on_phone(browser, server, game_id)
     expect(page.get_by_role("button", name="Place", exact=True)).to_be_visible()
     for name in ("Record", "Suggestions"):
         page.get_by_role("tab", name=name).click()

@@ -200,13 +200,18 @@ def top_attacks(game: GameState, names: list[str]) -> None:
     shown = table[["source", "target", "attackers", "defenders", "p_win", "expected_gain"]].set_axis(
         ["From", "To", "A", "D", "P(win)", "Gain"], axis=1
     )
+    # Widths that fit a 390 px phone's 358 px, where the columns' own widths cut off the gain, the column ranked by.
     st.dataframe(
         shown,
         hide_index=True,
         key="top_attacks",
         column_config={
-            "P(win)": st.column_config.NumberColumn(format="percent"),
-            "Gain": st.column_config.NumberColumn(format="%.2f"),
+            "From": st.column_config.TextColumn(width=92),
+            "To": st.column_config.TextColumn(width=92),
+            "A": st.column_config.NumberColumn(width=36),
+            "D": st.column_config.NumberColumn(width=36),
+            "P(win)": st.column_config.NumberColumn(format="percent", width=62),
+            "Gain": st.column_config.NumberColumn(format="%.2f", width=40),
         },
     )
 

@@ -195,6 +195,14 @@ def test_a_file_past_the_apps_own_limits_is_refused_and_nothing_stored(database:
         assert "game" not in at.session_state and GameStore(database).list() == []
 
 
+def test_the_best_attacks_fit_a_phones_width() -> None:
+    # A 390 px phone leaves 358 px for a table; the gain, by which the attacks are ranked, was cut off at its edge.
+    at = new_setup(start(), n_players=3, seed=2)
+    (table,) = [df for df in at.dataframe if list(df.value.columns) == ["From", "To", "A", "D", "P(win)", "Gain"]]
+    widths = [spec["width"] for name, spec in json.loads(table.proto.columns).items() if name != "_index"]
+    assert len(widths) == 6 and sum(widths) <= 358
+
+
 def test_the_uploader_says_the_saved_games_own_size_limit() -> None:
     # Streamlit's own limit is 200 MB; a file past 32 MiB is refused by the package, so the uploader says 32.
     (uploader,) = start().get("file_uploader")

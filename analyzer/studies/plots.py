@@ -98,9 +98,12 @@ def heatmap(
     fmt: str = "{:.2f}",
     label: str = "",
     title: str | None = None,
+    spread: float | None = None,
 ) -> Axes:
     """A labelled heatmap of a pivoted table (rows down, columns across), each cell annotated with
-    ``fmt``; with ``center``, a diverging scale symmetric about it."""
+    ``fmt``; with ``center``, a diverging scale symmetric about it, reaching ``spread`` either side (by default
+    the grid's own largest distance from ``center``: give one ``spread`` to panels read side by side, so that a
+    colour means the same in each)."""
     values = grid.to_numpy(dtype=float)
     ax = _axes(ax, (1.2 + 0.9 * grid.shape[1], 1.0 + 0.45 * grid.shape[0]))
     if not np.isfinite(values).any():
@@ -110,10 +113,12 @@ def heatmap(
         if title:
             ax.set_title(title)
         return ax
-    spread, vmin, vmax = 0.0, None, None
+    vmin, vmax = None, None
     if center is not None:
-        spread = float(np.nanmax(np.abs(values - center))) or 1.0
+        spread = spread if spread is not None else float(np.nanmax(np.abs(values - center))) or 1.0
         vmin, vmax = center - spread, center + spread
+    else:
+        spread = 0.0
     image = ax.imshow(values, cmap=cmap, aspect="auto", interpolation="nearest", vmin=vmin, vmax=vmax)
     ax.figure.colorbar(image, ax=ax, label=label)
     ax.set_xticks(range(grid.shape[1]), [str(c) for c in grid.columns])

@@ -186,13 +186,13 @@ def simulate(
         tqdm(total=n_games, initial=resumed, unit="game", disable=not progress, smoothing=0.1) as bar,
     ):
         # Played here, the bar moves game by game; from other processes, as their batches come back.
-        here = not (dask or scheduler is not None) and not (workers > 1 and len(todo) > 1)
+        here = False
         if dask or scheduler is not None:
             results = backends.on_dask(spec, todo, workers, scheduler)
-        elif not here:
+        elif workers > 1 and len(todo) > 1:
             results = backends.processes(spec, todo, workers)
         else:
-            results = backends.serial(spec, todo, on_game=lambda: bar.update(1))
+            results, here = backends.serial(spec, todo, on_game=lambda: bar.update(1)), True
         for b, frames in results:
             if store is not None:
                 store.save(b, frames)

@@ -216,10 +216,11 @@ def play_openings(
     :func:`~analyzer.sim.simulate.simulate`'s.
     """
     n_players = check_count(n_players, "players", 2)
-    if (rules if rules is not None else Rules()).deals(n_players):
+    playing = rules if rules is not None else Rules()
+    if playing.deals(n_players):
         raise StudyError(
             f"the openings study reads the claims of a claiming draft, and a {n_players}-player game under "
-            f"setup={(rules or Rules()).setup!r} deals its territories: keep setup='claim' (the default), at 3 to 6 players"
+            f"setup={playing.setup!r} deals its territories: keep setup='claim' (the default), at 3 to 6 players"
         )
     if bots is not None:
         chosen = list(bots)

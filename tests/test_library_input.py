@@ -102,5 +102,7 @@ def test_rules_by_name_play_as_the_rules_object() -> None:
 
 def test_win_rates_take_a_confidence_level_not_a_percent() -> None:
     result = simulate(2, "default", 2, seed=1, progress=False)
-    with pytest.raises(SimulationError, match=r"confidence must be between 0 and 1 \(0.95 for 95%\), got 95"):
+    with pytest.raises(
+        SimulationError, match=r"confidence must be a number between 0 and 1 \(exclusive: 0.95 for 95%\), got 95"
+    ):
         result.win_rates("bot", confidence=95)

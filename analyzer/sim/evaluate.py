@@ -28,7 +28,7 @@ from analyzer.bots.base import Bot
 from analyzer.errors import SimulationError
 from analyzer.game.state import GameState
 from analyzer.integers import whole_number
-from analyzer.sim.intervals import win_rate
+from analyzer.sim.intervals import check_confidence, win_rate
 from analyzer.sim.result import SimulationResult
 from analyzer.sim.runs import BATCH_SIZE, DEFAULT_MAX_ROUNDS
 from analyzer.sim.simulate import simulate
@@ -85,8 +85,7 @@ def evaluate(
         raise SimulationError(
             f"state must be a GameState (GameState.from_json(text) reads a saved game), got {type(state).__name__}"
         )
-    if not 0 < confidence < 1:
-        raise SimulationError(f"confidence must be between 0 and 1, got {confidence!r}")
+    confidence = check_confidence(confidence, SimulationError)
     rollouts = whole_number(rollouts, "rollouts", 1, SimulationError)
     result = simulate(
         state.n_players,

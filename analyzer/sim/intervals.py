@@ -10,6 +10,7 @@ win rates is built and named (``games``, ``wins``, ``win_rate``, ``ci_low``, ``c
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Sequence
 from functools import lru_cache
 
@@ -17,6 +18,22 @@ import numpy as np
 import pandas as pd
 from scipy.stats import binomtest
 from scipy.stats import t as student_t
+
+
+def check_confidence(confidence: object, error: type[ValueError]) -> float:
+    """``confidence`` as a float, if it is a number strictly between 0 and 1; else ``error``, in words.
+
+    >>> check_confidence(0.9, ValueError)
+    0.9
+    >>> check_confidence(95, ValueError)
+    Traceback (most recent call last):
+    ...
+    ValueError: confidence must be a number between 0 and 1 (exclusive: 0.95 for 95%), got 95
+    """
+    if isinstance(confidence, bool) or not isinstance(confidence, numbers.Real) or not 0 < float(confidence) < 1:
+        raise error(f"confidence must be a number between 0 and 1 (exclusive: 0.95 for 95%), got {confidence!r}")
+    return float(confidence)
+
 
 #: The columns of a win rate, in every table that has one (a prefix may name whose rate it is).
 RATE_COLUMNS = ("games", "wins", "win_rate", "ci_low", "ci_high")

@@ -14,7 +14,7 @@ import pandas as pd
 from analyzer.errors import SimulationError
 from analyzer.extras import require
 from analyzer.sim.checkpoints import TABLES
-from analyzer.sim.intervals import rate_table
+from analyzer.sim.intervals import check_confidence, rate_table
 from analyzer.sim.records import SCHEMA, empty_table
 
 
@@ -51,8 +51,7 @@ class SimulationResult:
         """
         if by not in ("seat", "bot"):
             raise SimulationError(f"win rates are by 'seat' or 'bot', got {by!r}")
-        if not isinstance(confidence, float | int) or not 0 < confidence < 1:
-            raise SimulationError(f"confidence must be between 0 and 1 (0.95 for 95%), got {confidence!r}")
+        confidence = check_confidence(confidence, SimulationError)
         first = self.seats["rank"].eq(1)
         seats = self.seats.assign(
             won=first if ranked else first & self.seats["game"].map(~self.games.set_index("game")["capped"])

@@ -36,18 +36,16 @@ BOOTSTRAP_RESAMPLES = 999
 
 
 def check_confidence(confidence: object) -> float:
-    """``confidence`` as a float, if it is a number strictly between 0 and 1.
+    """``confidence`` as a float, if it is a number strictly between 0 and 1 (the simulator's check, as a study's error).
 
     >>> check_confidence(0.9)
     0.9
     >>> check_confidence(95)
     Traceback (most recent call last):
     ...
-    analyzer.errors.StudyError: confidence must be a number between 0 and 1 (exclusive), got 95
+    analyzer.errors.StudyError: confidence must be a number between 0 and 1 (exclusive: 0.95 for 95%), got 95
     """
-    if isinstance(confidence, bool) or not isinstance(confidence, numbers.Real) or not 0 < float(confidence) < 1:
-        raise StudyError(f"confidence must be a number between 0 and 1 (exclusive), got {confidence!r}")
-    return float(confidence)
+    return intervals.check_confidence(confidence, StudyError)
 
 
 def check_count(value: object, name: str, minimum: int) -> int:

@@ -12,7 +12,7 @@ from analyzer.game.board import Board
 #: overflowed by 28 and cut off the continent's eastmost territory).
 WORLD_MAP_WIDTH = 760
 CONTINENT_MAP_WIDTH = 300
-#: "Map of": the whole world (not None, which a selectbox shows as no choice made).
+#: "Map of": the whole world.
 WORLD = -1
 
 
@@ -24,13 +24,21 @@ def map_of(board: Board, key: str, index: int = 0) -> int | None:
     """The "Map of" picker: the continent picked (its index on ``board``), or None for the whole world.
 
     ``index`` is the option shown until the user picks one: 0 the whole world, ``1 + c`` continent ``c``.
+
+    A row of buttons, not a list to open: one tap picks, and a phone opens no keyboard. A list opened as the page's
+    poll redrew its part of the page at times showed no option, the tap lost.
     """
     continents = board.continents
-    shown = st.selectbox(
+    options = [WORLD, *range(len(continents))]
+    if key not in st.session_state:
+        # Set as the widget's state, not as its default: a caller that sets the state itself meets no warning.
+        st.session_state[key] = options[index]
+    shown = st.segmented_control(
         "Map of",
-        [WORLD, *range(len(continents))],
-        index=index,
+        options,
+        required=True,
         key=key,
-        format_func=lambda c: "the whole world (scrolls on a phone)" if c == WORLD else continents[c].name,
+        wrap=True,
+        format_func=lambda c: "Whole world (scrolls on a phone)" if c == WORLD else continents[c].name,
     )
     return None if shown in (WORLD, None) else int(shown)

@@ -516,9 +516,9 @@ def test_clicking_territories_on_the_map_picks_them_for_the_quick_edit() -> None
 
 def test_the_board_tabs_map_of_one_continent_fits_a_phone_and_still_picks() -> None:
     at = load(start(), KNOWN)
-    assert at.selectbox(key="map_of").value == WORLD and len(map_territories(at)) == BOARD.n_territories
+    assert at.segmented_control(key="map_of").value == WORLD and len(map_territories(at)) == BOARD.n_territories
     south_america = next(i for i, c in enumerate(BOARD.continents) if c.name == "South America")
-    at.selectbox(key="map_of").set_value(south_america).run()
+    at.segmented_control(key="map_of").set_value(south_america).run()
     assert not at.exception
     drawn = map_territories(at)
     assert sorted(drawn.index) == ["Argentina", "Brazil", "Peru", "Venezuela"]

@@ -527,5 +527,5 @@ def test_after_the_setup_the_record_view_has_a_map_of_the_board() -> None:
     s = live.state
     held = [sum(int(s.owner[t]) == s.player for t in c.territories) for c in BOARD.continents]
     continent = BOARD.continents[held.index(max(held))]
-    assert at.selectbox(key=k("board_map_of")).value == held.index(max(held))
+    assert at.segmented_control(key=k("board_map_of")).value == held.index(max(held))
     assert set(drawn["territory"]) == {BOARD.territories[t] for t in continent.territories}

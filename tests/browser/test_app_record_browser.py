@@ -133,7 +133,14 @@ def shown_within(locator: Locator, ms: int) -> bool | None:
 
 
 def shown_continent(page: Page) -> str:
-    return page.get_by_label("Map of", exact=True).input_value()
+    return page.get_by_role("radiogroup", name="Map of").get_by_role("radio", checked=True).inner_text()
+
+
+def map_of(page: Page | Locator, name: str) -> None:
+    """Show the map of ``name`` with a tap on its button under "Map of", once the button says it is picked."""
+    button = page.get_by_role("radiogroup", name="Map of").get_by_role("radio", name=name, exact=True)
+    button.click()
+    expect(button).to_have_attribute("aria-checked", "true")
 
 
 def test_a_claimed_setup_by_taps_then_a_victory_with_a_reload(browser: Browser, server: Server) -> None:
@@ -156,7 +163,7 @@ def test_a_claimed_setup_by_taps_then_a_victory_with_a_reload(browser: Browser, 
     # A tap on a territory already claimed changes nothing and says why.
     state = stored(server, game_id)
     taken = next(t for t in range(BOARD.n_territories) if state.owner[t] >= 0)
-    choose(page, "Map of", BOARD.continents[int(BOARD.continent_of[taken])].name)
+    map_of(page, BOARD.continents[int(BOARD.continent_of[taken])].name)
     said = page.get_by_text(f"{BOARD.territories[taken]} is already")
     tap_answered(page, BOARD.territories[taken], lambda: shown_within(said, 10_000), "answered")
     assert stored(server, game_id) == state
@@ -650,7 +657,7 @@ def test_on_a_phone_each_continents_map_fits_the_record_views_map_box(
     # The box draws its map once opened: picked from before it is drawn, a continent can go unpicked.
     expect(scroller.locator('[aria-roledescription="circle"]').first).to_be_visible()
     for continent in BOARD.continents:
-        choose(box, "Map of", continent.name)
+        map_of(box, continent.name)
         markers = [
             scroller.locator(f'[aria-roledescription="circle"][aria-label="{BOARD.territories[t]}"]').first
             for t in continent.territories

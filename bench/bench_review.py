@@ -170,8 +170,10 @@ def main() -> None:
     # The dice parts of different turns are independent draws of mean 0: their mean's interval says whether
     # they average 0 in this game.
     half = 1.959964 * dice.std(ddof=1) / np.sqrt(n)
+    others = dec[~review.turns["bots_own_turn"]]
     print(
-        f"  95% half-width of the decisions, mean over the turns: {100 * dec.mean():.2f} points; dice parts sum to "
+        f"  95% half-width of the decisions, mean over the turns: {100 * dec.mean():.2f} points ({100 * others.mean():.2f} "
+        f"over the {len(others)} turns not the rollout bot's own); dice parts sum to "
         f"{100 * dice.sum():+.1f} over {n} turns, mean {100 * dice.mean():+.2f} [{100 * (dice.mean() - half):+.2f}, "
         f"{100 * (dice.mean() + half):+.2f}] points a turn"
     )

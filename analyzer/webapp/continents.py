@@ -37,8 +37,26 @@ def continents_view(game: GameState, names: list[str]) -> None:
     st.dataframe(
         table,
         hide_index=True,
+        # The figures that decide first, beside the continent's name, which stays in view: a phone shows three
+        # columns before it scrolls sideways, and the lists of territories are the widest.
+        column_order=[
+            "continent",
+            "p_complete",
+            "expected_cost",
+            "value_per_turn",
+            "bonus",
+            "holder",
+            "owned",
+            "size",
+            "missing",
+            "missing_defenders",
+            "staging",
+            "borders",
+            "cost_exact",
+            "notes",
+        ],
         column_config={
-            "continent": "Continent",
+            "continent": st.column_config.TextColumn("Continent", pinned=True),
             "bonus": "Bonus",
             "holder": "Held by",
             "owned": "Owned",

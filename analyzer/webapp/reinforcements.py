@@ -18,8 +18,25 @@ def reinforcements_view(game: GameState, names: list[str]) -> None:
     st.dataframe(
         forecast.drop(columns="player"),
         hide_index=True,
+        # What each player gets first, beside the player's name, which stays in view: a phone shows three columns
+        # before it scrolls sideways.
+        column_order=[
+            "name",
+            "base",
+            "with_set",
+            "cards",
+            "p_set",
+            "set_value",
+            "has_set",
+            "must_trade",
+            "face_down",
+            "territories",
+            "from_territories",
+            "continents",
+            "from_continents",
+        ],
         column_config={
-            "name": "Player",
+            "name": st.column_config.TextColumn("Player", pinned=True),
             "territories": "Territories",
             "from_territories": "From territories",
             "continents": "Continents held",

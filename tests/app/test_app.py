@@ -1065,6 +1065,10 @@ def test_continents_tab_shows_completion_odds() -> None:
     assert table.loc["Australia", "p_complete"] == pytest.approx(5 / 12)
     assert table.loc["Australia", "value_per_turn"] == 2
     assert table.loc["Australia", "borders"] == "Indonesia (1)"
+    # The deciding figures beside the continent's name, which stays in view as a phone scrolls the rest sideways.
+    shown = dataframe_proto(at, "p_complete")
+    assert list(shown.column_order[:4]) == ["continent", "p_complete", "expected_cost", "value_per_turn"]
+    assert json.loads(shown.columns)["continent"]["pinned"] is True
 
 
 def test_reinforcements_match_the_engine() -> None:
@@ -1073,6 +1077,10 @@ def test_reinforcements_match_the_engine() -> None:
     table = table_with(at, "base")
     assert table["base"].tolist() == [state.reinforcements(p) for p in range(5)]
     assert table["name"].tolist() == [player_name(p) for p in range(5)]
+    # What each gets, without and with a set, beside the player's name, which stays in view on a phone.
+    shown = dataframe_proto(at, "base")
+    assert list(shown.column_order[:3]) == ["name", "base", "with_set"]
+    assert json.loads(shown.columns)["name"]["pinned"] is True
 
 
 # ---------------------------------------------------------------------------------- suggestions and rollouts

@@ -971,6 +971,89 @@ def review_figure(review: GameReview, colors: Sequence[str] | None = None) -> Fi
     return fig
 
 
+def review_chart(review: GameReview, colors: Sequence[str] | None = None) -> Any:
+    """:func:`review_figure` as an interactive Altair chart, which fits the width it is given: each player's win chance
+    in percent over the player-turns with its interval, the turning points as dashed rules, and at every point a
+    tooltip with the turn, the player, the chance and its interval. The app draws this one: a phone shrank the
+    figure's text to a few pixels.
+
+    >>> review = GameReview(["Ann", "Bo"], pd.DataFrame({"player_turn": [1, 2], "turn": [1, 1], "player": [0, 1],
+    ...     "name": ["Ann", "Bo"], "before": [0.5, 0.6], "after": [0.6, 0.5], "turning_point": [True, False]}),
+    ...     pd.DataFrame({"position": [0, 0, 1, 1, 2, 2], "player": [0, 1] * 3, "p_win": [0.5, 0.5, 0.6, 0.4, 0.5, 0.5],
+    ...     "ci_low": [0.4] * 6, "ci_high": [0.7] * 6}), pd.DataFrame(), 10, 0, "", 1.0)
+    >>> [layer["mark"]["type"] for layer in review_chart(review).to_dict()["layer"]]
+    ['area', 'line', 'rule']
+    """
+    import altair as alt
+
+    palette = list(colors or PLAYER_COLORS)
+    names = list(review.players)
+    turns = review.turns.sort_values("player_turn")
+    # Position j is the start of player-turn j + 1, the last one the end of the last turn.
+    rounds = [*turns["turn"].tolist(), int(turns["turn"].iloc[-1])] if len(turns) else [1]
+    chances = review.chances
+    frame = pd.DataFrame(
+        {
+            "position": chances["position"].to_numpy(),
+            "turn": [rounds[min(int(j), len(rounds) - 1)] for j in chances["position"]],
+            "player": [names[int(p)] for p in chances["player"]],
+            "chance": 100 * chances["p_win"].to_numpy(),
+            "low": 100 * chances["ci_low"].to_numpy(),
+            "high": 100 * chances["ci_high"].to_numpy(),
+        }
+    )
+    marked = turns[turns["turning_point"]]
+    rules = pd.DataFrame(
+        {
+            "at": (marked["player_turn"] - 0.5).to_numpy(dtype=float),
+            "turning point": [
+                f"turn {t}, {name}: {100 * b:.0f}% → {100 * a:.0f}%"
+                for t, name, b, a in zip(marked["turn"], marked["name"], marked["before"], marked["after"])
+            ],
+        }
+    )
+    # A tick where each turn starts (its first player-turn), named by the table's turn number.
+    starts = turns.drop_duplicates("turn")
+    ticks = (starts["player_turn"] - 1).tolist()
+    label = f"{[str(t) for t in starts['turn']]}[indexof({ticks}, datum.value)]"
+    x = alt.X(
+        "position:Q",
+        title="turn",
+        scale=alt.Scale(domain=[0, max(len(turns), 1)], nice=False),
+        axis=alt.Axis(values=ticks, labelExpr=label, labelOverlap=True, grid=False),
+    )
+    scale = alt.Scale(domain=names, range=palette[: len(names)])
+    # At most three names a row: one row of four ran past a phone's width.
+    color = alt.Color(
+        "player:N", scale=scale, legend=alt.Legend(title=None, orient="bottom", columns=min(3, len(names)))
+    )
+    base = alt.Chart(frame).encode(x=x)
+    # The legend is the lines': the bands' would show their pale fill.
+    band = base.mark_area(opacity=0.15).encode(
+        color=alt.Color("player:N", scale=scale, legend=None),
+        y=alt.Y("low:Q", title="win chance %", scale=alt.Scale(domain=[0, 100])),
+        y2="high:Q",
+    )
+    tooltip = [
+        alt.Tooltip("turn:Q", title="turn"),
+        alt.Tooltip("player:N"),
+        alt.Tooltip("chance:Q", format=".0f", title="win chance %"),
+        alt.Tooltip("low:Q", format=".0f", title="from"),
+        alt.Tooltip("high:Q", format=".0f", title="to"),
+    ]
+    lines = base.mark_line(point=alt.OverlayMarkDef(filled=True, size=20)).encode(
+        y="chance:Q", color=color, tooltip=tooltip
+    )
+    marks = (
+        alt.Chart(rules)
+        .mark_rule(strokeDash=[4, 3], color="#777777")
+        .encode(x=alt.X("at:Q", title="turn"), tooltip=["turning point:N"])
+    )
+    # The height is the plot's, the axes and the legend below it (two rows on a phone) added to it, not taken from it.
+    fit = alt.AutoSizeParams(type="fit-x", contains="padding")
+    return alt.layer(band, lines, marks).resolve_legend(color="independent").properties(height=240, autosize=fit)
+
+
 __all__ = [
     "GameReview",
     "PlayerTurn",
@@ -979,6 +1062,7 @@ __all__ = [
     "assumptions",
     "player_turns",
     "replay_turn",
+    "review_chart",
     "review_figure",
     "review_game",
     "turn_positions",

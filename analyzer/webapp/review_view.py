@@ -13,12 +13,11 @@ import os
 import pandas as pd
 import streamlit as st
 
-from analyzer.analysis.review import ROLLOUTS, GameReview, review_figure, review_game
+from analyzer.analysis.review import ROLLOUTS, GameReview, review_chart, review_game
 from analyzer.errors import RiskAnalyzerError
 from analyzer.game.labels import player_colors, player_names
 from analyzer.game.state import GameState
 from analyzer.text import plain
-from analyzer.webapp.cached import figure_png
 from analyzer.webapp.inputs import UPLOAD_MB
 
 #: Session key of the reviews made in this session, by (game JSON, rollouts, seed).
@@ -144,7 +143,8 @@ def show_review(review: GameReview, names: list[str], colors: list[str] | None) 
         review.assumed,
         review.seconds,
     )
-    st.image(figure_png(review_figure(review, colors)))
+    with st.container(key="review_chart"):
+        st.altair_chart(review_chart(review, colors), width="stretch")
     st.caption(
         f"{len(review.turns)} player-turns, {review.rollouts} rollouts per estimate ({review.seconds:.0f} s). "
         f"{review.assumed} Dashed lines: the turning points."

@@ -29,6 +29,7 @@ from analyzer.analysis.review import (
     is_bots_own_turn,
     player_turns,
     replay_turn,
+    review_chart,
     review_figure,
     review_game,
     turn_positions,
@@ -522,3 +523,30 @@ def test_the_turning_points_labels_do_not_run_into_each_other() -> None:
     for k, a in enumerate(labels):
         assert fig.bbox.contains(a.x0, a.y0) and fig.bbox.contains(a.x1, a.y1), a  # none cut off by the figure
         assert not any(a.overlaps(b) for b in labels[k + 1 :]), a
+
+
+def test_the_review_chart_draws_each_chance_in_per_cent_by_name_with_the_turning_points() -> None:
+    rng = np.random.default_rng(4)
+    game = bot_turns(GameState.random_start(3, rng), 9, rng)
+    review = review_game(game, rollouts=4, seed=9, turning_points=2)
+    spec = review_chart(review, ["#111111", "#222222", "#333333"]).to_dict()
+    rows = [row for data in spec["datasets"].values() for row in data]
+    drawn = {(r["position"], r["player"]): (r["chance"], r["low"], r["high"]) for r in rows if "chance" in r}
+    names = review.players
+    expected = {
+        (int(r.position), names[int(r.player)]): (100 * r.p_win, 100 * r.ci_low, 100 * r.ci_high)
+        for r in review.chances.itertuples()
+    }
+    assert drawn.keys() == expected.keys() and len(drawn) == 3 * (len(review.turns) + 1)
+    for key, figures in expected.items():
+        assert drawn[key] == pytest.approx(figures), key
+    # Each player's line in its own colour, named as the review names them.
+    lines = spec["layer"][1]["encoding"]["color"]["scale"]
+    assert lines == {"domain": names, "range": ["#111111", "#222222", "#333333"]}
+    # A dashed rule in the middle of each turning point's player-turn, which its tooltip names.
+    marked = review.turns[review.turns["turning_point"]]
+    rules = sorted(r["at"] for r in rows if "at" in r)
+    assert len(marked) == 2 and rules == sorted(marked["player_turn"] - 0.5)
+    # A tick at the first player-turn of each turn (3 players: positions 0, 3 and 6), named by the turn.
+    axis = spec["layer"][0]["encoding"]["x"]["axis"]
+    assert axis["values"] == [0, 3, 6] and axis["labelExpr"] == "['1', '2', '3'][indexof([0, 3, 6], datum.value)]"

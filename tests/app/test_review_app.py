@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -54,6 +55,9 @@ def test_the_review_view_reviews_a_stored_game(monkeypatch: pytest.MonkeyPatch, 
     game = recorded_game(turns=5)
     at, summary = reviewed(monkeypatch, tmp_path, game)
     assert summary["Player"].tolist() == ["Ann", "Bo", "Cy"]
+    # The chart of the chances, in per cent as the page's other figures, names each line by its player.
+    (chart,) = [c for c in at.get("vega_lite_chart") if "win chance %" in c.proto.spec]
+    assert json.loads(chart.proto.spec)["layer"][1]["encoding"]["color"]["scale"]["domain"] == ["Ann", "Bo", "Cy"]
     # The table's turn numbers, as the log and the status give them: every player's n-th turn is turn n.
     names = ["Ann", "Bo", "Cy"]
     played = [(t.round, names[t.player]) for t in player_turns(game)]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 import numpy as np
@@ -35,7 +36,12 @@ def test_the_review_view_opens_for_a_stored_game_on_a_phone(browser: Browser, se
     page.get_by_text("Rollouts per estimate").wait_for(timeout=TIMEOUT_MS)
     page.get_by_role("button", name="Review this game").click()
     expect(page.get_by_text("Turning points", exact=True)).to_be_visible(timeout=TIMEOUT_MS)
-    expect(page.get_by_test_id("stImage")).to_have_count(1)
+    # The chart of the chances, drawn for the phone's width once scrolled to (the page draws a chart in view only).
+    page.get_by_text(re.compile(r"player-turns, \d+ rollouts per estimate")).scroll_into_view_if_needed()
+    chart = page.locator(".st-key-review_chart").get_by_test_id("stVegaLiteChart")
+    expect(chart).to_be_visible()
+    drawn = chart.bounding_box()
+    assert drawn is not None and drawn["x"] >= 0 and drawn["x"] + drawn["width"] <= PHONE["width"]
     expect(page.get_by_test_id("stException")).to_have_count(0)
     # Nothing wider than the phone: the page does not scroll sideways.
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]

@@ -105,16 +105,18 @@ def chances_view(game: GameState, names: list[str]) -> None:
     for result in shown:
         table = result.table().drop(columns="player")
         table["name"] = [names[p] for p in range(len(table))]
+        # In whole per cent, as the strip shows the same figures: a decimal is far inside a chance's interval.
+        in_percent = ["p_win", "ci_low", "ci_high"]
+        table[in_percent] = 100 * table[in_percent]
         st.dataframe(
             table,
             hide_index=True,
             key=f"chances_{result.method}",
             column_config={
                 "name": "Player",
-                "p_win": st.column_config.ProgressColumn("P(win)", format="percent", min_value=0.0, max_value=1.0),
-                # The interval in the chance's own unit: 38.8%, not 0.3881.
-                "ci_low": st.column_config.NumberColumn("from", format="percent"),
-                "ci_high": st.column_config.NumberColumn("to", format="percent"),
+                "p_win": st.column_config.ProgressColumn("P(win)", format="%.0f%%", min_value=0.0, max_value=100.0),
+                "ci_low": st.column_config.NumberColumn("from", format="%.0f%%"),
+                "ci_high": st.column_config.NumberColumn("to", format="%.0f%%"),
             },
         )
         extra = f" {result.capped} reached the round cap with no winner." if result.capped else ""

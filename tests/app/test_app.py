@@ -1112,7 +1112,11 @@ def test_the_chances_show_truncated_rollouts_at_once_and_whole_rollouts_on_the_b
     assert "chances" not in at.session_state
     (shown,) = [df.value for df in at.dataframe if "ci_low" in df.value.columns]
     # The lone army falls within the truncated rollouts' rounds in every one of them.
-    assert shown["p_win"].tolist() == [1.0, 0.0, 0.0] and shown["name"].tolist() == ["Player 1", "Player 2", "Player 3"]
+    assert shown["p_win"].tolist() == [100.0, 0.0, 0.0] and shown["name"].tolist() == [
+        "Player 1",
+        "Player 2",
+        "Player 3",
+    ]
     said = f"rollouts of the strategist (the default bot) in every seat, each cut {CUT_ROUNDS} rounds on"
     assert any(said in seen(c) for c in at.caption)
     at.select_slider(key="rollout_count").set_value(100)
@@ -1122,12 +1126,12 @@ def test_the_chances_show_truncated_rollouts_at_once_and_whole_rollouts_on_the_b
     _, counted = at.session_state["chances"]
     assert counted.rollouts == 100 and counted.wins.tolist() == [100, 0, 0]
     tables = [df for df in at.dataframe if "ci_low" in df.value.columns]
-    assert len(tables) == 2 and tables[1].value["p_win"].tolist() == [1.0, 0.0, 0.0]
+    assert len(tables) == 2 and tables[1].value["p_win"].tolist() == [100.0, 0.0, 0.0]
     assert any("100 rollouts of the strategist (the default bot) in every seat" in seen(c) for c in at.caption)
-    # The intervals are shown as the chances are, in percent.
+    # The chances and their intervals in whole per cent, as the strip shows them.
     for table in tables:
         columns = json.loads(table.proto.columns)
-        assert [columns[c]["type_config"]["format"] for c in ("p_win", "ci_low", "ci_high")] == ["percent"] * 3
+        assert [columns[c]["type_config"]["format"] for c in ("p_win", "ci_low", "ci_high")] == ["%.0f%%"] * 3
     # A rerun shows the same estimate without playing again.
     at.run()
     assert at.session_state["chances"][1] is counted

@@ -1214,6 +1214,8 @@ def test_tables_tab_shows_the_heatmap_and_the_table() -> None:
     assert table.loc[2, 1] == pytest.approx(5 / 12)
     assert table.loc[4, 3] == pytest.approx(0.470, abs=5e-4)  # 3 rolling against 3, Osborne's table
     assert len(at.get("image")) == 1
+    # Shown as the calculator shows P(win): the table's cells read 41.67%, not 0.4167.
+    assert b"41.67%" in at.dataframe[-1].proto.arrow_data.styler.display_values
     at.selectbox(key="table_which").set_value("expected_attacker_losses").run()
     table = at.dataframe[-1].value
     pd.testing.assert_frame_equal(table, odds_tables(8).expected_attacker_losses, check_names=False, check_freq=False)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
@@ -108,6 +108,46 @@ class OddsTables:
         ax.set_ylabel("attackers (armies on the territory)")
         ax.set_title(_LABELS[which])
         return ax
+
+    def heatmap_chart(self, which: str = "p_win") -> Any:
+        """:meth:`heatmap` as an Altair chart, which fits the width it is given (the app's: on a phone the figure's
+        text shrank to a few pixels), a tooltip on each cell with its battle and figure; P(win) on a red to green
+        scale whose middle, yellow, is 50%.
+
+        >>> spec = odds_tables(3).heatmap_chart().to_dict()
+        >>> spec["mark"]["type"], spec["encoding"]["color"]["scale"]["domainMid"]
+        ('rect', 0.5)
+        """
+        import altair as alt
+
+        data = self.table(which)
+        frame = data.stack(future_stack=True).rename("value").reset_index().dropna()
+        frame.columns = ["attackers", "defenders", "value"]
+        is_p = which == "p_win"
+        scale = (
+            alt.Scale(scheme="redyellowgreen", domain=[0, 1], domainMid=0.5) if is_p else alt.Scale(scheme="viridis")
+        )
+        label = _LABELS[which]
+        return (
+            # A fixed height, its cells shrinking to it: a row each of up to 59 attackers would run down the page.
+            alt.Chart(frame, title=label, height=360)
+            .mark_rect()
+            .encode(
+                x=alt.X("defenders:O", title="defenders", axis=alt.Axis(labelOverlap=True, labelAngle=0)),
+                y=alt.Y(
+                    "attackers:O",
+                    title="attackers (armies on the territory)",
+                    sort="descending",
+                    axis=alt.Axis(labelOverlap=True),
+                ),
+                color=alt.Color("value:Q", title=None, scale=scale, legend=alt.Legend(format=".0%" if is_p else ".1f")),
+                tooltip=[
+                    alt.Tooltip("attackers:O"),
+                    alt.Tooltip("defenders:O"),
+                    alt.Tooltip("value:Q", title=label, format=".2%" if is_p else ".2f"),
+                ],
+            )
+        )
 
 
 def odds_tables(max_armies: int, *, stop_at: int = 1, options: BattleOptions = CLASSIC) -> OddsTables:

@@ -72,7 +72,5 @@ def cached_tables(max_armies: int, stop_at: int) -> tuple[dict[str, pd.DataFrame
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
-def cached_heatmap(max_armies: int, stop_at: int, which: str) -> bytes:
-    fig = Figure(figsize=(7, 6), layout="constrained")
-    odds_tables(max_armies, stop_at=stop_at).heatmap(which, ax=fig.add_subplot())
-    return figure_png(fig)
+def cached_heatmap(max_armies: int, stop_at: int, which: str) -> dict[str, Any]:
+    return odds_tables(max_armies, stop_at=stop_at).heatmap_chart(which).to_dict()

@@ -19,7 +19,7 @@ def tables_view(game: GameState, names: list[str]) -> None:
         return
     which = which_col.selectbox("Table", TABLES, key="table_which", format_func=lambda t: t.replace("_", " "))
     tables, csv = cached_tables(max_armies, stop_at)
-    st.image(cached_heatmap(max_armies, stop_at, which))
+    st.vega_lite_chart(cached_heatmap(max_armies, stop_at, which), width="stretch")
     st.caption("A row for each count of armies on the attacking territory, a column for each count of defenders.")
     # P(win) as the calculator gives it (41.67%), the losses in armies.
     st.dataframe(tables[which].style.format("{:.2%}" if which == "p_win" else "{:.2f}"))

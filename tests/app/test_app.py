@@ -1213,7 +1213,11 @@ def test_tables_tab_shows_the_heatmap_and_the_table() -> None:
     assert table.shape == (7, 8)
     assert table.loc[2, 1] == pytest.approx(5 / 12)
     assert table.loc[4, 3] == pytest.approx(0.470, abs=5e-4)  # 3 rolling against 3, Osborne's table
-    assert len(at.get("image")) == 1
+    # The heatmap, a chart fitted to the page's width (a picture's text shrank to a few pixels on a phone).
+    (heatmap,) = [c for c in at.get("vega_lite_chart") if "P(attacker conquers)" in c.proto.spec]
+    (cells,) = [convert_arrow_bytes_to_pandas_df(dataset.data.data) for dataset in heatmap.proto.datasets]
+    cells = cells.set_index(["attackers", "defenders"])["value"]
+    assert len(cells) == 7 * 8 and cells[2, 1] == pytest.approx(5 / 12) and cells[4, 3] == table.loc[4, 3]
     # Shown as the calculator shows P(win): the table's cells read 41.67%, not 0.4167.
     assert b"41.67%" in at.dataframe[-1].proto.arrow_data.styler.display_values
     at.selectbox(key="table_which").set_value("expected_attacker_losses").run()

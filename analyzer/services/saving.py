@@ -141,3 +141,15 @@ def opened(game: GameState, file_name: str) -> tuple[GameState, str]:
         return game, check_name(kept)
     except RiskAnalyzerError:
         return game, shortened(file_name.removesuffix(".json"), MAX_NAME_LENGTH)
+
+
+def stored_already(store: GameStore, game: GameState, name: str) -> StoredGame | None:
+    """The stored game named ``name`` that is ``game`` as it stands, the last changed first, if one is: a file saved
+    from a stored game and opened again opens that game rather than storing a copy of it beside it. Only the games
+    of that name are read."""
+    for summary in store.list():
+        if summary.name == name:
+            stored = store.load(summary.id)
+            if stored.state == game:
+                return stored
+    return None

@@ -16,7 +16,7 @@ from analyzer.limits import MAX_NAME_LENGTH
 from analyzer.live import LiveGame
 from analyzer.services.entries import bounds_problem
 from analyzer.services.game_list import PAGE, listing
-from analyzer.services.saving import file_text, opened
+from analyzer.services.saving import file_text, opened, stored_already
 from analyzer.text import ago, file_name, plain
 from analyzer.webapp.cached import bare_map_png
 from analyzer.webapp.inputs import UPLOAD_MB, whole_number
@@ -32,6 +32,7 @@ from analyzer.webapp.session import (
     STORE_ERROR,
     STORED_ID,
     UPLOAD,
+    close_game,
     default_name,
     new_game,
     show_stored,
@@ -209,4 +210,14 @@ def load_upload() -> None:
         st.session_state[LOAD_ERROR] = f"Could not load {upload.name}: {exc}"
         return
     game, name = opened(game, upload.name)
-    new_game(game, name or default_name())
+    name = name or default_name()
+    try:
+        same = stored_already(store(), game, name)
+    except StoreError:
+        same = None  # storing it says what the store did
+    if same is None:
+        new_game(game, name)
+        return
+    close_game()
+    show_stored(same)
+    st.toast(plain(f"{name} is stored already as it is in {upload.name}: opened it, with no copy stored beside it."))

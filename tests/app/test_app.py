@@ -36,12 +36,12 @@ from analyzer.plot import (
     chart_picks,
     player_name,
 )
-from analyzer.services.saving import CHANGED_WHILE_UNSAVED, KEPT_IN_PAGE, NAME_LABEL, opened
+from analyzer.services.saving import CHANGED_WHILE_UNSAVED, KEPT_IN_PAGE, NAME_LABEL, file_text, opened
 from analyzer.solver.battle import BattleOptions, armies_needed, battle
 from analyzer.solver.chains import chain
 from analyzer.solver.tables import odds_tables
 from analyzer.store import DB_ENV, GameStore
-from analyzer.text import percent
+from analyzer.text import percent, plain
 from analyzer.webapp.calculator import DICE_SIDES
 from analyzer.webapp.maps import CONTINENT_MAP_WIDTH, WORLD
 
@@ -1237,6 +1237,28 @@ def test_a_new_game_is_stored_and_its_id_is_in_the_url(database: Path) -> None:
     assert list(territory_table(again)["Owner"]) == list(territory_table(at)["Owner"])
 
 
+def test_a_file_of_a_stored_game_opened_again_opens_that_game_with_no_copy(database: Path) -> None:
+    games = GameStore(database)
+    friday = games.create(GameState.random_start(3, np.random.default_rng(5)), "Friday")
+    games.create(GameState.random_start(3, np.random.default_rng(6)), "Friday")  # another game of that name
+    text = file_text(friday.state, "Friday").encode()
+    at = start()
+    at.file_uploader(key="upload").set_value(("friday.json", text, "application/json")).run()
+    assert not at.exception and not at.error
+    assert at.query_params["game"] == friday.id and len(games.list()) == 2
+    assert [t.value for t in at.toast] == [
+        plain("Friday is stored already as it is in friday.json: opened it, with no copy stored beside it.")
+    ]
+    # The same game one entry further on is another game's file: stored as a new game, the stored one untouched.
+    on = friday.state.copy()
+    on.apply(on.legal_actions()[0])
+    at.file_uploader(key="upload").set_value(("friday.json", file_text(on, "Friday").encode(), "application/json"))
+    at.run()
+    assert not at.exception and not at.error
+    assert at.query_params["game"] != friday.id and len(games.list()) == 3
+    assert games.load(friday.id).version == friday.version
+
+
 def test_every_change_is_committed_as_it_is_made(database: Path) -> None:
     at = load(start(), KNOWN)
     game_id = at.session_state["stored_id"]
@@ -1325,8 +1347,9 @@ def test_a_game_is_saved_under_its_own_name_and_opened_again_under_it(database: 
     fresh.file_uploader(key="upload").set_value(("Friday- Ann-Bo.json", saved.encode(), "application/json")).run()
     assert not fresh.exception and not fresh.error
     assert fresh.session_state["game_name"] == "Friday: Ann/Bo"
-    assert [g.name for g in store.list()] == ["Friday: Ann/Bo", "Friday: Ann/Bo"]
-    assert store.load(store.list()[0].id).state.to_json() == KNOWN.to_json()  # the name is not kept twice
+    # The stored game itself, the file being that game as it stands: no copy is stored beside it.
+    assert fresh.session_state["stored_id"] == stored.id and [g.name for g in store.list()] == ["Friday: Ann/Bo"]
+    assert store.load(stored.id).state.to_json() == KNOWN.to_json()  # the name is not kept twice
     # A file with no name of its own (GameState.to_json, or an older save) takes the file's.
     fresh = start()
     fresh.file_uploader(key="upload").set_value(("Sunday.json", KNOWN.to_json().encode(), "application/json")).run()

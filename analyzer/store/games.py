@@ -19,6 +19,9 @@ no row matches, the save is refused with a
 nothing is overwritten. There is no read-then-write for two writers to slip
 between.
 
+A game deleted leaves the list with every version kept, and can be restored; only a deleted game can be
+deleted for good. On a club's server any phone can delete any table's game, and no single press loses one.
+
 Everything that can go wrong with the database (a missing directory, no
 permission, a lock held too long, a damaged file, another schema, a server
 stopped or unreachable) raises a :class:`~analyzer.errors.StoreError` naming
@@ -51,7 +54,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from sqlalchemy import Connection, Engine, delete, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
@@ -95,6 +98,8 @@ class GameSummary:
     turn: int
     version: int
     updated: datetime
+    #: When it was deleted (:meth:`GameStore.delete`), None for a game listed.
+    deleted: datetime | None = None
 
     def matches(self, search: str) -> bool:
         """Whether ``search`` is part of the game's name or of one of its players' names, whatever the case, the
@@ -140,6 +145,8 @@ class GameRecord:
     name: str
     created: float
     versions: tuple[SavedVersion, ...]
+    #: When the game was deleted (Unix time), None for a game listed.
+    deleted: float | None = None
 
 
 def _when(unix: float) -> datetime:
@@ -273,11 +280,15 @@ class GameStore:
         game_id = check_id(game_id)
         with self._transaction() as connection:
             row = connection.execute(
-                select(games.c.name, games.c.version, games.c.state, games.c.updated).where(games.c.id == game_id)
+                select(games.c.name, games.c.version, games.c.state, games.c.updated, games.c.deleted).where(
+                    games.c.id == game_id
+                )
             ).first()
             if row is None:
                 self._row_missing(game_id)
-            name, current, text, updated = row
+            name, current, text, updated, deleted = row
+            if deleted is not None:
+                self._was_deleted(name)
             if version is not None and version != current:
                 old = connection.execute(
                     select(versions.c.state, versions.c.saved).where(
@@ -298,17 +309,24 @@ class GameStore:
         changes the name, not the version)."""
         game_id = check_id(game_id)
         with self._transaction() as connection:
-            row = connection.execute(select(games.c.version, games.c.name).where(games.c.id == game_id)).first()
+            row = connection.execute(
+                select(games.c.version, games.c.name, games.c.deleted).where(games.c.id == game_id)
+            ).first()
         if row is None:
             self._row_missing(game_id)
+        if row[2] is not None:
+            self._was_deleted(row[1])
         return int(row[0]), str(row[1])
 
     def history(self, game_id: str) -> list[tuple[int, datetime]]:
         """Every version of ``game_id`` kept, oldest first, with the time it was saved."""
         game_id = check_id(game_id)
         with self._transaction() as connection:
-            if connection.execute(select(games.c.id).where(games.c.id == game_id)).first() is None:
+            found = connection.execute(select(games.c.name, games.c.deleted).where(games.c.id == game_id)).first()
+            if found is None:
                 self._row_missing(game_id)
+            if found[1] is not None:
+                self._was_deleted(found[0])
             rows = connection.execute(
                 select(versions.c.version, versions.c.saved)
                 .where(versions.c.game_id == game_id)
@@ -317,16 +335,40 @@ class GameStore:
         return [(int(v), _when(saved)) for v, saved in rows]
 
     def list(self) -> list[GameSummary]:
-        """Every stored game, the last changed first."""
+        """Every stored game but the deleted ones, the last changed first."""
+        return self._summaries(games.c.deleted.is_(None), games.c.updated.desc())
+
+    def deleted_games(self) -> list[GameSummary]:
+        """The games deleted and not yet deleted for good, which :meth:`restore` lists again, the last deleted
+        first."""
+        return self._summaries(games.c.deleted.is_not(None), games.c.deleted.desc())
+
+    def _summaries(self, which: Any, order: Any) -> list[GameSummary]:
         with self._transaction() as connection:
             rows = connection.execute(
                 select(
-                    games.c.id, games.c.name, games.c.players, games.c.turn, games.c.version, games.c.updated
-                ).order_by(games.c.updated.desc())
+                    games.c.id,
+                    games.c.name,
+                    games.c.players,
+                    games.c.turn,
+                    games.c.version,
+                    games.c.updated,
+                    games.c.deleted,
+                )
+                .where(which)
+                .order_by(order)
             ).all()
         return [
-            GameSummary(gid, name, tuple(players.split("\n")), int(turn), int(version), _when(updated))
-            for gid, name, players, turn, version, updated in rows
+            GameSummary(
+                gid,
+                name,
+                tuple(players.split("\n")),
+                int(turn),
+                int(version),
+                _when(updated),
+                None if deleted is None else _when(deleted),
+            )
+            for gid, name, players, turn, version, updated, deleted in rows
         ]
 
     # -------------------------------------------------------------------- writing
@@ -367,14 +409,14 @@ class GameStore:
             # The one statement that decides: it matches no row once another save has moved the version on.
             name = connection.execute(
                 update(games)
-                .where(games.c.id == game_id, games.c.version == expected_version)
+                .where(games.c.id == game_id, games.c.version == expected_version, games.c.deleted.is_(None))
                 .values(state=text, version=following, players=players, turn=turn_number(state), updated=now)
                 .returning(games.c.name)
             ).scalar()
             if name is not None:
                 connection.execute(insert(versions).values(game_id=game_id, version=following, state=text, saved=now))
         if name is None:
-            fresh = self.load(game_id)  # a StoreError if the game is gone
+            fresh = self.load(game_id)  # a StoreError if the game is gone or deleted
             raise StoreConflictError(
                 f"the game {quote(fresh.name)} was changed elsewhere (now version {fresh.version}, this change "
                 f"was made on version {expected_version}), so the change was not saved",
@@ -383,21 +425,58 @@ class GameStore:
         return StoredGame(game_id, name, following, state.copy(), _when(now))
 
     def _row_missing(self, game_id: str) -> NoReturn:
-        raise StoreError(f"there is no game {quote(game_id)} in {self.where}: it was deleted, or the address is wrong")
+        raise StoreError(
+            f"there is no game {quote(game_id)} in {self.where}: it was deleted for good, or the address is wrong"
+        )
+
+    def _was_deleted(self, name: str) -> NoReturn:
+        raise StoreError(f"the game {quote(name)} was deleted: restore it from the start page's deleted games")
+
+    def _listed_only(self, connection: Connection, game_id: str, changed: int) -> None:
+        """Raise the reason a change to game ``game_id`` of ``changed`` rows, made on a listed game only, changed
+        none: there is no such game, or it was deleted."""
+        if changed:
+            return
+        row = connection.execute(select(games.c.name).where(games.c.id == game_id)).first()
+        if row is None:
+            self._row_missing(game_id)
+        self._was_deleted(row[0])
 
     def rename(self, game_id: str, name: str) -> None:
         """Call game ``game_id`` ``name``. The version does not change: a name is not part of the game."""
         game_id, name = check_id(game_id), check_name(name)
         with self._transaction(write=True) as connection:
-            if connection.execute(update(games).where(games.c.id == game_id).values(name=name)).rowcount == 0:
-                self._row_missing(game_id)
+            listed = games.c.deleted.is_(None)
+            changed = connection.execute(update(games).where(games.c.id == game_id, listed).values(name=name))
+            self._listed_only(connection, game_id, changed.rowcount)
 
     def delete(self, game_id: str) -> None:
-        """Remove game ``game_id`` and its versions."""
+        """Delete game ``game_id``: it leaves the list, with its versions kept, until it is restored
+        (:meth:`restore`) or deleted for good (:meth:`purge`)."""
         game_id = check_id(game_id)
         with self._transaction(write=True) as connection:
-            if connection.execute(delete(games).where(games.c.id == game_id)).rowcount == 0:
-                self._row_missing(game_id)
+            listed = games.c.deleted.is_(None)
+            changed = connection.execute(update(games).where(games.c.id == game_id, listed).values(deleted=time.time()))
+            self._listed_only(connection, game_id, changed.rowcount)
+
+    def restore(self, game_id: str) -> None:
+        """List a deleted game again, as it was when it was deleted."""
+        game_id = check_id(game_id)
+        with self._transaction(write=True) as connection:
+            changed = connection.execute(
+                update(games).where(games.c.id == game_id, games.c.deleted.is_not(None)).values(deleted=None)
+            )
+            if changed.rowcount == 0:
+                raise StoreError(f"there is no deleted game {quote(game_id)} in {self.where} to restore")
+
+    def purge(self, game_id: str) -> None:
+        """Remove a deleted game and its versions for good. Only a deleted game: a listed one is deleted first
+        (:meth:`delete`), so that no single press removes a game."""
+        game_id = check_id(game_id)
+        with self._transaction(write=True) as connection:
+            gone = connection.execute(delete(games).where(games.c.id == game_id, games.c.deleted.is_not(None)))
+            if gone.rowcount == 0:
+                raise StoreError(f"there is no deleted game {quote(game_id)} in {self.where} to delete for good")
 
     # -------------------------------------------------------------------- cached analyses
     def get_cached(self, kind: str, key: str) -> str | None:
@@ -423,16 +502,26 @@ class GameStore:
 
     # -------------------------------------------------------------------- moving games between stores
     def export_games(self) -> Iterator[GameRecord]:
-        """Every game with every version kept, in one consistent reading (one statement)."""
+        """Every game with every version kept, the deleted ones (not deleted for good) too, each with when it was
+        deleted, in one consistent reading (one statement)."""
         query = (
-            select(games.c.id, games.c.name, games.c.created, versions.c.version, versions.c.state, versions.c.saved)
+            select(
+                games.c.id,
+                games.c.name,
+                games.c.created,
+                games.c.deleted,
+                versions.c.version,
+                versions.c.state,
+                versions.c.saved,
+            )
             .join(versions, versions.c.game_id == games.c.id)
             .order_by(games.c.created, games.c.id, versions.c.version)
         )
         with self._transaction() as connection:
             rows = connection.execute(query)
-            for (game_id, name, created), group in itertools.groupby(rows, key=lambda r: (r[0], r[1], r[2])):
-                yield GameRecord(game_id, name, created, tuple(SavedVersion(int(r[3]), r[4], r[5]) for r in group))
+            for (game_id, name, created, deleted), group in itertools.groupby(rows, key=lambda r: tuple(r[:4])):
+                kept = tuple(SavedVersion(int(r[4]), r[5], r[6]) for r in group)
+                yield GameRecord(game_id, name, created, kept, deleted)
 
     def import_games(self, records: Iterable[GameRecord]) -> int:
         """Add every game of ``records``, with its versions, all or none; how many were added.
@@ -475,6 +564,7 @@ class GameStore:
                 state=last.state,
                 created=record.created,
                 updated=last.saved,
+                deleted=record.deleted,
             )
         )
         connection.execute(

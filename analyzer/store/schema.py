@@ -37,6 +37,9 @@ games = Table(
     Column("state", Text, nullable=False),  # GameState.to_json(), history included
     Column("created", Double, nullable=False),  # Unix time
     Column("updated", Double, nullable=False),
+    # When the game was deleted (Unix time), None while it is listed: a deleted game keeps its versions until
+    # it is deleted for good, so that a game deleted by mistake, or from another table's phone, can be restored.
+    Column("deleted", Double, nullable=True),
 )
 versions = Table(
     "versions",
@@ -58,10 +61,23 @@ cache = Table(
 _marker = Table("store_schema", MetaData(), Column("version", Integer, nullable=False))
 
 
+#: The columns of ``games`` added after schema 1, each by its own migration.
+_LATER_COLUMNS = ("deleted",)
+
+
 def _games_and_versions(connection: Connection) -> None:
-    # Schema 1 as the sqlite3 store wrote it. A later migration that changes these tables spells out its
-    # own statements, rather than creating them from the declarations above, which follow the newest schema.
-    games.create(connection)
+    # Schema 1 as the sqlite3 store wrote it: the declarations above follow the newest schema, so the columns a
+    # later migration adds are left out here.
+    schema_1 = Table(
+        games.name,
+        MetaData(),
+        *(
+            Column(c.name, c.type, primary_key=c.primary_key, nullable=c.nullable)
+            for c in games.columns
+            if c.name not in _LATER_COLUMNS
+        ),
+    )
+    schema_1.create(connection)
     versions.create(connection)
 
 
@@ -69,8 +85,12 @@ def _cache(connection: Connection) -> None:
     cache.create(connection)
 
 
+def _deleted(connection: Connection) -> None:
+    connection.exec_driver_sql("ALTER TABLE games ADD COLUMN deleted DOUBLE PRECISION")
+
+
 #: ``MIGRATIONS[i]`` takes a database of schema ``i`` to schema ``i + 1``.
-MIGRATIONS: tuple[Callable[[Connection], None], ...] = (_games_and_versions, _cache)
+MIGRATIONS: tuple[Callable[[Connection], None], ...] = (_games_and_versions, _cache, _deleted)
 #: The schema this program reads and writes.
 SCHEMA_VERSION = len(MIGRATIONS)
 

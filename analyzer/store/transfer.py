@@ -1,7 +1,8 @@
 """Games moved between stores (an SQLite file, a PostgreSQL database) as a file of JSON lines.
 
 The first line names the format; then each game is a line with its id, name,
-creation time and number of versions, followed by one line per version (its
+creation time and number of versions (and, for a game deleted but not for good, when it was deleted),
+followed by one line per version (its
 number, when it was saved, and the game's JSON then, kept as the exact text
 the store held, so nothing of a game's history is rewritten on the way). One
 line per version keeps every line within the size of one saved game.
@@ -49,9 +50,10 @@ def write_games(records: Iterable[GameRecord], out: TextIO) -> int:
     out.write(_line(_HEADER))
     count = 0
     for record in records:
-        out.write(
-            _line({"game": record.id, "name": record.name, "created": record.created, "versions": len(record.versions)})
-        )
+        game = {"game": record.id, "name": record.name, "created": record.created, "versions": len(record.versions)}
+        if record.deleted is not None:
+            game["deleted"] = record.deleted
+        out.write(_line(game))
         for kept in record.versions:
             out.write(_line({"version": kept.version, "saved": kept.saved, "state": kept.state}))
         count += 1
@@ -84,7 +86,7 @@ def read_games(lines: Iterable[str], where: str) -> Iterator[GameRecord]:
         )
     moment = (int, float)
     while reader.next() is not None:
-        game = reader.fields({"game": str, "name": str, "created": moment, "versions": int})
+        game = reader.fields({"game": str, "name": str, "created": moment, "versions": int}, {"deleted": moment})
         if game["versions"] < 1:
             raise StoreError(f"{reader.at}: a game has at least one version, got {game['versions']}")
         kept = []
@@ -97,6 +99,7 @@ def read_games(lines: Iterable[str], where: str) -> Iterator[GameRecord]:
             game["name"],
             float(game["created"]),
             tuple(SavedVersion(v["version"], v["state"], float(v["saved"])) for v in kept),
+            None if "deleted" not in game else float(game["deleted"]),
         )
 
 
@@ -123,14 +126,21 @@ class _Lines:
     def parse(self) -> Any:
         return loads(self.text, f"{self.at},", StoreError)
 
-    def fields(self, expected: dict[str, type | tuple[type, ...]]) -> dict[str, Any]:
+    def fields(
+        self, expected: dict[str, type | tuple[type, ...]], optional: dict[str, type | tuple[type, ...]] | None = None
+    ) -> dict[str, Any]:
+        """The line's fields: each of ``expected``, any of ``optional``, no other, each of its type."""
         data = self.parse()
-        if not isinstance(data, dict) or set(data) != set(expected):
+        allowed = {**expected, **(optional or {})}
+        if not isinstance(data, dict) or not set(expected) <= set(data) <= set(allowed):
             raise StoreError(
-                f"{self.at}: expected the fields {', '.join(expected)}, "
-                f"got {quote(sorted(data) if isinstance(data, dict) else data)}"
+                f"{self.at}: expected the fields {', '.join(expected)}"
+                + (f" (and maybe {', '.join(optional)})" if optional else "")
+                + f", got {quote(sorted(data) if isinstance(data, dict) else data)}"
             )
-        for name, kind in expected.items():
+        for name, kind in allowed.items():
+            if name not in data:
+                continue
             value = data[name]
             if (
                 not isinstance(value, kind)

@@ -17,6 +17,7 @@ from analyzer.live import LiveGame
 from analyzer.services.entries import bounds_problem
 from analyzer.services.game_list import PAGE, listing
 from analyzer.services.saving import file_text, opened, stored_already
+from analyzer.store import GameSummary
 from analyzer.text import ago, file_name, plain
 from analyzer.webapp.cached import bare_map_png
 from analyzer.webapp.inputs import UPLOAD_MB, whole_number
@@ -50,11 +51,13 @@ def start_page() -> None:
     st.subheader("Games")
     unreadable = False
     try:
-        games = store().list()
+        games, deleted = store().list(), store().deleted_games()
     except StoreError as exc:
         st.error(plain(f"{exc}. New games are kept in this page only."))
-        games, unreadable = [], True
-    if not games and not unreadable and not st.session_state.get(STORE_ERROR):
+        games, deleted, unreadable = [], [], True
+    if not games and deleted:
+        st.caption("No game listed: start one below, or restore one of the deleted games.")
+    elif not games and not unreadable and not st.session_state.get(STORE_ERROR):
         st.caption(
             "No stored game yet: start one below. Each game is saved as it changes, and its page address "
             "opens it again, here or on another device."
@@ -95,8 +98,9 @@ def start_page() -> None:
             )
             with row.popover("Delete"):
                 st.button(
-                    "Delete this game for good", key=f"delete-{summary.id}", on_click=delete_game, args=(summary.id,)
+                    "Delete this game", key=f"delete-{summary.id}", on_click=in_store, args=("delete", summary.id)
                 )
+                st.caption("It can be restored from Deleted games, below the list.")
     if found.found > len(found.shown):
         st.caption(
             f"{len(found.shown)} of the {found.found} games found, the last changed first."
@@ -104,6 +108,8 @@ def start_page() -> None:
             else f"{len(found.shown)} of {found.stored} games, the last changed first."
         )
         st.button(f"Show {min(PAGE, found.found - len(found.shown))} more", key="more_games", on_click=more_games)
+    if deleted:
+        deleted_games(deleted)
     st.subheader("New game")
     st.text_input("Name", key=NEW_NAME, max_chars=MAX_NAME_LENGTH, placeholder=default_name())
     players_col, seed_col = st.columns(2)
@@ -170,9 +176,28 @@ def rename_game(game_id: str) -> None:
         st.session_state[STORE_ERROR] = str(exc)
 
 
-def delete_game(game_id: str) -> None:
+def deleted_games(deleted: list[GameSummary]) -> None:
+    """The games deleted, to restore or delete for good: on a club's server any phone can delete any table's game."""
+    with st.expander(f"Deleted games ({len(deleted)})"):
+        for summary in deleted:
+            when = ago(summary.deleted) if summary.deleted is not None else ""
+            st.markdown(f"**{plain(summary.name)}**  \n{plain(', '.join(summary.players))} · deleted {when}")
+            row = st.container(horizontal=True)
+            row.button("Restore", key=f"restore-{summary.id}", on_click=in_store, args=("restore", summary.id))
+            with row.popover("Delete for good"):
+                st.button(
+                    "Delete this game and its history for good",
+                    key=f"purge-{summary.id}",
+                    on_click=in_store,
+                    args=("purge", summary.id),
+                )
+
+
+def in_store(change: str, game_id: str) -> None:
+    """Make the store's ``change`` (``delete``, ``restore`` or ``purge``) to game ``game_id``; a refusal is said at
+    the top of the start page."""
     try:
-        store().delete(game_id)
+        getattr(store(), change)(game_id)
         st.session_state[STORE_ERROR] = None
     except StoreError as exc:
         st.session_state[STORE_ERROR] = str(exc)

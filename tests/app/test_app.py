@@ -1282,6 +1282,15 @@ def test_the_start_page_lists_opens_renames_and_deletes_games(database: Path) ->
     assert {g.id: g.name for g in store.list()}[first.id] == "Friday night"
     at.button(key=f"delete-{second.id}").click().run()
     assert [g.id for g in store.list()] == [first.id]
+    # Deleted, not lost: listed under Deleted games, to restore or delete for good.
+    (deleted,) = [e for e in at.expander if e.label.startswith("Deleted games")]
+    assert deleted.label == "Deleted games (1)" and any("Saturday" in m.value for m in deleted.markdown)
+    at.button(key=f"restore-{second.id}").click().run()
+    assert [g.id for g in store.list()] == [second.id, first.id] and store.deleted_games() == []
+    assert not [e for e in at.expander if e.label.startswith("Deleted games")]
+    at.button(key=f"delete-{second.id}").click().run()
+    at.button(key=f"purge-{second.id}").click().run()
+    assert store.deleted_games() == [] and [g.id for g in store.list()] == [first.id]
     at.button(key=f"open-{first.id}").click().run()
     assert at.query_params["game"] == first.id
     assert at.session_state["game"].to_json() == KNOWN.to_json()
@@ -1537,7 +1546,7 @@ def test_a_record_entry_the_store_cannot_take_is_said_under_it_and_kept_in_the_p
     assert not at.exception
     # Said at the entry (the Record view reruns alone, and the top of the page is not drawn again).
     (said,) = [seen(e) for e in at.error if seen(e).startswith("Not saved:")]
-    assert f"there is no game '{game_id}'" in said and said.endswith(KEPT_IN_PAGE)
+    assert "the game 'At the table' was deleted: restore it" in said and said.endswith(KEPT_IN_PAGE)
     assert len(at.session_state["game"].history) == len(live.state.history) + 1  # the entry stands in the page
 
 

@@ -77,6 +77,24 @@ def test_a_game_already_there_is_refused_and_nothing_is_imported(
     assert len(target.list()) == 1
 
 
+def test_a_deleted_game_moves_as_deleted_and_can_be_restored_there(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    home = GameStore(tmp_path / "home.sqlite3")
+    kept = home.create(GameState.random_start(3, np.random.default_rng(1)), "kept")
+    gone = home.create(GameState.random_start(3, np.random.default_rng(2)), "deleted")
+    home.delete(gone.id)
+    run(capsys, "export", "--db", str(tmp_path / "home.sqlite3"), str(tmp_path / "games.jsonl"))
+    lines = (tmp_path / "games.jsonl").read_text().splitlines()
+    assert [('"deleted":' in line) for line in lines] == [False, False, False, True, False]
+    code, out, _ = run(capsys, "import", "--db", str(tmp_path / "club.sqlite3"), str(tmp_path / "games.jsonl"))
+    assert code == 0 and "imported 2 games" in out
+    club = GameStore(tmp_path / "club.sqlite3")
+    assert [g.id for g in club.list()] == [kept.id] and [g.id for g in club.deleted_games()] == [gone.id]
+    club.restore(gone.id)
+    assert club.load(gone.id).state == gone.state
+
+
 def lines_of(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> list[str]:
     played_store(tmp_path / "home.sqlite3")
     run(capsys, "export", "--db", str(tmp_path / "home.sqlite3"), str(tmp_path / "games.jsonl"))

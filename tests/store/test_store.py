@@ -102,10 +102,37 @@ def test_list_rename_and_delete(store: GameStore) -> None:
     assert store.version(a.id) == 1  # a name is not part of the game
     store.delete(b.id)
     assert [g.id for g in store.list()] == [a.id]
-    with pytest.raises(StoreError, match="no game"):
+    # A deleted game is neither read nor changed, and says so.
+    for call in (
+        lambda: store.load(b.id),
+        lambda: store.head(b.id),
+        lambda: store.history(b.id),
+        lambda: store.save(b.id, game(), expected_version=1),
+        lambda: store.rename(b.id, "again"),
+        lambda: store.delete(b.id),
+    ):
+        with pytest.raises(StoreError, match="the game 'second' was deleted: restore it"):
+            call()
+    with pytest.raises(StoreError, match="no deleted game"):
+        store.purge(a.id)  # a listed game is deleted first: no single call removes one
+    (deleted,) = store.deleted_games()
+    assert (deleted.id, deleted.name, deleted.version) == (b.id, "second", 1) and deleted.deleted is not None
+    assert all(g.deleted is None for g in store.list())
+    # Restored, it is listed again as it was, its versions kept.
+    store.save(a.id, game(3), expected_version=1)
+    store.restore(b.id)
+    assert [g.id for g in store.list()] == [a.id, b.id] and store.deleted_games() == []
+    assert store.load(b.id).state.to_json() == game(2, 4).to_json() and [v for v, _ in store.history(b.id)] == [1]
+    with pytest.raises(StoreError, match="no deleted game"):
+        store.restore(b.id)
+    # Deleted for good: gone, its versions with it.
+    store.delete(b.id)
+    store.purge(b.id)
+    assert store.deleted_games() == [] and [g.id for g in store.list()] == [a.id]
+    with pytest.raises(StoreError, match="no game .* deleted for good"):
         store.load(b.id)
     with pytest.raises(StoreError, match="no game"):
-        store.save(b.id, game(), expected_version=1)
+        store.delete(b.id)
 
 
 @pytest.mark.parametrize("name", ["", "   ", "x" * 41, 7])
@@ -291,14 +318,16 @@ def test_a_file_of_the_sqlite3_store_opens_with_its_games_and_is_migrated(tmp_pa
     assert store.load("old-id", version=1).state.to_json() == first.to_json()
     assert [v for v, _ in store.history("old-id")] == [1, 2]
     with sqlite3.connect(path) as connection:
-        assert connection.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 2
+        assert connection.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
         assert connection.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
         assert connection.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     # The migrated file takes new versions and cached results like a new one.
     assert store.save("old-id", new_game_from_position(second, armies={"Peru": 3}), expected_version=2).version == 3
     store.put_cached("win-chances", "k", "v")
     assert GameStore(path).get_cached("win-chances", "k") == "v"
-    store.delete("old-id")  # the foreign key still removes the versions with the game
+    store.delete("old-id")
+    assert store.list() == [] and [g.id for g in store.deleted_games()] == ["old-id"]
+    store.purge("old-id")  # the foreign key still removes the versions with the game
     with sqlite3.connect(path) as connection:
         assert connection.execute("SELECT count(*) FROM versions").fetchone()[0] == 0
 

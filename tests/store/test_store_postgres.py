@@ -105,12 +105,36 @@ def test_list_rename_delete_and_the_cache(postgres_url: str) -> None:
     assert store.version(a.id) == 1
     store.delete(b.id)
     assert [(g.id, g.name) for g in store.list()] == [(a.id, "renamed")]
+    with pytest.raises(StoreError, match="the game 'second' was deleted: restore it"):
+        store.history(b.id)
+    assert [g.id for g in store.deleted_games()] == [b.id]
+    store.restore(b.id)
+    assert store.load(b.id).state.to_json() == game(2, 4).to_json()
+    store.delete(b.id)
+    store.purge(b.id)
     with pytest.raises(StoreError, match="no game"):
         store.history(b.id)
     store.put_cached("win-chances", "p", "1")
     store.put_cached("win-chances", "p", "2")
     assert GameStore(postgres_url).get_cached("win-chances", "p") == "2"
     assert store.get_cached("win-chances", "q") is None
+
+
+def test_a_database_of_schema_2_is_migrated_and_its_games_can_be_deleted_and_restored(postgres_url: str) -> None:
+    kept = GameStore(postgres_url).create(game(1), "kept")
+    # The database as schema 2 left it: no column for deleted games.
+    execute(postgres_url, "ALTER TABLE games DROP COLUMN deleted")
+    execute(postgres_url, "UPDATE store_schema SET version = 2")
+    store = GameStore(postgres_url)
+    assert [g.id for g in store.list()] == [kept.id] and store.load(kept.id).version == 1
+    engine = create_engine(postgres_url)
+    with engine.connect() as connection:
+        assert connection.exec_driver_sql("SELECT version FROM store_schema").scalar_one() == SCHEMA_VERSION == 3
+    engine.dispose()
+    store.delete(kept.id)
+    assert store.list() == [] and [g.id for g in store.deleted_games()] == [kept.id]
+    store.restore(kept.id)
+    assert [g.id for g in store.list()] == [kept.id]
 
 
 def test_a_database_of_a_newer_schema_is_refused(postgres_url: str) -> None:

@@ -69,13 +69,19 @@ def _store(args: argparse.Namespace) -> GameStore:
 def run_list(args: argparse.Namespace) -> int:
     store = _store(args)
     try:
-        stored = store.list()
+        stored, deleted = store.list(), store.deleted_games()
     finally:
         store.close()
     found = [game for game in stored if game.matches(args.find)]
     for game in found:
         print(f"{game.id}  v{game.version:<4} {game.updated:%Y-%m-%d %H:%M}  {game.name}  ({', '.join(game.players)})")
     # Said on standard error, so that standard output stays one line per game for scripts.
+    if deleted:
+        print(
+            f"{len(deleted)} deleted game{'s' if len(deleted) > 1 else ''} not listed, which the app's start page "
+            "restores or deletes for good",
+            file=sys.stderr,
+        )
     if not stored:
         print(f"no games stored in {store.where}", file=sys.stderr)
     elif not found:

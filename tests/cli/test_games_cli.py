@@ -91,6 +91,10 @@ def test_a_deleted_game_moves_as_deleted_and_can_be_restored_there(
     assert code == 0 and "imported 2 games" in out
     club = GameStore(tmp_path / "club.sqlite3")
     assert [g.id for g in club.list()] == [kept.id] and [g.id for g in club.deleted_games()] == [gone.id]
+    # games list names the listed games, and says the deleted one is there.
+    code, out, err = run(capsys, "list", "--db", str(tmp_path / "club.sqlite3"))
+    assert code == 0 and names(out) == ["kept"]
+    assert err == "1 deleted game not listed, which the app's start page restores or deletes for good\n"
     club.restore(gone.id)
     assert club.load(gone.id).state == gone.state
 

@@ -43,6 +43,7 @@ the database (never its password) and the cause (:mod:`analyzer.store.failures`)
 
 from __future__ import annotations
 
+import builtins
 import itertools
 import os
 import re
@@ -338,12 +339,13 @@ class GameStore:
         """Every stored game but the deleted ones, the last changed first."""
         return self._summaries(games.c.deleted.is_(None), games.c.updated.desc())
 
-    def deleted_games(self) -> list[GameSummary]:
+    def deleted_games(self) -> builtins.list[GameSummary]:
         """The games deleted and not yet deleted for good, which :meth:`restore` lists again, the last deleted
         first."""
         return self._summaries(games.c.deleted.is_not(None), games.c.deleted.desc())
 
-    def _summaries(self, which: Any, order: Any) -> list[GameSummary]:
+    def _summaries(self, which: Any, order: Any) -> builtins.list[GameSummary]:
+        # builtins.list: in the class's body after its own ``list``, the name means the method.
         with self._transaction() as connection:
             rows = connection.execute(
                 select(

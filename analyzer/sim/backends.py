@@ -1,9 +1,8 @@
 """Where a run's batches are played: in this process, in local processes, or on Dask.
 
-Each backend yields ``(batch, tables)`` as batches finish, in any order; every batch is
-:func:`analyzer.sim.records.run_batch`, so the tables are the same whichever backend plays them.
-:func:`run_tasks` is the same for any task of the form ``task(shared, item)`` (a study's own batches):
-what a task returns depends on its item alone, never on where or in which order it ran.
+:func:`run_tasks` yields ``(item, task(shared, item))`` as items finish, in any order: a run's batches
+(:func:`analyzer.sim.records.run_batch`, so the tables are the same whichever backend plays them) or a
+study's own. What a task returns depends on its item alone, never on where or in which order it ran.
 """
 
 from __future__ import annotations
@@ -17,15 +16,17 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any, TypeVar
 
-import pandas as pd
-
 from analyzer.extras import require
 from analyzer.sim.checkpoints import die_with_parent
-from analyzer.sim.records import run_batch
-from analyzer.sim.runs import RunSpec
 
 Item = TypeVar("Item")
 Out = TypeVar("Out")
+
+
+def plays_here(items: Sequence[object], *, workers: int = 1, dask: bool = False, scheduler: str | None = None) -> bool:
+    """Whether :func:`run_tasks` plays ``items`` in this process, one after another (so that a task may report
+    as it goes: a closure need not be sent to a worker)."""
+    return not (dask or scheduler is not None) and not (workers > 1 and len(items) > 1)
 
 
 def run_tasks(
@@ -39,23 +40,13 @@ def run_tasks(
 ) -> Iterator[tuple[Item, Out]]:
     """``(item, task(shared, item))`` for each item, as they finish: in this process (``workers`` 1),
     in ``workers`` local processes, on a Dask LocalCluster of that many workers (``dask``) or on the
-    Dask scheduler at ``scheduler``. ``task`` must be importable by its module (a worker unpickles it)."""
+    Dask scheduler at ``scheduler``. ``task`` must be importable by its module (a worker unpickles it),
+    unless :func:`plays_here`."""
+    if plays_here(items, workers=workers, dask=dask, scheduler=scheduler):
+        return ((item, task(shared, item)) for item in items)
     if dask or scheduler is not None:
         return _on_dask(task, shared, items, workers, scheduler)
-    if workers > 1 and len(items) > 1:
-        return _processes(task, shared, items, workers)
-    return ((item, task(shared, item)) for item in items)
-
-
-def serial(
-    spec: RunSpec, batches: list[int], on_game: Callable[[], object] | None = None
-) -> Iterator[tuple[int, dict[str, pd.DataFrame]]]:
-    """The batches played in this process, one after another; ``on_game`` is called after each game."""
-    return ((batch, run_batch(spec, batch, on_game)) for batch in batches)
-
-
-def processes(spec: RunSpec, batches: list[int], workers: int) -> Iterator[tuple[int, dict[str, pd.DataFrame]]]:
-    return run_tasks(run_batch, spec, batches, workers=workers)
+    return _processes(task, shared, items, workers)
 
 
 def local_pool(workers: int) -> ProcessPoolExecutor:
@@ -89,7 +80,7 @@ def _blank_main() -> Iterator[None]:
     """A blank ``__main__`` while worker processes start.
 
     Dask's nanny starts its workers by "spawn", which re-runs the file of the caller's ``__main__`` in
-    each child. The workers need nothing from it (:func:`run_batch` is imported by its module), and the
+    each child. The workers need nothing from it (:func:`~analyzer.sim.records.run_batch` is imported by its module), and the
     callers' mains cannot be re-run: a Streamlit script would run the whole app in each worker, and
     a test runner's or notebook's main fails on its own, killing the worker as it starts.
     """
@@ -99,12 +90,6 @@ def _blank_main() -> Iterator[None]:
         yield
     finally:
         sys.modules["__main__"] = main
-
-
-def on_dask(
-    spec: RunSpec, batches: list[int], workers: int, scheduler: str | None
-) -> Iterator[tuple[int, dict[str, pd.DataFrame]]]:
-    return _on_dask(run_batch, spec, batches, workers, scheduler)
 
 
 def _on_dask(

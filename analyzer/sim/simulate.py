@@ -47,6 +47,7 @@ module: :mod:`~analyzer.sim.runs` (what a run is and each game's generator),
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -186,13 +187,9 @@ def simulate(
         tqdm(total=n_games, initial=resumed, unit="game", disable=not progress, smoothing=0.1) as bar,
     ):
         # Played here, the bar moves game by game; from other processes, as their batches come back.
-        here = False
-        if dask or scheduler is not None:
-            results = backends.on_dask(spec, todo, workers, scheduler)
-        elif workers > 1 and len(todo) > 1:
-            results = backends.processes(spec, todo, workers)
-        else:
-            results, here = backends.serial(spec, todo, on_game=lambda: bar.update(1)), True
+        here = backends.plays_here(todo, workers=workers, dask=dask, scheduler=scheduler)
+        task = functools.partial(run_batch, on_game=lambda: bar.update(1)) if here else run_batch
+        results = backends.run_tasks(task, spec, todo, workers=workers, dask=dask, scheduler=scheduler)
         for b, frames in results:
             if store is not None:
                 store.save(b, frames)

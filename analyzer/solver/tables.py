@@ -44,6 +44,13 @@ _LABELS = {
 }
 
 
+def _table_name(which: object) -> str:
+    """``which``, if it names one of :data:`TABLES`."""
+    if which not in TABLES:
+        raise BattleInputError(f"no table {which!r}; choose one of {', '.join(TABLES)}")
+    return str(which)
+
+
 @dataclass(frozen=True)
 class OddsTables:
     """Three tables indexed by ``attackers`` (rows) and ``defenders`` (columns).
@@ -59,9 +66,7 @@ class OddsTables:
 
     def table(self, which: str) -> pd.DataFrame:
         """One of the tables by name: ``p_win``, ``expected_attacker_losses`` or ``expected_defender_losses``."""
-        if which not in TABLES:
-            raise BattleInputError(f"no table {which!r}; choose one of {', '.join(TABLES)}")
-        return getattr(self, which)
+        return getattr(self, _table_name(which))
 
     def long(self) -> pd.DataFrame:
         """All three tables in one long frame: one row per ``(attackers, defenders)``.
@@ -109,45 +114,44 @@ class OddsTables:
         ax.set_title(_LABELS[which])
         return ax
 
-    def heatmap_chart(self, which: str = "p_win") -> Any:
-        """:meth:`heatmap` as an Altair chart, which fits the width it is given (the app's: on a phone the figure's
-        text shrank to a few pixels), a tooltip on each cell with its battle and figure; P(win) on a red to green
-        scale whose middle, yellow, is 50%.
 
-        >>> spec = odds_tables(3).heatmap_chart().to_dict()
-        >>> spec["mark"]["type"], spec["encoding"]["color"]["scale"]["domainMid"]
-        ('rect', 0.5)
-        """
-        import altair as alt
+def heatmap_chart(data: pd.DataFrame, which: str = "p_win") -> Any:
+    """:meth:`OddsTables.heatmap` of ``data``, the table ``which`` (``OddsTables.table(which)``), as an Altair chart
+    that fits the width it is given (the app's: on a phone the figure's text shrank to a few pixels), a tooltip on
+    each cell with its battle and figure; P(win) on a red to green scale whose middle, yellow, is 50%.
 
-        data = self.table(which)
-        frame = data.stack(future_stack=True).rename("value").reset_index().dropna()
-        frame.columns = ["attackers", "defenders", "value"]
-        is_p = which == "p_win"
-        scale = (
-            alt.Scale(scheme="redyellowgreen", domain=[0, 1], domainMid=0.5) if is_p else alt.Scale(scheme="viridis")
+    >>> spec = heatmap_chart(odds_tables(3).p_win).to_dict()
+    >>> spec["mark"]["type"], spec["encoding"]["color"]["scale"]["domainMid"]
+    ('rect', 0.5)
+    """
+    import altair as alt
+
+    which = _table_name(which)
+    frame = data.stack(future_stack=True).rename("value").reset_index().dropna()
+    frame.columns = ["attackers", "defenders", "value"]
+    is_p = which == "p_win"
+    scale = alt.Scale(scheme="redyellowgreen", domain=[0, 1], domainMid=0.5) if is_p else alt.Scale(scheme="viridis")
+    label = _LABELS[which]
+    return (
+        # A fixed height, its cells shrinking to it: a row each of up to 59 attackers would run down the page.
+        alt.Chart(frame, title=label, height=360)
+        .mark_rect()
+        .encode(
+            x=alt.X("defenders:O", title="defenders", axis=alt.Axis(labelOverlap=True, labelAngle=0)),
+            y=alt.Y(
+                "attackers:O",
+                title="attackers (armies on the territory)",
+                sort="descending",
+                axis=alt.Axis(labelOverlap=True),
+            ),
+            color=alt.Color("value:Q", title=None, scale=scale, legend=alt.Legend(format=".0%" if is_p else ".1f")),
+            tooltip=[
+                alt.Tooltip("attackers:O"),
+                alt.Tooltip("defenders:O"),
+                alt.Tooltip("value:Q", title=label, format=".2%" if is_p else ".2f"),
+            ],
         )
-        label = _LABELS[which]
-        return (
-            # A fixed height, its cells shrinking to it: a row each of up to 59 attackers would run down the page.
-            alt.Chart(frame, title=label, height=360)
-            .mark_rect()
-            .encode(
-                x=alt.X("defenders:O", title="defenders", axis=alt.Axis(labelOverlap=True, labelAngle=0)),
-                y=alt.Y(
-                    "attackers:O",
-                    title="attackers (armies on the territory)",
-                    sort="descending",
-                    axis=alt.Axis(labelOverlap=True),
-                ),
-                color=alt.Color("value:Q", title=None, scale=scale, legend=alt.Legend(format=".0%" if is_p else ".1f")),
-                tooltip=[
-                    alt.Tooltip("attackers:O"),
-                    alt.Tooltip("defenders:O"),
-                    alt.Tooltip("value:Q", title=label, format=".2%" if is_p else ".2f"),
-                ],
-            )
-        )
+    )
 
 
 def odds_tables(max_armies: int, *, stop_at: int = 1, options: BattleOptions = CLASSIC) -> OddsTables:

@@ -12,7 +12,7 @@ from matplotlib.figure import Figure
 from analyzer.analysis.position import attack_suggestions, continent_table
 from analyzer.game.state import GameState
 from analyzer.plot import board_spec, draw_board
-from analyzer.solver.tables import TABLES, odds_tables
+from analyzer.solver.tables import TABLES, heatmap_chart, odds_tables
 from analyzer.webapp.maps import map_width
 
 #: Resolution of the matplotlib pictures (the bare map, the heatmaps) at the app's width.
@@ -73,4 +73,5 @@ def cached_tables(max_armies: int, stop_at: int) -> tuple[dict[str, pd.DataFrame
 
 @st.cache_data(max_entries=16, show_spinner=False)
 def cached_heatmap(max_armies: int, stop_at: int, which: str) -> dict[str, Any]:
-    return odds_tables(max_armies, stop_at=stop_at).heatmap_chart(which).to_dict()
+    tables, _ = cached_tables(max_armies, stop_at)  # the tables the tab shows, not solved a second time
+    return heatmap_chart(tables[which], which).to_dict()

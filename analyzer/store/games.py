@@ -280,16 +280,15 @@ class GameStore:
         """The game ``game_id`` as stored now, or as it was at ``version``."""
         game_id = check_id(game_id)
         with self._transaction() as connection:
-            row = connection.execute(
-                select(games.c.name, games.c.version, games.c.state, games.c.updated, games.c.deleted).where(
-                    games.c.id == game_id
-                )
-            ).first()
-            if row is None:
-                self._row_missing(game_id)
-            name, current, text, updated, deleted = row
-            if deleted is not None:
-                self._was_deleted(name)
+            row = self._listed(
+                game_id,
+                connection.execute(
+                    select(games.c.name, games.c.version, games.c.state, games.c.updated, games.c.deleted).where(
+                        games.c.id == game_id
+                    )
+                ).first(),
+            )
+            name, current, text, updated, _ = row
             if version is not None and version != current:
                 old = connection.execute(
                     select(versions.c.state, versions.c.saved).where(
@@ -310,24 +309,19 @@ class GameStore:
         changes the name, not the version)."""
         game_id = check_id(game_id)
         with self._transaction() as connection:
-            row = connection.execute(
-                select(games.c.version, games.c.name, games.c.deleted).where(games.c.id == game_id)
-            ).first()
-        if row is None:
-            self._row_missing(game_id)
-        if row[2] is not None:
-            self._was_deleted(row[1])
-        return int(row[0]), str(row[1])
+            row = self._listed(
+                game_id,
+                connection.execute(
+                    select(games.c.version, games.c.name, games.c.deleted).where(games.c.id == game_id)
+                ).first(),
+            )
+        return int(row.version), str(row.name)
 
     def history(self, game_id: str) -> list[tuple[int, datetime]]:
         """Every version of ``game_id`` kept, oldest first, with the time it was saved."""
         game_id = check_id(game_id)
         with self._transaction() as connection:
-            found = connection.execute(select(games.c.name, games.c.deleted).where(games.c.id == game_id)).first()
-            if found is None:
-                self._row_missing(game_id)
-            if found[1] is not None:
-                self._was_deleted(found[0])
+            self._listed(game_id, self._name_and_deleted(connection, game_id))
             rows = connection.execute(
                 select(versions.c.version, versions.c.saved)
                 .where(versions.c.game_id == game_id)
@@ -431,18 +425,23 @@ class GameStore:
             f"there is no game {quote(game_id)} in {self.where}: it was deleted for good, or the address is wrong"
         )
 
-    def _was_deleted(self, name: str) -> NoReturn:
-        raise StoreError(f"the game {quote(name)} was deleted: restore it from the start page's deleted games")
-
-    def _listed_only(self, connection: Connection, game_id: str, changed: int) -> None:
-        """Raise the reason a change to game ``game_id`` of ``changed`` rows, made on a listed game only, changed
-        none: there is no such game, or it was deleted."""
-        if changed:
-            return
-        row = connection.execute(select(games.c.name).where(games.c.id == game_id)).first()
+    def _listed(self, game_id: str, row: Any) -> Any:
+        """``row`` (game ``game_id``'s, holding its ``name`` and ``deleted``), if it is a listed game's; else
+        the reason it is not: there is no such game, or it was deleted."""
         if row is None:
             self._row_missing(game_id)
-        self._was_deleted(row[0])
+        if row.deleted is not None:
+            raise StoreError(f"the game {quote(row.name)} was deleted: restore it from the start page's deleted games")
+        return row
+
+    @staticmethod
+    def _name_and_deleted(connection: Connection, game_id: str) -> Any:
+        return connection.execute(select(games.c.name, games.c.deleted).where(games.c.id == game_id)).first()
+
+    def _listed_only(self, connection: Connection, game_id: str, changed: int) -> None:
+        """Raise the reason a change to game ``game_id`` made on a listed game only changed no row (``changed``)."""
+        if not changed:
+            self._listed(game_id, self._name_and_deleted(connection, game_id))
 
     def rename(self, game_id: str, name: str) -> None:
         """Call game ``game_id`` ``name``. The version does not change: a name is not part of the game."""

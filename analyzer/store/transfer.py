@@ -1,11 +1,9 @@
 """Games moved between stores (an SQLite file, a PostgreSQL database) as a file of JSON lines.
 
-The first line names the format; then each game is a line with its id, name,
-creation time and number of versions (and, for a game deleted but not for good, when it was deleted),
-followed by one line per version (its
-number, when it was saved, and the game's JSON then, kept as the exact text
-the store held, so nothing of a game's history is rewritten on the way). One
-line per version keeps every line within the size of one saved game.
+The first line names the format; then each game is a line with its id, name, creation time and number of
+versions (and, for a game deleted but not for good, when it was deleted), followed by one line per version (its
+number, when it was saved, and the game's JSON then, kept as the exact text the store held, so nothing of a
+game's history is rewritten on the way). One line per version keeps every line within the size of one saved game.
 
 The file is untrusted when read: every line is parsed within the limits of
 :mod:`analyzer.limits` and checked for its fields, and the store checks every

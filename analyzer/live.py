@@ -82,7 +82,7 @@ from analyzer.game.actions import (
 )
 from analyzer.game.board import Board
 from analyzer.game.cards import is_valid_set
-from analyzer.game.labels import PLAYER_COLORS, card_label, player_name, with_player_labels
+from analyzer.game.labels import PLAYER_COLORS, card_label, player_labels, player_name, with_player_labels
 from analyzer.game.rules import Rules
 from analyzer.game.state import GameState, turn_number
 from analyzer.game.vocabulary import DECK, DISCARD, Phase
@@ -133,6 +133,15 @@ class LiveGame:
         except PositionError as exc:
             raise StateFormatError(f"saved game's live-game record is malformed: {exc}") from None
         self._save()
+
+    @staticmethod
+    def check(state: GameState) -> None:
+        """Raise :class:`~analyzer.errors.StateFormatError` unless ``state`` opens as a recorded game: its players'
+        names and colours fit its seats, and its live-game record (the undo list, the face-down cards) fits its
+        history. The one check of a game from a file before it is stored, whether the app opens it or ``games
+        import`` adds it: a record that does not fit is refused there, not found broken when the game is opened."""
+        player_labels(state)
+        LiveGame(state)
 
     # ------------------------------------------------------------------ starts
     @classmethod

@@ -66,6 +66,7 @@ from analyzer.game.labels import player_names
 from analyzer.game.state import GameState, turn_number
 from analyzer.integers import whole_number
 from analyzer.limits import MAX_NAME_LENGTH, quote
+from analyzer.live import LiveGame
 from analyzer.store.failures import store_error
 from analyzer.store.location import LOCK_TIMEOUT, database_url, default_path, make_engine, shown, sqlite_file
 from analyzer.store.schema import cache, games, prepare, versions
@@ -527,7 +528,8 @@ class GameStore:
     def import_games(self, records: Iterable[GameRecord]) -> int:
         """Add every game of ``records``, with its versions, all or none; how many were added.
 
-        Each version must load, history replayed, and be numbered 1, 2, 3...;
+        Each version must load, history replayed and its live-game record fitting it (:meth:`LiveGame.check
+        <analyzer.live.LiveGame.check>`, as the app checks a file it opens), and be numbered 1, 2, 3...;
         a game whose id is already here is refused (import into a store that
         does not hold it yet).
         """
@@ -545,7 +547,7 @@ class GameStore:
             raise StoreError(f"game {quote(name)}: its versions must be numbered 1, 2, 3..., got {quote(numbers)}")
         try:
             for kept in record.versions:
-                GameState.from_json(kept.state)
+                LiveGame.check(GameState.from_json(kept.state))
         except ValueError as exc:
             raise StoreError(f"game {quote(name)}, version {kept.version}, does not load: {exc}") from exc
         last = record.versions[-1]

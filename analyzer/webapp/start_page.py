@@ -8,7 +8,7 @@ import numpy as np
 import streamlit as st
 
 from analyzer.analysis.continents import continents_overview
-from analyzer.analysis.position import blank_position, player_labels
+from analyzer.analysis.position import blank_position
 from analyzer.errors import RiskAnalyzerError, StoreError
 from analyzer.game.board import classic_board
 from analyzer.game.state import GameState
@@ -228,8 +228,7 @@ def load_upload() -> None:
         return
     try:
         game = GameState.from_json(upload.getvalue())
-        player_labels(game)
-        LiveGame(game.copy())  # a recorded game's undo list and face-down cards, checked before anything is stored
+        LiveGame.check(game)
     except RiskAnalyzerError as exc:
         # Bad JSON, bad UTF-8, a malformed state or labels are all the package's errors; the current game is kept.
         st.session_state[LOAD_ERROR] = f"Could not load {upload.name}: {exc}"

@@ -3,6 +3,7 @@ a bad file or a game already there is refused with one line, and nothing is impo
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -12,8 +13,10 @@ from support.postgres import postgres_server, postgres_url  # noqa: F401 - fixtu
 
 from analyzer.bots.random_bot import RandomBot
 from analyzer.cli import main
+from analyzer.errors import StateFormatError
 from analyzer.game.labels import with_player_labels
 from analyzer.game.state import GameState
+from analyzer.live import LIVE_LABEL, LiveGame
 from analyzer.store import GameRecord, GameStore
 
 pytestmark = pytest.mark.xdist_group("postgres")
@@ -132,6 +135,37 @@ def test_a_damaged_file_is_refused_with_one_line_and_nothing_is_imported(
     code, _, err = run(capsys, "import", "--db", str(tmp_path / "club.sqlite3"), str(tmp_path / "damaged.jsonl"))
     assert code == 2 and message in err and len(err.splitlines()) == 1, err
     assert GameStore(tmp_path / "club.sqlite3").list() == []
+
+
+def test_a_recorded_game_whose_undo_list_does_not_fit_its_history_is_refused_as_the_app_refuses_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A game recorded entry by entry keeps its undo list beside its history: an exported file where the two do
+    not fit (its first entry made to cover 99 actions, where the game has a few) is refused by ``games import``, in
+    one line naming the game and its version, as the app refuses to open it from a file."""
+    live = LiveGame.random(["Ann", "Bo", "Cy"], np.random.default_rng(5))
+    s = live.state
+    live.place({s.territories_of(s.player)[0]: s.pending})
+    live.end_turn()
+    home = GameStore(tmp_path / "home.sqlite3")
+    home.create(live.state, "Friday")
+    run(capsys, "export", "--db", str(tmp_path / "home.sqlite3"), str(tmp_path / "games.jsonl"))
+    header, game, version = (tmp_path / "games.jsonl").read_text().splitlines()
+    kept = json.loads(version)
+    state = json.loads(kept["state"])
+    assert state["labels"][LIVE_LABEL]["entries"][0]["n"] == 1
+    state["labels"][LIVE_LABEL]["entries"][0]["n"] = 99
+    kept["state"] = json.dumps(state)
+    (tmp_path / "damaged.jsonl").write_text("\n".join([header, game, json.dumps(kept)]) + "\n")
+    code, _, err = run(capsys, "import", "--db", str(tmp_path / "club.sqlite3"), str(tmp_path / "damaged.jsonl"))
+    assert code == 2 and len(err.splitlines()) == 1, err
+    assert "game 'Friday', version 1, does not load: saved game's live-game record is malformed" in err
+    assert GameStore(tmp_path / "club.sqlite3").list() == []
+    with pytest.raises(StateFormatError, match="live-game record is malformed"):
+        LiveGame.check(GameState.from_json(kept["state"]))
+    # The same file as exported, undamaged, is imported.
+    code, _, err = run(capsys, "import", "--db", str(tmp_path / "club.sqlite3"), str(tmp_path / "games.jsonl"))
+    assert code == 0 and [g.name for g in GameStore(tmp_path / "club.sqlite3").list()] == ["Friday"], err
 
 
 def test_a_missing_file_or_bad_url_exits_2_with_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -11,6 +11,7 @@ from analyzer.webapp.game_page import game_page
 from analyzer.webapp.record import is_live
 from analyzer.webapp.session import GAME, follow_url
 from analyzer.webapp.start_page import start_page
+from analyzer.webapp.strip import CHART_CSS
 
 #: Page style (constant, never user text). The calculator's number inputs are sized for a thumb, and its
 #: columns stay side by side on a phone instead of stacking, as do the win-chance strip's players (stacked, the
@@ -22,7 +23,10 @@ from analyzer.webapp.start_page import start_page
 #: tapped holds the focus: shown, it would stay on the page as an empty box above the next form, and vanish
 #: when the next tap takes the focus, moving the page under that tap, which then lands beside its button and
 #: enters nothing. Retained elements are never shown.
-CSS = """<style>
+CSS = (
+    "<style>\n"
+    + CHART_CSS
+    + """
 [data-testid="stElementContainer"][data-retained] { display: none !important; }
 .st-key-calculator [data-testid="stNumberInput"] input { font-size: 1.6rem; height: 3.2rem; }
 .st-key-calculator [data-testid="stNumberInputStepDown"],
@@ -46,6 +50,7 @@ CSS = """<style>
   [data-testid="stTabs"] [role="tab"][aria-selected="true"] { border-bottom-color: currentColor; font-weight: 700; }
 }
 </style>"""
+)
 
 #: Session key of the folded calculator above a live game: open or not.
 ODDS_OPEN = "odds_open"

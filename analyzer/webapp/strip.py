@@ -50,6 +50,16 @@ def _series(game_json: str) -> Series:
     return series
 
 
+#: The small chart's size in inches, and the dots an inch a screen shows it at: 374 pixels wide, as wide as a 390-px
+#: phone's column, so that its text is shown at the size it is drawn (8 points: 12 pixels), not shrunk.
+CHART_SIZE = (3.4, 1.6)
+SCREEN_DPI = 110
+#: Pixels drawn for each pixel shown: a phone's screen has two or three to the pixel, where one was blurred.
+PIXEL_RATIO = 2
+#: The page's style for the chart's box (:data:`analyzer.webapp.main.CSS` holds it): the chart's width shown.
+CHART_CSS = f".st-key-win_chart {{ max-width: {round(CHART_SIZE[0] * SCREEN_DPI)}px; }}"
+
+
 @st.cache_data(max_entries=64, show_spinner=False)
 def _chart_png(
     chances: tuple[tuple[float, ...], ...], names: tuple[str, ...], colors: tuple[str, ...], turns: tuple[int, ...]
@@ -61,7 +71,7 @@ def _chart_png(
     its polls, and the browser of a phone takes longer to build a chart again
     than an entry may wait; the same picture is not fetched twice.
     """
-    fig = Figure(figsize=(4.0, 1.5), dpi=110)
+    fig = Figure(figsize=CHART_SIZE, dpi=SCREEN_DPI * PIXEL_RATIO)
     ax = fig.subplots()
     series = np.array(chances)
     for p, name in enumerate(names):
@@ -69,14 +79,14 @@ def _chart_png(
     ax.set_ylim(0, 100)
     starts = [i for i, turn in enumerate(turns) if i == 0 or turn != turns[i - 1]]
     ax.set_xticks(starts, [str(turns[i]) for i in starts])
-    ax.set_xlabel("turn", fontsize=7)
-    ax.set_ylabel("win chance %", fontsize=7)
-    ax.tick_params(labelsize=7)
+    ax.set_xlabel("turn", fontsize=8)
+    ax.set_ylabel("win chance %", fontsize=8)
+    ax.tick_params(labelsize=8)
     # At most three names a row: a row of six overran the chart and left the last names out.
-    ax.legend(fontsize=6, loc="upper left", ncols=min(len(names), 3), frameon=False)
+    ax.legend(fontsize=8, loc="upper left", ncols=min(len(names), 3), frameon=False)
     # Fixed margins, not tight_layout: its measuring pass draws the chart twice, a quarter of the chart's time in
     # the script thread that entries wait for. The tick labels are at most three digits, so the margins hold.
-    fig.subplots_adjust(left=0.12, right=0.98, bottom=0.25, top=0.96)
+    fig.subplots_adjust(left=0.15, right=0.98, bottom=0.25, top=0.96)
     out = io.BytesIO()
     fig.savefig(out, format="png")
     return out.getvalue()
@@ -149,7 +159,9 @@ def win_chart(names: list[str]) -> None:
             if len(series.chances) > 1:
                 p_series = tuple(tuple(float(x) for x in c.p) for c in series.chances)
                 names_shown = tuple(plain(n) for n in names)
-                st.image(_chart_png(p_series, names_shown, tuple(player_colors(game)), series.turns))
+                # Stretched in a box of the chart's width (the page's style): a width in pixels would have
+                # Streamlit shrink the picture to it, the pixels drawn for a phone's screen with it.
+                st.image(_chart_png(p_series, names_shown, tuple(player_colors(game)), series.turns), width="stretch")
             if not series.complete:
                 st.caption(
                     f"Valuing the turns so far: {len(series.chances)} of {series.positions} done, the rest follow."

@@ -15,6 +15,7 @@ from analyzer.game.vocabulary import Phase
 from analyzer.live import LiveGame
 from analyzer.services.valuation import now
 from analyzer.store import GameStore
+from analyzer.webapp.strip import CHART_SIZE, PIXEL_RATIO, SCREEN_DPI
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -102,8 +103,13 @@ def test_on_a_phone_the_strip_is_one_row_of_chances_under_half_a_screen(
     page.goto(f"{server.url}/?game={game_id}")
     strip = page.locator(".st-key-win_strip")
     expect(strip.get_by_text(f"each cut {CUT_ROUNDS} rounds on")).to_be_visible()
-    # The chart of the turns so far, under the figures.
-    expect(page.locator(".st-key-win_chart").get_by_test_id("stImage")).to_be_visible()
+    # The chart of the turns so far, under the figures: shown at the size it is drawn for (its 8-point text not
+    # shrunk), with two pixels drawn for every pixel shown, as a phone's screen has.
+    image = page.locator(".st-key-win_chart").get_by_test_id("stImage").locator("img")
+    expect(image).to_be_visible()
+    drawn_width, shown_width = image.evaluate("img => [img.naturalWidth, img.getBoundingClientRect().width]")
+    assert shown_width >= 0.95 * CHART_SIZE[0] * SCREEN_DPI, (drawn_width, shown_width)
+    assert drawn_width >= 0.95 * PIXEL_RATIO * shown_width, (drawn_width, shown_width)
     metrics = strip.get_by_test_id("stMetric")
     expect(metrics).to_have_count(3)
     tops = {round(box["y"]) for box in (m.bounding_box() for m in metrics.all()) if box is not None}

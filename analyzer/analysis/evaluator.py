@@ -127,22 +127,27 @@ class Chances:
         if self.over:
             return self.over
         if self.method == "model":
-            text = (
-                f"Win chances by the learned model of the play of {BOT_NAME} (±{100 * self.band:.0f} points, "
-                "its typical error against rollouts on held-out games)."
-            )
+            text = f"Win chances by {self.how} (±{100 * self.band:.0f} points, its typical error against rollouts on held-out games)."
         elif self.method == "truncated":
-            text = (
-                f"Win chances by {self.rollouts:,} rollouts of {BOT_NAME} in every seat, each cut {self.rounds} "
-                "rounds on and valued there by the learned model; 95% intervals, the model's typical error there "
-                "included."
-            )
+            text = f"Win chances by {self.how}; 95% intervals, the model's typical error there included."
         else:
             text = (
-                f"Win chances by {self.rollouts:,} rollouts of {BOT_NAME} in every seat, with 95% intervals; "
-                f"a rollout still running after {ROLLOUT_ROUNDS} more rounds counts as a win for nobody."
+                f"Win chances by {self.how}, with 95% intervals; a rollout still running after {ROLLOUT_ROUNDS} more "
+                "rounds counts as a win for nobody."
             )
         return " ".join(t for t in (text, self.note, self.assumed) if t)
+
+    @property
+    def how(self) -> str:
+        """The method and the bot, in words: what a figure or a chart of these chances names."""
+        if self.method == "model":
+            return f"the learned model of the play of {BOT_NAME}"
+        if self.method == "truncated":
+            return (
+                f"{self.rollouts:,} rollouts of {BOT_NAME} in every seat, each cut {self.rounds} rounds on and valued "
+                "there by the learned model"
+            )
+        return f"{self.rollouts:,} rollouts of {BOT_NAME} in every seat"
 
     @property
     def band(self) -> float:

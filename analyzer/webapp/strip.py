@@ -162,6 +162,7 @@ def win_chart(names: list[str]) -> None:
                 # Stretched in a box of the chart's width (the page's style): a width in pixels would have
                 # Streamlit shrink the picture to it, the pixels drawn for a phone's screen with it.
                 st.image(_chart_png(p_series, names_shown, tuple(player_colors(game)), series.turns), width="stretch")
+                st.caption(plain(f"Each player's chance at the start of each turn, by {series.chances[0].how}."))
             if not series.complete:
                 st.caption(
                     f"Valuing the turns so far: {len(series.chances)} of {series.positions} done, the rest follow."

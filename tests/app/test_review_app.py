@@ -108,15 +108,19 @@ def test_the_record_tab_of_a_live_game_shows_the_strip(monkeypatch: pytest.Monke
     captions = " ".join(re.sub(r"\\(.)", r"\1", c.value) for c in at.caption)  # as read: the app escapes Markdown
     said = f"{evaluator.CUT_ROLLOUTS} rollouts of the strategist (the default bot) in every seat, each cut {evaluator.CUT_ROUNDS} rounds on"
     assert said in captions
+    # The chart of the turns so far names its method and bot too: the strip's, whatever the strip shows later.
+    assert (
+        f"Each player's chance at the start of each turn, by {said} and valued there by the learned model." in captions
+    )
     # A tap counts rollouts of the position now, and the strip shows them instead.
     at.button(key="strip_count").click().run(timeout=600)
     assert not at.exception, [e.value for e in at.exception]
     counted = evaluator.chances(live.state, "rollouts", rollouts=evaluator.ROLLOUTS)
     shown = [m for m in at.metric if m.label in ("Player 1", "Player 2", "Player 3")]
     assert [m.value for m in shown] == [f"{100 * p:.0f}%" for p in counted.p]
-    assert f"{evaluator.ROLLOUTS} rollouts of the strategist (the default bot)" in " ".join(
-        re.sub(r"\\(.)", r"\1", c.value) for c in at.caption
-    )
+    captions = " ".join(re.sub(r"\\(.)", r"\1", c.value) for c in at.caption)
+    assert f"{evaluator.ROLLOUTS} rollouts of the strategist (the default bot)" in captions
+    assert f"Each player's chance at the start of each turn, by {said}" in captions
 
 
 def test_the_strip_calls_players_by_name_and_turns_as_the_table_does(

@@ -12,6 +12,7 @@ from test_app_browser import PHONE, Server, no_traceback, placed_and_ended, serv
 
 from analyzer.analysis.evaluator import CUT_ROUNDS, ROLLOUTS, Chances, chances
 from analyzer.game.vocabulary import Phase
+from analyzer.game.wording import armies_text
 from analyzer.live import LiveGame
 from analyzer.services.valuation import now
 from analyzer.store import GameStore
@@ -116,5 +117,44 @@ def test_on_a_phone_the_strip_is_one_row_of_chances_under_half_a_screen(
     assert len(tops) == 1, f"the players' chances are not side by side: their tops are at {sorted(tops)}"
     box = strip.bounding_box()
     assert box is not None and box["height"] < PHONE["height"] / 2, box
+    no_traceback(page)
+    page.context.close()
+
+
+def test_text_typed_and_not_yet_entered_survives_another_devices_entry(
+    browser: Browser, served: tuple[Server, str]
+) -> None:
+    """At a table of several phones one player types while another's entry comes in: the page then shows the new
+    game (within seconds, with no tap), and the field being typed in keeps its text and the focus, in the Record
+    view's own fields (the placement's text, its count) and in the battle odds above them."""
+    server, _ = served
+    store = GameStore(server.db)
+    game_id = store.create(placed_and_ended(13, 3), "Typing").id
+    page = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    page.goto(f"{server.url}/?game={game_id}")
+    expect(page.locator(".st-key-win_strip")).to_be_visible()
+    page.get_by_text("Battle odds").click()
+    fields = [
+        (page.get_by_role("textbox", name="Or several at once, like 'Ukraine 3, Ural 2'"), "Ukraine 3"),
+        (page.locator("input[type=number][aria-label='Armies']"), "2"),
+        (page.locator(".st-key-calculator input[type=number]").first, "17"),
+    ]
+    for k, (field, text) in enumerate(fields):
+        field.click()
+        field.fill("")
+        page.keyboard.type(text)  # no Enter, no tap elsewhere: the browser alone holds the text
+        stored = store.load(game_id)
+        live = LiveGame(stored.state)
+        state = live.state
+        assert state.phase == Phase.REINFORCE and state.pending >= len(fields) - k, (state.phase, state.pending)
+        live.place({state.territories_of(state.player)[0]: 1})
+        store.save(game_id, live.state, expected_version=stored.version)
+        # The other device's entry is shown: one army fewer to place, or the attack once none is left.
+        after = live.state
+        shown = f"{armies_text(after.pending)} to place" if after.phase == Phase.REINFORCE else "· attack"
+        expect(page.get_by_text(shown)).to_be_visible(timeout=30_000)
+        expect(field).to_have_value(text)
+        assert field.evaluate("e => e === document.activeElement"), f"field {k} lost the focus"
     no_traceback(page)
     page.context.close()

@@ -61,6 +61,8 @@ with the cost). See ``docs/review.md`` for the method and how often they hold th
 
 from __future__ import annotations
 
+import io
+import json
 import math
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -110,6 +112,7 @@ from analyzer.game.actions import (
 )
 from analyzer.game.engine.layout import N_FORCES
 from analyzer.game.labels import PLAYER_COLORS, player_names
+from analyzer.game.reader import loads
 from analyzer.game.state import GameState
 from analyzer.game.timeline import Entry, Turn, timeline
 from analyzer.game.vocabulary import Phase
@@ -160,6 +163,9 @@ TURN_STREAM, LATER_STREAM, AFRESH_STREAM = 0, 1, 2
 #: Turns searched with every plan (the turns that moved some player's chance most).
 TURNING_POINTS = 6
 _SETUP = (Phase.SETUP_CLAIM, Phase.SETUP_PLACE, Phase.CHOOSE_CAPITAL)
+#: The format of :meth:`GameReview.to_text`, and the review's tables it holds.
+REVIEW_FORMAT = "risk-analyzer/review 1"
+_TABLES = ("turns", "chances", "summary")
 
 
 # ---------------------------------------------------------------------------------- the recorded turns
@@ -655,6 +661,58 @@ class GameReview:
             "summary": summary,
         }
 
+    def to_text(self) -> str:
+        """The whole review as JSON text, each table with its columns' types and its figures to 15 significant digits,
+        for :meth:`from_text` to read back: a review kept to be shown again (:meth:`to_dict` is what a reader of its
+        figures needs)."""
+        data: dict[str, Any] = {
+            "format": REVIEW_FORMAT,
+            "players": list(self.players),
+            "rollouts": self.rollouts,
+            "seed": self.seed,
+            "assumed": self.assumed,
+            "seconds": self.seconds,
+            "played": self.played,
+        }
+        for name in _TABLES:
+            data[name] = json.loads(getattr(self, name).to_json(orient="table", index=False, double_precision=15))
+        return json.dumps(data)
+
+    @classmethod
+    def from_text(cls, text: str) -> GameReview:
+        """The review :meth:`to_text` wrote; :class:`~analyzer.errors.ReviewError` in one line if ``text`` is not one.
+
+        >>> review = GameReview(["Ann", "Bo"], pd.DataFrame({"turn": [1], "decisions": [-0.25]}), pd.DataFrame(),
+        ...     pd.DataFrame({"name": ["Ann", "Bo"], "mistake_turn": [1, pd.NA]}), 900, 0, "", 41.5, 1200)
+        >>> again = GameReview.from_text(review.to_text())
+        >>> again.turns.equals(review.turns), again.summary["mistake_turn"].isna().tolist(), again.played
+        (True, [False, True], 1200)
+        >>> GameReview.from_text('{"format": "something else"}')
+        Traceback (most recent call last):
+        ...
+        analyzer.errors.ReviewError: kept review is not a 'risk-analyzer/review 1' text
+        """
+        data = loads(text, "kept review", ReviewError)
+        if not isinstance(data, dict) or data.get("format") != REVIEW_FORMAT:
+            raise ReviewError(f"kept review is not a {REVIEW_FORMAT!r} text")
+        try:
+            turns, chances, summary = (
+                pd.read_json(io.StringIO(json.dumps(data[name])), orient="table") for name in _TABLES
+            )
+            return cls(
+                [str(name) for name in data["players"]],
+                turns,
+                chances,
+                summary,
+                int(data["rollouts"]),
+                int(data["seed"]),
+                str(data["assumed"]),
+                float(data["seconds"]),
+                int(data["played"]),
+            )
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ReviewError(f"kept review is damaged ({type(exc).__name__}: {exc})") from None
+
 
 def _json_value(value: Any) -> Any:
     """A summary value as JSON has it: numpy scalars as Python numbers, a missing value (no turn) as None."""
@@ -922,7 +980,9 @@ def _summary(table: pd.DataFrame, p_win: np.ndarray, names: list[str]) -> pd.Dat
                 "dice_share": dice_abs / (dice_abs + dec_abs) if dice_abs + dec_abs > 0 else math.nan,
             }
         )
-    return pd.DataFrame(rows)
+    # A whole turn, or missing for a player with no turn: a column of whole numbers that may be missing, kept so in a
+    # kept review's text (read back as floats, it showed "turn 3.0").
+    return pd.DataFrame(rows).astype({"mistake_turn": "Int64"})
 
 
 # ---------------------------------------------------------------------------------- the chart

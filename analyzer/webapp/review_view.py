@@ -14,11 +14,13 @@ import pandas as pd
 import streamlit as st
 
 from analyzer.analysis.review import ROLLOUTS, GameReview, review_chart, review_game
-from analyzer.errors import RiskAnalyzerError
+from analyzer.errors import RiskAnalyzerError, StoreError
 from analyzer.game.labels import player_colors, player_names
 from analyzer.game.state import GameState
+from analyzer.services.reviews import keep_review, kept_review
 from analyzer.text import plain
 from analyzer.webapp.inputs import UPLOAD_MB
+from analyzer.webapp.session import store
 
 #: Session key of the reviews made in this session, by (game JSON, rollouts, seed).
 REVIEWS = "reviews"
@@ -110,6 +112,15 @@ def review_view(game: GameState, names: list[str]) -> None:
     reviews: dict[tuple[str, int, int], GameReview] = st.session_state.setdefault(REVIEWS, {})
     review = reviews.get(key)
     if review is None:
+        # Made before, on this phone or another, before a reload or a restart: shown as it was made.
+        try:
+            review = kept_review(store(), subject, int(rollouts))
+        except StoreError:
+            review = None  # the store's fault shows where a game is saved; the review can still be made
+        if review is not None:
+            reviews.clear()
+            reviews[key] = review
+    if review is None:
         if not st.button(f"Review {label}", key="review_run", type="primary"):
             return
         bar = st.progress(0.0, text="Reviewing…")
@@ -128,6 +139,10 @@ def review_view(game: GameState, names: list[str]) -> None:
         bar.empty()
         reviews.clear()  # one review kept: a long game's review is large
         reviews[key] = review
+        try:
+            keep_review(store(), subject, review)
+        except StoreError as exc:
+            st.warning(plain(f"The review is shown here but not kept for the game's other phones: {exc}"))
     show_review(review, player_names(subject, neutral=False), player_colors(subject) if subject is game else None)
 
 

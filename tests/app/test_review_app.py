@@ -91,6 +91,39 @@ def test_a_player_with_no_turn_reviewed_yet_shows_no_figures(monkeypatch: pytest
     assert not summary.astype(str).apply(lambda column: column.str.contains("nan|NA", case=False)).any().any()
 
 
+def test_a_review_made_on_one_phone_is_shown_on_another_at_once(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A review is kept in the game store: another session (another phone, a reload, a restarted server) opening
+    the game's Review tab at the same budget is shown the same review with no button to press; another budget, or
+    the game one entry on, is reviewed afresh."""
+    game = recorded_game(turns=4)
+    first, summary = reviewed(monkeypatch, tmp_path, game)
+    (stored,) = GameStore(tmp_path / "games.sqlite3").list()
+
+    def review_tab() -> AppTest:
+        at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+        at.query_params["game"] = stored.id
+        at.run()
+        at.session_state["tab"] = "Review"
+        at.run()
+        at.select_slider(key="review_rollouts").set_value(50).run()
+        assert not at.exception and not at.error, ([e.value for e in at.exception], [e.value for e in at.error])
+        return at
+
+    other = review_tab()
+    assert not [b for b in other.button if b.key == "review_run"]
+    (shown,) = [df.value for df in other.dataframe if "Dice share" in df.value.columns]
+    pd.testing.assert_frame_equal(shown, summary)
+    shown_turns = [df.value for df in other.dataframe if "Decisions" in df.value.columns]
+    first_turns = [df.value for df in first.dataframe if "Decisions" in df.value.columns]
+    assert len(shown_turns) == len(first_turns) > 0
+    for a, b in zip(shown_turns, first_turns):
+        pd.testing.assert_frame_equal(a, b)
+    other.select_slider(key="review_rollouts").set_value(100).run()
+    assert [b for b in other.button if b.key == "review_run"]
+
+
 def test_the_record_tab_of_a_live_game_shows_the_strip(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     db = tmp_path / "games.sqlite3"
     monkeypatch.setenv(DB_ENV, str(db))

@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from support.postgres import postgres_server, postgres_url  # noqa: F401 - fixtures
 
 from analyzer.analysis.review import GameReview, replay_turn, review_game
 from analyzer.errors import ReviewError
@@ -32,12 +33,20 @@ def made() -> tuple[GameState, GameReview]:
 
 
 def test_a_kept_review_comes_back_as_it_was_made(tmp_path: Path, made: tuple[GameState, GameReview]) -> None:
-    game, review = made
+    same_review_again(GameStore(tmp_path / "games.sqlite3"), GameStore(tmp_path / "games.sqlite3"), *made)
+
+
+@pytest.mark.xdist_group("postgres")
+def test_a_kept_review_comes_back_from_postgresql(postgres_url: str, made: tuple[GameState, GameReview]) -> None:
+    same_review_again(GameStore(postgres_url), GameStore(postgres_url), *made)
+
+
+def same_review_again(store: GameStore, other: GameStore, game: GameState, review: GameReview) -> None:
+    """``review`` of ``game`` kept in ``store`` comes back from ``other`` (the same database, opened afresh)."""
     assert review.summary["mistake_turn"].isna().sum() == 1
-    store = GameStore(tmp_path / "games.sqlite3")
     assert kept_review(store, game, 20) is None
     keep_review(store, game, review)
-    again = kept_review(GameStore(tmp_path / "games.sqlite3"), game, 20)
+    again = kept_review(other, game, 20)
     assert again is not None
     for name in ("turns", "chances", "summary"):
         # Figures kept to 15 significant digits, the most JSON tables hold: the same to every digit shown.

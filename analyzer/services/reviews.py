@@ -27,6 +27,9 @@ from analyzer.value.model import SHIPPED
 
 #: The kind of the store's cached results that reviews are kept as.
 KIND = "review"
+#: Reviews kept, the last made: a review of 100 player-turns is about 115 kB of text (1.1 kB a turn), so a store
+#: keeps up to about 60 MB of them, the reviews of the games a club has played lately.
+KEPT = 500
 
 
 @lru_cache(maxsize=1)
@@ -60,4 +63,4 @@ def kept_review(store: GameStore, game: GameState, rollouts: int, seed: int = 0)
 
 def keep_review(store: GameStore, game: GameState, review: GameReview) -> None:
     """Keep ``review``, made of ``game``, in ``store``, for :func:`kept_review`."""
-    store.put_cached(KIND, review_key(game, review.rollouts, review.seed), review.to_text())
+    store.put_cached(KIND, review_key(game, review.rollouts, review.seed), review.to_text(), newest=KEPT)

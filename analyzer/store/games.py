@@ -487,10 +487,14 @@ class GameStore:
         with self._transaction() as connection:
             return connection.execute(select(cache.c.value).where(cache.c.kind == kind, cache.c.key == key)).scalar()
 
-    def put_cached(self, kind: str, key: str, value: str) -> None:
-        """Cache ``value`` as the result of kind ``kind`` for ``key``, replacing any kept before."""
+    def put_cached(self, kind: str, key: str, value: str, *, newest: int | None = None) -> None:
+        """Cache ``value`` as the result of kind ``kind`` for ``key``, replacing any kept before; with ``newest``, the
+        results of that kind beyond the ``newest`` saved last are dropped (a cache of reviews, tens of kilobytes each,
+        does not grow with every game a club's server ever reviewed)."""
         kind, key = _cache_text(kind, "kind", MAX_CACHE_KIND), _cache_text(key, "key", MAX_CACHE_KEY)
         value = _cache_text(value, "value", None)
+        if newest is not None:
+            newest = whole_number(newest, "newest", 1, StoreError)
         with self._transaction(write=True) as connection:
             # One statement, so two servers caching the same result at once do not collide.
             upsert = postgresql.insert(cache) if connection.dialect.name == "postgresql" else sqlite.insert(cache)
@@ -501,6 +505,11 @@ class GameStore:
                     set_={"value": row.excluded.value, "saved": row.excluded.saved},
                 )
             )
+            if newest is not None:
+                kept = select(cache.c.key).where(cache.c.kind == kind).order_by(cache.c.saved.desc()).limit(newest)
+                connection.execute(
+                    delete(cache).where(cache.c.kind == kind, cache.c.key.not_in(kept.scalar_subquery()))
+                )
 
     # -------------------------------------------------------------------- moving games between stores
     def export_games(self) -> Iterator[GameRecord]:

@@ -249,6 +249,25 @@ def test_a_cached_result_comes_back_by_kind_and_key_and_is_replaced(store: GameS
     assert store.get_cached("win-chances", "p2") is None
 
 
+def test_a_cache_of_the_newest_keeps_that_many_of_its_kind_the_last_saved(store: GameStore) -> None:
+    store.put_cached("other", "o", "x")
+    for k in range(5):
+        store.put_cached("review", f"r{k}", f"review {k}", newest=3)
+    assert [store.get_cached("review", f"r{k}") for k in range(5)] == [None, None, "review 2", "review 3", "review 4"]
+    # Saved again, a result is the newest: the oldest of the others goes.
+    store.put_cached("review", "r2", "review 2 again", newest=3)
+    store.put_cached("review", "r5", "review 5", newest=3)
+    assert [store.get_cached("review", f"r{k}") for k in (2, 3, 4, 5)] == [
+        "review 2 again",
+        None,
+        "review 4",
+        "review 5",
+    ]
+    assert store.get_cached("other", "o") == "x"  # another kind is not counted
+    with pytest.raises(StoreError, match="newest must be a whole number >= 1, got 0"):
+        store.put_cached("review", "r6", "review 6", newest=0)
+
+
 @pytest.mark.parametrize(
     "kind, key, value",
     [("", "k", "v"), ("k" * 65, "k", "v"), ("w", "", "v"), ("w", "k" * 4097, "v"), ("w", "k", 3), (None, "k", "v")],

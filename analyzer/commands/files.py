@@ -6,8 +6,7 @@ import argparse
 import io
 from pathlib import Path
 
-from analyzer.errors import RiskAnalyzerError
-from analyzer.extras import require
+from analyzer.errors import RiskAnalyzerError, SimulationError
 from analyzer.game.state import GameState
 from analyzer.limits import quote
 from analyzer.store.games import GameRecord
@@ -65,17 +64,13 @@ def table_file(
     ...
     analyzer.errors.RiskAnalyzerError: --out 'runs': give a file ending in .csv or .parquet
     """
-    from analyzer.sim.result import TABLE_FORMATS  # here: the odds command imports this module and not the simulator
+    from analyzer.sim.result import table_format  # here: the odds command imports this module and not the simulator
 
     out = output_path(text, option, error)
-    fmt = TABLE_FORMATS.get(out.suffix.lower())
-    if fmt is None:
-        raise error(f"{option} {quote(text)}: give a file ending in .csv or .parquet")
-    if csv and fmt != "csv":
-        raise error(f"{option} {quote(text)} ends in {out.suffix}, but --csv asks for CSV: give a file ending in .csv")
-    if fmt == "parquet":
-        require("pyarrow")
-    return out, fmt
+    try:
+        return out, table_format(out, "csv" if csv else None, option, "--csv asks for CSV")
+    except SimulationError as exc:
+        raise error(str(exc)) from None
 
 
 def add_game_arguments(parser: argparse.ArgumentParser) -> None:

@@ -13,6 +13,7 @@ import pandas as pd
 
 from analyzer.errors import SimulationError
 from analyzer.extras import require
+from analyzer.limits import quote
 from analyzer.sim.checkpoints import TABLES
 from analyzer.sim.intervals import check_confidence, rate_table
 from analyzer.sim.records import SCHEMA, empty_table
@@ -137,9 +138,10 @@ class SimulationResult:
 TABLE_FORMATS = {".csv": "csv", ".parquet": "parquet"}
 
 
-def table_format(path: str | Path, fmt: str | None = None, what: str = "output file") -> str:
-    """The format of the tables ``path`` names, read from its ending; ``fmt``, if given, must agree. Parquet needs
-    its library installed.
+def table_format(path: str | Path, fmt: str | None = None, what: str = "output file", asking: str | None = None) -> str:
+    """The format of the tables ``path`` names, read from its ending; ``fmt``, if given, must agree (``asking``: the
+    words of what asked for it, the command line's option). Parquet needs its library installed. The one check of a
+    table file's name, the command line's (:func:`analyzer.commands.files.table_file`) and the library's.
 
     >>> table_format("runs.CSV"), table_format("runs.parquet", "parquet")
     ('csv', 'parquet')
@@ -155,12 +157,13 @@ def table_format(path: str | Path, fmt: str | None = None, what: str = "output f
     path = Path(path)
     found = TABLE_FORMATS.get(path.suffix.lower())
     if found is None:
-        raise SimulationError(f"{what} {str(path)!r}: give a file ending in .csv or .parquet")
+        raise SimulationError(f"{what} {quote(str(path))}: give a file ending in .csv or .parquet")
     if fmt is not None and fmt != found:
         if fmt not in TABLE_FORMATS.values():
             raise SimulationError(f"output format must be parquet or csv, got {fmt!r}")
         raise SimulationError(
-            f"{what} {str(path)!r} ends in {path.suffix}, but the format asked for is {fmt}: give a file ending in .{fmt}"
+            f"{what} {quote(str(path))} ends in {path.suffix}, but {asking or f'the format asked for is {fmt}'}: "
+            f"give a file ending in .{fmt}"
         )
     if found == "parquet":
         require("pyarrow")

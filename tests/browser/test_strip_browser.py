@@ -7,10 +7,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Browser, Locator, expect
+from playwright.sync_api import Browser, Locator, Page, expect
 from test_app_browser import PHONE, Server, no_traceback, placed_and_ended, serving
 
 from analyzer.analysis.evaluator import CUT_ROUNDS, ROLLOUTS, Chances, chances
+from analyzer.game.state import GameState
 from analyzer.game.vocabulary import Phase
 from analyzer.game.wording import armies_text
 from analyzer.live import LiveGame
@@ -28,6 +29,16 @@ TIMEOUT_MS = 240_000
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, str]]:
     with serving(tmp_path_factory.mktemp("strip") / "games.sqlite3", placed_and_ended(11, 3), "Strip") as served:
         yield served
+
+
+def phone_on(browser: Browser, server: Server, game: GameState, name: str) -> tuple[Page, GameStore, str]:
+    """A phone's page on ``game``, stored as ``name`` in ``server``'s store; the store and the game's id."""
+    store = GameStore(server.db)
+    game_id = store.create(game, name).id
+    page = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    page.goto(f"{server.url}/?game={game_id}")
+    return page, store, game_id
 
 
 def shows(strip: Locator, chances: Chances) -> None:
@@ -96,12 +107,7 @@ def test_the_record_view_shows_another_devices_entry_without_a_reload(
 def test_on_a_phone_the_strip_is_one_row_of_chances_under_half_a_screen(
     browser: Browser, served: tuple[Server, str]
 ) -> None:
-    server, _ = served
-    store = GameStore(server.db)
-    game_id = store.create(placed_and_ended(12, 4), "Phone strip").id
-    page = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
-    page.set_default_timeout(TIMEOUT_MS)
-    page.goto(f"{server.url}/?game={game_id}")
+    page, _, _ = phone_on(browser, served[0], placed_and_ended(12, 4), "Phone strip")
     strip = page.locator(".st-key-win_strip")
     expect(strip.get_by_text(f"each cut {CUT_ROUNDS} rounds on")).to_be_visible()
     # The chart of the turns so far, under the figures: shown at the size it is drawn for (its 8-point text not
@@ -127,12 +133,7 @@ def test_text_typed_and_not_yet_entered_survives_another_devices_entry(
     """At a table of several phones one player types while another's entry comes in: the page then shows the new
     game (within seconds, with no tap), and the field being typed in keeps its text and the focus, in the Record
     view's own fields (the placement's text, its count) and in the battle odds above them."""
-    server, _ = served
-    store = GameStore(server.db)
-    game_id = store.create(placed_and_ended(13, 3), "Typing").id
-    page = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
-    page.set_default_timeout(TIMEOUT_MS)
-    page.goto(f"{server.url}/?game={game_id}")
+    page, store, game_id = phone_on(browser, served[0], placed_and_ended(13, 3), "Typing")
     expect(page.locator(".st-key-win_strip")).to_be_visible()
     page.get_by_text("Battle odds").click()
     fields = [

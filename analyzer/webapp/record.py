@@ -397,7 +397,8 @@ def _status(live: LiveGame, names: list[str]) -> None:
         hidden = len(s.hand(live.me)) - len(mine)
         label = _card_label(s)
         text = ", ".join(label(c) for c in mine) or "none known"
-        st.caption(plain(f"Your cards: {text}" + (f"; {hidden} to name" if hidden else "")))
+        # By name, not "your": every phone of the game shows the hand the game follows, and it is one seat's.
+        st.caption(plain(f"{names[live.me]}'s cards: {text}" + (f"; {hidden} to name" if hidden else "")))
 
 
 def _entries(live: LiveGame, names: list[str], key: str, keep: _Keep) -> None:
@@ -418,7 +419,7 @@ def _entries(live: LiveGame, names: list[str], key: str, keep: _Keep) -> None:
         if phase == Phase.ATTACK:
             _battle(s, names, key, keep)
         _fortify_or_end(live, s, names, key, keep)
-    _name_cards(live, s, key, keep)
+    _name_cards(live, s, names, key, keep)
 
 
 def _map_tap(live: LiveGame, key: str, keep: _Keep) -> _Kept | None:
@@ -540,8 +541,9 @@ def _place_starting(s: GameState, names: list[str], key: str, keep: _Keep) -> No
         _button("Place starting armies", key, "start_go", s, keep, entry, type="primary")
 
 
-def _name_cards(live: LiveGame, s: GameState, key: str, keep: _Keep) -> None:
-    """The face-down cards of the user's own hand to name, when there are any: after the entries, folded.
+def _name_cards(live: LiveGame, s: GameState, names: list[str], key: str, keep: _Keep) -> None:
+    """The face-down cards of the hand the game follows ("You are") to name, when there are any: after the entries,
+    folded, the seat called by its name.
 
     Naming them is optional: a card left face down is still a card of the hand (the game goes on with it
     unknown), so the form never stands between the table and its next entry.
@@ -552,10 +554,11 @@ def _name_cards(live: LiveGame, s: GameState, key: str, keep: _Keep) -> None:
     if not hidden:
         return
     unseen = unseen_cards(s)
-    with st.expander(f"Name your face-down cards ({hidden} to name, optional)"):
-        st.multiselect("Your cards", unseen, format_func=_card_label(s), key=_k(key, "name_cards"))
+    name = names[live.me]
+    with st.expander(plain(f"Name {name}'s face-down cards ({hidden} to name, optional)")):
+        st.multiselect(plain(f"{name}'s cards"), unseen, format_func=_card_label(s), key=_k(key, "name_cards"))
         _button(
-            "These are my cards",
+            plain(f"These are {name}'s cards"),
             key,
             "name_go",
             s,

@@ -488,7 +488,9 @@ def test_a_face_down_card_left_unknown_does_not_hold_up_the_next_entry() -> None
     assert game_of(at).pending == 0 and len(game_of(at).hand(0)) == 1
     assert game_of(at).phase.name == "ATTACK"
     # Naming it is still there, folded and optional.
-    assert "Name your face-down cards (1 to name, optional)" in [e.label for e in at.expander]
+    # Ann's hand, called by her name: every phone of the game shows it.
+    assert plain("Name Ann's face-down cards (1 to name, optional)") in [e.label for e in at.expander]
+    assert any(c.value.startswith(plain("Ann's cards: none known; 1 to name")) for c in at.caption)
 
 
 def test_deal_the_rest_is_one_entry_and_one_undo() -> None:

@@ -204,7 +204,9 @@ def test_a_claimed_setup_by_taps_then_a_victory_with_a_reload(browser: Browser, 
         if not saved_unknown and state.player == ANN and state.phase == Phase.REINFORCE and mine_unknown:
             # Ann's own card, drawn last turn, still face down: the entries go on, and Save game has them all.
             saved_unknown = True
-            expect(page.get_by_text(re.compile(r"Name your face-down cards \(\d+ to name, optional\)"))).to_be_visible()
+            expect(
+                page.get_by_text(re.compile(r"Name Ann's face-down cards \(\d+ to name, optional\)"))
+            ).to_be_visible()
             assert saved_file(page) == table.game().to_json()
         if state.player != ANN:
             table.place(None) if state.phase == Phase.REINFORCE else table.end_turn()

@@ -111,6 +111,7 @@ def review_view(game: GameState, names: list[str]) -> None:
     key = (subject.to_json(), int(rollouts), 0)
     reviews: dict[tuple[str, int, int], GameReview] = st.session_state.setdefault(REVIEWS, {})
     review = reviews.get(key)
+    kept = False
     if review is None:
         # Made before, on this phone or another, before a reload or a restart: shown as it was made.
         try:
@@ -120,6 +121,7 @@ def review_view(game: GameState, names: list[str]) -> None:
         if review is not None:
             reviews.clear()
             reviews[key] = review
+            kept = True
     if review is None:
         if not st.button(f"Review {label}", key="review_run", type="primary"):
             return
@@ -143,11 +145,13 @@ def review_view(game: GameState, names: list[str]) -> None:
             keep_review(store(), subject, review)
         except StoreError as exc:
             st.warning(plain(f"The review is shown here but not kept for the game's other phones: {exc}"))
-    show_review(review, player_names(subject, neutral=False), player_colors(subject) if subject is game else None)
+    show_review(
+        review, player_names(subject, neutral=False), player_colors(subject) if subject is game else None, kept=kept
+    )
 
 
-def show_review(review: GameReview, names: list[str], colors: list[str] | None) -> None:
-    """The review's chart, summary, turning points and turns."""
+def show_review(review: GameReview, names: list[str], colors: list[str] | None, *, kept: bool = False) -> None:
+    """The review's chart, summary, turning points and turns; ``kept``: read back from the game store, made earlier."""
     review = GameReview(
         names,
         review.turns.assign(name=[names[p] for p in review.turns["player"]]),
@@ -161,7 +165,9 @@ def show_review(review: GameReview, names: list[str], colors: list[str] | None) 
     with st.container(key="review_chart"):
         st.altair_chart(review_chart(review, colors), width="stretch")
     st.caption(
-        f"{len(review.turns)} player-turns, {review.rollouts} rollouts per estimate ({review.seconds:.0f} s). "
+        f"{len(review.turns)} player-turns, {review.rollouts} rollouts per estimate ({review.seconds:.0f} s"
+        + ("; made earlier, kept in the game store" if kept else "")
+        + "). "
         f"{review.assumed} Dashed lines: the turning points."
     )
     summary = review.summary

@@ -120,6 +120,9 @@ def test_a_review_made_on_one_phone_is_shown_on_another_at_once(
     assert len(shown_turns) == len(first_turns) > 0
     for a, b in zip(shown_turns, first_turns):
         pd.testing.assert_frame_equal(a, b)
+    # Its caption says it was made earlier; the phone that made it says nothing of the kind.
+    said = "made earlier, kept in the game store"
+    assert any(said in c.value for c in other.caption) and not any(said in c.value for c in first.caption)
     other.select_slider(key="review_rollouts").set_value(100).run()
     assert [b for b in other.button if b.key == "review_run"]
 

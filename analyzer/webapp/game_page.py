@@ -193,7 +193,11 @@ def players_summary(game: GameState, names: list[str]) -> pd.DataFrame:
 
 def top_attacks(game: GameState, names: list[str]) -> None:
     table = cached_suggestions(position_json(game), int(game.player), 1).head(TOP_ATTACKS)
-    st.caption(f"Best attacks for {plain(names[game.player])} (expected gain in armies; all on the Suggestions tab)")
+    # Ranked first is not the same as worth making: said when even the first loses armies on average.
+    losing = "; none gains armies on average" if len(table) and table["expected_gain"].max() <= 0 else ""
+    st.caption(
+        f"Best attacks for {plain(names[game.player])} (expected gain in armies; all on the Suggestions tab){losing}"
+    )
     if table.empty:
         st.caption("No attack possible.")
         return

@@ -1574,3 +1574,17 @@ def test_entries_kept_in_the_page_are_not_overwritten_by_another_devices_game(
     assert type(mine.session_state["game"].history[-1]).__name__ == "EndTurn"
     assert GameStore(database).version(game_id) == 2
     assert any(CHANGED_WHILE_UNSAVED in seen(e) for e in mine.error)
+
+
+def test_the_best_attacks_say_when_none_gains_armies_on_average() -> None:
+    # Player 1's one stack of 2 in Alaska, next to single armies, no continent whole to break (Siam is Player 2's):
+    # each attack wins 41.67% and costs more armies than it takes on average (-0.17), the best of them a loss.
+    at = load(start(), position({"Alaska": (0, 2), "Siam": (1, 1)}))
+    (said,) = [c.value for c in at.caption if c.value.startswith("Best attacks for")]
+    assert said.endswith("; none gains armies on average")
+    best = table_with(at, "Gain")
+    assert (best["Gain"] < 0).all() and len(best) == 3
+    # With New Guinea's 2 next to Eastern Australia's 1, which completes Australia, the first gains.
+    at = load(start(), KNOWN)
+    (said,) = [c.value for c in at.caption if c.value.startswith("Best attacks for")]
+    assert "none gains" not in said and table_with(at, "Gain")["Gain"].iloc[0] > 0

@@ -556,11 +556,11 @@ class GameStore:
             raise StoreError(f"game {quote(name)}: its versions must be numbered 1, 2, 3..., got {quote(numbers)}")
         try:
             for kept in record.versions:
-                LiveGame.check(GameState.from_json(kept.state))
+                state = GameState.from_json(kept.state)
+                LiveGame.check(state)
         except ValueError as exc:
             raise StoreError(f"game {quote(name)}, version {kept.version}, does not load: {exc}") from exc
-        last = record.versions[-1]
-        state = GameState.from_json(last.state, trusted=True)
+        last = record.versions[-1]  # ``state`` is its game, read and checked last
         if connection.execute(select(games.c.id).where(games.c.id == game_id)).first() is not None:
             raise StoreError(
                 f"game {quote(name)} ({game_id}) is already in {self.where}: nothing was imported; "

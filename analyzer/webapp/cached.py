@@ -15,7 +15,7 @@ from analyzer.plot import board_spec, draw_board
 from analyzer.solver.tables import TABLES, heatmap_chart, odds_tables
 from analyzer.webapp.maps import map_width
 
-#: Resolution of the matplotlib pictures (the bare map, the heatmaps) at the app's width.
+#: Resolution of the bare map's picture at the app's width.
 MAP_DPI = 110
 
 

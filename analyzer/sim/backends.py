@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import multiprocessing
 import os
+import stat
 import sys
 import types
 from collections.abc import Callable, Iterator, Sequence
@@ -50,16 +51,45 @@ def run_tasks(
 
 
 def local_pool(workers: int) -> ProcessPoolExecutor:
-    """A pool of ``workers`` local processes, each ended when this one dies (:func:`die_with_parent`):
-    every local pool of the package (a run's batches, a study's tasks, a review's rollouts) is made here."""
+    """A pool of ``workers`` local processes, each ended when this one dies (:func:`die_with_parent`) and holding
+    none of its sockets: every local pool of the package (a run's batches, a study's tasks, a review's rollouts) is
+    made here."""
     # fork: a spawned child would re-run `python -m analyzer`'s main module; fall back where there is no fork.
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
     return ProcessPoolExecutor(
         max_workers=workers,
         mp_context=multiprocessing.get_context(method),
-        initializer=die_with_parent,
+        initializer=_start_worker,
         initargs=(os.getpid(),),
     )
+
+
+def _start_worker(parent: int) -> None:
+    die_with_parent(parent)
+    _drop_sockets()
+
+
+def _drop_sockets() -> None:
+    """Point every socket this process inherited at /dev/null (a forked worker's: the pool talks over pipes).
+
+    A server's connections would otherwise stay open in the worker after the server closed them: a browser whose idle
+    connection the app's server closed during a review (played on such workers) is not told, sends its next request
+    on it (a reload, a second tab), and waits for the review to end before it tries another."""
+    if not os.path.isdir("/dev/fd"):
+        return
+    null = os.open(os.devnull, os.O_RDWR)
+    try:
+        for name in os.listdir("/dev/fd"):
+            fd = int(name)
+            try:
+                if fd != null and stat.S_ISSOCK(os.fstat(fd).st_mode):
+                    # Not closed: a socket object of the parent's still names the number, and its close must not
+                    # reach a file opened later under it.
+                    os.dup2(null, fd)
+            except OSError:
+                continue  # the listing's own descriptor, closed since
+    finally:
+        os.close(null)
 
 
 def _processes(

@@ -61,12 +61,12 @@ with the cost). See ``docs/review.md`` for the method and how often they hold th
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import math
 import time
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import as_completed
 from dataclasses import dataclass
 from typing import Any
 
@@ -118,7 +118,7 @@ from analyzer.game.timeline import Entry, Turn, timeline
 from analyzer.game.vocabulary import Phase
 from analyzer.integers import whole_number
 from analyzer.sim import playout
-from analyzer.sim.backends import local_pool
+from analyzer.sim.backends import run_tasks
 from analyzer.sim.battles import battle_means, sample_battle
 from analyzer.sim.intervals import Z95, chance_table, controlled_mean_interval
 from analyzer.value.model import shipped
@@ -561,27 +561,23 @@ def _chances(position: str) -> np.ndarray:
     )
 
 
-def _task(what: str, args: tuple[Any, ...]) -> np.ndarray:
-    return _chances(*args) if what == "chance" else _values(*args)
-
-
 Task = tuple[str, int, str | None]  # (what, turn, plan)
+
+
+def _task(_: None, item: tuple[Task, tuple[Any, ...]]) -> np.ndarray:
+    key, args = item
+    return _chances(*args) if key[0] == "chance" else _values(*args)
 
 
 def _run(
     tasks: dict[Task, tuple[Any, ...]], workers: int, on_done: Callable[[], None]
 ) -> Iterator[tuple[Task, np.ndarray]]:
-    if workers <= 1 or len(tasks) <= 1:
-        for key, args in tasks.items():
-            result = _task(key[0], args)
+    """Each task's result as it finishes, ``on_done`` called for each first. When the reading stops (``on_done``
+    raised, say), the tasks not yet started are dropped rather than played for no one."""
+    with contextlib.closing(run_tasks(_task, None, list(tasks.items()), workers=workers)) as results:
+        for (key, _), result in results:
             on_done()
             yield key, result
-        return
-    with local_pool(workers) as pool:
-        futures = {pool.submit(_task, key[0], args): key for key, args in tasks.items()}
-        for future in as_completed(futures):
-            on_done()
-            yield futures[future], future.result()
 
 
 def turn_positions(game: GameState) -> list[GameState]:

@@ -13,7 +13,7 @@ import os
 import stat
 import sys
 import types
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any, TypeVar
 
@@ -38,11 +38,11 @@ def run_tasks(
     workers: int = 1,
     dask: bool = False,
     scheduler: str | None = None,
-) -> Iterator[tuple[Item, Out]]:
+) -> Generator[tuple[Item, Out]]:
     """``(item, task(shared, item))`` for each item, as they finish: in this process (``workers`` 1),
     in ``workers`` local processes, on a Dask LocalCluster of that many workers (``dask``) or on the
     Dask scheduler at ``scheduler``. ``task`` must be importable by its module (a worker unpickles it),
-    unless :func:`plays_here`."""
+    unless :func:`plays_here`. Closed before its end, it drops the tasks of local processes not yet started."""
     if plays_here(items, workers=workers, dask=dask, scheduler=scheduler):
         return ((item, task(shared, item)) for item in items)
     if dask or scheduler is not None:
@@ -94,7 +94,7 @@ def _drop_sockets() -> None:
 
 def _processes(
     task: Callable[[Any, Item], Out], shared: Any, items: Sequence[Item], workers: int
-) -> Iterator[tuple[Item, Out]]:
+) -> Generator[tuple[Item, Out]]:
     with local_pool(workers) as pool:
         futures = {pool.submit(task, shared, item): item for item in items}
         try:
@@ -124,7 +124,7 @@ def _blank_main() -> Iterator[None]:
 
 def _on_dask(
     task: Callable[[Any, Item], Out], shared: Any, items: Sequence[Item], workers: int, scheduler: str | None
-) -> Iterator[tuple[Item, Out]]:
+) -> Generator[tuple[Item, Out]]:
     distributed = require("distributed")
     Client, LocalCluster, dask_completed = distributed.Client, distributed.LocalCluster, distributed.as_completed
     cluster = None

@@ -1,11 +1,36 @@
-"""Local worker processes hold none of the sockets of the process that forked them."""
+"""Local worker processes: they stop playing a run's tasks once its reader stops reading, and hold none of the
+sockets of the process that forked them."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
+import time
+from pathlib import Path
 
-from analyzer.sim.backends import local_pool
+from analyzer.sim.backends import local_pool, run_tasks
+
+#: How long each task after the first takes: long enough that no second task finishes before the reader stops.
+SLOW = 3.0
+
+
+def _note(folder: Path, item: int) -> int:
+    if item:
+        time.sleep(SLOW)
+    (folder / f"{item}.done").touch()
+    return item
+
+
+def test_tasks_not_started_are_dropped_when_the_reader_stops(tmp_path: Path) -> None:
+    items = list(range(40))
+    with contextlib.closing(run_tasks(_note, tmp_path, items, workers=2)) as results:
+        first, _ = next(results)
+    # Only the tasks already handed to a worker or its queue when the reading stopped were played (the first, two
+    # running, at most three queued), not the 40 of a run played for no one.
+    played = sorted(int(p.stem) for p in tmp_path.glob("*.done"))
+    assert first == 0
+    assert 1 < len(played) <= 6, played
 
 
 def test_a_connection_the_parent_closes_is_closed_for_its_client_while_workers_live() -> None:

@@ -3,7 +3,9 @@
 The open game (a stored one, or one opened from a file) or a game file uploaded here is reviewed on
 request: the timeline of every player's win chance with the turning points marked, each player's
 summary, the turning points split into dice and decisions, and every turn in a table to download.
-A review is kept for the session by the game it reviewed, its rollouts and its seed.
+The review is made apart from the page (:func:`analyzer.services.reviews.review_in_background`): a page
+reloaded, closed or asked again on another phone mid-review finds it going on, and then made. Once made it
+is kept in the game store, and for the session by the game it reviewed, its rollouts and its seed.
 """
 
 from __future__ import annotations
@@ -13,17 +15,19 @@ import os
 import pandas as pd
 import streamlit as st
 
-from analyzer.analysis.review import ROLLOUTS, GameReview, review_chart, review_game
+from analyzer.analysis.review import ROLLOUTS, GameReview, review_chart
 from analyzer.errors import RiskAnalyzerError, StoreError
 from analyzer.game.labels import player_colors, player_names
 from analyzer.game.state import GameState
-from analyzer.services.reviews import keep_review, kept_review
+from analyzer.services.reviews import Reviewing, being_made, kept_review, review_in_background
 from analyzer.text import plain
 from analyzer.webapp.inputs import UPLOAD_MB
 from analyzer.webapp.session import store
 
 #: Session key of the reviews made in this session, by (game JSON, rollouts, seed).
 REVIEWS = "reviews"
+#: How often a page waiting for a review shows how far it is.
+PROGRESS_SECONDS = 0.5
 #: Rollouts offered: the review's default budget and quicker ones for a first look.
 ROLLOUT_CHOICES = (50, 100, 300, 600, ROLLOUTS)
 
@@ -123,31 +127,41 @@ def review_view(game: GameState, names: list[str]) -> None:
             reviews[key] = review
             kept = True
     if review is None:
-        if not st.button(f"Review {label}", key="review_run", type="primary"):
-            return
-        bar = st.progress(0.0, text="Reviewing…")
-
-        def progress(done: int, total: int) -> None:
-            bar.progress(done / total, text=f"Reviewing… {done}/{total}")
-
+        job = being_made(subject, int(rollouts))
+        if job is None:
+            if not st.button(f"Review {label}", key="review_run", type="primary"):
+                return
+            job = review_in_background(store, subject, int(rollouts), workers=min(2, os.cpu_count() or 1))
         try:
-            review = review_game(
-                subject, rollouts=int(rollouts), workers=min(2, os.cpu_count() or 1), on_progress=progress
-            )
+            review = waited_for(job)
         except RiskAnalyzerError as exc:
-            bar.empty()
             st.error(plain(str(exc)))
             return
-        bar.empty()
         reviews.clear()  # one review kept: a long game's review is large
         reviews[key] = review
-        try:
-            keep_review(store(), subject, review)
-        except StoreError as exc:
-            st.warning(plain(f"The review is shown here but not kept for the game's other phones: {exc}"))
+        kept = job.read_back
+        if job.not_kept is not None:
+            st.warning(plain(f"The review is shown here but not kept for the game's other phones: {job.not_kept}"))
     show_review(
         review, player_names(subject, neutral=False), player_colors(subject) if subject is game else None, kept=kept
     )
+
+
+def waited_for(job: Reviewing) -> GameReview:
+    """The review ``job`` makes, with a progress bar until it is made. A page left meanwhile (reloaded, closed, its
+    phone locked) stops waiting here, and the review goes on without it, for the next page that asks."""
+    bar = st.progress(0.0, text="Reviewing…")
+    try:
+        while True:
+            try:
+                return job.future.result(timeout=PROGRESS_SECONDS)
+            except TimeoutError:
+                if job.waiting:
+                    bar.progress(0.0, text="Waiting for another game's review to end: the server makes one at a time…")
+                elif job.total:
+                    bar.progress(job.done / job.total, text=f"Reviewing… {job.done}/{job.total}")
+    finally:
+        bar.empty()
 
 
 def show_review(review: GameReview, names: list[str], colors: list[str] | None, *, kept: bool = False) -> None:

@@ -45,3 +45,32 @@ def test_the_review_view_opens_for_a_stored_game_on_a_phone(browser: Browser, se
     expect(page.get_by_test_id("stException")).to_have_count(0)
     # Nothing wider than the phone: the page does not scroll sideways.
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+
+@pytest.fixture(scope="module")
+def long_game(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, str]]:
+    # Long enough that its review outlasts a reload by many seconds (some 15 s on two idle cores).
+    rng = np.random.default_rng(7)
+    game = GameState.random_start(4, rng)
+    for _ in range(30):
+        replay_turn(game, (), rng)
+    with serving(tmp_path_factory.mktemp("long_review") / "games.sqlite3", game, "Long game") as served:
+        yield served
+
+
+def test_a_review_goes_on_through_a_reload_and_shows_when_made(browser: Browser, long_game: tuple[Server, str]) -> None:
+    server, game_id = long_game
+    page = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+    page.goto(f"{server.url}/?game={game_id}&tab=Review")
+    page.get_by_role("button", name="Review this game").click(timeout=TIMEOUT_MS)
+    progress = page.get_by_test_id("stProgress")
+    expect(progress).to_contain_text("Reviewing…", timeout=TIMEOUT_MS)
+    # A phone left on the table: the server closes the page's idle connections (after 5 s) while the review runs.
+    page.wait_for_timeout(6_000)
+    page.reload()
+    # The reloaded page loads while the review runs (were the review's workers holding the connections the server
+    # closed, it would load only once the review ends), and follows it: no second tap, no second review.
+    expect(progress).to_contain_text("Reviewing…", timeout=TIMEOUT_MS)
+    expect(page.get_by_role("button", name="Review this game")).to_have_count(0)
+    expect(page.get_by_text("Turning points", exact=True)).to_be_visible(timeout=TIMEOUT_MS)
+    expect(page.get_by_test_id("stException")).to_have_count(0)

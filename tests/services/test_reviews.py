@@ -1,8 +1,12 @@
 """A review kept in the game store comes back as it was made, under the game, budget and seed it was made for only;
-a kept text the store holds damaged is made afresh, never shown half read."""
+a kept text the store holds damaged is made afresh, never shown half read. A review asked for is made once, apart
+from the pages that asked, one at a time, and kept."""
 
 from __future__ import annotations
 
+import threading
+import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -11,9 +15,10 @@ import pytest
 from support.postgres import postgres_server, postgres_url  # noqa: F401 - fixtures
 
 from analyzer.analysis.review import GameReview, replay_turn, review_game
-from analyzer.errors import ReviewError
+from analyzer.errors import ReviewError, StoreError
 from analyzer.game.state import GameState
-from analyzer.services.reviews import KIND, keep_review, kept_review, review_key
+from analyzer.services import reviews
+from analyzer.services.reviews import KIND, being_made, keep_review, kept_review, review_in_background, review_key
 from analyzer.store import GameStore
 
 
@@ -85,3 +90,104 @@ def test_a_damaged_kept_review_is_made_again(tmp_path: Path, made: tuple[GameSta
     assert kept_review(store, game, 20) is None
     with pytest.raises(ReviewError, match="kept review"):
         GameReview.from_text(text)
+
+
+# ---------------------------------------------------------------------------------- made in the background
+#: Long enough for a review of three player-turns at 20 rollouts on a busy machine: a failure, not a wait.
+WAIT = 120
+
+
+class HeldReviews:
+    """``review_game`` for the background reviews: returns ``review`` once let go, noting the games it was asked for."""
+
+    def __init__(self, review: GameReview) -> None:
+        self.review = review
+        self.asked: list[str] = []
+        self.go = threading.Event()
+
+    def __call__(self, game: GameState, **_: object) -> GameReview:
+        self.asked.append(game.to_json())
+        assert self.go.wait(WAIT)
+        return self.review
+
+
+@pytest.fixture
+def held(monkeypatch: pytest.MonkeyPatch, made: tuple[GameState, GameReview]) -> Iterator[HeldReviews]:
+    held = HeldReviews(made[1])
+    monkeypatch.setattr(reviews, "review_game", held)
+    try:
+        yield held
+    finally:
+        held.go.set()  # a test that failed leaves no review waiting for ever
+
+
+def test_a_review_asked_for_by_two_pages_is_made_once_and_kept(
+    tmp_path: Path, made: tuple[GameState, GameReview], held: HeldReviews
+) -> None:
+    game, review = made
+    store = GameStore(tmp_path / "games.sqlite3")
+    first = review_in_background(lambda: store, game, 20)
+    second = review_in_background(lambda: store, game.copy(), 20)  # another phone: the same game, read afresh
+    assert second is first and being_made(game, 20) is first
+    held.go.set()
+    assert first.future.result(WAIT) is review
+    assert held.asked == [game.to_json()]
+    assert being_made(game, 20) is None and not first.read_back
+    assert kept_review(store, game, 20) is not None  # for the pages that ask later, and after a restart
+
+
+def test_the_server_makes_one_review_at_a_time(
+    tmp_path: Path, made: tuple[GameState, GameReview], held: HeldReviews
+) -> None:
+    game, _ = made
+    later = game.copy()
+    replay_turn(later, (), np.random.default_rng(1))
+    store = GameStore(tmp_path / "games.sqlite3")
+    first = review_in_background(lambda: store, game, 20)
+    second = review_in_background(lambda: store, later, 20)
+    assert second is not first
+    while not held.asked:  # the first is being made
+        time.sleep(0.01)
+    assert not first.waiting and second.waiting
+    held.go.set()
+    second.future.result(WAIT)
+    assert held.asked == [game.to_json(), later.to_json()]
+
+
+def test_a_review_kept_meanwhile_is_read_not_made(
+    tmp_path: Path, made: tuple[GameState, GameReview], held: HeldReviews
+) -> None:
+    game, review = made
+    store = GameStore(tmp_path / "games.sqlite3")
+    keep_review(store, game, review)  # by another app process, after this one's page looked
+    job = review_in_background(lambda: store, game, 20)
+    pd.testing.assert_frame_equal(job.future.result(WAIT).turns, review.turns, check_exact=False, rtol=1e-13)
+    assert job.read_back
+    assert held.asked == []
+
+
+def test_a_review_the_store_cannot_keep_is_shown_all_the_same(
+    made: tuple[GameState, GameReview], held: HeldReviews
+) -> None:
+    game, review = made
+
+    def gone() -> GameStore:
+        raise StoreError("the database is not there")
+
+    held.go.set()
+    job = review_in_background(gone, game, 20)
+    assert job.future.result(WAIT) is review
+    assert str(job.not_kept) == "the database is not there"
+
+
+def test_a_review_that_cannot_be_made_says_why_and_can_be_asked_again(tmp_path: Path) -> None:
+    store = GameStore(tmp_path / "games.sqlite3")
+    game = recorded(0)  # no complete player-turn
+    job = review_in_background(lambda: store, game, 20)
+    with pytest.raises(ReviewError, match="no complete player-turn"):
+        job.future.result(WAIT)
+    assert being_made(game, 20) is None
+    again = review_in_background(lambda: store, game, 20)
+    assert again is not job
+    with pytest.raises(ReviewError):
+        again.future.result(WAIT)

@@ -33,8 +33,6 @@ def served(app: str, port: int, env: Mapping[str, str], cwd: Path | None = None)
             "true",
             "--server.port",
             str(port),
-            "--browser.gatherUsageStats",
-            "false",
         ],
         cwd=cwd,
         env=dict(env),

@@ -65,8 +65,6 @@ def start_server(url: str) -> tuple[subprocess.Popen[bytes], str]:
             "true",
             "--server.port",
             str(port),
-            "--browser.gatherUsageStats",
-            "false",
         ],
         cwd=ROOT,
         env={**os.environ, DB_ENV: url},

@@ -113,8 +113,6 @@ class Server:
             "true",
             "--server.port",
             str(self.port),
-            "--browser.gatherUsageStats",
-            "false",
         ]
         # A file rather than a pipe: nobody reads the server's output until it fails, and a full pipe would block it.
         self.log = tempfile.TemporaryFile(mode="w+")

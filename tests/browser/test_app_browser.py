@@ -178,6 +178,19 @@ def owners_of(state: GameState) -> list[str]:
     return [player_name(int(p), state.n_players) for p in state.owner]
 
 
+def test_a_page_talks_to_its_own_server_alone(browser: Browser, app_url: str) -> None:
+    page = phone(browser)
+    elsewhere: list[str] = []
+    page.on("request", lambda r: None if r.url.startswith((app_url, "data:", "blob:")) else elsewhere.append(r.url))
+    page.goto(app_url)
+    expect(metric_value(page, "P(win)")).to_be_visible()
+    page.wait_for_load_state("networkidle")
+    # No usage statistics sent to Streamlit's servers from the phones at a table, and no "Deploy" button.
+    assert elsewhere == []
+    expect(page.get_by_role("button", name="Deploy")).to_have_count(0)
+    no_traceback(page)
+
+
 def test_new_setup_then_save_and_load_round_trip(page: Page, app_url: str) -> None:
     page.set_default_timeout(TIMEOUT_MS)
     page.goto(app_url)

@@ -249,6 +249,9 @@ ANN = 0
 _PAIR_KEY = r"""([source, target]) => Array.from(
     document.querySelectorAll('[data-testid=stElementContainer][data-stale=false]:not([data-retained])'), element => Array.from(element.classList)
 ).flat().find(name => new RegExp(`^st-key-live-defenders_left\\d+_${source}_${target < 0 ? "\\d+" : target}$`).test(name)) ?? null"""
+_PAIRS_DRAWN = r"""() => Array.from(document.querySelectorAll('[data-testid=stElementContainer]'), element => Array.from(
+    element.classList).filter(name => name.startsWith("st-key-live-defenders_left")).map(name => name + (element.dataset.stale
+    === "false" ? "" : " (stale)") + (element.hasAttribute("data-retained") ? " (retained)" : ""))).flat()"""
 LEFT_DEFENDING = "Armies left on the defending territory (0: taken)"
 #: Where each tap lands: the button's text, or what else took it. Playwright aims at a button once it has held still
 #: for two frames, but the page can still move under the tap. The win-chance strip, when it sat above the Record
@@ -346,7 +349,18 @@ class Table:
         """The battle fields drawn for ``source`` (and ``target``), once a run has drawn them: they are keyed by the
         pair, so a field found is no longer the one of the pair shown before (the page may also hold that one,
         hidden)."""
-        token = self.page.wait_for_function(_PAIR_KEY, arg=[source, -1 if target is None else target]).json_value()
+        try:
+            token = self.page.wait_for_function(_PAIR_KEY, arg=[source, -1 if target is None else target]).json_value()
+        except PlaywrightTimeoutError:
+            # What the page showed instead: the boxes' choices and the pairs whose fields it drew.
+            boxes = [drawn(self.panel).get_by_label(box, exact=True) for box in ("Attack from", "Attack")]
+            pairs = self.page.evaluate(_PAIRS_DRAWN)
+            raise AssertionError(
+                f"no battle fields for {BOARD.territories[source]} to "
+                f"{'any' if target is None else BOARD.territories[target]}: the boxes show "
+                f"{[b.input_value() if b.count() == 1 else f'{b.count()} boxes' for b in boxes]}, fields drawn "
+                f"for {pairs}; the stored game is at turn {turn_number(self.game())}, {self.game().phase.name}"
+            ) from None
         return self.panel.locator(
             f'[data-testid="stElementContainer"][data-stale="false"]:not([data-retained]).{token}'
         )

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 
 import numpy as np
 import pytest
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, Page, expect
 from test_app_browser import PHONE, Server, serving
 
 from analyzer.analysis.review import replay_turn
@@ -19,20 +21,34 @@ pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 TIMEOUT_MS = 240_000
 
 
-@pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, str]]:
-    rng = np.random.default_rng(6)
-    game = GameState.random_start(3, rng)
-    for _ in range(3):
+@contextmanager
+def replayed(folder: Path, players: int, turns: int, seed: int, name: str) -> Iterator[tuple[Server, str]]:
+    """A server holding a game of ``players`` dealt from ``seed``, its first ``turns`` player-turns played by the
+    rollout bot, stored as ``name``; and the game's id."""
+    rng = np.random.default_rng(seed)
+    game = GameState.random_start(players, rng)
+    for _ in range(turns):
         replay_turn(game, (), rng)
-    with serving(tmp_path_factory.mktemp("review") / "games.sqlite3", game, "Review me") as served:
+    with serving(folder / "games.sqlite3", game, name) as served:
         yield served
 
 
-def test_the_review_view_opens_for_a_stored_game_on_a_phone(browser: Browser, served: tuple[Server, str]) -> None:
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, str]]:
+    with replayed(tmp_path_factory.mktemp("review"), 3, 3, 6, "Review me") as served:
+        yield served
+
+
+def review_tab(browser: Browser, served: tuple[Server, str]) -> Page:
+    """A phone's page on the Review view of the served game."""
     server, game_id = served
     page = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
     page.goto(f"{server.url}/?game={game_id}&tab=Review")
+    return page
+
+
+def test_the_review_view_opens_for_a_stored_game_on_a_phone(browser: Browser, served: tuple[Server, str]) -> None:
+    page = review_tab(browser, served)
     page.get_by_text("Rollouts per estimate").wait_for(timeout=TIMEOUT_MS)
     page.get_by_role("button", name="Review this game").click()
     expect(page.get_by_text("Turning points", exact=True)).to_be_visible(timeout=TIMEOUT_MS)
@@ -50,18 +66,12 @@ def test_the_review_view_opens_for_a_stored_game_on_a_phone(browser: Browser, se
 @pytest.fixture(scope="module")
 def long_game(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, str]]:
     # Long enough that its review outlasts a reload by many seconds (some 15 s on two idle cores).
-    rng = np.random.default_rng(7)
-    game = GameState.random_start(4, rng)
-    for _ in range(30):
-        replay_turn(game, (), rng)
-    with serving(tmp_path_factory.mktemp("long_review") / "games.sqlite3", game, "Long game") as served:
+    with replayed(tmp_path_factory.mktemp("long_review"), 4, 30, 7, "Long game") as served:
         yield served
 
 
 def test_a_review_goes_on_through_a_reload_and_shows_when_made(browser: Browser, long_game: tuple[Server, str]) -> None:
-    server, game_id = long_game
-    page = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
-    page.goto(f"{server.url}/?game={game_id}&tab=Review")
+    page = review_tab(browser, long_game)
     page.get_by_role("button", name="Review this game").click(timeout=TIMEOUT_MS)
     progress = page.get_by_test_id("stProgress")
     expect(progress).to_contain_text("Reviewing…", timeout=TIMEOUT_MS)

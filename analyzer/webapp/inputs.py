@@ -16,13 +16,8 @@ from typing import Any
 
 import streamlit as st
 
-from analyzer.limits import MAX_JSON_BYTES
 from analyzer.services.entries import Count, bounds_problem
 from analyzer.text import plain
-
-#: The largest file an uploader takes, in the megabytes Streamlit counts: a saved game's limit, so that the uploader
-#: says it ("Limit 32MB per file") rather than Streamlit's 200 MB, past which the package refuses the file anyway.
-UPLOAD_MB = MAX_JSON_BYTES >> 20
 
 
 def number_box(box: Any, label: str, *, value: int | None, key: str, **kw: Any) -> float | None:

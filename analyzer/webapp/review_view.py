@@ -21,8 +21,8 @@ from analyzer.game.labels import player_colors, player_names
 from analyzer.game.state import GameState
 from analyzer.services.reviews import Reviewing, being_made, kept_review, review_in_background
 from analyzer.text import plain
-from analyzer.webapp.inputs import UPLOAD_MB
 from analyzer.webapp.session import store
+from analyzer.webapp.uploads import game_uploader
 
 #: Session key of the reviews made in this session, by (game JSON, rollouts, seed).
 REVIEWS = "reviews"
@@ -94,9 +94,7 @@ def review_view(game: GameState, names: list[str]) -> None:
         "How each player's chance to win moved turn by turn, where the game was won and lost, and how much "
         "of it was the dice. Changes are in win-chance points (100 = certain)."
     )
-    upload = st.file_uploader(
-        "Or review another game file (JSON)", type="json", key="review_upload", max_upload_size=UPLOAD_MB
-    )
+    upload = game_uploader("Or review another game file (JSON)", "review_upload")
     subject, label = game, "this game"
     if upload is not None:
         try:

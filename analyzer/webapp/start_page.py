@@ -20,7 +20,7 @@ from analyzer.services.saving import file_text, opened, stored_already
 from analyzer.store import GameSummary
 from analyzer.text import ago, file_name, plain
 from analyzer.webapp.cached import bare_map_png
-from analyzer.webapp.inputs import UPLOAD_MB, whole_number
+from analyzer.webapp.inputs import whole_number
 from analyzer.webapp.record import render
 from analyzer.webapp.session import (
     FIND_GAME,
@@ -40,6 +40,7 @@ from analyzer.webapp.session import (
     store,
     store_message,
 )
+from analyzer.webapp.uploads import game_uploader
 
 #: The largest seed a new random setup takes.
 MAX_SEED = 2**32 - 1
@@ -143,9 +144,7 @@ def more_games() -> None:
 
 
 def upload_game() -> None:
-    st.file_uploader(
-        "Open a saved game (JSON)", type="json", key=UPLOAD, on_change=load_upload, max_upload_size=UPLOAD_MB
-    )
+    game_uploader("Open a saved game (JSON)", UPLOAD, on_change=load_upload)
     if st.session_state.get(LOAD_ERROR):
         st.error(plain(st.session_state[LOAD_ERROR]))
 

@@ -15,6 +15,7 @@ from support.live_script import captured_then_ended
 from analyzer.analysis import evaluator
 from analyzer.analysis.review import player_turns, replay_turn
 from analyzer.game.state import GameState
+from analyzer.limits import MAX_JSON_BYTES
 from analyzer.live import LiveGame
 from analyzer.store import DB_ENV, GameStore
 from analyzer.text import plain
@@ -194,6 +195,8 @@ def test_a_game_file_reviewed_in_the_view_keeps_its_players_names(
     at.run()
     at.session_state["tab"] = "Review"
     at.run()
+    # The uploader says the saved games' own size limit, as the start page's does, not Streamlit's 200 MB.
+    assert at.file_uploader(key="review_upload").proto.max_upload_size_mb << 20 == MAX_JSON_BYTES
     at.file_uploader(key="review_upload").set_value(("other.json", other.to_json().encode(), "application/json")).run()
     at.select_slider(key="review_rollouts").set_value(50).run()
     at.button(key="review_run").click().run()

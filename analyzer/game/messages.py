@@ -3,48 +3,38 @@
 
 from __future__ import annotations
 
-from typing import cast
+from dataclasses import fields, replace
+from typing import Any
 
 from analyzer.errors import BoardError, IllegalActionError
 from analyzer.game import wording
-from analyzer.game.actions import Action, Attack, Battle, ChooseCapital, Claim, Correct, Fortify, Place, Trade
+from analyzer.game.actions import Action, Trade
 from analyzer.game.codec import CODES, ENCODE
 from analyzer.game.core import StateCore
 from analyzer.game.engine import legality
+from analyzer.game.vocabulary import TERRITORY_FIELDS
 from analyzer.integers import is_whole
 
 
 def normalize(state: StateCore, action: Action) -> Action:
+    """``action`` as the history keeps it: territories as ids, every number a plain ``int`` (numpy's integers, as read
+    off a state's arrays, would not save as JSON)."""
     index = state.board.index
+
+    def plain(name: str, value: object) -> object:
+        if value is None:
+            return None
+        if isinstance(value, tuple):
+            return tuple(plain(name, v) for v in value)
+        return index(value) if name in TERRITORY_FIELDS else int(value)  # type: ignore[arg-type, call-overload]
+
     try:
-        if isinstance(action, (Claim, ChooseCapital)):
-            return type(action)(index(action.territory))
-        if isinstance(action, Place):
-            return Place(index(action.territory), action.armies)
-        if isinstance(action, Attack):
-            return Attack(index(action.source), index(action.target), action.dice)
-        if isinstance(action, Battle):
-            return Battle(index(action.source), index(action.target), action.attacker_left, action.defender_left)
-        if isinstance(action, Fortify):
-            return Fortify(index(action.source), index(action.target), action.armies)
-        if isinstance(action, Correct):
-            return Correct(
-                tuple(index(t) for t in action.territories),
-                *(
-                    tuple(int(v) for v in getattr(action, f))
-                    for f in ("owners", "armies", "moved", "to", "seats", "hidden")
-                ),
-            )
-        if isinstance(action, Trade):
-            # As many cards as were given: illegal_reason tells the player a set is three.
-            cards = cast("tuple[int, int, int]", tuple(int(c) for c in action.cards))
-            bonus = None if action.bonus is None else index(action.bonus)
-            return Trade(cards, bonus, action.face_down)
+        values: dict[str, Any] = {f.name: plain(f.name, getattr(action, f.name)) for f in fields(action)}
+        return replace(action, **values)
     except BoardError as exc:
         raise IllegalActionError(wording.refused(state, action, exc)) from None
     except (TypeError, ValueError):
         raise IllegalActionError(wording.refused(state, action, "its numbers must be whole numbers")) from None
-    return action
 
 
 def illegal_reason(state: StateCore, action: Action) -> str | None:

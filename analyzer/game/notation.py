@@ -57,6 +57,7 @@ from analyzer.game.actions import (
 from analyzer.game.board import Board, classic_board
 from analyzer.game.rules import Rules
 from analyzer.game.state import GameState
+from analyzer.game.vocabulary import TERRITORY_FIELDS
 
 _T = r"(?P<{}>[^>;]+?)"  # a territory's name: anything up to the next separator
 _N = r"(?P<{}>\d+)"
@@ -107,7 +108,6 @@ _FORMS: dict[type, tuple[str, Callable[[Any, Board], str]]] = {
     Correct: (r"correct (?P<json>\[.*\])", lambda a, b: "correct " + json.dumps(action_to_json(a)[1:])),
 }
 _PATTERNS = [(cls, re.compile(pattern + r"\Z")) for cls, (pattern, _) in _FORMS.items()]
-_TERRITORY_FIELDS = ("territory", "source", "target", "bonus")
 
 
 def action_text(action: Action, board: Board | None = None) -> str:
@@ -132,7 +132,7 @@ def action_from_text(text: str, board: Board | None = None) -> Action:
         for name, value in m.groupdict().items():
             if value is None:
                 continue
-            if name in _TERRITORY_FIELDS:
+            if name in TERRITORY_FIELDS:
                 values[name] = board.index(value)
             elif name == "cards":
                 values[name] = tuple(int(c) for c in value.split())

@@ -18,6 +18,7 @@ import numpy as np
 
 from analyzer import limits
 from analyzer.errors import PositionError, RiskAnalyzerError, StateFormatError
+from analyzer.game.vocabulary import TERRITORY_FIELDS
 from analyzer.integers import is_whole, whole_number
 from analyzer.limits import quote
 
@@ -176,14 +177,13 @@ def _check_action(action: object, field: str) -> None:
         for v in values:
             if v is None and f.name == "bonus":
                 continue
-            if isinstance(v, str) and f.name in _TERRITORY_FIELDS and len(v) <= limits.MAX_MESSAGE:
+            if isinstance(v, str) and f.name in TERRITORY_FIELDS and len(v) <= limits.MAX_MESSAGE:
                 continue
             if not is_whole(v) or not -(2**31) <= v < 2**31:
                 expected = "a whole number" + (" of at most 9 digits" if is_whole(v) else "")
-                if f.name in _TERRITORY_FIELDS:
+                if f.name in TERRITORY_FIELDS:
                     expected += " or a territory name"
                 raise fail(f"{prefix}{f.name}", expected, v)
 
 
 #: The fields of actions that name a territory (its id or its name).
-_TERRITORY_FIELDS = ("territory", "source", "target", "bonus", "territories")

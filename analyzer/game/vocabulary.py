@@ -105,3 +105,8 @@ def forces(n_players: int) -> int:
 def neutral(n_players: int) -> int:
     """The neutral force's index in a ``n_players``-player game (after the players), or -1 for none."""
     return n_players if has_neutral(n_players) else -1
+
+
+#: The fields of the actions (:mod:`analyzer.game.actions`) that hold territories, one or a tuple of them, by id or
+#: name; every other field of an action holds whole numbers.
+TERRITORY_FIELDS = ("territory", "source", "target", "bonus", "territories")

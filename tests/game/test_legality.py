@@ -120,3 +120,16 @@ def test_the_checked_playout_stops_at_the_first_illegal_action() -> None:
     state.owner[state.owner == p] = (p + 1) % 4  # the player to move owns nothing: no placement is legal
     with pytest.raises(IllegalActionError, match=r"compiled playout chose illegal action Place\("):
         playout.play_compiled(state, [CLASSIC_BOT] * 4, np.random.default_rng(0), check=True)
+
+
+def test_numbers_read_off_a_states_arrays_make_a_game_that_saves() -> None:
+    # A notebook passes numpy's integers (state.armies[t], np.flatnonzero(...)): the history keeps plain ints, so the
+    # game saves as JSON and reads back the same; before, to_json failed with "int64 is not JSON serializable".
+    state = GameState.from_position([0] * 21 + [1] * 21, [3] * 42, n_players=2, player=0)
+    source = int(np.flatnonzero(state.owner == 0)[0])
+    target = next(t for t in state.board.neighbors[source] if state.owner[t] != 0)
+    state.apply(Place(np.int64(source), np.int64(state.pending)))
+    state.apply(Attack(np.int32(source), np.int64(target), np.int64(min(3, state.armies[source] - 1))))
+    assert all(type(v) is int for a in state.history for v in vars(a).values())
+    again = GameState.from_json(state.to_json())
+    assert again.to_json() == state.to_json() and again.history == state.history

@@ -121,6 +121,12 @@ def strip_figures(game: GameState | None, names: list[str]) -> None:
     with st.container(key="win_strip", border=True):
         cols = [col for row in _rows(game.n_players) for col in st.columns(row)]
         for p, col in enumerate(cols):
+            if not game.alive[p]:
+                # Out of the game: no chance to estimate, so no "0%" with an interval as if it were one.
+                by = int(game.eliminated_by[p])
+                col.metric(plain(names[p]), "out")
+                col.caption(plain(f"taken out by {names[by]}") if by >= 0 else "out of the game")
+                continue
             col.metric(
                 plain(names[p]),
                 f"{100 * shown.p[p]:.0f}%",

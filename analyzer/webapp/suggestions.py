@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import streamlit as st
 
 from analyzer.analysis.evaluator import BOT_NAME, ROLLOUTS, chances
@@ -108,6 +109,8 @@ def chances_view(game: GameState, names: list[str]) -> None:
         # In whole per cent, as the strip shows the same figures: a decimal is far inside a chance's interval.
         in_percent = ["p_win", "ci_low", "ci_high"]
         table[in_percent] = 100 * table[in_percent]
+        # The players still in the game: one out has no chance to estimate (said under the table).
+        table = table[np.asarray(game.alive, dtype=bool)]
         st.dataframe(
             table,
             hide_index=True,
@@ -120,6 +123,9 @@ def chances_view(game: GameState, names: list[str]) -> None:
             },
         )
         extra = f" {result.capped} reached the round cap with no winner." if result.capped else ""
+        out = [names[p] for p in range(game.n_players) if not game.alive[p]]
+        if out:
+            extra += f" Out of the game: {', '.join(out)}."
         st.caption(plain(f"{result.caption}{extra} ({result.seconds:.2f} s)"))
 
 

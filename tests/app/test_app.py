@@ -1106,19 +1106,16 @@ def dataframe_proto(at: AppTest, column: str) -> Any:
 
 
 def test_the_chances_show_truncated_rollouts_at_once_and_whole_rollouts_on_the_button() -> None:
-    # Player 1 holds 41 territories with 5 armies against a lone army: every rollout is theirs.
+    # Player 1 holds 41 territories with 5 armies against a lone army: every rollout is theirs. Player 3 holds
+    # nothing: out of the game, so not in the tables, and named as out under them.
     won = GameState.from_position([0] * 41 + [1], [5] * 41 + [1], n_players=3)
     at = open_tab(load(start(), won), "Suggestions")
     assert "chances" not in at.session_state
     (shown,) = [df.value for df in at.dataframe if "ci_low" in df.value.columns]
     # The lone army falls within the truncated rollouts' rounds in every one of them.
-    assert shown["p_win"].tolist() == [100.0, 0.0, 0.0] and shown["name"].tolist() == [
-        "Player 1",
-        "Player 2",
-        "Player 3",
-    ]
+    assert shown["p_win"].tolist() == [100.0, 0.0] and shown["name"].tolist() == ["Player 1", "Player 2"]
     said = f"rollouts of the strategist (the default bot) in every seat, each cut {CUT_ROUNDS} rounds on"
-    assert any(said in seen(c) for c in at.caption)
+    assert any(said in seen(c) and "Out of the game: Player 3." in seen(c) for c in at.caption)
     at.select_slider(key="rollout_count").set_value(100)
     # The default bot plays the rollouts: its compiled kernels may be loaded (or compiled) by this first run.
     at.button(key="rollout_run").click().run(timeout=600)
@@ -1126,7 +1123,7 @@ def test_the_chances_show_truncated_rollouts_at_once_and_whole_rollouts_on_the_b
     _, counted = at.session_state["chances"]
     assert counted.rollouts == 100 and counted.wins.tolist() == [100, 0, 0]
     tables = [df for df in at.dataframe if "ci_low" in df.value.columns]
-    assert len(tables) == 2 and tables[1].value["p_win"].tolist() == [100.0, 0.0, 0.0]
+    assert len(tables) == 2 and tables[1].value["p_win"].tolist() == [100.0, 0.0]
     assert any("100 rollouts of the strategist (the default bot) in every seat" in seen(c) for c in at.caption)
     # The chances and their intervals in whole per cent, as the strip shows them.
     for table in tables:

@@ -14,12 +14,15 @@ from support.live_script import captured_then_ended
 
 from analyzer.analysis import evaluator
 from analyzer.analysis.review import player_turns, replay_turn
+from analyzer.game.board import classic_board
 from analyzer.game.state import GameState
 from analyzer.limits import MAX_JSON_BYTES
 from analyzer.live import LiveGame
 from analyzer.store import DB_ENV, GameStore
 from analyzer.text import plain
 
+#: The classic map, whose territories the tests name.
+BOARD_OF_TESTS = classic_board()
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 TIMEOUT = 120
 
@@ -203,3 +206,33 @@ def test_a_game_file_reviewed_in_the_view_keeps_its_players_names(
     assert not at.exception and not at.error, ([e.value for e in at.exception], [e.value for e in at.error])
     (summary,) = [df.value for df in at.dataframe if "Dice share" in df.value.columns]
     assert summary["Player"].tolist() == ["Di", "Ed", "Flo"]
+
+
+def test_the_strip_says_who_is_out_rather_than_a_chance_of_zero(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # Cy's last territory, Kamchatka, falls to Ann's Alaska: the strip shows Cy out, and who took Cy out.
+    board = BOARD_OF_TESTS
+    owner, armies = [0] * 42, [3] * 42
+    for t in range(21, 41):
+        owner[t] = 1
+    kamchatka, alaska = board.index("Kamchatka"), board.index("Alaska")
+    owner[kamchatka], armies[kamchatka], armies[alaska] = 2, 1, 12
+    position = GameState.from_position(owner, armies, n_players=3, player=0)
+    position.labels["names"] = ["Ann", "Bo", "Cy"]
+    live = LiveGame(position, seed=2)
+    live.place({alaska: live.state.pending})
+    live.battle(alaska, kamchatka, live.state.armies[alaska], 0)
+    assert not live.state.alive[2] and live.state.winner is None
+    db = tmp_path / "games.sqlite3"
+    monkeypatch.setenv(DB_ENV, str(db))
+    stored = GameStore(db).create(live.state, "One out")
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.query_params["game"] = stored.id
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    shown = {m.label: m.value for m in at.metric}
+    assert shown["Cy"] == "out" and "taken out by Ann" in [c.value for c in at.caption]
+    # The two players left share the chances, as the evaluator gives them.
+    cut = evaluator.chances(live.state, "truncated", seed=0)
+    assert [shown["Ann"], shown["Bo"]] == [f"{100 * p:.0f}%" for p in cut.p[:2]] and cut.p[2] == 0

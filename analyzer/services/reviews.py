@@ -11,6 +11,11 @@ reload, a phone that locks its screen or a page closed mid-review leaves it goin
 same review meanwhile (another phone of the game, the same phone reloaded) waits for that one, not a second. Each
 review uses every core the server gives it, so the process makes one at a time and the others wait their turn.
 
+A review being made says so in the store, with its progress, every few seconds (:data:`PROGRESS_KIND`): a page
+served by another app process behind the same address (a club's server) follows that review
+(:func:`being_made_anywhere`) rather than make it again, and makes it only if the store hears no more of it for
+:data:`FRESH_SECONDS` (the process making it stopped).
+
 >>> import numpy as np
 >>> from analyzer.game.state import GameState
 >>> game = GameState.random_start(3, np.random.default_rng(1))
@@ -21,8 +26,10 @@ review uses every core the server gives it, so the process makes one at a time a
 from __future__ import annotations
 
 import hashlib
+import json
 import queue
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import Future
 from functools import lru_cache, partial
@@ -39,6 +46,15 @@ KIND = "review"
 #: Reviews kept, the last made: a review of 100 player-turns is about 115 kB of text (1.1 kB a turn), so a store
 #: keeps up to about 60 MB of them, the reviews of the games a club has played lately.
 KEPT = 500
+#: The kind of the store's cached results that say how far a review being made is, by the review's key.
+PROGRESS_KIND = "review-progress"
+#: How often a review being made says how far it is in the store, in seconds.
+PROGRESS_SECONDS = 2.0
+#: A review whose progress the store has not heard of for this long is no longer being made (its process stopped):
+#: a page that asks for it makes it. Several times :data:`PROGRESS_SECONDS`, for a store slow to answer.
+FRESH_SECONDS = 15.0
+#: How often a review made by another process is looked for in the store while it is being made, in seconds.
+FOLLOW_SECONDS = 1.0
 
 
 @lru_cache(maxsize=1)
@@ -78,8 +94,8 @@ def keep_review(store: GameStore, game: GameState, review: GameReview) -> None:
 class Reviewing:
     """A review being made by :func:`review_in_background`, for every page that asks for it: ``future`` holds the
     review (or what stopped it), ``done`` and ``total`` count its rollout tasks, ``read_back`` says it was found
-    kept (by another app process) rather than made, and ``not_kept`` is the store's error if the review made could
-    not be kept (it is shown all the same)."""
+    kept (by another app process) rather than made here, ``elsewhere`` that another app process is making it, and
+    ``not_kept`` is the store's error if the review made could not be kept (it is shown all the same)."""
 
     def __init__(self, key: str) -> None:
         self.key = key
@@ -88,6 +104,8 @@ class Reviewing:
         self.total = 0
         self.read_back = False
         self.not_kept: StoreError | None = None
+        #: Whether another app process is making the review, which this one follows.
+        self.elsewhere = False
 
     def progressed(self, done: int, total: int) -> None:
         self.done, self.total = done, total
@@ -108,6 +126,18 @@ def being_made(game: GameState, rollouts: int) -> Reviewing | None:
     """The review of ``game`` at ``rollouts`` that this process is making or has lined up, if any."""
     with _lock:
         return _making.get(review_key(game, rollouts))
+
+
+def being_made_anywhere(
+    store: Callable[[], GameStore], game: GameState, rollouts: int, *, workers: int = 1
+) -> Reviewing | None:
+    """:func:`being_made`, or, if another app process is making that review (the store heard of it within
+    :data:`FRESH_SECONDS`), this process's job that follows it, which makes it on ``workers`` processes only if
+    that process stops."""
+    job = being_made(game, rollouts)
+    if job is None and _progress_elsewhere(store, review_key(game, rollouts)) is not None:
+        job = review_in_background(store, game, rollouts, workers=workers)
+    return job
 
 
 def review_in_background(
@@ -134,10 +164,14 @@ def _make_reviews() -> None:
         job.future.set_running_or_notify_cancel()
         finish: Callable[[], None]
         try:
-            review = _kept_or_none(store, game, rollouts)
+            review = _kept_or_none(store, game, rollouts) or _followed(store, game, rollouts, job)
             job.read_back = review is not None
             if review is None:
-                review = review_game(game, rollouts=rollouts, workers=workers, on_progress=job.progressed)
+                told = _Told(store, job)
+                try:
+                    review = review_game(game, rollouts=rollouts, workers=workers, on_progress=told)
+                finally:
+                    told.ended()
                 try:
                     keep_review(store(), game, review)
                 except StoreError as exc:
@@ -156,3 +190,55 @@ def _kept_or_none(store: Callable[[], GameStore], game: GameState, rollouts: int
         return kept_review(store(), game, rollouts)
     except StoreError:
         return None  # not kept, as far as can be known: made afresh
+
+
+class _Told:
+    """The progress callback of a review made here: the job's count, and the store's every
+    :data:`PROGRESS_SECONDS`, for the pages of other app processes (:func:`being_made_anywhere`)."""
+
+    def __init__(self, store: Callable[[], GameStore], job: Reviewing) -> None:
+        self.store, self.job = store, job
+        self.last = -PROGRESS_SECONDS
+        self._say(0, 0, ended=False)
+
+    def __call__(self, done: int, total: int) -> None:
+        self.job.progressed(done, total)
+        if time.monotonic() - self.last >= PROGRESS_SECONDS:
+            self._say(done, total, ended=False)
+
+    def ended(self) -> None:
+        self._say(self.job.done, self.job.total, ended=True)
+
+    def _say(self, done: int, total: int, *, ended: bool) -> None:
+        self.last = time.monotonic()
+        text = json.dumps({"done": done, "total": total, "at": time.time(), "ended": ended})
+        try:
+            self.store().put_cached(PROGRESS_KIND, self.job.key, text, newest=KEPT)
+        except StoreError:
+            pass  # the review goes on; other processes' pages may make it too
+
+
+def _progress_elsewhere(store: Callable[[], GameStore], key: str) -> tuple[int, int] | None:
+    """(done, total) of the review ``key`` being made by another app process, as the store last heard; None if none
+    is (never heard of, ended, or not heard of for :data:`FRESH_SECONDS`)."""
+    try:
+        text = store().get_cached(PROGRESS_KIND, key)
+        said = json.loads(text) if text is not None else None
+        if not isinstance(said, dict) or said.get("ended") or time.time() - float(said["at"]) > FRESH_SECONDS:
+            return None
+        return int(said["done"]), int(said["total"])
+    except (StoreError, ValueError, TypeError, KeyError):
+        return None  # nothing to follow, as far as can be known: made here
+
+
+def _followed(store: Callable[[], GameStore], game: GameState, rollouts: int, job: Reviewing) -> GameReview | None:
+    """The review another app process is making, once it keeps it; None if no other process is making it, or if
+    it stopped without keeping it (then it is made here)."""
+    while (progress := _progress_elsewhere(store, job.key)) is not None:
+        job.elsewhere = True
+        job.progressed(*progress)
+        time.sleep(FOLLOW_SECONDS)
+        if (review := _kept_or_none(store, game, rollouts)) is not None:
+            return review
+    job.elsewhere = False
+    return _kept_or_none(store, game, rollouts)  # kept as it ended

@@ -19,7 +19,7 @@ from analyzer.analysis.review import ROLLOUTS, GameReview, review_chart
 from analyzer.errors import RiskAnalyzerError, StoreError
 from analyzer.game.labels import player_colors, player_names
 from analyzer.game.state import GameState
-from analyzer.services.reviews import Reviewing, being_made, kept_review, review_in_background
+from analyzer.services.reviews import Reviewing, being_made_anywhere, kept_review, review_in_background
 from analyzer.text import plain
 from analyzer.webapp.session import store
 from analyzer.webapp.uploads import game_uploader
@@ -125,11 +125,12 @@ def review_view(game: GameState, names: list[str]) -> None:
             reviews[key] = review
             kept = True
     if review is None:
-        job = being_made(subject, int(rollouts))
+        workers = min(2, os.cpu_count() or 1)
+        job = being_made_anywhere(store, subject, int(rollouts), workers=workers)
         if job is None:
             if not st.button(f"Review {label}", key="review_run", type="primary"):
                 return
-            job = review_in_background(store, subject, int(rollouts), workers=min(2, os.cpu_count() or 1))
+            job = review_in_background(store, subject, int(rollouts), workers=workers)
         try:
             review = waited_for(job)
         except RiskAnalyzerError as exc:
@@ -157,7 +158,8 @@ def waited_for(job: Reviewing) -> GameReview:
                 if job.waiting:
                     bar.progress(0.0, text="Waiting for another game's review to end: the server makes one at a time…")
                 elif job.total:
-                    bar.progress(job.done / job.total, text=f"Reviewing… {job.done}/{job.total}")
+                    by = " (by another of the server's processes)" if job.elsewhere else ""
+                    bar.progress(job.done / job.total, text=f"Reviewing{by}… {job.done}/{job.total}")
     finally:
         bar.empty()
 

@@ -4,6 +4,9 @@ from the pages that asked, one at a time, and kept."""
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -18,7 +21,15 @@ from analyzer.analysis.review import GameReview, replay_turn, review_game
 from analyzer.errors import ReviewError, StoreError
 from analyzer.game.state import GameState
 from analyzer.services import reviews
-from analyzer.services.reviews import KIND, being_made, keep_review, kept_review, review_in_background, review_key
+from analyzer.services.reviews import (
+    KIND,
+    being_made,
+    being_made_anywhere,
+    keep_review,
+    kept_review,
+    review_in_background,
+    review_key,
+)
 from analyzer.store import GameStore
 
 
@@ -191,3 +202,122 @@ def test_a_review_that_cannot_be_made_says_why_and_can_be_asked_again(tmp_path: 
     assert again is not job
     with pytest.raises(ReviewError):
         again.future.result(WAIT)
+
+
+# ---------------------------------------------------------------------------------- made by another app process
+def told_elsewhere(store: GameStore, game: GameState, rollouts: int) -> reviews._Told:
+    """What another app process making the review of ``game`` says of it in ``store`` (not in this process's list)."""
+    return reviews._Told(lambda: store, reviews.Reviewing(review_key(game, rollouts)))
+
+
+def test_a_review_another_process_makes_is_followed_not_made_again(
+    tmp_path: Path, made: tuple[GameState, GameReview], held: HeldReviews, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game, review = made
+    store = GameStore(tmp_path / "games.sqlite3")
+    monkeypatch.setattr(reviews, "PROGRESS_SECONDS", 0.0)  # the other process says each step
+    other = told_elsewhere(store, game, 20)
+    other(5, 10)
+    job = being_made_anywhere(lambda: store, game, 20)  # a page of this process opened meanwhile
+    assert job is not None and being_made(game, 20) is job
+    deadline = time.monotonic() + WAIT
+    while not (job.elsewhere and (job.done, job.total) == (5, 10)) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert job.elsewhere and (job.done, job.total) == (5, 10) and not job.future.done()
+    keep_review(store, game, review)  # the other process kept it
+    other.ended()
+    pd.testing.assert_frame_equal(job.future.result(WAIT).turns, review.turns, check_exact=False, rtol=1e-13)
+    assert held.asked == []  # never made here
+
+
+def test_a_review_whose_process_stopped_is_made_here(
+    tmp_path: Path, made: tuple[GameState, GameReview], held: HeldReviews, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game, review = made
+    store = GameStore(tmp_path / "games.sqlite3")
+    monkeypatch.setattr(reviews, "FRESH_SECONDS", 0.5)
+    monkeypatch.setattr(reviews, "FOLLOW_SECONDS", 0.05)
+    told_elsewhere(store, game, 20)(3, 10)  # and then nothing more: that process stopped
+    job = being_made_anywhere(lambda: store, game, 20)
+    assert job is not None
+    while not held.asked:
+        time.sleep(0.01)
+    held.go.set()
+    assert job.future.result(WAIT) is review and not job.elsewhere and not job.read_back
+    assert held.asked == [game.to_json()]
+    # Heard of too long ago: a page opened now offers to make it.
+    later = game.copy()
+    replay_turn(later, (), np.random.default_rng(1))
+    told_elsewhere(store, later, 20)(3, 10)
+    time.sleep(0.6)
+    assert being_made_anywhere(lambda: store, later, 20) is None
+
+
+def test_a_review_made_here_says_how_far_it_is_in_the_store(
+    tmp_path: Path, made: tuple[GameState, GameReview], held: HeldReviews
+) -> None:
+    game, review = made
+    store = GameStore(tmp_path / "games.sqlite3")
+    job = review_in_background(lambda: store, game, 20)
+    while not held.asked:
+        time.sleep(0.01)
+    said = json.loads(store.get_cached(reviews.PROGRESS_KIND, job.key) or "null")
+    assert said["ended"] is False and abs(said["at"] - time.time()) < WAIT
+    held.go.set()
+    assert job.future.result(WAIT) is review
+    assert json.loads(store.get_cached(reviews.PROGRESS_KIND, job.key) or "null")["ended"] is True
+    assert being_made_anywhere(lambda: store, game.copy(), 20) is None  # kept: nothing being made
+
+
+OTHER_PROCESS = """
+import pathlib, sys, time
+from analyzer.analysis.review import review_game
+from analyzer.game.state import GameState
+from analyzer.services import reviews
+from analyzer.store import GameStore
+
+db, game_file, flag = sys.argv[1:4]
+game = GameState.from_json(pathlib.Path(game_file).read_text())
+
+def held(game, on_progress, **kw):
+    on_progress(1, 10)
+    while not pathlib.Path(flag).exists():  # until the test has seen the other process follow this one
+        time.sleep(0.05)
+    return review_game(game, turning_points=1, **kw)
+
+reviews.review_game = held
+reviews.PROGRESS_SECONDS = 0.0  # each step said in the store
+review = reviews.review_in_background(lambda: GameStore(db), game, 20).future.result(300)
+print(len(review.turns))
+"""
+
+
+def test_a_review_made_by_another_app_process_is_followed_there(
+    tmp_path: Path, made: tuple[GameState, GameReview], held: HeldReviews
+) -> None:
+    # Two app processes on one store: the second's page follows the review the first makes, and makes none.
+    game, _ = made
+    db, game_file, flag = tmp_path / "games.sqlite3", tmp_path / "game.json", tmp_path / "go"
+    game_file.write_text(game.to_json())
+    store = GameStore(db)
+    other = subprocess.Popen(
+        [sys.executable, "-c", OTHER_PROCESS, str(db), str(game_file), str(flag)],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + WAIT
+        while store.get_cached(reviews.PROGRESS_KIND, review_key(game, 20)) is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        job = being_made_anywhere(lambda: store, game, 20)
+        assert job is not None
+        while not (job.elsewhere and job.total) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert job.elsewhere and (job.done, job.total) == (1, 10)
+        flag.touch()
+        review = job.future.result(WAIT)
+        out, _ = other.communicate(timeout=WAIT)
+    finally:
+        other.kill()
+    assert other.returncode == 0 and int(out) == len(review.turns) == 3
+    assert job.read_back and held.asked == []

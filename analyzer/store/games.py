@@ -48,6 +48,7 @@ import itertools
 import os
 import re
 import secrets
+import sqlite3
 import threading
 import time
 import unicodedata
@@ -231,16 +232,33 @@ class GameStore:
                 self._engine = make_engine(self.url, self.timeout)
             if not self._schema_checked:
                 with self._engine.connect().execution_options(write=True) as connection, connection.begin():
-                    created = prepare(connection, self.where)
-                if created and self.path is not None:
-                    # WAL lets the devices polling a game read while another one writes. It cannot be
-                    # set inside a transaction, so on the driver's connection, where none is open.
-                    with self._engine.connect() as connection:
-                        connection.connection.dbapi_connection.execute(  # type: ignore[union-attr]
-                            "PRAGMA journal_mode = WAL"
-                        )
+                    prepare(connection, self.where)
+                if self.path is not None:
+                    self._write_ahead(self._engine)
                 self._schema_checked = True
             return self._engine
+
+    def _write_ahead(self, engine: Engine) -> None:
+        """Put the SQLite file in WAL mode, which lets the devices polling a game read while another one writes.
+
+        The mode cannot be set inside a transaction, so it is set on the driver's connection, where none is open;
+        and only while no other connection uses the file, which the other servers opening a new file at once do:
+        it is tried until :attr:`timeout`, then left to the next store that opens the file (the database works in
+        its first mode meanwhile).
+        """
+        deadline = time.monotonic() + self.timeout
+        while True:
+            try:
+                with engine.connect() as connection:
+                    driver = connection.connection.dbapi_connection
+                    assert driver is not None
+                    if driver.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+                        driver.execute("PRAGMA journal_mode = WAL")
+                return
+            except (SQLAlchemyError, sqlite3.OperationalError):
+                if time.monotonic() > deadline:
+                    return
+                time.sleep(0.05)
 
     @contextmanager
     def _transaction(self, write: bool = False) -> Iterator[Connection]:
@@ -510,6 +528,31 @@ class GameStore:
                 connection.execute(
                     delete(cache).where(cache.c.kind == kind, cache.c.key.not_in(kept.scalar_subquery()))
                 )
+
+    def claim_cached(self, kind: str, key: str, value: str, *, older_than: float) -> bool:
+        """Cache ``value`` for ``key`` only if no result is cached there, or the one there was saved over
+        ``older_than`` seconds ago; whether it was cached. One statement: of two servers claiming the same key at
+        once, one gets it (a review being made, :mod:`analyzer.services.reviews`)."""
+        kind, key = _cache_text(kind, "kind", MAX_CACHE_KIND), _cache_text(key, "key", MAX_CACHE_KEY)
+        value = _cache_text(value, "value", None)
+        now = time.time()
+        with self._transaction(write=True) as connection:
+            upsert = postgresql.insert(cache) if connection.dialect.name == "postgresql" else sqlite.insert(cache)
+            row = upsert.values(kind=kind, key=key, value=value, saved=now)
+            claimed = connection.execute(
+                row.on_conflict_do_update(
+                    index_elements=[cache.c.kind, cache.c.key],
+                    set_={"value": row.excluded.value, "saved": row.excluded.saved},
+                    where=cache.c.saved < now - float(older_than),
+                )
+            )
+            return claimed.rowcount == 1
+
+    def drop_cached(self, kind: str, key: str) -> None:
+        """Drop the result cached for ``key``, if any."""
+        kind, key = _cache_text(kind, "kind", MAX_CACHE_KIND), _cache_text(key, "key", MAX_CACHE_KEY)
+        with self._transaction(write=True) as connection:
+            connection.execute(delete(cache).where(cache.c.kind == kind, cache.c.key == key))
 
     # -------------------------------------------------------------------- moving games between stores
     def export_games(self) -> Iterator[GameRecord]:

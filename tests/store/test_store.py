@@ -5,11 +5,13 @@ from __future__ import annotations
 import sqlite3
 import sys
 import threading
+import time
 from pathlib import Path
 
 import numpy as np
 import pytest
 from sqlalchemy import event
+from support.claims import claimed_by_one
 
 from analyzer.analysis.log import log_lines
 from analyzer.analysis.position import new_game_from_position, with_player_labels
@@ -266,6 +268,26 @@ def test_a_cache_of_the_newest_keeps_that_many_of_its_kind_the_last_saved(store:
     assert store.get_cached("other", "o") == "x"  # another kind is not counted
     with pytest.raises(StoreError, match="newest must be a whole number >= 1, got 0"):
         store.put_cached("review", "r6", "review 6", newest=0)
+
+
+def test_a_claimed_entry_is_taken_by_one_until_it_is_old_or_dropped(store: GameStore) -> None:
+    claimed = store.claim_cached("review-progress", "r", "first", older_than=60)
+    assert claimed and not store.claim_cached("review-progress", "r", "second", older_than=60)
+    assert GameStore(store.path).get_cached("review-progress", "r") == "first"
+    assert store.claim_cached("review-progress", "other", "third", older_than=60)  # another key is free
+    time.sleep(0.05)
+    assert store.claim_cached("review-progress", "r", "fourth", older_than=0.01)  # held too long ago: taken
+    store.drop_cached("review-progress", "r")
+    assert store.get_cached("review-progress", "r") is None
+    assert store.claim_cached("review-progress", "r", "fifth", older_than=60)
+
+
+def test_claims_at_once_on_a_file_go_to_one(store: GameStore) -> None:
+    # Eight stores open the new file at once, as servers started together do: each works, and the file is left
+    # in WAL mode (setting it failed with the driver's "database is locked" while another store had the file open).
+    claimed_by_one(lambda: GameStore(store.path))
+    with sqlite3.connect(store.path) as connection:
+        assert connection.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
 
 
 @pytest.mark.parametrize(

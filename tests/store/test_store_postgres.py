@@ -8,6 +8,7 @@ import threading
 import numpy as np
 import pytest
 from sqlalchemy import create_engine
+from support.claims import claimed_by_one
 from support.postgres import postgres_server, postgres_url  # noqa: F401 - fixtures
 from support.scratch_postgres import PASSWORD, ScratchServer
 
@@ -118,6 +119,14 @@ def test_list_rename_delete_and_the_cache(postgres_url: str) -> None:
     store.put_cached("win-chances", "p", "2")
     assert GameStore(postgres_url).get_cached("win-chances", "p") == "2"
     assert store.get_cached("win-chances", "q") is None
+    assert store.claim_cached("review-progress", "r", "a", older_than=60)
+    assert not GameStore(postgres_url).claim_cached("review-progress", "r", "b", older_than=60)
+    store.drop_cached("review-progress", "r")
+    assert store.claim_cached("review-progress", "r", "c", older_than=60)
+
+
+def test_claims_at_once_on_a_server_go_to_one(postgres_url: str) -> None:
+    claimed_by_one(lambda: GameStore(postgres_url))
 
 
 def test_a_database_of_schema_2_is_migrated_and_its_games_can_be_deleted_and_restored(postgres_url: str) -> None:

@@ -164,18 +164,22 @@ def _make_reviews() -> None:
         job.future.set_running_or_notify_cancel()
         finish: Callable[[], None]
         try:
-            review = _kept_or_none(store, game, rollouts) or _followed(store, game, rollouts, job)
+            review = _kept_or_none(store, game, rollouts)
+            while review is None:
+                review = _followed(store, game, rollouts, job)
+                if review is None and _claimed(store, job):
+                    break  # nobody else is making it: made here
             job.read_back = review is not None
             if review is None:
                 told = _Told(store, job)
                 try:
                     review = review_game(game, rollouts=rollouts, workers=workers, on_progress=told)
+                    try:
+                        keep_review(store(), game, review)
+                    except StoreError as exc:
+                        job.not_kept = exc
                 finally:
-                    told.ended()
-                try:
-                    keep_review(store(), game, review)
-                except StoreError as exc:
-                    job.not_kept = exc
+                    told.ended()  # after the review is kept: a page following it then finds it
             finish = partial(job.future.set_result, review)
         except BaseException as exc:  # whatever stopped it reaches the pages waiting for it, never lost here
             finish = partial(job.future.set_exception, exc)
@@ -192,30 +196,41 @@ def _kept_or_none(store: Callable[[], GameStore], game: GameState, rollouts: int
         return None  # not kept, as far as can be known: made afresh
 
 
+def _progress_text(done: int, total: int) -> str:
+    return json.dumps({"done": done, "total": total, "at": time.time()})
+
+
+def _claimed(store: Callable[[], GameStore], job: Reviewing) -> bool:
+    """Whether this process may make the review of ``job``: it said so in the store first (no other process has
+    said it is making it within :data:`FRESH_SECONDS`), or the store cannot say (then it is made here all the same)."""
+    try:
+        return store().claim_cached(PROGRESS_KIND, job.key, _progress_text(0, 0), older_than=FRESH_SECONDS)
+    except StoreError:
+        return True
+
+
 class _Told:
-    """The progress callback of a review made here: the job's count, and the store's every
+    """The progress callback of a review made here (after :func:`_claimed`): the job's count, and the store's every
     :data:`PROGRESS_SECONDS`, for the pages of other app processes (:func:`being_made_anywhere`)."""
 
     def __init__(self, store: Callable[[], GameStore], job: Reviewing) -> None:
         self.store, self.job = store, job
-        self.last = -PROGRESS_SECONDS
-        self._say(0, 0, ended=False)
+        self.last = time.monotonic()
 
     def __call__(self, done: int, total: int) -> None:
         self.job.progressed(done, total)
         if time.monotonic() - self.last >= PROGRESS_SECONDS:
-            self._say(done, total, ended=False)
+            self.last = time.monotonic()
+            try:
+                self.store().put_cached(PROGRESS_KIND, self.job.key, _progress_text(done, total), newest=KEPT)
+            except StoreError:
+                pass  # the review goes on; another process's page may make it too
 
     def ended(self) -> None:
-        self._say(self.job.done, self.job.total, ended=True)
-
-    def _say(self, done: int, total: int, *, ended: bool) -> None:
-        self.last = time.monotonic()
-        text = json.dumps({"done": done, "total": total, "at": time.time(), "ended": ended})
         try:
-            self.store().put_cached(PROGRESS_KIND, self.job.key, text, newest=KEPT)
+            self.store().drop_cached(PROGRESS_KIND, self.job.key)
         except StoreError:
-            pass  # the review goes on; other processes' pages may make it too
+            pass  # heard of no more, it is taken as stopped after FRESH_SECONDS
 
 
 def _progress_elsewhere(store: Callable[[], GameStore], key: str) -> tuple[int, int] | None:
@@ -224,7 +239,7 @@ def _progress_elsewhere(store: Callable[[], GameStore], key: str) -> tuple[int, 
     try:
         text = store().get_cached(PROGRESS_KIND, key)
         said = json.loads(text) if text is not None else None
-        if not isinstance(said, dict) or said.get("ended") or time.time() - float(said["at"]) > FRESH_SECONDS:
+        if not isinstance(said, dict) or time.time() - float(said["at"]) > FRESH_SECONDS:
             return None
         return int(said["done"]), int(said["total"])
     except (StoreError, ValueError, TypeError, KeyError):

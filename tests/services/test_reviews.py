@@ -206,8 +206,11 @@ def test_a_review_that_cannot_be_made_says_why_and_can_be_asked_again(tmp_path: 
 
 # ---------------------------------------------------------------------------------- made by another app process
 def told_elsewhere(store: GameStore, game: GameState, rollouts: int) -> reviews._Told:
-    """What another app process making the review of ``game`` says of it in ``store`` (not in this process's list)."""
-    return reviews._Told(lambda: store, reviews.Reviewing(review_key(game, rollouts)))
+    """What another app process making the review of ``game`` says of it in ``store`` (not in this process's list):
+    it claims the review, then says its progress."""
+    job = reviews.Reviewing(review_key(game, rollouts))
+    assert reviews._claimed(lambda: store, job)
+    return reviews._Told(lambda: store, job)
 
 
 def test_a_review_another_process_makes_is_followed_not_made_again(
@@ -262,10 +265,12 @@ def test_a_review_made_here_says_how_far_it_is_in_the_store(
     while not held.asked:
         time.sleep(0.01)
     said = json.loads(store.get_cached(reviews.PROGRESS_KIND, job.key) or "null")
-    assert said["ended"] is False and abs(said["at"] - time.time()) < WAIT
+    assert abs(said["at"] - time.time()) < WAIT
+    # Claimed: another process asking now follows this one.
+    assert not store.claim_cached(reviews.PROGRESS_KIND, job.key, "x", older_than=reviews.FRESH_SECONDS)
     held.go.set()
     assert job.future.result(WAIT) is review
-    assert json.loads(store.get_cached(reviews.PROGRESS_KIND, job.key) or "null")["ended"] is True
+    assert store.get_cached(reviews.PROGRESS_KIND, job.key) is None  # ended
     assert being_made_anywhere(lambda: store, game.copy(), 20) is None  # kept: nothing being made
 
 

@@ -11,10 +11,11 @@ reload, a phone that locks its screen or a page closed mid-review leaves it goin
 same review meanwhile (another phone of the game, the same phone reloaded) waits for that one, not a second. Each
 review uses every core the server gives it, so the process makes one at a time and the others wait their turn.
 
-A review being made says so in the store, with its progress, every few seconds (:data:`PROGRESS_KIND`): a page
-served by another app process behind the same address (a club's server) follows that review
-(:func:`being_made_anywhere`) rather than make it again, and makes it only if the store hears no more of it for
-:data:`FRESH_SECONDS` (the process making it stopped).
+A review is claimed in the store before it is made (one statement: of two app processes asking at once, one makes
+it), and says its progress there every few seconds (:data:`PROGRESS_KIND`): a page served by another app process
+behind the same address (a club's server) follows that review (:func:`being_made_anywhere`) rather than make it
+again, and makes it only if the store hears no more of it for :data:`FRESH_SECONDS` (the process making it
+stopped, or spent that long before its first task ended, as when its compiled code is built afresh).
 
 >>> import numpy as np
 >>> from analyzer.game.state import GameState

@@ -15,7 +15,7 @@ A review is claimed in the store before it is made (one statement: of two app pr
 it), and says its progress there every few seconds (:data:`PROGRESS_KIND`): a page served by another app process
 behind the same address (a club's server) follows that review (:func:`being_made_anywhere`) rather than make it
 again, and makes it only if the store hears no more of it for :data:`FRESH_SECONDS` (the process making it
-stopped, or spent that long before its first task ended, as when its compiled code is built afresh).
+stopped).
 
 >>> import numpy as np
 >>> from analyzer.game.state import GameState
@@ -211,23 +211,30 @@ def _claimed(store: Callable[[], GameStore], job: Reviewing) -> bool:
 
 
 class _Told:
-    """The progress callback of a review made here (after :func:`_claimed`): the job's count, and the store's every
-    :data:`PROGRESS_SECONDS`, for the pages of other app processes (:func:`being_made_anywhere`)."""
+    """The progress of a review made here (after :func:`_claimed`): the job's count as its tasks end, and the store's
+    every :data:`PROGRESS_SECONDS` from a thread of its own, however long a task takes (the first ones wait for the
+    compiled code, built afresh on a new install), for the pages of other app processes (:func:`being_made_anywhere`).
+    """
 
     def __init__(self, store: Callable[[], GameStore], job: Reviewing) -> None:
         self.store, self.job = store, job
-        self.last = time.monotonic()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._say, name="review-progress", daemon=True)
+        self._thread.start()
 
     def __call__(self, done: int, total: int) -> None:
         self.job.progressed(done, total)
-        if time.monotonic() - self.last >= PROGRESS_SECONDS:
-            self.last = time.monotonic()
+
+    def _say(self) -> None:
+        while not self._stop.wait(PROGRESS_SECONDS):
             try:
-                self.store().put_cached(PROGRESS_KIND, self.job.key, _progress_text(done, total), newest=KEPT)
+                self.store().put_cached(PROGRESS_KIND, self.job.key, _progress_text(self.job.done, self.job.total))
             except StoreError:
                 pass  # the review goes on; another process's page may make it too
 
     def ended(self) -> None:
+        self._stop.set()
+        self._thread.join()
         try:
             self.store().drop_cached(PROGRESS_KIND, self.job.key)
         except StoreError:

@@ -539,14 +539,15 @@ class GameStore:
         with self._transaction(write=True) as connection:
             upsert = postgresql.insert(cache) if connection.dialect.name == "postgresql" else sqlite.insert(cache)
             row = upsert.values(kind=kind, key=key, value=value, saved=now)
+            # The row comes back if it was written: a row count is not given by every driver (psycopg's is -1 here).
             claimed = connection.execute(
                 row.on_conflict_do_update(
                     index_elements=[cache.c.kind, cache.c.key],
                     set_={"value": row.excluded.value, "saved": row.excluded.saved},
                     where=cache.c.saved < now - float(older_than),
-                )
+                ).returning(cache.c.key)
             )
-            return claimed.rowcount == 1
+            return claimed.first() is not None
 
     def drop_cached(self, kind: str, key: str) -> None:
         """Drop the result cached for ``key``, if any."""

@@ -184,6 +184,3 @@ def _check_action(action: object, field: str) -> None:
                 if f.name in TERRITORY_FIELDS:
                     expected += " or a territory name"
                 raise fail(f"{prefix}{f.name}", expected, v)
-
-
-#: The fields of actions that name a territory (its id or its name).

@@ -26,11 +26,12 @@ def test_tasks_not_started_are_dropped_when_the_reader_stops(tmp_path: Path) -> 
     items = list(range(40))
     with contextlib.closing(run_tasks(_note, tmp_path, items, workers=2)) as results:
         first, _ = next(results)
-    # Only the tasks already handed to a worker or its queue when the reading stopped were played (the first, two
-    # running, at most three queued), not the 40 of a run played for no one.
+    # Only the tasks already handed to a worker or its queue when the reading stopped were played (the first, at
+    # most two running and three queued), not the 40 of a run played for no one. How many of them the pool had
+    # handed out by then depends on its own thread's timing: on a loaded machine, none but the first.
     played = sorted(int(p.stem) for p in tmp_path.glob("*.done"))
     assert first == 0
-    assert 1 < len(played) <= 6, played
+    assert played[0] == 0 and len(played) <= 6, played
 
 
 def test_a_connection_the_parent_closes_is_closed_for_its_client_while_workers_live() -> None:

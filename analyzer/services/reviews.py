@@ -166,10 +166,8 @@ def _make_reviews() -> None:
         finish: Callable[[], None]
         try:
             review = _kept_or_none(store, game, rollouts)
-            while review is None:
-                review = _followed(store, game, rollouts, job)
-                if review is None and _claimed(store, job):
-                    break  # nobody else is making it: made here
+            while review is None and not _claimed(store, job):
+                review = _followed(store, game, rollouts, job)  # None: that process stopped; claimed again
             job.read_back = review is not None
             if review is None:
                 told = _Told(store, job)
@@ -255,8 +253,8 @@ def _progress_elsewhere(store: Callable[[], GameStore], key: str) -> tuple[int, 
 
 
 def _followed(store: Callable[[], GameStore], game: GameState, rollouts: int, job: Reviewing) -> GameReview | None:
-    """The review another app process is making, once it keeps it; None if no other process is making it, or if
-    it stopped without keeping it (then it is made here)."""
+    """The review another app process has claimed, once it keeps it; None if that process stopped without keeping
+    it."""
     while (progress := _progress_elsewhere(store, job.key)) is not None:
         job.elsewhere = True
         job.progressed(*progress)

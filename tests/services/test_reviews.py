@@ -218,12 +218,21 @@ def stopped(told: reviews._Told) -> None:
     told._thread.join()
 
 
+@pytest.fixture
+def quick_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> GameStore:
+    """A store, with the review service's timings cut from seconds to tens of milliseconds: progress said every
+    0.05 s, taken as stopped after 0.5 s, followed every 0.05 s."""
+    monkeypatch.setattr(reviews, "PROGRESS_SECONDS", 0.05)
+    monkeypatch.setattr(reviews, "FRESH_SECONDS", 0.5)
+    monkeypatch.setattr(reviews, "FOLLOW_SECONDS", 0.05)
+    return GameStore(tmp_path / "games.sqlite3")
+
+
 def test_a_review_another_process_makes_is_followed_not_made_again(
-    tmp_path: Path, made: tuple[GameState, GameReview], held: HeldReviews, monkeypatch: pytest.MonkeyPatch
+    quick_store: GameStore, made: tuple[GameState, GameReview], held: HeldReviews
 ) -> None:
     game, review = made
-    store = GameStore(tmp_path / "games.sqlite3")
-    monkeypatch.setattr(reviews, "PROGRESS_SECONDS", 0.05)
+    store = quick_store
     other = told_elsewhere(store, game, 20)
     other(5, 10)
     job = being_made_anywhere(lambda: store, game, 20)  # a page of this process opened meanwhile
@@ -239,12 +248,10 @@ def test_a_review_another_process_makes_is_followed_not_made_again(
 
 
 def test_a_review_whose_process_stopped_is_made_here(
-    tmp_path: Path, made: tuple[GameState, GameReview], held: HeldReviews, monkeypatch: pytest.MonkeyPatch
+    quick_store: GameStore, made: tuple[GameState, GameReview], held: HeldReviews
 ) -> None:
     game, review = made
-    store = GameStore(tmp_path / "games.sqlite3")
-    monkeypatch.setattr(reviews, "FRESH_SECONDS", 0.5)
-    monkeypatch.setattr(reviews, "FOLLOW_SECONDS", 0.05)
+    store = quick_store
     stopped(told_elsewhere(store, game, 20))  # heard of once: that process stopped
     job = being_made_anywhere(lambda: store, game, 20)
     assert job is not None
@@ -262,12 +269,10 @@ def test_a_review_whose_process_stopped_is_made_here(
 
 
 def test_a_review_made_here_says_how_far_it_is_in_the_store(
-    tmp_path: Path, made: tuple[GameState, GameReview], held: HeldReviews, monkeypatch: pytest.MonkeyPatch
+    quick_store: GameStore, made: tuple[GameState, GameReview], held: HeldReviews
 ) -> None:
     game, review = made
-    store = GameStore(tmp_path / "games.sqlite3")
-    monkeypatch.setattr(reviews, "PROGRESS_SECONDS", 0.05)
-    monkeypatch.setattr(reviews, "FRESH_SECONDS", 0.5)
+    store = quick_store
     job = review_in_background(lambda: store, game, 20)
     while not held.asked:
         time.sleep(0.01)
